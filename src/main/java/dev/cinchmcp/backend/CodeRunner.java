@@ -1,0 +1,19 @@
+package dev.cinchmcp.backend;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The seam between the tool and whatever runs the code: the Cinch API today, a local gVisor sandbox
+ * next. An implementation runs each program once, in a fresh sandbox, and never blocks the caller.
+ *
+ * <p>The future completes with a {@link RunResult} (whatever the exit code), or exceptionally with a
+ * {@link RunFailure} when there is no result. Cancelling the future abandons the run: the backend
+ * drops its request or kills its sandbox.
+ */
+public interface CodeRunner {
+
+  /** The name shown in results and on the ready line, e.g. "cinch" or "local". */
+  String name();
+
+  CompletableFuture<RunResult> run(Program program, RunListener listener);
+}

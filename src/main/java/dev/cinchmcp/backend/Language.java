@@ -1,0 +1,29 @@
+package dev.cinchmcp.backend;
+
+import java.util.Optional;
+
+/** The languages a sandbox runs, with the names they have on the wire and in the tool's arguments. */
+public enum Language {
+  PYTHON("python"),
+  JAVASCRIPT("javascript");
+
+  private final String wireName;
+
+  Language(String wireName) {
+    this.wireName = wireName;
+  }
+
+  public String wireName() {
+    return wireName;
+  }
+
+  /** The language with this wire name, if there is one (exact, lower case). */
+  public static Optional<Language> fromWireName(String name) {
+    for (Language language : values()) {
+      if (language.wireName.equals(name)) {
+        return Optional.of(language);
+      }
+    }
+    return Optional.empty();
+  }
+}
