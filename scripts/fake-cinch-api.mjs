@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// A local stand-in for the Cinch API (POST /run), for the benchmark and the real-client checks.
+// It runs nothing: directives in the program text choose the answer, so one fake serves every case.
+//
+//   fake:sleep=MS     answer after MS milliseconds
+//   fake:stdout=N     stdout of N characters ('x' repeated) instead of "42\n"
+//   fake:stderr=TEXT  stderr text (up to the end of the line)
+//   fake:exit=N       exit code N
+//   fake:status=CODE  answer with this HTTP status and a JSON error body (402 speaks of credits)
+//
+// Usage: node scripts/fake-cinch-api.mjs [port]   (port 0 or none: any free port)
+// It prints one line, "listening on PORT", on stdout, and serves 127.0.0.1 only.
+// With FAKE_CINCH_KEY set, any other bearer token gets 401.
+import http from 'node:http';
+
+const expectedKey = process.env.FAKE_CINCH_KEY;
+const port = Number(process.argv[2] || 0);
+
+const directive = (code, name) => {
+  const m = code.match(new RegExp(`fake:${name}=([^\\n]*)`));
+  return m ? m[1].trim() : undefined;
+};
+
+const errorBodies = {
+  400: { error: 'invalid request: code must be a non-empty string' },
+  401: { error: 'invalid API key' },
+  402: { error: 'insufficient credits: your balance is $0.00' },
+  403: { error: 'forbidden' },
+  413: { error: 'code too large' },
+  422: { error: 'unsupported language' },
+  429: { error: 'rate limit exceeded' },
+  500: { error: 'internal error' },
+  503: { error: 'service unavailable' },
+};
+
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const send = (status, body, headers = {}) => {
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+      res.end(text);
+    };
+    if (req.method !== 'POST' || req.url !== '/run') return send(404, { error: 'not found' });
+    if (expectedKey && req.headers.authorization !== `Bearer ${expectedKey}`) return send(401, errorBodies[401]);
+    let program;
+    try {
+      program = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return send(400, errorBodies[400]);
+    }
+    const code = String(program.code ?? '');
+    const answer = () => {
+      const status = Number(directive(code, 'status') || 200);
+      if (status !== 200) {
+        return send(status, errorBodies[status] ?? { error: `status ${status}` }, status === 429 ? { 'Retry-After': '0' } : {});
+      }
+      const size = directive(code, 'stdout');
+      send(200, {
+        stdout: size ? 'x'.repeat(Number(size)) : '42\n',
+        stderr: directive(code, 'stderr') ?? '',
+        exitCode: Number(directive(code, 'exit') || 0),
+        timedOut: false,
+        durationMs: 5,
+      });
+    };
+    const sleep = Number(directive(code, 'sleep') || 0);
+    if (sleep > 0) setTimeout(answer, sleep);
+    else answer();
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(port, '127.0.0.1', () => console.log(`listening on ${server.address().port}`));
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(0));
