@@ -1,0 +1,99 @@
+package dev.cinchmcp;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.UnavailableRunner;
+import dev.cinchmcp.backend.cinch.CinchApiRunner;
+import dev.cinchmcp.config.Settings;
+import dev.cinchmcp.tool.BuiltInSchemaCheck;
+import dev.cinchmcp.tool.ExecuteCodeTool;
+import dev.cinchmcp.transport.StdioTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpAsyncServer;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Puts the server together (settings, backend, tool, MCP session, stdio) and runs it until stdin ends. */
+public final class CinchMcpServer {
+
+  private static final Logger log = LoggerFactory.getLogger(CinchMcpServer.class);
+
+  /** What the sandbox offers; the Cinch service runs these versions. */
+  static final String CINCH_RUNTIMES = "Python 3.12 and Node 20";
+
+  private final Settings settings;
+
+  public CinchMcpServer(Settings settings) {
+    this.settings = settings;
+  }
+
+  /** Serves MCP on the given streams until {@code in} ends and every call read has been answered. */
+  public void serve(InputStream in, OutputStream out) {
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemon("cinch-timer"));
+    ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-io"));
+    CodeRunner runner = runner(timers, workers);
+
+    ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    JacksonMcpJsonMapper mcpMapper = new JacksonMcpJsonMapper(mapper);
+    // Answers still owed at the end of stdin are waited for up to the API timeout, and a little more.
+    StdioTransport transport = new StdioTransport(mapper, mcpMapper, in, out, settings.timeout().plusSeconds(5));
+
+    McpAsyncServer server = McpServer.async(transport)
+        .serverInfo("cinch-mcp", Version.get())
+        .jsonMapper(mcpMapper)
+        .jsonSchemaValidator(new BuiltInSchemaCheck())
+        .validateToolInputs(false) // ExecuteCodeTool checks its two arguments itself, with clearer messages
+        .capabilities(ServerCapabilities.builder().tools(false).logging().build())
+        .tools(new ExecuteCodeTool(runner, timers, CINCH_RUNTIMES).specification())
+        .build();
+
+    if (settings.usable()) {
+      log.info("cinch-mcp {} ready on stdio: {}", Version.get(), settings.describe());
+    } else {
+      log.error("cinch-mcp {} started, but cannot run code until its configuration is fixed:", Version.get());
+      settings.problems().forEach(p -> log.error("  {}", p));
+    }
+    transport.run();
+    server.close();
+    workers.shutdownNow();
+    timers.shutdownNow();
+  }
+
+  private CodeRunner runner(ScheduledExecutorService timers, ExecutorService workers) {
+    if (!settings.usable()) {
+      return new UnavailableRunner("cinch", new RunFailure(RunFailure.Kind.MISCONFIGURED,
+          "This server is not configured to run code: " + String.join(" ", settings.problems())
+              + " Nothing was run. Tell the user; the server must be restarted after the change."));
+    }
+    return new CinchApiRunner(settings.runUri(), settings.apiKey().orElseThrow(), settings.timeout(),
+        Version.userAgent(), CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout(), workers),
+        workers, timers, Clock.systemUTC());
+  }
+
+  private Duration connectTimeout() {
+    Duration tenSeconds = Duration.ofSeconds(10);
+    return settings.timeout().compareTo(tenSeconds) < 0 ? settings.timeout() : tenSeconds;
+  }
+
+  private static ThreadFactory daemon(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

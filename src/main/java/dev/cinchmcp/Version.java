@@ -1,0 +1,34 @@
+package dev.cinchmcp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+
+/** The project's version, stamped into the jar by the build. */
+public final class Version {
+
+  private static final String VERSION = load();
+
+  private Version() {}
+
+  public static String get() {
+    return VERSION;
+  }
+
+  /** The User-Agent sent to the API: names the project, its version and the Java it runs on. */
+  public static String userAgent() {
+    return "cinch-mcp/" + VERSION + " (Java " + Runtime.version().feature() + ")";
+  }
+
+  private static String load() {
+    try (InputStream in = Version.class.getResourceAsStream("/cinch-mcp-version.properties")) {
+      Properties p = new Properties();
+      if (in != null) {
+        p.load(in);
+      }
+      return p.getProperty("version", "dev");
+    } catch (IOException e) {
+      return "dev";
+    }
+  }
+}

@@ -1,0 +1,288 @@
+package dev.cinchmcp.backend.cinch;
+
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunFailure.Kind;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunListener.Level;
+import dev.cinchmcp.backend.RunResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs programs at the Cinch API: {@code POST {base}/run} with the key as a bearer token.
+ *
+ * <p>One call holds no thread while it waits: the request goes out with {@code sendAsync}, and only
+ * the short read of an answer runs on {@code readers}. Everything about one call (its attempts, its
+ * deadline, its cancellation) lives in a {@link Call}.
+ */
+public final class CinchApiRunner implements CodeRunner {
+
+  private static final Logger log = LoggerFactory.getLogger(CinchApiRunner.class);
+
+  /** At most this many attempts when the API says 429; a run refused with 429 never ran. */
+  static final int MAX_ATTEMPTS = 3;
+
+  /** Wait this long after a 429 that names no Retry-After. */
+  static final Duration DEFAULT_RETRY_WAIT = Duration.ofSeconds(1);
+
+  private final URI runUri;
+  private final String bearer;
+  private final Duration timeout;
+  private final String userAgent;
+  private final HttpClient http;
+  private final Executor readers;
+  private final ScheduledExecutorService timers;
+  private final Redactor redactor;
+  private final Clock clock;
+
+  /**
+   * @param runUri the endpoint, {@code {base}/run}
+   * @param apiKey the key; kept only in the Authorization header and the redactor
+   * @param timeout the longest a call waits for its answer, retries included
+   * @param http the one shared client; it must not follow redirects
+   * @param readers where answers are read (blocking reads of a body that is already arriving)
+   * @param timers for deadlines and retry waits
+   */
+  public CinchApiRunner(URI runUri, String apiKey, Duration timeout, String userAgent, HttpClient http,
+      Executor readers, ScheduledExecutorService timers, Clock clock) {
+    this.runUri = runUri;
+    this.bearer = "Bearer " + apiKey;
+    this.timeout = timeout;
+    this.userAgent = userAgent;
+    this.http = http;
+    this.readers = readers;
+    this.timers = timers;
+    this.redactor = new Redactor(apiKey);
+    this.clock = clock;
+  }
+
+  /** The client this runner expects: no redirects, HTTP/1.1 on plain http (no h2c upgrade dance). */
+  public static HttpClient newHttpClient(URI base, Duration connectTimeout, Executor executor) {
+    return HttpClient.newBuilder()
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .version("http".equalsIgnoreCase(base.getScheme()) ? HttpClient.Version.HTTP_1_1 : HttpClient.Version.HTTP_2)
+        .connectTimeout(connectTimeout)
+        .executor(executor)
+        .build();
+  }
+
+  @Override
+  public String name() {
+    return "cinch";
+  }
+
+  @Override
+  public CompletableFuture<RunResult> run(Program program, RunListener listener) {
+    Call call = new Call(program, listener);
+    call.start();
+    return call.result;
+  }
+
+  /** One tool call: up to {@link #MAX_ATTEMPTS} requests, one deadline, one result. */
+  private final class Call {
+    final CompletableFuture<RunResult> result = new CompletableFuture<>();
+    final Program program;
+    final RunListener listener;
+    final long deadlineMillis;
+    final String body;
+    volatile CompletableFuture<HttpResponse<InputStream>> inFlight;
+    volatile InputStream answer;
+
+    Call(Program program, RunListener listener) {
+      this.program = program;
+      this.listener = listener;
+      this.deadlineMillis = clock.millis() + timeout.toMillis();
+      this.body = RequestBody.json(program);
+    }
+
+    void start() {
+      var deadline = timers.schedule(this::timedOut, timeout.toMillis(), TimeUnit.MILLISECONDS);
+      result.whenComplete((r, e) -> {
+        deadline.cancel(false);
+        if (result.isCancelled()) {
+          abort(); // the client cancelled the call: drop the request now
+        }
+      });
+      attempt(1);
+    }
+
+    void attempt(int n) {
+      if (result.isDone()) {
+        return;
+      }
+      long remaining = deadlineMillis - clock.millis();
+      if (remaining <= 0) {
+        timedOut();
+        return;
+      }
+      HttpRequest request = HttpRequest.newBuilder(runUri)
+          .timeout(Duration.ofMillis(remaining))
+          .header("Authorization", bearer)
+          .header("Content-Type", "application/json")
+          .header("Accept", "application/json")
+          .header("User-Agent", userAgent)
+          .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+          .build();
+      listener.sent(n);
+      var sent = http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+      inFlight = sent;
+      sent.whenComplete((response, error) -> {
+        if (error != null) {
+          fail(transportFailure(error));
+        } else {
+          answer = response.body();
+          if (result.isDone()) {
+            abort();
+            return;
+          }
+          try {
+            readers.execute(() -> handle(n, response));
+          } catch (RuntimeException rejected) { // the server is shutting down
+            abort();
+            fail(new RunFailure(Kind.UNREACHABLE, "The server is shutting down; the run was abandoned."));
+          }
+        }
+      });
+    }
+
+    void handle(int attempt, HttpResponse<InputStream> response) {
+      int status = response.statusCode();
+      try (InputStream in = response.body()) {
+        if (status == 200) {
+          complete(in);
+        } else if (status == 429) {
+          BoundedBody.skip(in);
+          retryAfter429(attempt, response);
+        } else {
+          String text = redactor.redact(BoundedBody.read(in, 16 * 1024));
+          RunFailure failure = ApiErrors.forStatus(status, text);
+          if (failure.kind() == Kind.KEY_REFUSED) {
+            listener.log(Level.ERROR, "The Cinch API refused the API key (HTTP " + status + "): check CINCH_API_KEY.");
+          }
+          fail(failure);
+        }
+      } catch (IOException e) {
+        fail(result.isDone() ? null : transportFailure(e));
+      }
+    }
+
+    void complete(InputStream in) throws IOException {
+      try {
+        RunResult run = RunAnswerReader.read(new InputStreamReader(in, StandardCharsets.UTF_8));
+        result.complete(new RunResult(
+            redactor.cappedSafe(run.stdout()), redactor.cappedSafe(run.stderr()),
+            run.exitCode(), run.timedOut(), run.durationMs(), name()));
+      } catch (RunAnswerReader.NotARun e) {
+        String apiMessage = e.apiMessage() == null ? "" : redactor.redact(e.apiMessage());
+        fail(ApiErrors.speaksOfCredits(apiMessage)
+            ? ApiErrors.creditsExhausted(ApiErrors.apiMessage(apiMessage))
+            : ApiErrors.notARun(e.getMessage(), redactor.redact(e.excerpt())));
+      }
+    }
+
+    void retryAfter429(int attempt, HttpResponse<?> response) {
+      Duration wait = RetryAfter.parse(response.headers().firstValue("Retry-After").orElse(null), clock)
+          .orElse(DEFAULT_RETRY_WAIT);
+      long remaining = deadlineMillis - clock.millis();
+      if (attempt >= MAX_ATTEMPTS || wait.toMillis() >= remaining) {
+        fail(ApiErrors.rateLimited(attempt, RetryAfter.describe(wait)));
+        return;
+      }
+      listener.log(Level.WARNING, "The Cinch API is rate limiting (HTTP 429); retrying in " + wait.toMillis()
+          + " ms (attempt " + (attempt + 1) + " of " + MAX_ATTEMPTS + ").");
+      timers.schedule(() -> attempt(attempt + 1), wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void timedOut() {
+      if (fail(new RunFailure(Kind.TIMEOUT, "The Cinch API did not answer within " + timeout.toMillis()
+          + " ms (CINCH_TIMEOUT_MS). The program may or may not have run; the sandbox itself stops programs"
+          + " after 10 s. If the program is slow, make it faster or print progress sooner; if every call times out,"
+          + " the API may be unreachable or CINCH_TIMEOUT_MS too small."))) {
+        abort();
+      }
+    }
+
+    /** Completes the call with a failure, once; says whether this was the completion. */
+    boolean fail(RunFailure failure) {
+      return failure != null && result.completeExceptionally(failure);
+    }
+
+    void abort() {
+      var sent = inFlight;
+      if (sent != null) {
+        sent.cancel(true); // JDK 16+: cancelling sendAsync's future aborts the exchange
+      }
+      InputStream in = answer;
+      if (in != null) {
+        try {
+          in.close(); // closing a response stream cancels the rest of its body
+        } catch (IOException ignored) {
+          // nothing left to do for a call that is over
+        }
+      }
+    }
+
+    RunFailure transportFailure(Throwable error) {
+      Throwable cause = unwrap(error);
+      if (cause instanceof CancellationException || result.isDone()) {
+        return null;
+      }
+      String where = "the Cinch API at " + runUri.resolve("/");
+      if (cause instanceof HttpTimeoutException) {
+        timedOut();
+        return null;
+      }
+      log.debug("Request to the Cinch API failed: {}", cause.toString());
+      if (cause instanceof ConnectException || cause instanceof UnresolvedAddressException
+          || cause instanceof java.net.UnknownHostException || cause instanceof SSLException
+          || hasCause(cause, UnresolvedAddressException.class) || hasCause(cause, SSLException.class)) {
+        String why = hasCause(cause, SSLException.class) ? "the TLS handshake failed"
+            : hasCause(cause, UnresolvedAddressException.class) || cause instanceof java.net.UnknownHostException
+                ? "its host name does not resolve" : "the connection was refused";
+        return new RunFailure(Kind.UNREACHABLE, "Cannot reach " + where + " (" + why + "). Nothing ran. Check the"
+            + " network and CINCH_BASE_URL (default https://api.cinch.codes); tell the user if it persists.");
+      }
+      return new RunFailure(Kind.UNREACHABLE, "The connection to " + where + " failed before an answer arrived ("
+          + redactor.redact(String.valueOf(cause.getMessage())) + "). The program may or may not have run; try"
+          + " again once, and tell the user if it fails again.");
+    }
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (type.isInstance(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

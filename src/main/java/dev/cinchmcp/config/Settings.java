@@ -1,0 +1,61 @@
+package dev.cinchmcp.config;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The server's configuration, read once from the environment at start and never changed after.
+ *
+ * <p>A configuration problem does not stop the server (an MCP client that cannot start a server shows
+ * its user nothing useful). Instead the problems are kept here, printed on stderr at start, and every
+ * tool call answers with them until the user fixes the environment.
+ *
+ * @param apiKey the Cinch API key, empty when not set; never printed
+ * @param baseUri the API's base, without a trailing slash
+ * @param timeout how long a call waits for the API's answer
+ * @param problems what is wrong, one sentence each naming the variable and the fix; empty when usable
+ */
+public record Settings(Optional<String> apiKey, URI baseUri, Duration timeout, List<String> problems) {
+
+  public static final String API_KEY = "CINCH_API_KEY";
+  public static final String BASE_URL = "CINCH_BASE_URL";
+  public static final String TIMEOUT_MS = "CINCH_TIMEOUT_MS";
+
+  public static final URI DEFAULT_BASE_URI = URI.create("https://api.cinch.codes");
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(20_000);
+
+  public Settings {
+    Objects.requireNonNull(apiKey, "apiKey");
+    Objects.requireNonNull(baseUri, "baseUri");
+    Objects.requireNonNull(timeout, "timeout");
+    problems = List.copyOf(problems);
+  }
+
+  /** Reads and checks the settings from an environment map (normally {@code System.getenv()}). */
+  public static Settings fromEnvironment(java.util.Map<String, String> env) {
+    return SettingsReader.read(env);
+  }
+
+  public boolean usable() {
+    return problems.isEmpty();
+  }
+
+  /** The endpoint a program is posted to. */
+  public URI runUri() {
+    return URI.create(baseUri + "/run");
+  }
+
+  /** The one line written on stderr at a good start; the key appears only as "set". */
+  public String describe() {
+    return "base URL " + baseUri + ", timeout " + timeout.toMillis() + " ms, API key " + (apiKey.isPresent() ? "set" : "not set");
+  }
+
+  @Override
+  public String toString() {
+    // Records print every component by default; this one must never print the key.
+    return "Settings[" + describe() + ", problems=" + problems + "]";
+  }
+}

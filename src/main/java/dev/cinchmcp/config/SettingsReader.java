@@ -1,0 +1,114 @@
+package dev.cinchmcp.config;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** Turns environment variables into {@link Settings}, collecting every problem rather than the first. */
+final class SettingsReader {
+
+  private SettingsReader() {}
+
+  static Settings read(Map<String, String> env) {
+    List<String> problems = new ArrayList<>();
+    Optional<String> key = readKey(env.get(Settings.API_KEY), problems);
+    URI base = readBaseUri(env.get(Settings.BASE_URL), problems);
+    Duration timeout = readTimeout(env.get(Settings.TIMEOUT_MS), problems);
+    return new Settings(key, base, timeout, problems);
+  }
+
+  private static Optional<String> readKey(String raw, List<String> problems) {
+    String key = raw == null ? "" : raw.strip();
+    if (key.isEmpty()) {
+      problems.add(Settings.API_KEY + " is not set: set it to your Cinch API key (it looks like cinch_live_...)"
+          + " in the \"env\" block of this server's entry in your MCP client's configuration.");
+      return Optional.empty();
+    }
+    if (key.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+      // Spaces, line breaks or non-ASCII would make an invalid header; the value itself is not shown.
+      problems.add(Settings.API_KEY + " contains spaces, line breaks or non-ASCII characters: copy the key again,"
+          + " without quotes or extra text.");
+      return Optional.empty();
+    }
+    return Optional.of(key);
+  }
+
+  private static URI readBaseUri(String raw, List<String> problems) {
+    if (raw == null || raw.isBlank()) {
+      return Settings.DEFAULT_BASE_URI;
+    }
+    String text = raw.strip();
+    while (text.endsWith("/")) {
+      text = text.substring(0, text.length() - 1);
+    }
+    String fix = " Set it to the API's address, e.g. " + Settings.DEFAULT_BASE_URI + ", or leave it unset for that default.";
+    URI uri;
+    try {
+      uri = new URI(text);
+    } catch (URISyntaxException e) {
+      problems.add(Settings.BASE_URL + " is not a valid URL (was \"" + raw + "\")." + fix);
+      return Settings.DEFAULT_BASE_URI;
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (uri.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
+      problems.add(Settings.BASE_URL + " must be an http(s) URL with a host (was \"" + raw + "\")." + fix);
+      return Settings.DEFAULT_BASE_URI;
+    }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
+      // Not echoed: a user-info part may hold a password.
+      problems.add(Settings.BASE_URL + " must not carry a query, fragment, user name or password." + fix);
+      return Settings.DEFAULT_BASE_URI;
+    }
+    if (scheme.equals("http") && !isLoopback(uri.getHost())) {
+      problems.add(Settings.BASE_URL + " uses plain http to " + uri.getHost() + ", which would send the API key"
+          + " across the network in clear: use https (plain http is allowed only for localhost / 127.0.0.1 / [::1]).");
+      return Settings.DEFAULT_BASE_URI;
+    }
+    return uri;
+  }
+
+  /** Loopback by literal name or address only: no DNS look-up at start (it could hang or be spoofed). */
+  static boolean isLoopback(String host) {
+    String h = host.toLowerCase(Locale.ROOT);
+    if (h.startsWith("[") && h.endsWith("]")) {
+      h = h.substring(1, h.length() - 1);
+    }
+    if (h.equals("localhost") || h.endsWith(".localhost")) {
+      return true;
+    }
+    boolean ipLiteral = h.contains(":") || h.matches("\\d{1,3}(\\.\\d{1,3}){3}");
+    if (!ipLiteral) {
+      return false;
+    }
+    try {
+      return InetAddress.getByName(h).isLoopbackAddress(); // a literal: parsed, never looked up
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
+  private static Duration readTimeout(String raw, List<String> problems) {
+    if (raw == null || raw.isBlank()) {
+      return Settings.DEFAULT_TIMEOUT;
+    }
+    String text = raw.strip();
+    long millis;
+    try {
+      millis = text.matches("\\d{1,12}") ? Long.parseLong(text) : -1;
+    } catch (NumberFormatException e) {
+      millis = -1;
+    }
+    if (millis <= 0) {
+      problems.add(Settings.TIMEOUT_MS + " must be a positive whole number of milliseconds (was \"" + raw
+          + "\"): set it to e.g. 20000, or leave it unset for the default of " + Settings.DEFAULT_TIMEOUT.toMillis() + ".");
+      return Settings.DEFAULT_TIMEOUT;
+    }
+    return Duration.ofMillis(millis);
+  }
+}

@@ -1,0 +1,149 @@
+package dev.cinchmcp.tool;
+
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunListener;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
+import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
+import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * The one tool, {@code execute_code}: checks the arguments, hands the program to a {@link CodeRunner},
+ * and turns what comes back (a run, or a failure) into a tool result. Every failure is an {@code
+ * isError} result a model can act on; nothing here throws into the protocol layer.
+ */
+public final class ExecuteCodeTool {
+
+  public static final String NAME = "execute_code";
+
+  private static final Logger log = LoggerFactory.getLogger(ExecuteCodeTool.class);
+
+  private final CodeRunner runner;
+  private final ScheduledExecutorService timers;
+  private final String runtimes;
+
+  /**
+   * @param runner what runs the code
+   * @param timers for progress notifications while a run is under way
+   * @param runtimes the language versions to promise in the description, e.g. "Python 3.12 and Node 20"
+   */
+  public ExecuteCodeTool(CodeRunner runner, ScheduledExecutorService timers, String runtimes) {
+    this.runner = runner;
+    this.timers = timers;
+    this.runtimes = runtimes;
+  }
+
+  public AsyncToolSpecification specification() {
+    return AsyncToolSpecification.builder().tool(definition()).callHandler(this::call).build();
+  }
+
+  Tool definition() {
+    return Tool.builder(NAME)
+        .title("Run code in a sandbox")
+        .description(description())
+        .inputSchema(ToolSchemas.input())
+        .outputSchema(ToolSchemas.output())
+        // readOnly: a run cannot touch the user's machine, files or network: it happens in a fresh,
+        //   isolated sandbox that is thrown away afterwards. So it is also not destructive.
+        // idempotent = false: the same program can print something different each time (time, randomness),
+        //   and every run is billed, so a client should not repeat calls on its own.
+        // openWorld = false: the program reaches no outside system; the sandbox has no network.
+        .annotations(ToolAnnotations.builder()
+            .title("Run code in a sandbox")
+            .readOnlyHint(true)
+            .destructiveHint(false)
+            .idempotentHint(false)
+            .openWorldHint(false)
+            .build())
+        .build();
+  }
+
+  String description() {
+    return "Runs a complete Python or JavaScript program in a brand-new, isolated sandbox (gVisor) and returns"
+        + " what it printed (stdout and stderr), its exit code and how long it took. The sandbox is not the"
+        + " user's machine: use it freely whenever running code answers better than reasoning, e.g. exact"
+        + " arithmetic, parsing or transforming data, testing a regex, checking that a snippet works.\n\n"
+        + "Write code that fits these limits:\n"
+        + "- " + runtimes + ", standard library only: no third-party packages (no numpy, pandas, requests, lodash)"
+        + " and no way to install any.\n"
+        + "- No network: HTTP, DNS and package installs all fail.\n"
+        + "- Read-only file system except a small /tmp (64 MB) that is wiped after the run.\n"
+        + "- 10 seconds, 256 MB of memory, half a CPU.\n"
+        + "- Nothing persists between calls: each program must be complete, with its own imports and data.\n"
+        + "- Only printed output comes back (a bare expression on the last line shows nothing), and each stream"
+        + " is cut at 20,000 characters: print results, not bulk data.\n"
+        + "A non-zero exit or a timeout is reported as an error, with the output so far.";
+  }
+
+  private Mono<CallToolResult> call(McpAsyncServerExchange exchange, CallToolRequest request) {
+    ArgumentCheck.Outcome checked = ArgumentCheck.check(request.arguments());
+    if (checked.problem() != null) {
+      return Mono.just(ResultView.error(checked.problem()));
+    }
+    return Mono.defer(() -> {
+      ProgressReporter progress = ProgressReporter.start(exchange, request.progressToken(), timers);
+      RunListener listener = new ClientLog(exchange, progress);
+      return Mono.fromFuture(() -> runner.run(checked.program(), listener))
+          .map(ResultView::of)
+          .onErrorResume(error -> Mono.just(ResultView.error(failureMessage(error))))
+          // Stop progress before the result is handed on, so no progress follows the reply.
+          .doOnNext(result -> progress.stop())
+          .doFinally(signal -> progress.stop());
+    });
+  }
+
+  private static String failureMessage(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof RunFailure failure) {
+      return failure.getMessage();
+    }
+    if (cause instanceof CancellationException) {
+      return "The run was cancelled.";
+    }
+    // A bug of ours: log it for the user, give the model a plain sentence, never a stack trace.
+    log.error("execute_code failed unexpectedly", cause);
+    return "The server hit an internal error while running the code (" + cause.getClass().getSimpleName()
+        + "). The program may or may not have run. Try again once; if it happens again, tell the user to check"
+        + " the server's log.";
+  }
+
+  /** Sends the run's notable events to the client's log, and marks progress when a request goes out. */
+  private static final class ClientLog implements RunListener {
+    private final McpAsyncServerExchange exchange;
+    private final ProgressReporter progress;
+
+    ClientLog(McpAsyncServerExchange exchange, ProgressReporter progress) {
+      this.exchange = exchange;
+      this.progress = progress;
+    }
+
+    @Override
+    public void sent(int attempt) {
+      progress.report(attempt == 1 ? "sent to the sandbox" : "sent again (attempt " + attempt + ")");
+    }
+
+    @Override
+    public void log(Level level, String message) {
+      LoggingLevel mcpLevel = switch (level) {
+        case DEBUG -> LoggingLevel.DEBUG;
+        case INFO -> LoggingLevel.INFO;
+        case WARNING -> LoggingLevel.WARNING;
+        case ERROR -> LoggingLevel.ERROR;
+      };
+      exchange.loggingNotification(LoggingMessageNotification.builder()
+              .level(mcpLevel).logger("cinch-mcp").data(message).build())
+          .subscribe(null, e -> log.debug("Could not send a log notification: {}", e.toString()));
+    }
+  }
+}

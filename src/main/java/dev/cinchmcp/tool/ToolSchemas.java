@@ -1,0 +1,66 @@
+package dev.cinchmcp.tool;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The execute_code tool's input and output JSON Schemas, built as maps (no parsing at start-up).
+ * The argument check in {@link ArgumentCheck} enforces the input schema by hand; a test checks both
+ * schemas and the results against a real JSON Schema validator.
+ */
+final class ToolSchemas {
+
+  private ToolSchemas() {}
+
+  static Map<String, Object> input() {
+    return object(
+        props(
+            "code", map("type", "string", "minLength", 1,
+                "description", "A complete, self-contained program. Print whatever you want to see."),
+            "language", map("type", "string", "enum", List.of("python", "javascript"), "default", "python",
+                "description", "python (3.12) or javascript (Node 20). Defaults to python.")),
+        List.of("code"));
+  }
+
+  static Map<String, Object> output() {
+    Map<String, Object> nullableInteger = map("type", List.of("integer", "null"));
+    return object(
+        props(
+            "stdout", map("type", "string", "description", "Standard output, cut at 20,000 characters."),
+            "stderr", map("type", "string", "description", "Standard error, cut at 20,000 characters."),
+            "exitCode", with(nullableInteger, "description", "The program's exit status; null if not reported."),
+            "timedOut", map("type", "boolean", "description", "True when the sandbox stopped the program at its time limit."),
+            "durationMs", with(nullableInteger, "description", "Run time in the sandbox, in milliseconds; null if not reported."),
+            "stdoutTruncated", map("type", "boolean"),
+            "stderrTruncated", map("type", "boolean"),
+            "stdoutLength", map("type", "integer", "minimum", 0, "description", "Length of the full stdout, in characters."),
+            "stderrLength", map("type", "integer", "minimum", 0, "description", "Length of the full stderr, in characters."),
+            "backend", map("type", "string", "description", "What ran the program: cinch (the Cinch API) or local (gVisor).")),
+        List.of("stdout", "stderr", "exitCode", "timedOut", "durationMs", "stdoutTruncated", "stderrTruncated",
+            "stdoutLength", "stderrLength", "backend"));
+  }
+
+  private static Map<String, Object> object(Map<String, Object> properties, List<String> required) {
+    return map("type", "object", "properties", properties, "required", required, "additionalProperties", false);
+  }
+
+  private static Map<String, Object> props(Object... pairs) {
+    return map(pairs);
+  }
+
+  private static Map<String, Object> with(Map<String, Object> base, String key, Object value) {
+    Map<String, Object> copy = new LinkedHashMap<>(base);
+    copy.put(key, value);
+    return copy;
+  }
+
+  /** An insertion-ordered map from alternating keys and values, so the schemas list fields as written. */
+  private static Map<String, Object> map(Object... pairs) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      m.put((String) pairs[i], pairs[i + 1]);
+    }
+    return m;
+  }
+}

@@ -1,0 +1,24 @@
+package dev.cinchmcp.transport;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** JSON-RPC error replies the transport sends itself, for input that never reaches the MCP session. */
+final class JsonRpcErrors {
+
+  static final int PARSE_ERROR = -32700;
+  static final int INVALID_REQUEST = -32600;
+
+  private JsonRpcErrors() {}
+
+  static Map<String, Object> reply(Object id, int code, String message) {
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("code", code);
+    error.put("message", message);
+    Map<String, Object> reply = new LinkedHashMap<>();
+    reply.put("jsonrpc", "2.0");
+    reply.put("id", id); // null when the id could not be read, as JSON-RPC asks
+    reply.put("error", error);
+    return reply;
+  }
+}
