@@ -66,7 +66,14 @@ public final class CinchMcpServer {
       log.error("cinch-mcp {} started, but cannot run code until its configuration is fixed:", Version.get());
       settings.problems().forEach(p -> log.error("  {}", p));
     }
+    // SIGTERM (or Ctrl-C) while calls are running: answer them first, as at the end of stdin, then exit 0.
+    Thread drainOnSignal = new Thread(() -> {
+      transport.drain();
+      Runtime.getRuntime().halt(0);
+    }, "cinch-drain-on-exit");
+    Runtime.getRuntime().addShutdownHook(drainOnSignal);
     transport.run();
+    Runtime.getRuntime().removeShutdownHook(drainOnSignal);
     server.close();
     workers.shutdownNow();
     timers.shutdownNow();

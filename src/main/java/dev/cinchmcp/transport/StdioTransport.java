@@ -89,6 +89,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   /** Waits for the answers still owed, then flushes stdout. Safe to call more than once. */
   public void drain() {
     closing.set(true);
+    log.debug("Draining: {} request(s) still owed an answer", inFlight.size());
     if (!inFlight.awaitEmpty(drainLimit)) {
       log.warn("{} request(s) still unanswered after {} ms; giving up on them", inFlight.size(), drainLimit.toMillis());
     }

@@ -1,0 +1,299 @@
+package dev.cinchmcp.e2e;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.containing;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The stdio layer of the built jar: bad input, end of input, concurrency, cancellation, progress, logging. */
+class StdioIT {
+
+  private static final String OK_BODY = "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}";
+
+  private WireMockServer api;
+
+  @BeforeEach
+  void startApi() {
+    api = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1")
+        .containerThreads(150).jettyAcceptors(2));
+    api.start();
+    api.stubFor(post(urlEqualTo("/run")).willReturn(ok()));
+    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("slow1500"))
+        .willReturn(ok().withFixedDelay(1500)));
+    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("slow2000"))
+        .willReturn(ok().withFixedDelay(2000)));
+    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("slow4500"))
+        .willReturn(ok().withFixedDelay(4500)));
+  }
+
+  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder ok() {
+    return aResponse().withHeader("Content-Type", "application/json").withBody(OK_BODY);
+  }
+
+  @AfterEach
+  void stopApi() {
+    api.stop();
+  }
+
+  @Test
+  void malformedLinesGetErrorsAndTheServerReadsOn() throws Exception {
+    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+      jar.initialize();
+      jar.send("this is not json");
+      jar.send("");
+      jar.send("   ");
+      jar.send("[{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}]");
+      jar.send("42");
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":{\"x\":1},\"method\":\"ping\"}");
+      jar.send("{\"jsonrpc\":\"1.0\",\"id\":8,\"method\":\"ping\"}");
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"no/such/method\"}");
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{\"name\":\"nope\",\"arguments\":{}}}");
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":{\"code\":5}}}");
+      // A line over the 8 MiB limit, sent in pieces: rejected, and the next line still works.
+      byte[] huge = new byte[9 * 1024 * 1024];
+      java.util.Arrays.fill(huge, (byte) 'a');
+      jar.sendRaw(huge);
+      jar.send("");
+      jar.send(JarProcess.call(12, "print(6 * 7)"));
+
+      JsonNode call = jar.awaitReply(12, Duration.ofSeconds(20));
+      assertEquals(0, call.path("result").path("structuredContent").path("exitCode").asInt(-1));
+      assertEquals(-32601, jar.awaitReply(9, Duration.ofSeconds(5)).path("error").path("code").asInt());
+      assertEquals(-32602, jar.awaitReply(10, Duration.ofSeconds(5)).path("error").path("code").asInt());
+      JsonNode badArgs = jar.awaitReply(11, Duration.ofSeconds(5)).path("result");
+      assertTrue(badArgs.path("isError").asBoolean());
+      assertTrue(badArgs.path("content").get(0).path("text").asText().contains("\"code\" must be a string"));
+      assertEquals(-32600, jar.awaitReply(8, Duration.ofSeconds(5)).path("error").path("code").asInt());
+
+      List<Integer> nullIdCodes = new ArrayList<>();
+      for (JsonNode m : jar.received()) {
+        if (m.has("error") && m.get("id").isNull()) {
+          nullIdCodes.add(m.path("error").path("code").asInt());
+        }
+      }
+      // not JSON, batch, bare number, object id, too long; blank lines get nothing
+      assertEquals(List.of(-32700, -32600, -32600, -32600, -32600), nullIdCodes);
+      jar.closeStdin();
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
+      jar.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void endOfInputWithACallInFlightStillAnswersItAndExitsZero() throws Exception {
+    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+      jar.initialize();
+      jar.send(JarProcess.call(1, "slow1500"));
+      jar.closeStdin();
+      JsonNode reply = jar.awaitReply(1, Duration.ofSeconds(20));
+      assertFalse(reply.path("result").path("isError").asBoolean(true));
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
+      jar.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void sigtermWithACallInFlightStillAnswersItAndExitsZero() throws Exception {
+    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+      jar.initialize();
+      jar.send(JarProcess.call(1, "slow1500"));
+      awaitRequests(1);
+      // SIGTERM through the handle: Process.destroy() would also close our ends of the pipes.
+      assertTrue(jar.process().toHandle().destroy());
+      JsonNode reply = jar.awaitReply(1, Duration.ofSeconds(20));
+      assertEquals("42\n", reply.path("result").path("structuredContent").path("stdout").asText());
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
+      jar.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void pipedSmokeTestFromTheReadmeAnswersTheCall() throws Exception {
+    String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"smoke\",\"version\":\"1\"}}}";
+    String initialized = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+    String call = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
+        + "\"arguments\":{\"code\":\"print(6 * 7)\"}}}";
+    String script = "printf '%s\\n' '" + init + "' '" + initialized + "' '" + call + "' | \"$0\" -jar \"$1\"";
+    ProcessBuilder pb = new ProcessBuilder("sh", "-c", script, JarProcess.java(), JarProcess.jar().toString());
+    pb.environment().putAll(JarProcess.envFor(api.baseUrl()));
+    pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue());
+    String[] lines = out.strip().split("\n");
+    assertEquals(2, lines.length, out);
+    JsonNode last = JarProcess.JSON.readTree(lines[1]);
+    assertEquals(2, last.path("id").asInt());
+    assertEquals("42\n", last.path("result").path("structuredContent").path("stdout").asText());
+  }
+
+  @Test
+  void sixtyFourSlowCallsRunTogetherNotInWaves() throws Exception {
+    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+      jar.initialize();
+      // Warm up the connection path so the measurement is about concurrency, not first-call class loading.
+      jar.send(JarProcess.call("warm", "print(1)"));
+      jar.awaitReply("warm", Duration.ofSeconds(20));
+      StringBuilder batch = new StringBuilder();
+      for (int i = 0; i < 64; i++) {
+        batch.append(JarProcess.call(i, "slow2000")).append('\n');
+      }
+      jar.sendRaw(batch.toString().getBytes(StandardCharsets.UTF_8));
+      // While the first replies are still 2 s away, all 64 requests must already be at the API:
+      // a server that ran them in waves would have only the first wave there.
+      awaitRequests(65);
+      long first = Long.MAX_VALUE;
+      long last = 0;
+      for (int i = 0; i < 64; i++) {
+        jar.awaitReply(i, Duration.ofSeconds(30));
+      }
+      assertEquals(65, api.getAllServeEvents().size());
+      jar.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void cancelledCallDropsItsRequestAndGetsNoReply() throws Exception {
+    try (HangingHttpServer hanging = new HangingHttpServer();
+        JarProcess jar = JarProcess.start(JarProcess.envFor(hanging.baseUrl()))) {
+      jar.initialize();
+      jar.send(JarProcess.call("c1", "print('never answered')"));
+      assertTrue(hanging.awaitRequest(20), "the request never reached the API");
+      jar.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"c1\",\"reason\":\"user\"}}");
+      assertTrue(hanging.awaitHangUp(10), "the HTTP request was not aborted after the cancellation");
+      // Late and unknown cancellations are ignored quietly; the server still answers.
+      jar.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"c1\"}}");
+      jar.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":999}}");
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}");
+      jar.awaitReply("p", Duration.ofSeconds(10));
+      jar.closeStdin();
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
+      assertTrue(jar.received().stream().noneMatch(m -> "c1".equals(m.path("id").asText(null))),
+          "a cancelled call must get no reply");
+      jar.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void progressIsSentForACallWithATokenAndNeverAfterItsReply() throws Exception {
+    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+      jar.initialize();
+      jar.send(JarProcess.call("with", "slow4500", "tok-1"));
+      jar.send(JarProcess.call("without", "slow4500"));
+      jar.awaitReply("with", Duration.ofSeconds(20));
+      jar.awaitReply("without", Duration.ofSeconds(20));
+      Thread.sleep(2500); // longer than the progress interval: a ticker left running would show here
+      List<JsonNode> all = jar.received();
+      int replyIndex = -1;
+      List<Integer> progressIndexes = new ArrayList<>();
+      for (int i = 0; i < all.size(); i++) {
+        JsonNode m = all.get(i);
+        if ("notifications/progress".equals(m.path("method").asText())) {
+          assertEquals("tok-1", m.path("params").path("progressToken").asText(), "progress only for the call with a token");
+          progressIndexes.add(i);
+        }
+        if ("with".equals(m.path("id").asText(null)) && m.has("result")) {
+          replyIndex = i;
+        }
+      }
+      // one when sent, then one every 2 s while waiting 4.5 s
+      assertTrue(progressIndexes.size() >= 3, "expected at least 3 progress notifications, got " + progressIndexes.size());
+      final int reply = replyIndex;
+      assertTrue(progressIndexes.stream().allMatch(i -> i < reply), "a progress notification came after the reply");
+      double previous = 0;
+      for (int i : progressIndexes) {
+        double progress = all.get(i).path("params").path("progress").asDouble();
+        assertTrue(progress > previous, "progress must increase");
+        previous = progress;
+      }
+      jar.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void retryAfter429IsLoggedToTheClientAndRefusedKeyIsAnError() throws Exception {
+    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("rate")).inScenario("429")
+        .whenScenarioStateIs(Scenario.STARTED)
+        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0").withBody("{\"error\":\"slow down\"}"))
+        .willSetStateTo("second"));
+    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("rate")).inScenario("429")
+        .whenScenarioStateIs("second").willReturn(ok()));
+    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("badkey"))
+        .willReturn(aResponse().withStatus(401).withBody("{\"error\":\"bad key " + JarProcess.KEY + "\"}")));
+    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+      jar.initialize();
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"lvl\",\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}");
+      jar.awaitReply("lvl", Duration.ofSeconds(10));
+      jar.send(JarProcess.call("r", "rate"));
+      JsonNode reply = jar.awaitReply("r", Duration.ofSeconds(20));
+      assertFalse(reply.path("result").path("isError").asBoolean(true));
+      JsonNode warning = jar.await(m -> "notifications/message".equals(m.path("method").asText())
+          && "warning".equals(m.path("params").path("level").asText()), Duration.ofSeconds(5), "a warning log message");
+      assertTrue(warning.path("params").path("data").asText().contains("429"));
+
+      jar.send(JarProcess.call("k", "badkey"));
+      JsonNode refused = jar.awaitReply("k", Duration.ofSeconds(20)).path("result");
+      assertTrue(refused.path("isError").asBoolean());
+      assertTrue(refused.path("content").get(0).path("text").asText().contains("CINCH_API_KEY"));
+      jar.await(m -> "notifications/message".equals(m.path("method").asText())
+          && "error".equals(m.path("params").path("level").asText()), Duration.ofSeconds(5), "an error log message");
+
+      // Above the level set by the client, messages are dropped.
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"lvl2\",\"method\":\"logging/setLevel\",\"params\":{\"level\":\"critical\"}}");
+      jar.awaitReply("lvl2", Duration.ofSeconds(10));
+      int before = countLogMessages(jar);
+      jar.send(JarProcess.call("k2", "badkey"));
+      jar.awaitReply("k2", Duration.ofSeconds(20));
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}");
+      jar.awaitReply("p", Duration.ofSeconds(10));
+      assertEquals(before, countLogMessages(jar));
+      jar.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void misconfiguredServerStartsAndExplainsOnEveryCall() throws Exception {
+    try (JarProcess jar = JarProcess.start(Map.of("CINCH_BASE_URL", api.baseUrl(), "CINCH_TIMEOUT_MS", "soon"))) {
+      jar.initialize();
+      jar.send(JarProcess.call(1, "print(1)"));
+      JsonNode result = jar.awaitReply(1, Duration.ofSeconds(20)).path("result");
+      assertTrue(result.path("isError").asBoolean());
+      String text = result.path("content").get(0).path("text").asText();
+      assertTrue(text.contains("CINCH_API_KEY is not set"), text);
+      assertTrue(text.contains("CINCH_TIMEOUT_MS") && text.contains("soon"), text);
+      assertTrue(jar.stderr().contains("CINCH_API_KEY"), jar.stderr());
+      assertEquals(0, api.getAllServeEvents().size(), "nothing may be sent while misconfigured");
+      jar.assertProtocolClean();
+    }
+  }
+
+  private static int countLogMessages(JarProcess jar) {
+    return (int) jar.received().stream().filter(m -> "notifications/message".equals(m.path("method").asText())).count();
+  }
+
+  private void awaitRequests(int count) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (api.getAllServeEvents().size() < count) {
+      assertTrue(System.nanoTime() < deadline, "only " + api.getAllServeEvents().size() + " of " + count + " requests arrived");
+      Thread.sleep(10);
+    }
+  }
+}
