@@ -1,0 +1,73 @@
+package dev.cinchmcp.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+class JsonRpcWriterTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void concurrentWritesNeverInterleave() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    // A stream that writes in small pieces makes interleaving likely if the lock were missing.
+    JsonRpcWriter writer = new JsonRpcWriter(JSON, new java.io.FilterOutputStream(out) {
+      @Override
+      public void write(byte[] b, int off, int len) {
+        for (int i = 0; i < len; i += 7) {
+          out.write(b, off + i, Math.min(7, len - i));
+          Thread.yield();
+        }
+      }
+    });
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      int thread = t;
+      done.add(pool.submit(() -> {
+        for (int i = 0; i < 200; i++) {
+          writer.write(Map.of("jsonrpc", "2.0", "id", thread * 1000 + i,
+              "result", Map.of("text", "line one\nline two \u2603 " + "x".repeat(i * 10))));
+        }
+      }));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+    assertEquals(1600, lines.length);
+    Set<Integer> ids = new HashSet<>();
+    for (String line : lines) {
+      JsonNode node = JSON.readTree(line);
+      ids.add(node.get("id").asInt());
+      assertEquals(true, node.path("result").path("text").asText().startsWith("line one\nline two"));
+    }
+    assertEquals(1600, ids.size());
+  }
+
+  @Test
+  void writeAfterStdoutClosedReportsFalseInsteadOfThrowing() {
+    JsonRpcWriter writer = new JsonRpcWriter(JSON, new java.io.OutputStream() {
+      @Override
+      public void write(int b) throws java.io.IOException {
+        throw new java.io.IOException("Broken pipe");
+      }
+    });
+    assertEquals(false, writer.write(Map.of("jsonrpc", "2.0")));
+    assertEquals(false, writer.write(Map.of("jsonrpc", "2.0")));
+  }
+}

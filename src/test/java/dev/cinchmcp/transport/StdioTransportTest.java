@@ -1,0 +1,158 @@
+package dev.cinchmcp.transport;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import dev.cinchmcp.CinchMcpServer;
+import dev.cinchmcp.config.Settings;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole server, in process, fed a byte stream on "stdin": each malformed shape gets its JSON-RPC
+ * error, and the valid request after it is still answered before {@code serve} returns.
+ */
+class StdioTransportTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+      + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+      + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+  private static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":\"last\",\"method\":\"tools/call\",\"params\":"
+      + "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(6 * 7)\"}}}\n";
+
+  private WireMockServer api;
+
+  @BeforeEach
+  void startApi() {
+    api = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+    api.start();
+    api.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withHeader("Content-Type", "application/json")
+        .withBody("{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":3}")));
+  }
+
+  @AfterEach
+  void stopApi() {
+    api.stop();
+  }
+
+  private List<JsonNode> serve(byte[] input) throws IOException {
+    Settings settings = Settings.fromEnvironment(Map.of("CINCH_API_KEY", "cinch_live_unit", "CINCH_BASE_URL", api.baseUrl()));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new CinchMcpServer(settings).serve(new ByteArrayInputStream(input), out);
+    List<JsonNode> messages = new ArrayList<>();
+    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+      if (!line.isEmpty()) {
+        messages.add(JSON.readTree(line)); // throws if any line is not JSON
+      }
+    }
+    return messages;
+  }
+
+  private static byte[] bytes(String... parts) {
+    return String.join("", parts).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static JsonNode lastReply(List<JsonNode> messages) {
+    JsonNode last = messages.get(messages.size() - 1);
+    assertEquals("last", last.path("id").asText(), "the valid call after the bad input must be answered: " + messages);
+    assertEquals("42\n", last.path("result").path("structuredContent").path("stdout").asText());
+    return last;
+  }
+
+  private void assertErrorThenAnswered(String badLine, int code, boolean nullId) throws IOException {
+    List<JsonNode> messages = serve(bytes(INIT, badLine, "\n", CALL));
+    JsonNode error = messages.get(1);
+    assertEquals(code, error.path("error").path("code").asInt(), "for input " + badLine + ": " + messages);
+    if (nullId) {
+      assertTrue(error.get("id").isNull(), "the id must be null when it cannot be read");
+    }
+    lastReply(messages);
+  }
+
+  @Test
+  void notJsonIsAParseError() throws IOException {
+    assertErrorThenAnswered("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ", -32700, true);
+    assertErrorThenAnswered("hello", -32700, true);
+    assertErrorThenAnswered("\u00ff\u00fe garbage", -32700, true);
+  }
+
+  @Test
+  void batchesAndNonObjectsAreInvalidRequests() throws IOException {
+    assertErrorThenAnswered("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", -32600, true);
+    assertErrorThenAnswered("[]", -32600, true);
+    assertErrorThenAnswered("\"just a string\"", -32600, true);
+    assertErrorThenAnswered("12345", -32600, true);
+    assertErrorThenAnswered("null", -32600, true);
+  }
+
+  @Test
+  void objectsThatAreNotMessagesAreInvalidRequests() throws IOException {
+    assertErrorThenAnswered("{}", -32600, true);
+    assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", -32600, true);
+    assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":7}", -32600, false);
+    assertErrorThenAnswered("{\"id\":6,\"method\":\"ping\"}", -32600, false);
+    assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":\"x\"}", -32600, false);
+  }
+
+  @Test
+  void unknownMethodIsMethodNotFoundAtOnce() throws IOException {
+    assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}", -32601, false);
+  }
+
+  @Test
+  void blankLinesAndCarriageReturnsAreSkipped() throws IOException {
+    List<JsonNode> messages = serve(bytes(INIT, "\n", "   \n", "\r\n", "\t\n", CALL.replace("\n", "\r\n")));
+    assertEquals(2, messages.size(), messages.toString());
+    lastReply(messages);
+  }
+
+  @Test
+  void overLongLineIsRejectedAndReadingGoesOn() throws IOException {
+    byte[] huge = new byte[StdioTransport.MAX_LINE_BYTES + 10];
+    java.util.Arrays.fill(huge, (byte) ' ');
+    huge[0] = '{';
+    ByteArrayOutputStream input = new ByteArrayOutputStream();
+    input.write(bytes(INIT));
+    input.write(huge);
+    input.write('\n');
+    input.write(bytes(CALL));
+    List<JsonNode> messages = serve(input.toByteArray());
+    assertEquals(-32600, messages.get(1).path("error").path("code").asInt());
+    assertTrue(messages.get(1).path("error").path("message").asText().contains("too long"));
+    lastReply(messages);
+  }
+
+  @Test
+  void lastLineWithoutNewlineIsStillRead() throws IOException {
+    List<JsonNode> messages = serve(bytes(INIT, CALL.strip()));
+    lastReply(messages);
+  }
+
+  @Test
+  void duplicateIdOfARunningRequestIsRefused() throws IOException {
+    String slow = "{\"jsonrpc\":\"2.0\",\"id\":\"dup\",\"method\":\"tools/call\",\"params\":"
+        + "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"slow\"}}}\n";
+    api.stubFor(post(urlEqualTo("/run")).withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.containing("slow"))
+        .willReturn(aResponse().withFixedDelay(500).withBody("{\"stdout\":\"\",\"exitCode\":0}")));
+    List<JsonNode> messages = serve(bytes(INIT, slow, slow, CALL));
+    long dupReplies = messages.stream().filter(m -> "dup".equals(m.path("id").asText())).count();
+    assertEquals(2, dupReplies, messages.toString());
+    assertTrue(messages.stream().anyMatch(m -> "dup".equals(m.path("id").asText()) && m.path("error").path("code").asInt() == -32600));
+  }
+}
