@@ -22,13 +22,18 @@ class JsonRpcWriterTest {
 
   @Test
   void concurrentWritesNeverInterleave() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream sink = new ByteArrayOutputStream();
     // A stream that writes in small pieces makes interleaving likely if the lock were missing.
-    JsonRpcWriter writer = new JsonRpcWriter(JSON, new java.io.FilterOutputStream(out) {
+    JsonRpcWriter writer = new JsonRpcWriter(JSON, new java.io.OutputStream() {
+      @Override
+      public void write(int b) {
+        sink.write(b);
+      }
+
       @Override
       public void write(byte[] b, int off, int len) {
         for (int i = 0; i < len; i += 7) {
-          out.write(b, off + i, Math.min(7, len - i));
+          sink.write(b, off + i, Math.min(7, len - i));
           Thread.yield();
         }
       }
@@ -48,7 +53,7 @@ class JsonRpcWriterTest {
       f.get();
     }
     pool.shutdown();
-    String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+    String[] lines = sink.toString(StandardCharsets.UTF_8).split("\n");
     assertEquals(1600, lines.length);
     Set<Integer> ids = new HashSet<>();
     for (String line : lines) {
