@@ -3,6 +3,7 @@ package dev.cinchmcp;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.DeferredRunner;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.UnavailableRunner;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
@@ -18,6 +19,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -85,9 +87,12 @@ public final class CinchMcpServer {
           "This server is not configured to run code: " + String.join(" ", settings.problems())
               + " Nothing was run. Tell the user; the server must be restarted after the change."));
     }
-    return new CinchApiRunner(settings.runUri(), settings.apiKey().orElseThrow(), settings.timeout(),
-        Version.userAgent(), CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout(), workers),
-        workers, timers, Clock.systemUTC());
+    // Built on another core while this thread gets the MCP session ready: see DeferredRunner.
+    CompletableFuture<CodeRunner> cinch = CompletableFuture.supplyAsync(() -> new CinchApiRunner(settings.runUri(),
+        settings.apiKey().orElseThrow(), settings.timeout(), Version.userAgent(),
+        CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout(), workers), workers, timers, Clock.systemUTC()),
+        workers);
+    return new DeferredRunner("cinch", cinch);
   }
 
   private Duration connectTimeout() {
