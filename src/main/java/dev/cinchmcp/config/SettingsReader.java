@@ -52,12 +52,12 @@ final class SettingsReader {
     try {
       uri = new URI(text);
     } catch (URISyntaxException e) {
-      problems.add(Settings.BASE_URL + " is not a valid URL (was \"" + raw + "\")." + fix);
+      problems.add(Settings.BASE_URL + " is not a valid URL (was \"" + withoutUserInfo(raw) + "\")." + fix);
       return Settings.DEFAULT_BASE_URI;
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (uri.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
-      problems.add(Settings.BASE_URL + " must be an http(s) URL with a host (was \"" + raw + "\")." + fix);
+      problems.add(Settings.BASE_URL + " must be an http(s) URL with a host (was \"" + withoutUserInfo(raw) + "\")." + fix);
       return Settings.DEFAULT_BASE_URI;
     }
     if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
@@ -71,6 +71,18 @@ final class SettingsReader {
       return Settings.DEFAULT_BASE_URI;
     }
     return uri;
+  }
+
+  /** The value as given, but with any user name and password before an '@' in its authority replaced by ***. */
+  static String withoutUserInfo(String raw) {
+    int start = raw.indexOf("//");
+    start = start < 0 ? 0 : start + 2;
+    int end = start;
+    while (end < raw.length() && "/?#".indexOf(raw.charAt(end)) < 0) {
+      end++;
+    }
+    int at = raw.lastIndexOf('@', end - 1);
+    return at < start ? raw : raw.substring(0, start) + "***" + raw.substring(at);
   }
 
   /** Loopback by literal name or address only: no DNS look-up at start (it could hang or be spoofed). */

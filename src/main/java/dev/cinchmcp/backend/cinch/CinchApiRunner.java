@@ -176,7 +176,7 @@ public final class CinchApiRunner implements CodeRunner {
           BoundedBody.skip(in);
           retryAfter429(attempt, response);
         } else {
-          String text = redactor.redact(BoundedBody.read(in, 16 * 1024));
+          String text = redactor.redactCut(BoundedBody.read(in, 16 * 1024));
           RunFailure failure = ApiErrors.forStatus(status, text);
           if (failure.kind() == Kind.KEY_REFUSED) {
             listener.log(Level.ERROR, "The Cinch API refused the API key (HTTP " + status + "): check CINCH_API_KEY.");
@@ -195,10 +195,10 @@ public final class CinchApiRunner implements CodeRunner {
             redactor.cappedSafe(run.stdout()), redactor.cappedSafe(run.stderr()),
             run.exitCode(), run.timedOut(), run.durationMs(), name()));
       } catch (RunAnswerReader.NotARun e) {
-        String apiMessage = e.apiMessage() == null ? "" : redactor.redact(e.apiMessage());
+        String apiMessage = e.apiMessage() == null ? "" : redactor.redactCut(e.apiMessage());
         fail(ApiErrors.speaksOfCredits(apiMessage)
             ? ApiErrors.creditsExhausted(ApiErrors.apiMessage(apiMessage))
-            : ApiErrors.notARun(e.getMessage(), redactor.redact(e.excerpt())));
+            : ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt())));
       }
     }
 

@@ -27,6 +27,17 @@ final class Redactor {
   }
 
   /**
+   * Text that may have been cut before it could be redacted (the start of a body, an excerpt): the key
+   * masked, and also a key's start left at the end by the cut.
+   */
+  String redactCut(String text) {
+    if (secret == null || text == null || text.isEmpty()) {
+      return text;
+    }
+    return maskTail(redact(text));
+  }
+
+  /**
    * The same stream with the key masked, including a key's start left at the end by the cut;
    * its original length stays as the API reported it.
    */

@@ -1,0 +1,414 @@
+package dev.cinchmcp.backend.cinch;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
+import static dev.cinchmcp.backend.cinch.ApiHarness.python;
+import static dev.cinchmcp.backend.cinch.ApiHarness.runFails;
+import static dev.cinchmcp.backend.cinch.ApiHarness.runOk;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunFailure.Kind;
+import dev.cinchmcp.backend.RunResult;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Every way the API can fail a call, against a real local WireMock server. */
+class CinchApiRunnerFailureTest {
+
+  private static final String OK_RUN = "{\"stdout\":\"4\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}";
+  private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+  private static ApiHarness api;
+
+  @BeforeAll
+  static void start() {
+    api = new ApiHarness();
+  }
+
+  @AfterAll
+  static void stop() {
+    api.close();
+  }
+
+  @BeforeEach
+  void reset() {
+    api.wireMock.resetAll();
+  }
+
+  /** An error body in each shape the API might use, all carrying the same sentence. */
+  enum Shape {
+    JSON_ERROR("application/json", "{\"error\":\"%s\"}"),
+    JSON_MESSAGE("application/json", "{\"status\":\"failed\",\"message\":\"%s\"}"),
+    PLAIN("text/plain", "%s"),
+    HTML("text/html", "<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Error</h1><p>%s</p></body></html>"),
+    EMPTY("text/plain", "");
+
+    final String contentType;
+    final String template;
+
+    Shape(String contentType, String template) {
+      this.contentType = contentType;
+      this.template = template;
+    }
+
+    String body(String sentence) {
+      return template.isEmpty() ? "" : String.format(template, sentence);
+    }
+  }
+
+  private static void answer(int status, Shape shape, String sentence) {
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(
+        aResponse().withStatus(status).withHeader("Content-Type", shape.contentType).withBody(shape.body(sentence))));
+  }
+
+  private static Stream<Arguments> statusesAndShapes(int... statuses) {
+    List<Arguments> all = new ArrayList<>();
+    for (int status : statuses) {
+      for (Shape shape : Shape.values()) {
+        all.add(Arguments.of(status, shape));
+      }
+    }
+    return all.stream();
+  }
+
+  static Stream<Arguments> keyRefused() {
+    return statusesAndShapes(401, 403);
+  }
+
+  @ParameterizedTest(name = "HTTP {0}, {1} body")
+  @MethodSource("keyRefused")
+  void refusedKeySaysCheckCinchApiKey(int status, Shape shape) {
+    answer(status, shape, "Invalid API key");
+    ApiHarness.Recorder listener = new ApiHarness.Recorder();
+
+    RunFailure failure = runFails(api.runner(TIMEOUT), python("print(1)"), listener);
+
+    assertEquals(Kind.KEY_REFUSED, failure.kind());
+    assertTrue(failure.getMessage().contains("CINCH_API_KEY"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("HTTP " + status), failure.getMessage());
+    assertTrue(listener.logs.stream().anyMatch(l -> l.startsWith("ERROR") && l.contains("CINCH_API_KEY")), listener.logs::toString);
+    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  static Stream<Arguments> paymentRequired() {
+    return statusesAndShapes(402);
+  }
+
+  @ParameterizedTest(name = "HTTP 402, {1} body")
+  @MethodSource("paymentRequired")
+  void creditsExhaustedSaysDoNotRetry(int status, Shape shape) {
+    answer(status, shape, "Payment required");
+
+    RunFailure failure = runFails(api.runner(TIMEOUT));
+
+    assertCreditsExhausted(failure);
+    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  @ParameterizedTest(name = "HTTP {0} speaking of credits")
+  @ValueSource(ints = {400, 403, 409, 422, 500, 503})
+  void errorBodySpeakingOfCreditsMeansCreditsExhausted(int status) {
+    answer(status, Shape.JSON_ERROR, "Insufficient credits: your balance is 0");
+
+    assertCreditsExhausted(runFails(api.runner(TIMEOUT)));
+  }
+
+  @ParameterizedTest(name = "{0} body")
+  @ValueSource(strings = {"{\"error\":\"Insufficient credits\"}", "{\"message\":\"Your balance is too low to run code\"}"})
+  void okAnswerThatOnlySpeaksOfCreditsMeansCreditsExhausted(String body) {
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+
+    assertCreditsExhausted(runFails(api.runner(TIMEOUT)));
+  }
+
+  private static void assertCreditsExhausted(RunFailure failure) {
+    assertEquals(Kind.CREDITS_EXHAUSTED, failure.kind(), failure.getMessage());
+    String m = failure.getMessage();
+    assertTrue(m.contains("Do NOT retry"), m);
+    assertTrue(m.contains("add credits"), m);
+    assertTrue(m.contains("user"), m);
+  }
+
+  static Stream<Arguments> requestRefused() {
+    return statusesAndShapes(400, 413, 422);
+  }
+
+  @ParameterizedTest(name = "HTTP {0}, {1} body")
+  @MethodSource("requestRefused")
+  void refusedRequestPassesOnTheApisOwnMessage(int status, Shape shape) {
+    answer(status, shape, "code must not exceed 100000 bytes");
+
+    RunFailure failure = runFails(api.runner(TIMEOUT));
+
+    assertEquals(Kind.REQUEST_REFUSED, failure.kind());
+    assertTrue(failure.getMessage().contains("HTTP " + status), failure.getMessage());
+    if (shape != Shape.EMPTY) {
+      assertTrue(failure.getMessage().contains("code must not exceed 100000 bytes"), failure.getMessage());
+    }
+    assertFalse(failure.getMessage().contains("<"), "no HTML tags: " + failure.getMessage());
+    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  static Stream<Arguments> serverError() {
+    return statusesAndShapes(500, 502, 503, 504);
+  }
+
+  @ParameterizedTest(name = "HTTP {0}, {1} body")
+  @MethodSource("serverError")
+  void serverErrorGivesStatusAndExcerpt(int status, Shape shape) {
+    answer(status, shape, "upstream sandbox pool exhausted");
+
+    RunFailure failure = runFails(api.runner(TIMEOUT));
+
+    assertEquals(Kind.SERVER_ERROR, failure.kind());
+    assertTrue(failure.getMessage().contains("HTTP " + status), failure.getMessage());
+    if (shape != Shape.EMPTY) {
+      assertTrue(failure.getMessage().contains("upstream sandbox pool exhausted"), failure.getMessage());
+    }
+    // A 5xx may have reached the sandbox: it is never retried (a retry could run the program twice).
+    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  @Test
+  void hugeServerErrorPageGivesOnlyAShortExcerpt() {
+    String page = "<html><body>" + "Internal failure. ".repeat(200_000) + "</body></html>"; // ~3.6 MB
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(500).withBody(page)));
+
+    RunFailure failure = runFails(api.runner(TIMEOUT));
+
+    assertEquals(Kind.SERVER_ERROR, failure.kind());
+    assertTrue(failure.getMessage().contains("Internal failure."), failure.getMessage());
+    assertTrue(failure.getMessage().length() < 1_000, "message is " + failure.getMessage().length() + " chars");
+  }
+
+  @Test
+  void rateLimitThenSuccessRetriesAndReturnsTheRun() {
+    String scenario = "429 then 200";
+    api.wireMock.stubFor(post(urlEqualTo("/run")).inScenario(scenario).whenScenarioStateIs(STARTED)
+        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0").withBody("{\"error\":\"slow down\"}"))
+        .willSetStateTo("second"));
+    api.wireMock.stubFor(post(urlEqualTo("/run")).inScenario(scenario).whenScenarioStateIs("second")
+        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0"))
+        .willSetStateTo("third"));
+    api.wireMock.stubFor(post(urlEqualTo("/run")).inScenario(scenario).whenScenarioStateIs("third")
+        .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    ApiHarness.Recorder listener = new ApiHarness.Recorder();
+
+    RunResult result = api.runner(TIMEOUT).run(python("print(2+2)"), listener).join();
+
+    assertEquals("4", result.stdout().text());
+    assertEquals(0, result.exitCode());
+    api.wireMock.verify(3, postRequestedFor(urlEqualTo("/run")));
+    assertEquals(List.of(1, 2, 3), listener.sent);
+    assertEquals(2, listener.logs.stream().filter(l -> l.startsWith("WARNING") && l.contains("429")).count(), listener.logs::toString);
+  }
+
+  @Test
+  void rateLimitRetriesABoundedNumberOfTimesThenSaysRateLimited() {
+    api.wireMock.stubFor(post(urlEqualTo("/run"))
+        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0").withBody("Too Many Requests")));
+
+    RunFailure failure = runFails(api.runner(TIMEOUT));
+
+    assertEquals(Kind.RATE_LIMITED, failure.kind());
+    assertTrue(failure.getMessage().contains("429"), failure.getMessage());
+    assertTrue(failure.getMessage().contains(CinchApiRunner.MAX_ATTEMPTS + " attempts"), failure.getMessage());
+    api.wireMock.verify(CinchApiRunner.MAX_ATTEMPTS, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  @Test
+  void rateLimitWithOneSecondRetryAfterWaitsThenSucceeds() {
+    String scenario = "429 (1 s) then 200";
+    api.wireMock.stubFor(post(urlEqualTo("/run")).inScenario(scenario).whenScenarioStateIs(STARTED)
+        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "1")).willSetStateTo("ok"));
+    api.wireMock.stubFor(post(urlEqualTo("/run")).inScenario(scenario).whenScenarioStateIs("ok")
+        .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+
+    long start = System.nanoTime();
+    RunResult result = runOk(api.runner(TIMEOUT), python("print(2+2)"));
+    long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+
+    assertEquals("4", result.stdout().text());
+    api.wireMock.verify(2, postRequestedFor(urlEqualTo("/run")));
+    // A lower bound only: it did wait for Retry-After rather than hammer the API.
+    assertTrue(elapsedMs >= 900, "retried after only " + elapsedMs + " ms");
+  }
+
+  @Test
+  void rateLimitWhoseWaitWouldPassTheTimeoutFailsAtOnceWithoutRetrying() {
+    api.wireMock.stubFor(post(urlEqualTo("/run"))
+        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "60")));
+
+    RunFailure failure = runFails(api.runner(Duration.ofMillis(2_000)));
+
+    assertEquals(Kind.RATE_LIMITED, failure.kind());
+    assertTrue(failure.getMessage().contains("about 60 s"), failure.getMessage());
+    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  @Test
+  void rateLimitWithoutRetryAfterAndTooLittleTimeLeftFailsAfterOneAttempt() {
+    // No Retry-After means a default wait of 1 s, which does not fit in a 500 ms timeout.
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(429)));
+
+    RunFailure failure = runFails(api.runner(Duration.ofMillis(500)));
+
+    assertEquals(Kind.RATE_LIMITED, failure.kind());
+    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  @Test
+  void connectionRefusedSaysCannotBeReached() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    CinchApiRunner runner = api.runner(URI.create("http://127.0.0.1:" + closedPort + "/run"), TIMEOUT);
+
+    RunFailure failure = runFails(runner);
+
+    assertEquals(Kind.UNREACHABLE, failure.kind(), failure.getMessage());
+    assertTrue(failure.getMessage().startsWith("Cannot reach"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("refused"), failure.getMessage());
+  }
+
+  @Test
+  void unknownHostSaysCannotBeReached() {
+    CinchApiRunner runner = api.runner(URI.create("http://nonexistent.invalid/run"), TIMEOUT);
+
+    RunFailure failure = runFails(runner);
+
+    assertEquals(Kind.UNREACHABLE, failure.kind(), failure.getMessage());
+    assertTrue(failure.getMessage().startsWith("Cannot reach"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("does not resolve"), failure.getMessage());
+  }
+
+  @Test
+  void tlsFailureSaysCannotBeReached() {
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    // https spoken to a plain-http port: the handshake cannot succeed.
+    CinchApiRunner runner = api.runner(URI.create("https://127.0.0.1:" + api.wireMock.port() + "/run"), TIMEOUT);
+
+    RunFailure failure = runFails(runner);
+
+    assertEquals(Kind.UNREACHABLE, failure.kind(), failure.getMessage());
+    assertTrue(failure.getMessage().contains("TLS"), failure.getMessage());
+  }
+
+  static Stream<Arguments> notARun() {
+    return Stream.of(
+        Arguments.of("HTML", "<html><body><h1>Welcome to nginx!</h1></body></html>", "Welcome to nginx!"),
+        Arguments.of("truncated JSON", "{\"stdout\":\"4\",\"stderr\":\"\",\"exitC", "{\"stdout\":\"4\""),
+        Arguments.of("array", "[{\"stdout\":\"4\"}]", "[{"),
+        Arguments.of("empty object", "{}", "{}"),
+        Arguments.of("empty body", "", "empty"),
+        Arguments.of("JSON string", "\"ok\"", "ok"),
+        Arguments.of("trailing garbage", OK_RUN + " trailing", "trailing"),
+        Arguments.of("exitCode as text", "{\"stdout\":\"4\",\"exitCode\":\"zero\"}", "zero"),
+        Arguments.of("exitCode fractional", "{\"stdout\":\"4\",\"exitCode\":1.5}", "1.5"),
+        Arguments.of("timedOut as text", "{\"stdout\":\"4\",\"timedOut\":\"no\"}", "timedOut"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("notARun")
+  void okAnswerThatIsNotARunIsAnUnexpectedAnswerWithExcerpt(String what, String body, String expectedInMessage) {
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+
+    RunFailure failure = runFails(api.runner(TIMEOUT));
+
+    assertEquals(Kind.UNEXPECTED_ANSWER, failure.kind(), failure.getMessage());
+    assertTrue(failure.getMessage().contains(expectedInMessage), failure.getMessage());
+    assertTrue(failure.getMessage().contains("CINCH_BASE_URL"), failure.getMessage());
+  }
+
+  @Test
+  void hugeOkAnswerThatIsNotARunGivesOnlyAShortExcerpt() {
+    String body = "<html>" + "x".repeat(5_000_000) + "</html>";
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+
+    RunFailure failure = runFails(api.runner(TIMEOUT));
+
+    assertEquals(Kind.UNEXPECTED_ANSWER, failure.kind());
+    assertTrue(failure.getMessage().length() < 1_000, "message is " + failure.getMessage().length() + " chars");
+  }
+
+  @ParameterizedTest(name = "HTTP {0}")
+  @ValueSource(ints = {301, 302, 303, 307, 308})
+  void redirectIsNotFollowedAndIsAnError(int status) {
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(
+        aResponse().withStatus(status).withHeader("Location", api.base() + "/elsewhere/run")));
+    api.wireMock.stubFor(post(urlEqualTo("/elsewhere/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.wireMock.stubFor(get(urlEqualTo("/elsewhere/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+
+    RunFailure failure = runFails(api.runner(TIMEOUT));
+
+    assertEquals(Kind.UNEXPECTED_ANSWER, failure.kind());
+    assertTrue(failure.getMessage().contains("redirect"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("CINCH_BASE_URL"), failure.getMessage());
+    api.wireMock.verify(0, postRequestedFor(urlEqualTo("/elsewhere/run")));
+    api.wireMock.verify(0, getRequestedFor(urlEqualTo("/elsewhere/run")));
+    api.wireMock.verify(1, anyRequestedFor(anyUrl()));
+  }
+
+  @Test
+  void slowAnswerIsATimeoutWithinTheTimeout() {
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN).withFixedDelay(3_000)));
+
+    long start = System.nanoTime();
+    RunFailure failure = runFails(api.runner(Duration.ofMillis(400)));
+    long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+
+    assertEquals(Kind.TIMEOUT, failure.kind());
+    assertTrue(failure.getMessage().contains("400 ms"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("CINCH_TIMEOUT_MS"), failure.getMessage());
+    assertTrue(elapsedMs < 2_900, "waited " + elapsedMs + " ms, as long as the API's delay");
+  }
+
+  @Test
+  void answerWhoseBodyDribblesPastTheTimeoutIsATimeout() {
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(
+        aResponse().withStatus(200).withBody(OK_RUN).withChunkedDribbleDelay(20, 4_000)));
+
+    long start = System.nanoTime();
+    RunFailure failure = runFails(api.runner(Duration.ofMillis(500)));
+    long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+
+    assertEquals(Kind.TIMEOUT, failure.kind(), failure.getMessage());
+    assertTrue(elapsedMs < 3_900, "waited " + elapsedMs + " ms, as long as the whole body took");
+  }
+
+  @Test
+  void unexpectedStatusIsAnUnexpectedAnswer() {
+    answer(404, Shape.PLAIN, "Not Found");
+
+    RunFailure failure = runFails(api.runner(TIMEOUT));
+
+    assertEquals(Kind.UNEXPECTED_ANSWER, failure.kind());
+    assertTrue(failure.getMessage().contains("HTTP 404"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("CINCH_BASE_URL"), failure.getMessage());
+  }
+
+}

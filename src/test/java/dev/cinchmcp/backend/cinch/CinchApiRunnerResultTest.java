@@ -1,0 +1,235 @@
+package dev.cinchmcp.backend.cinch;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static dev.cinchmcp.backend.cinch.ApiHarness.python;
+import static dev.cinchmcp.backend.cinch.ApiHarness.runOk;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.RunResult;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** How the API's answer to a run becomes a {@link RunResult}, read from a real HTTP response. */
+class CinchApiRunnerResultTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static ApiHarness api;
+
+  @BeforeAll
+  static void start() {
+    api = new ApiHarness();
+  }
+
+  @AfterAll
+  static void stop() {
+    api.close();
+  }
+
+  @BeforeEach
+  void reset() {
+    api.wireMock.resetAll();
+  }
+
+  private static RunResult answer(String body) {
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(
+        aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(body)));
+    return runOk(api.runner(Duration.ofSeconds(10)), python("print(1)"));
+  }
+
+  private static RunResult answer(Map<String, Object> fields) throws Exception {
+    return answer(JSON.writeValueAsString(fields));
+  }
+
+  private static Map<String, Object> run(String stdout, String stderr) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("stdout", stdout);
+    m.put("stderr", stderr);
+    m.put("exitCode", 0);
+    m.put("timedOut", false);
+    m.put("durationMs", 287);
+    return m;
+  }
+
+  @Test
+  void documentedAnswerIsReadWhole() {
+    RunResult r = answer("{\"stdout\": \"4\", \"stderr\": \"\", \"exitCode\": 0, \"timedOut\": false, \"durationMs\": 287}");
+
+    assertEquals("4", r.stdout().text());
+    assertEquals(1, r.stdout().originalLength());
+    assertEquals("", r.stderr().text());
+    assertEquals(0, r.exitCode());
+    assertFalse(r.timedOut());
+    assertEquals(287L, r.durationMs());
+    assertEquals("cinch", r.backend());
+    assertTrue(r.succeeded());
+  }
+
+  @Test
+  void unknownFieldsOfEveryKindAreIgnored() {
+    RunResult r = answer("{\"id\":\"run_123\",\"meta\":{\"region\":\"eu\",\"tags\":[1,2,{\"a\":[[],{}]}],\"x\":null},"
+        + "\"stdout\":\"hi\\n\",\"cost\":0.00012,\"ok\":true,\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,"
+        + "\"durationMs\":12,\"sandbox\":{\"python\":\"3.12\"},\"warnings\":[]}");
+
+    assertEquals("hi\n", r.stdout().text());
+    assertEquals(0, r.exitCode());
+    assertEquals(12L, r.durationMs());
+    assertTrue(r.succeeded());
+  }
+
+  @Test
+  void missingExitCodeIsNullAndNotASuccess() {
+    RunResult r = answer("{\"stdout\":\"4\"}");
+
+    assertEquals("4", r.stdout().text());
+    assertEquals(CappedText.EMPTY, r.stderr());
+    assertNull(r.exitCode());
+    assertNull(r.durationMs());
+    assertFalse(r.timedOut());
+    assertFalse(r.succeeded());
+  }
+
+  @Test
+  void nullFieldsCountAsMissing() {
+    RunResult r = answer("{\"stdout\":\"4\",\"stderr\":null,\"exitCode\":null,\"timedOut\":null,\"durationMs\":null}");
+
+    assertEquals("4", r.stdout().text());
+    assertEquals(CappedText.EMPTY, r.stderr());
+    assertNull(r.durationMs());
+    assertNull(r.exitCode());
+    assertFalse(r.succeeded());
+  }
+
+  @Test
+  void snakeCaseNamesAreAccepted() {
+    RunResult r = answer("{\"stdout\":\"\",\"stderr\":\"boom\",\"exit_code\":1,\"timed_out\":true,\"duration_ms\":10001}");
+
+    assertEquals("boom", r.stderr().text());
+    assertEquals(1, r.exitCode());
+    assertTrue(r.timedOut());
+    assertEquals(10_001L, r.durationMs());
+    assertFalse(r.succeeded());
+  }
+
+  @Test
+  void nonZeroExitIsNotASuccess() {
+    RunResult r = answer("{\"stdout\":\"\",\"stderr\":\"Traceback\",\"exitCode\":-9,\"timedOut\":false,\"durationMs\":5}");
+
+    assertEquals(-9, r.exitCode());
+    assertFalse(r.succeeded());
+  }
+
+  @Test
+  void timedOutWithExitZeroIsNotASuccess() {
+    RunResult r = answer("{\"stdout\":\"partial\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":true,\"durationMs\":10000}");
+
+    assertTrue(r.timedOut());
+    assertFalse(r.succeeded());
+  }
+
+  @Test
+  void escapesAreDecodedAndCountedAsTheCharactersTheyStandFor() {
+    RunResult r = answer("{\"stdout\":\"caf\\u00e9 \\ud83d\\ude00 \\\"q\\\" \\\\ \\/ \\t\\r\\n\",\"exitCode\":0}");
+
+    assertEquals("café \uD83D\uDE00 \"q\" \\ / \t\r\n", r.stdout().text());
+    assertEquals(r.stdout().text().length(), r.stdout().originalLength());
+  }
+
+  @Test
+  void rawUtf8IsDecoded() throws Exception {
+    RunResult r = answer(run("héllo 日本語 😀", ""));
+
+    assertEquals("héllo 日本語 😀", r.stdout().text());
+  }
+
+  @ParameterizedTest(name = "{0} characters")
+  @ValueSource(ints = {0, 1, 19_999, 20_000})
+  void streamsUpToTheLimitAreKeptWhole(int length) throws Exception {
+    String out = "x".repeat(length);
+    RunResult r = answer(run(out, out));
+
+    assertEquals(out, r.stdout().text());
+    assertEquals(length, r.stdout().originalLength());
+    assertFalse(r.stdout().truncated());
+    assertEquals(out, r.stderr().text());
+    assertFalse(r.stderr().truncated());
+  }
+
+  @ParameterizedTest(name = "{0} characters")
+  @ValueSource(ints = {20_001, 20_002, 100_000})
+  void streamsOverTheLimitAreCutAtTheLimitWithTheirLengthReported(int length) throws Exception {
+    String out = "0123456789".repeat(length / 10 + 1).substring(0, length);
+    RunResult r = answer(run(out, out));
+
+    assertEquals(out.substring(0, CappedText.LIMIT), r.stdout().text());
+    assertEquals(length, r.stdout().originalLength());
+    assertTrue(r.stdout().truncated());
+    assertEquals(length - CappedText.LIMIT, r.stdout().cutCount());
+    assertEquals(out.substring(0, CappedText.LIMIT), r.stderr().text());
+    assertEquals(length, r.stderr().originalLength());
+  }
+
+  @Test
+  void emojiAcrossTheCutIsDroppedWhole() throws Exception {
+    // 19,999 chars, then a surrogate pair at 19,999-20,000: the cut at 20,000 would split it.
+    String out = "a".repeat(19_999) + "\uD83D\uDE00" + "tail";
+    RunResult r = answer(run(out, ""));
+
+    String kept = r.stdout().text();
+    assertEquals(19_999, kept.length());
+    assertFalse(Character.isHighSurrogate(kept.charAt(kept.length() - 1)));
+    assertEquals(out.length(), r.stdout().originalLength());
+    assertTrue(r.stdout().truncated());
+  }
+
+  @Test
+  void escapedEmojiAcrossTheCutIsDroppedWhole() {
+    String body = "{\"stdout\":\"" + "a".repeat(19_999) + "\\ud83d\\ude00tail\",\"exitCode\":0}";
+    RunResult r = answer(body);
+
+    assertEquals(19_999, r.stdout().text().length());
+    assertEquals(20_005, r.stdout().originalLength());
+  }
+
+  @Test
+  void emojiEndingExactlyAtTheLimitIsKept() throws Exception {
+    String out = "a".repeat(19_998) + "\uD83D\uDE00";
+    RunResult r = answer(run(out, ""));
+
+    assertEquals(out, r.stdout().text());
+    assertFalse(r.stdout().truncated());
+  }
+
+  @Test
+  void fiveMegabytesOfStdoutAreCutAndCounted() throws Exception {
+    int length = 5 * 1024 * 1024;
+    String out = "y".repeat(length);
+    RunResult r = answer(run(out, "small"));
+
+    assertEquals(CappedText.LIMIT, r.stdout().text().length());
+    assertEquals(length, r.stdout().originalLength());
+    assertEquals("small", r.stderr().text());
+    assertEquals(0, r.exitCode());
+  }
+
+  @Test
+  void whitespaceAroundTheAnswerIsAllowed() {
+    RunResult r = answer("\r\n  { \"stdout\" : \"4\" , \"exitCode\" : 0 }  \n");
+
+    assertEquals("4", r.stdout().text());
+    assertEquals(0, r.exitCode());
+  }
+}

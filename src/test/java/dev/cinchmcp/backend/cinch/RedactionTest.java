@@ -1,0 +1,247 @@
+package dev.cinchmcp.backend.cinch;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static dev.cinchmcp.backend.cinch.ApiHarness.KEY;
+import static dev.cinchmcp.backend.cinch.ApiHarness.python;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunResult;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An API (or a proxy in front of it) that echoes the Authorization header or the key back: the key
+ * must reach no result text, no structured content, no listener message and no log line.
+ */
+class RedactionTest {
+
+  /** WireMock's response templating writes the request's own Authorization header into the answer. */
+  private static final String ECHO = "{{request.headers.Authorization}}";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static ApiHarness api;
+
+  private PrintStream originalErr;
+  private final ByteArrayOutputStream capturedErr = new ByteArrayOutputStream();
+  /** Everything that came back from the runner, as text, to search for the key. */
+  private final List<String> seen = new ArrayList<>();
+
+  @BeforeAll
+  static void start() {
+    api = new ApiHarness();
+  }
+
+  @AfterAll
+  static void stop() {
+    api.close();
+  }
+
+  @BeforeEach
+  void captureStderr() {
+    api.wireMock.resetAll();
+    originalErr = System.err;
+    System.setErr(new PrintStream(capturedErr, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restoreStderrAndCheckIt() {
+    System.setErr(originalErr);
+    String log = capturedErr.toString(StandardCharsets.UTF_8);
+    assertFalse(log.contains(KEY), "the key reached a log line:\n" + log);
+    for (String text : seen) {
+      assertFalse(text.contains(KEY), "the key reached a result: " + text);
+    }
+  }
+
+  private void echo(int status, String body) {
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(
+        aResponse().withStatus(status).withBody(body).withTransformers("response-template")));
+  }
+
+  private RunFailure failure() {
+    ApiHarness.Recorder listener = new ApiHarness.Recorder();
+    RunFailure failure = ApiHarness.runFails(api.runner(Duration.ofSeconds(5)), python("print(1)"), listener);
+    seen.add(failure.getMessage());
+    seen.addAll(listener.logs);
+    return failure;
+  }
+
+  private RunResult result() {
+    RunResult r = ApiHarness.runOk(api.runner(Duration.ofSeconds(5)), python("print(1)"));
+    seen.add(r.toString());
+    seen.add(r.stdout().text());
+    seen.add(r.stderr().text());
+    return r;
+  }
+
+  @Test
+  void theEchoReallyCarriesTheKey() throws Exception {
+    // Without this, every test below would pass against a WireMock that echoed nothing.
+    echo(200, "{\"stdout\":\"" + ECHO + "\"}");
+    var http = java.net.http.HttpClient.newHttpClient();
+    var response = http.send(java.net.http.HttpRequest.newBuilder(api.base().resolve("/run"))
+            .header("Authorization", "Bearer " + KEY).POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertTrue(response.body().contains(KEY), response.body());
+  }
+
+  @Test
+  void keyEchoedInRefusedKeyBodyIsMasked() {
+    echo(401, "{\"error\":\"invalid credentials: " + ECHO + "\"}");
+
+    RunFailure failure = failure();
+
+    assertTrue(failure.getMessage().contains(Redactor.MASK), failure.getMessage());
+  }
+
+  @Test
+  void keyEchoedInPlainTextServerErrorIsMasked() {
+    echo(502, "Bad gateway. Upstream request: POST /run Authorization: " + ECHO + " Host: api");
+
+    RunFailure failure = failure();
+
+    assertTrue(failure.getMessage().contains(Redactor.MASK), failure.getMessage());
+  }
+
+  @Test
+  void keyEchoedInHtmlRefusalIsMasked() {
+    echo(400, "<html><body><p>Bad request from key " + ECHO + "</p></body></html>");
+
+    failure();
+  }
+
+  @Test
+  void keyEchoedInCreditsBodyIsMasked() {
+    echo(402, "{\"message\":\"No credits left for key " + ECHO + "\"}");
+
+    RunFailure failure = failure();
+
+    assertEquals(RunFailure.Kind.CREDITS_EXHAUSTED, failure.kind());
+  }
+
+  @Test
+  void keyEchoedInOkAnswerThatSpeaksOfCreditsIsMasked() {
+    echo(200, "{\"error\":\"balance is zero for " + ECHO + "\"}");
+
+    assertEquals(RunFailure.Kind.CREDITS_EXHAUSTED, failure().kind());
+  }
+
+  @Test
+  void keyEchoedInOkAnswerThatIsNotARunIsMasked() {
+    echo(200, "<html>echo: " + ECHO + "</html>");
+
+    assertEquals(RunFailure.Kind.UNEXPECTED_ANSWER, failure().kind());
+  }
+
+  @Test
+  void keyPrintedOnStdoutAndStderrIsMasked() throws Exception {
+    echo(200, JSON.writeValueAsString(Map.of(
+        "stdout", "env says " + ECHO + "\nand again " + KEY + "\n",
+        "stderr", "warning: " + KEY,
+        "exitCode", 0)));
+
+    RunResult r = result();
+
+    assertTrue(r.stdout().text().contains(Redactor.MASK), r.stdout().text());
+    assertTrue(r.stderr().text().contains(Redactor.MASK), r.stderr().text());
+  }
+
+  @Test
+  void keySplitByTheCutLeavesNoRecognisableStart() throws Exception {
+    for (int kept = 1; kept < KEY.length(); kept++) {
+      api.wireMock.resetAll();
+      String stdout = "a".repeat(CappedText.LIMIT - kept) + KEY + "z".repeat(50);
+      echo(200, JSON.writeValueAsString(Map.of("stdout", stdout, "stderr", stdout, "exitCode", 0)));
+
+      RunResult r = result();
+
+      for (CappedText stream : List.of(r.stdout(), r.stderr())) {
+        String text = stream.text();
+        assertTrue(stream.truncated(), "cut with " + kept + " chars of the key kept");
+        assertEquals(stdout.length(), stream.originalLength());
+        if (kept >= 6) {
+          assertFalse(text.endsWith(KEY.substring(0, kept)), kept + " chars of the key survived the cut");
+        }
+        assertFalse(text.contains(KEY.substring(0, Math.max(6, kept))), "the key's start survived (kept " + kept + ")");
+      }
+    }
+  }
+
+  @Test
+  void keyStraddlingTheExcerptOfAnAnswerThatIsNotARunLeavesNoRecognisableStart() {
+    // The excerpt of an unreadable answer is its first 300 characters: put the key across that edge.
+    int before = RunAnswerReader.EXCERPT_LIMIT - 20;
+    echo(200, "<" + "x".repeat(before - 1) + KEY + " and more");
+
+    RunFailure failure = failure();
+
+    assertEquals(RunFailure.Kind.UNEXPECTED_ANSWER, failure.kind());
+    assertFalse(failure.getMessage().contains(KEY.substring(0, 20)), failure.getMessage());
+  }
+
+  @Test
+  void keyStraddlingTheCutOfACreditsMessageLeavesNoRecognisableStart() {
+    String words = "Out of credits for ";
+    echo(200, "{\"error\":\"" + words + "y".repeat(RunAnswerReader.EXCERPT_LIMIT - words.length() - 20) + KEY + "\"}");
+
+    RunFailure failure = failure();
+
+    assertEquals(RunFailure.Kind.CREDITS_EXHAUSTED, failure.kind());
+    assertFalse(failure.getMessage().contains(KEY.substring(0, 20)), failure.getMessage());
+  }
+
+  @Test
+  void keyStraddlingTheCutOfALongErrorBodyLeavesNoRecognisableStart() {
+    // Error bodies are read up to 16 KiB: a page whose text starts just before that edge with the key.
+    int edge = 16 * 1024;
+    String page = "<div " + "x".repeat(edge - 5 - 1 - 20) + ">" + KEY + " and more";
+    echo(500, page);
+
+    RunFailure failure = failure();
+
+    assertEquals(RunFailure.Kind.SERVER_ERROR, failure.kind());
+    assertFalse(failure.getMessage().contains(KEY.substring(0, 20)), failure.getMessage());
+  }
+
+  @Test
+  void transportFailuresAreLoggedWithoutTheKey() throws IOException, InterruptedException, ExecutionException,
+      java.util.concurrent.TimeoutException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    CinchApiRunner runner = api.runner(URI.create("http://127.0.0.1:" + closedPort + "/run"), Duration.ofSeconds(5));
+    try {
+      runner.run(python("print(1)"), dev.cinchmcp.backend.RunListener.NONE).get(10, TimeUnit.SECONDS);
+    } catch (ExecutionException expected) {
+      seen.add(expected.getCause().getMessage());
+    }
+    // The capture works: the failure was logged (at debug, which the test configuration shows).
+    assertTrue(LoggerFactory.getLogger(CinchApiRunner.class).isDebugEnabled(), "tests log dev.cinchmcp at debug");
+    assertTrue(capturedErr.toString(StandardCharsets.UTF_8).contains("Request to the Cinch API failed"),
+        capturedErr.toString(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,55 @@
+package dev.cinchmcp.backend.cinch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.cinchmcp.backend.CappedText;
+import org.junit.jupiter.api.Test;
+
+class RedactorTest {
+
+  private static final String KEY = ApiHarness.KEY;
+  private final Redactor redactor = new Redactor(KEY);
+
+  @Test
+  void everyCopyOfTheKeyIsMasked() {
+    assertEquals("a [REDACTED] b [REDACTED]", redactor.redact("a " + KEY + " b " + KEY));
+  }
+
+  @Test
+  void textWithoutTheKeyIsUnchanged() {
+    String text = "nothing secret";
+    assertSame(text, redactor.redact(text));
+  }
+
+  @Test
+  void noKeyRedactsNothing() {
+    assertEquals("x " + KEY, new Redactor(null).redact("x " + KEY));
+    assertEquals("x " + KEY, new Redactor("").redact("x " + KEY));
+  }
+
+  @Test
+  void aCutStreamEndingInTheKeysStartHasItMasked() {
+    CappedText cut = new CappedText("out: " + KEY.substring(0, 12), 100);
+    CappedText safe = redactor.cappedSafe(cut);
+    assertEquals("out: [REDACTED]", safe.text());
+    assertEquals(100, safe.originalLength());
+  }
+
+  @Test
+  void anUncutStreamEndingInTheKeysStartIsLeftAlone() {
+    // Not cut: the text really ends there, so it is not a key cut in two.
+    CappedText whole = new CappedText("cinch_live_", 11);
+    assertSame(whole, redactor.cappedSafe(whole));
+  }
+
+  @Test
+  void aShortTrailingPieceIsNotTakenForTheKey() {
+    assertEquals("the word cinch", redactor.redactCut("the word cinch"));
+  }
+
+  @Test
+  void redactCutMasksATrailingStartAndWholeCopies() {
+    assertEquals("[REDACTED] then [REDACTED]", redactor.redactCut(KEY + " then " + KEY.substring(0, KEY.length() - 1)));
+  }
+}

@@ -1,0 +1,49 @@
+package dev.cinchmcp.backend.cinch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullAndEmptySource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RetryAfterTest {
+
+  private static final Clock NOW = Clock.fixed(Instant.parse("2026-03-01T12:00:00Z"), ZoneOffset.UTC);
+
+  @Test
+  void secondsAreSeconds() {
+    assertEquals(Optional.of(Duration.ofSeconds(0)), RetryAfter.parse("0", NOW));
+    assertEquals(Optional.of(Duration.ofSeconds(7)), RetryAfter.parse(" 7 ", NOW));
+  }
+
+  @Test
+  void httpDateIsTheTimeUntilThen() {
+    assertEquals(Optional.of(Duration.ofSeconds(30)), RetryAfter.parse("Sun, 01 Mar 2026 12:00:30 GMT", NOW));
+  }
+
+  @Test
+  void httpDateInThePastMeansNoWait() {
+    assertEquals(Optional.of(Duration.ZERO), RetryAfter.parse("Sun, 01 Mar 2026 11:00:00 GMT", NOW));
+  }
+
+  @ParameterizedTest
+  @NullAndEmptySource
+  @ValueSource(strings = {" ", "soon", "-1", "1.5", "99999999999", "2026-03-01T12:00:30Z"})
+  void anythingElseIsNoHint(String header) {
+    assertTrue(RetryAfter.parse(header, NOW).isEmpty(), header);
+  }
+
+  @Test
+  void describeRoundsUpToWholeSecondsAndSaysAtLeastOne() {
+    assertEquals("about 1 s", RetryAfter.describe(Duration.ZERO));
+    assertEquals("about 2 s", RetryAfter.describe(Duration.ofMillis(1_001)));
+    assertEquals("about 60 s", RetryAfter.describe(Duration.ofSeconds(60)));
+  }
+}

@@ -1,0 +1,205 @@
+package dev.cinchmcp.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SettingsTest {
+
+  private static final String KEY = "cinch_live_test_5f2c9a1b7e";
+
+  private static Settings read(String... pairs) {
+    Map<String, String> env = new HashMap<>();
+    env.put(Settings.API_KEY, KEY);
+    for (int i = 0; i < pairs.length; i += 2) {
+      if (pairs[i + 1] == null) {
+        env.remove(pairs[i]);
+      } else {
+        env.put(pairs[i], pairs[i + 1]);
+      }
+    }
+    return Settings.fromEnvironment(env);
+  }
+
+  private static String onlyProblem(Settings s) {
+    assertEquals(1, s.problems().size(), s.problems()::toString);
+    assertFalse(s.usable());
+    return s.problems().get(0);
+  }
+
+  @Test
+  void keyAloneGivesTheDefaults() {
+    Settings s = read();
+    assertTrue(s.usable(), s.problems()::toString);
+    assertEquals(Optional.of(KEY), s.apiKey());
+    assertEquals(URI.create("https://api.cinch.codes"), s.baseUri());
+    assertEquals(Duration.ofMillis(20_000), s.timeout());
+    assertEquals(URI.create("https://api.cinch.codes/run"), s.runUri());
+  }
+
+  @Test
+  void keyIsStrippedOfSurroundingWhitespace() {
+    assertEquals(Optional.of(KEY), read(Settings.API_KEY, "  " + KEY + "\n").apiKey());
+  }
+
+  @ParameterizedTest(name = "[{index}] \"{0}\"")
+  @ValueSource(strings = {"", " ", "\t\n"})
+  void blankKeyIsAProblemNamingTheVariable(String key) {
+    String problem = onlyProblem(read(Settings.API_KEY, key));
+    assertTrue(problem.startsWith("CINCH_API_KEY is not set"), problem);
+  }
+
+  @Test
+  void missingKeyIsAProblemNamingTheVariable() {
+    Settings s = read(Settings.API_KEY, null);
+    assertTrue(onlyProblem(s).startsWith("CINCH_API_KEY is not set"), s.problems()::toString);
+    assertEquals(Optional.empty(), s.apiKey());
+  }
+
+  @ParameterizedTest(name = "[{index}]")
+  @ValueSource(strings = {"cinch_live_ab cd12", "\"cinch_live_abcd12\" extra", "cinch_live_ab\ncd", "cinch_live_äbc"})
+  void keyWithSpacesOrOddCharactersIsAProblemThatDoesNotShowIt(String key) {
+    Settings s = read(Settings.API_KEY, key);
+    String problem = onlyProblem(s);
+    assertTrue(problem.startsWith("CINCH_API_KEY contains"), problem);
+    assertFalse(problem.contains("cinch_live_ab"), problem);
+    assertEquals(Optional.empty(), s.apiKey());
+  }
+
+  @ParameterizedTest(name = "\"{0}\" -> {1}")
+  @CsvSource(delimiter = '|', value = {
+      "https://api.cinch.codes/ | https://api.cinch.codes",
+      "https://api.cinch.codes/// | https://api.cinch.codes",
+      "  https://eu.cinch.example/v2/  | https://eu.cinch.example/v2",
+      "https://api.cinch.codes:8443 | https://api.cinch.codes:8443",
+      "HTTPS://API.CINCH.CODES | HTTPS://API.CINCH.CODES",
+      "http://localhost:8080 | http://localhost:8080",
+      "http://LOCALHOST:8080/ | http://LOCALHOST:8080",
+      "http://127.0.0.1:9999 | http://127.0.0.1:9999",
+      "http://127.1.2.3 | http://127.1.2.3",
+      "http://[::1]:8080 | http://[::1]:8080",
+      "http://cinch.localhost | http://cinch.localhost"})
+  void acceptedBaseUrlsLoseTheirTrailingSlashes(String given, String expected) {
+    Settings s = read(Settings.BASE_URL, given);
+    assertTrue(s.usable(), s.problems()::toString);
+    assertEquals(URI.create(expected), s.baseUri());
+    assertEquals(URI.create(expected + "/run"), s.runUri());
+  }
+
+  @Test
+  void blankBaseUrlMeansTheDefault() {
+    assertEquals(Settings.DEFAULT_BASE_URI, read(Settings.BASE_URL, "  ").baseUri());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"http://api.cinch.codes", "http://10.0.0.5:8080", "http://localhost.evil.example",
+      "http://127.0.0.1.nip.io", "http://[::2]"})
+  void plainHttpToAnotherHostIsRefusedNamingTheVariable(String url) {
+    Settings s = read(Settings.BASE_URL, url);
+    String problem = onlyProblem(s);
+    assertTrue(problem.startsWith("CINCH_BASE_URL uses plain http"), problem);
+    assertTrue(problem.contains("https"), problem);
+    assertEquals(Settings.DEFAULT_BASE_URI, s.baseUri(), "never kept, not even as a fallback");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"not a url", "api.cinch.codes", "ftp://api.cinch.codes", "https://", "https://api.cinch.codes/run?x=1",
+      "https://api.cinch.codes#top", "mailto:someone@example.com", "https://exa mple.com"})
+  void garbageBaseUrlIsAProblemNamingTheVariable(String url) {
+    String problem = onlyProblem(read(Settings.BASE_URL, url));
+    assertTrue(problem.startsWith("CINCH_BASE_URL"), problem);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"https://user:hunter2secret@api.cinch.codes", "https://hunter2secret@api.cinch.codes",
+      "https://user:hunter2secret@bad host/", "https://user:hunter2secret@@api.cinch.codes",
+      "https://user:hunter2secret@api.cinch.codes:notaport", "ftp://user:hunter2secret@api.cinch.codes"})
+  void userInfoInTheBaseUrlIsRefusedWithoutBeingEchoed(String url) {
+    String problem = onlyProblem(read(Settings.BASE_URL, url));
+    assertTrue(problem.startsWith("CINCH_BASE_URL"), problem);
+    assertFalse(problem.contains("hunter2secret"), problem);
+  }
+
+  @ParameterizedTest(name = "\"{0}\" -> {1} ms")
+  @CsvSource({"1, 1", "500, 500", "' 30000 ', 30000", "999999999999, 999999999999"})
+  void timeoutInWholeMilliseconds(String given, long expected) {
+    Settings s = read(Settings.TIMEOUT_MS, given);
+    assertTrue(s.usable(), s.problems()::toString);
+    assertEquals(Duration.ofMillis(expected), s.timeout());
+  }
+
+  @Test
+  void blankTimeoutMeansTheDefault() {
+    assertEquals(Duration.ofMillis(20_000), read(Settings.TIMEOUT_MS, "").timeout());
+  }
+
+  @ParameterizedTest(name = "\"{0}\"")
+  @ValueSource(strings = {"abc", "0", "-5", "1.5", "20s", "+100", "1e4", "0x10", "99999999999999999999999", "9223372036854775808"})
+  void badTimeoutIsAProblemNamingTheVariableAndTheValue(String given) {
+    Settings s = read(Settings.TIMEOUT_MS, given);
+    String problem = onlyProblem(s);
+    assertTrue(problem.startsWith("CINCH_TIMEOUT_MS"), problem);
+    assertTrue(problem.contains("\"" + given + "\""), problem);
+    assertEquals(Settings.DEFAULT_TIMEOUT, s.timeout());
+  }
+
+  @Test
+  void everyProblemIsReportedTogether() {
+    Settings s = read(Settings.API_KEY, null, Settings.BASE_URL, "http://example.com", Settings.TIMEOUT_MS, "soon");
+    List<String> problems = s.problems();
+    assertEquals(3, problems.size(), problems::toString);
+    assertTrue(problems.get(0).startsWith("CINCH_API_KEY"), problems::toString);
+    assertTrue(problems.get(1).startsWith("CINCH_BASE_URL"), problems::toString);
+    assertTrue(problems.get(2).startsWith("CINCH_TIMEOUT_MS"), problems::toString);
+  }
+
+  @Test
+  void toStringAndDescribeNeverShowTheKey() {
+    Settings s = read();
+    assertFalse(s.toString().contains(KEY), s.toString());
+    assertFalse(s.describe().contains(KEY), s.describe());
+    assertTrue(s.describe().contains("API key set"), s.describe());
+    Settings broken = read(Settings.TIMEOUT_MS, "x");
+    assertFalse(broken.toString().contains(KEY), broken.toString());
+  }
+
+  @Test
+  void problemsCannotBeChangedAfterwards() {
+    List<String> problems = new java.util.ArrayList<>(List.of("a"));
+    Settings s = new Settings(Optional.empty(), Settings.DEFAULT_BASE_URI, Settings.DEFAULT_TIMEOUT, problems);
+    problems.add("b");
+    assertEquals(List.of("a"), s.problems());
+  }
+
+  @Test
+  void loopbackIsDecidedWithoutLookingNamesUp() {
+    assertTrue(SettingsReader.isLoopback("localhost"));
+    assertTrue(SettingsReader.isLoopback("[::1]"));
+    assertTrue(SettingsReader.isLoopback("127.0.0.1"));
+    assertFalse(SettingsReader.isLoopback("localhost.example.com"));
+    assertFalse(SettingsReader.isLoopback("0.0.0.0"));
+    assertFalse(SettingsReader.isLoopback("192.168.1.1"));
+  }
+
+  @ParameterizedTest(name = "\"{0}\" -> \"{1}\"")
+  @CsvSource(delimiter = '|', value = {
+      "https://u:p@host/x@y | https://***@host/x@y",
+      "u:p@host | ***@host",
+      "https://host/path | https://host/path",
+      "not a url | not a url",
+      "https://a@b@host?q=@ | https://***@host?q=@"})
+  void userInfoIsMaskedBeforeAValueIsShown(String raw, String shown) {
+    assertEquals(shown, SettingsReader.withoutUserInfo(raw));
+  }
+}

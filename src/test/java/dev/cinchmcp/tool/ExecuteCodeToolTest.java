@@ -1,0 +1,146 @@
+package dev.cinchmcp.tool;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import dev.cinchmcp.Version;
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.UnavailableRunner;
+import dev.cinchmcp.backend.cinch.CinchApiRunner;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tool's call handler with real runners: a {@link CinchApiRunner} against WireMock, and the
+ * {@link UnavailableRunner} a misconfigured server uses. Calls carry no progress token, so the handler
+ * needs no client exchange (the transport's own tests cover progress and logging to the client).
+ */
+class ExecuteCodeToolTest {
+
+  private static final String KEY = "cinch_live_test_5f2c9a1b7e";
+
+  private static WireMockServer wireMock;
+  private static ExecutorService workers;
+  private static ScheduledExecutorService timers;
+
+  @BeforeAll
+  static void start() {
+    wireMock = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+    wireMock.start();
+    workers = Executors.newCachedThreadPool();
+    timers = Executors.newScheduledThreadPool(1);
+  }
+
+  @AfterAll
+  static void stop() {
+    wireMock.stop();
+    workers.shutdownNow();
+    timers.shutdownNow();
+  }
+
+  @BeforeEach
+  void reset() {
+    wireMock.resetAll();
+  }
+
+  private static ExecuteCodeTool tool(CodeRunner runner) {
+    return new ExecuteCodeTool(runner, timers, "Python 3.12 and Node 20");
+  }
+
+  private static CodeRunner cinch() {
+    URI run = URI.create("http://127.0.0.1:" + wireMock.port() + "/run");
+    return new CinchApiRunner(run, KEY, Duration.ofSeconds(5), Version.userAgent(),
+        CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5), workers), workers, timers, Clock.systemUTC());
+  }
+
+  private static CallToolResult call(CodeRunner runner, Map<String, Object> arguments) {
+    CallToolRequest request = new CallToolRequest(ExecuteCodeTool.NAME, arguments);
+    return tool(runner).specification().callHandler().apply(null, request).block(Duration.ofSeconds(20));
+  }
+
+  private static String text(CallToolResult result) {
+    return ((TextContent) result.content().get(0)).text();
+  }
+
+  @Test
+  void runsTheProgramAndReturnsItsOutput() {
+    wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200)
+        .withBody("{\"stdout\":\"4\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}")));
+
+    CallToolResult r = call(cinch(), Map.of("code", "print(2+2)", "language", "python"));
+
+    assertFalse(r.isError(), text(r));
+    assertTrue(text(r).contains("--- stdout ---\n4\n"), text(r));
+    assertEquals("4\n", ((Map<?, ?>) r.structuredContent()).get("stdout"));
+    wireMock.verify(postRequestedFor(urlEqualTo("/run")).withRequestBody(equalToJson("{\"code\":\"print(2+2)\",\"language\":\"python\"}")));
+  }
+
+  @Test
+  void badArgumentsAreAnErrorAndNothingIsSent() {
+    CallToolResult r = call(cinch(), Map.of("code", "x", "language", "cobol"));
+
+    assertTrue(r.isError());
+    assertTrue(text(r).startsWith("Invalid arguments"), text(r));
+    wireMock.verify(0, anyRequestedFor(anyUrl()));
+  }
+
+  @Test
+  void apiFailureIsAnErrorResultWithItsMessage() {
+    wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(402).withBody("{\"error\":\"no credits\"}")));
+
+    CallToolResult r = call(cinch(), Map.of("code", "print(1)"));
+
+    assertTrue(r.isError());
+    assertTrue(text(r).contains("Do NOT retry"), text(r));
+    assertEquals(null, r.structuredContent());
+  }
+
+  @Test
+  void misconfiguredServerAnswersEveryCallWithTheProblem() {
+    UnavailableRunner runner = new UnavailableRunner("cinch",
+        new RunFailure(RunFailure.Kind.MISCONFIGURED, "This server is not configured to run code: CINCH_API_KEY is not set."));
+
+    CallToolResult r = call(runner, Map.of("code", "print(1)"));
+
+    assertTrue(r.isError());
+    assertTrue(text(r).contains("CINCH_API_KEY is not set"), text(r));
+  }
+
+  @Test
+  void definitionCarriesTheSchemasAndHonestHints() {
+    Tool tool = tool(cinch()).definition();
+
+    assertEquals("execute_code", tool.name());
+    assertEquals(ToolSchemas.output(), tool.outputSchema());
+    assertTrue(tool.annotations().readOnlyHint());
+    assertFalse(tool.annotations().destructiveHint());
+    assertFalse(tool.annotations().idempotentHint());
+    assertFalse(tool.annotations().openWorldHint());
+    assertTrue(tool.description().contains("Python 3.12 and Node 20"));
+    assertTrue(tool.description().contains("20,000 characters"));
+  }
+}
