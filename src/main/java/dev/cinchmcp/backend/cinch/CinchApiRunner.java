@@ -15,6 +15,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
@@ -112,7 +113,7 @@ public final class CinchApiRunner implements CodeRunner {
 
     Call(Program program, RunListener listener) {
       this.program = program;
-      this.listener = listener;
+      this.listener = new QuietListener(listener);
       this.deadlineMillis = clock.millis() + timeout.toMillis();
       this.body = RequestBody.json(program);
     }
@@ -250,6 +251,10 @@ public final class CinchApiRunner implements CodeRunner {
         return null;
       }
       String where = "the Cinch API at " + runUri.resolve("/");
+      if (cause instanceof HttpConnectTimeoutException) {
+        return new RunFailure(Kind.UNREACHABLE, "Cannot reach " + where + " (the connection timed out). Nothing ran."
+            + " Check the network and CINCH_BASE_URL (default https://api.cinch.codes); tell the user if it persists.");
+      }
       if (cause instanceof HttpTimeoutException) {
         timedOut();
         return null;
@@ -267,6 +272,27 @@ public final class CinchApiRunner implements CodeRunner {
       return new RunFailure(Kind.UNREACHABLE, "The connection to " + where + " failed before an answer arrived ("
           + redactor.redact(String.valueOf(cause.getMessage())) + "). The program may or may not have run; try"
           + " again once, and tell the user if it fails again.");
+    }
+  }
+
+  /** A listener that cannot break a call: what it throws is logged and dropped. */
+  private record QuietListener(RunListener inner) implements RunListener {
+    @Override
+    public void sent(int attempt) {
+      try {
+        inner.sent(attempt);
+      } catch (RuntimeException e) {
+        log.debug("A run listener failed: {}", e.toString());
+      }
+    }
+
+    @Override
+    public void log(Level level, String message) {
+      try {
+        inner.log(level, message);
+      } catch (RuntimeException e) {
+        log.debug("A run listener failed: {}", e.toString());
+      }
     }
   }
 

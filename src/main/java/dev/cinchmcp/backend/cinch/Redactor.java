@@ -49,7 +49,11 @@ final class Redactor {
     if (text.truncated()) {
       safe = maskTail(safe);
     }
-    return safe.equals(text.text()) ? text : new CappedText(safe, Math.max(text.originalLength(), safe.length()));
+    if (safe.equals(text.text())) {
+      return text;
+    }
+    // A whole stream keeps being whole (its length is what is shown); a cut one keeps the API's length.
+    return new CappedText(safe, text.truncated() ? Math.max(text.originalLength(), safe.length()) : safe.length());
   }
 
   /** Masks a trailing piece of text that is the start of the secret (a key cut in two by a limit). */

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunFailure.Kind;
 import dev.cinchmcp.backend.RunResult;
 import java.io.IOException;
@@ -411,4 +412,23 @@ class CinchApiRunnerFailureTest {
     assertTrue(failure.getMessage().contains("CINCH_BASE_URL"), failure.getMessage());
   }
 
+
+  @Test
+  void aListenerThatThrowsCannotStallTheCall() {
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(401).withBody("{\"error\":\"no\"}")));
+    RunListener throwing = new RunListener() {
+      @Override
+      public void sent(int attempt) {
+        throw new IllegalStateException("sent");
+      }
+
+      @Override
+      public void log(Level level, String message) {
+        throw new IllegalStateException("log");
+      }
+    };
+    // A stalled call would only end at its 60 s deadline; the harness gives up after 20 s.
+    RunFailure failure = ApiHarness.runFails(api.runner(Duration.ofSeconds(60)), ApiHarness.python("print(1)"), throwing);
+    assertEquals(RunFailure.Kind.KEY_REFUSED, failure.kind());
+  }
 }
