@@ -10,6 +10,7 @@ import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
+import dev.cinchmcp.transport.JsonWarmUp;
 import dev.cinchmcp.transport.StdioTransport;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpAsyncServer;
@@ -44,11 +45,14 @@ public final class CinchMcpServer {
 
   /** Serves MCP on the given streams until {@code in} ends and every call read has been answered. */
   public void serve(InputStream in, OutputStream out) {
+    ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemon("cinch-timer"));
     ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-io"));
-    CodeRunner runner = runner(timers, workers);
+    // On another core, while this thread builds the MCP session: first the JSON (de)serialisers the
+    // client's first messages need, then the backend. The client's initialize waits for neither.
+    CompletableFuture<Void> warmUp = CompletableFuture.runAsync(() -> JsonWarmUp.run(mapper), workers);
+    CodeRunner runner = runner(warmUp, timers, workers);
 
-    ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     JacksonMcpJsonMapper mcpMapper = new JacksonMcpJsonMapper(mapper);
     // Answers still owed at the end of stdin are waited for up to the API timeout, and a little more.
     StdioTransport transport = new StdioTransport(mapper, mcpMapper, in, out, settings.timeout().plusSeconds(5));
@@ -81,14 +85,14 @@ public final class CinchMcpServer {
     timers.shutdownNow();
   }
 
-  private CodeRunner runner(ScheduledExecutorService timers, ExecutorService workers) {
+  private CodeRunner runner(CompletableFuture<Void> after, ScheduledExecutorService timers, ExecutorService workers) {
     if (!settings.usable()) {
       return new UnavailableRunner("cinch", new RunFailure(RunFailure.Kind.MISCONFIGURED,
           "This server is not configured to run code: " + String.join(" ", settings.problems())
               + " Nothing was run. Tell the user; the server must be restarted after the change."));
     }
-    // Built on another core while this thread gets the MCP session ready: see DeferredRunner.
-    CompletableFuture<CodeRunner> cinch = CompletableFuture.supplyAsync(() -> new CinchApiRunner(settings.runUri(),
+    // Built on another core, after the JSON warm-up: see DeferredRunner.
+    CompletableFuture<CodeRunner> cinch = after.thenApplyAsync(ignored -> new CinchApiRunner(settings.runUri(),
         settings.apiKey().orElseThrow(), settings.timeout(), Version.userAgent(),
         CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout(), workers), workers, timers, Clock.systemUTC()),
         workers);
