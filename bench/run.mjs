@@ -74,7 +74,7 @@ const opts = { rounds: 5, calls: 300, jar: null, launchArgs: null, java: 'java',
 const CONCURRENT = 64;           // parallel calls, each sleeping 1 s at the fake API
 const BIG_STDOUT = 5_000_000;    // characters of stdout for the big answer
 const CUT_LIMIT = 20_000;        // the tool text must keep at most ~this many characters of stdout
-const T_INIT = 60_000, T_CALL = 30_000, T_EXIT = 10_000; // every wait is bounded
+const T_INIT = Number(process.env.BENCH_T_INIT || 60_000), T_CALL = 30_000, T_EXIT = 10_000; // every wait is bounded
 
 // ---------------------------------------------------------------- child bookkeeping
 
@@ -210,18 +210,16 @@ class Driver {
     this.child = track(spawn(c.argv[0], c.argv.slice(1), { cwd: c.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] }));
     this.pid = this.child.pid;
     this.exitPromise = new Promise((resolve) => {
-      this.child.on('exit', (code, signal) => {
-        this.exited = { code, signal, ms: msSince(this.t0) };
-        const err = new Error(`server exited (code ${code}, signal ${signal})`);
+      const gone = (exited, err) => {
+        if (this.exited) return;
+        this.exited = exited;
         for (const p of this.pending.values()) p.reject(err);
         this.pending.clear();
-        resolve(this.exited);
-      });
-    });
-    this.child.on('error', (e) => {
-      const err = new Error(`spawn ${c.argv[0]}: ${e.message}`);
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
+        resolve(exited);
+      };
+      this.child.on('exit', (code, signal) => gone({ code, signal, ms: msSince(this.t0) }, new Error(`server exited (code ${code}, signal ${signal})`)));
+      // A failed spawn (no such command) may emit no 'exit'.
+      this.child.on('error', (e) => gone({ code: null, signal: null, spawnError: e.message }, new Error(`spawn ${c.argv[0]}: ${e.message}`)));
     });
     this.child.stdin.on('error', () => { /* EPIPE when the server is gone; the exit handler reports it */ });
     this.child.stderr.on('data', (d) => stderrLog.write(d));
@@ -531,7 +529,7 @@ async function main() {
   for (const c of list) {
     const s = summary[c.name];
     const nonJson = rows.filter((r) => r.contender === c.name).reduce((a, r) => a + (r.nonJsonLines || 0), 0);
-    console.log(`${c.name}: ${s.okRounds}/${s.rounds} clean rounds; non-JSON stdout lines: ${nonJson}${nonJson ? '  <-- WARNING: stdout must be pure JSON-RPC' : ''}; argv: ${c.argv.join(' ')}`);
+    console.log(`${c.name}: ${s.okRounds}/${s.rounds} completed rounds; non-JSON stdout lines: ${nonJson}${nonJson ? '  <-- WARNING: stdout must be pure JSON-RPC' : ''}; argv: ${c.argv.join(' ')}`);
   }
   for (const n of notes) console.log(`note: ${n}`);
   const misses = verdicts.filter((v) => v.verdict === 'MISS').length;
