@@ -495,6 +495,7 @@ function printTable(list, summary) {
 
 async function main() {
   fs.mkdirSync(resultsDir, { recursive: true });
+  for (const f of fs.readdirSync(resultsDir)) if (/^stderr-.*\.log$/.test(f)) fs.rmSync(path.join(resultsDir, f)); // logs match latest.json
   const peerDir = preparePeer();
   const { list, notes } = contenders(peerDir);
   for (const n of notes) console.log(`note: ${n}`);
