@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -46,7 +47,10 @@ public final class CinchMcpServer {
   /** Serves MCP on the given streams until {@code in} ends and every call read has been answered. */
   public void serve(InputStream in, OutputStream out) {
     ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemon("cinch-timer"));
+    ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, daemon("cinch-timer"));
+    // Every call schedules a deadline that is almost always cancelled; drop those at once rather than
+    // keeping them (and the call they refer to) queued until the deadline would have passed.
+    timers.setRemoveOnCancelPolicy(true);
     ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-io"));
     // On another core, while this thread builds the MCP session: first the JSON (de)serialisers the
     // client's first messages need, then the backend. The client's initialize waits for neither.
