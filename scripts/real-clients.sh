@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# Drives the built jar with real third-party MCP clients, against the local fake Cinch API
+# (scripts/fake-cinch-api.mjs), so nothing leaves this machine but the npm install:
+#   - MCP Inspector CLI: tools/list, a successful tools/call (it checks structuredContent against the
+#     outputSchema), a failing one (exit status 5), and one with a key the API refuses;
+#   - Claude Code CLI: `claude mcp add` + `claude mcp list` in a throw-away HOME must say "Connected";
+#   - the Claude Desktop bundle: `mcpb validate` on its manifest, then the server started from the
+#     unpacked target/cinch-mcp.mcpb exactly as the mcpb package computes the launch command;
+#   - the jar's own `--check` against the fake API, with a good key and a refused one.
+#
+# Usage: scripts/real-clients.sh   (after ./mvnw -B package or verify; needs java, node, npm)
+# The pinned clients (scripts/real-clients/package.json and its lock file) are installed into
+# target/real-clients. Exit 0 only when every check passed; the last line says "N passed, N failed".
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+JAR="$ROOT/target/cinch-mcp.jar"
+BUNDLE="$ROOT/target/cinch-mcp.mcpb"
+MANIFEST="$ROOT/target/mcpb/manifest.json"
+CLIENTS="$ROOT/target/real-clients"
+KEY="cinch_test_real_clients_0123456789" # the fake API accepts only this key (FAKE_CINCH_KEY)
+CLIENT_TIMEOUT=90                         # seconds for any one client command; the Inspector's own limit is 60
+
+die() {
+  echo "real-clients: FATAL: $*" >&2
+  exit 2
+}
+
+for tool in java node npm timeout; do
+  command -v "$tool" >/dev/null || die "$tool is not on the PATH"
+done
+[[ -f "$JAR" && -f "$BUNDLE" && -f "$MANIFEST" ]] || die "run ./mvnw -B package first (no $JAR, $BUNDLE or $MANIFEST)"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/cinch-real-clients.XXXXXX")"
+FAKE_PID=""
+cleanup() {
+  if [[ -n "$FAKE_PID" ]]; then kill "$FAKE_PID" 2>/dev/null; wait "$FAKE_PID" 2>/dev/null; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- install the pinned clients (skipped when target/real-clients already has this lock file) ---
+mkdir -p "$CLIENTS"
+if ! cmp -s "$ROOT/scripts/real-clients/package-lock.json" "$CLIENTS/package-lock.json" \
+    || [[ ! -x "$CLIENTS/node_modules/.bin/claude" ]]; then
+  echo "Installing the pinned clients into target/real-clients (npm install from the lock file)..."
+  cp "$ROOT/scripts/real-clients/package.json" "$ROOT/scripts/real-clients/package-lock.json" "$CLIENTS/"
+  # `npm install` with the lock file, not `npm ci`: vite (inside the Inspector) names an optional
+  # dependency that is not on the registry, so the lock cannot list it and `npm ci` refuses the lock.
+  if ! (cd "$CLIENTS" && timeout 600 npm install --no-audit --no-fund --loglevel=error >"$WORK/npm.log" 2>&1); then
+    tail -n 30 "$WORK/npm.log" >&2
+    rm -f "$CLIENTS/package-lock.json" # so the next run tries again
+    die "could not install the pinned MCP clients with npm (see above); these checks need the npm registry"
+  fi
+fi
+BIN="$CLIENTS/node_modules/.bin"
+for tool in mcp-inspector claude mcpb; do
+  [[ -x "$BIN/$tool" ]] || die "$tool is missing from $BIN after npm install"
+done
+echo "Clients: Inspector $(node -p "require('$CLIENTS/node_modules/@modelcontextprotocol/inspector/package.json').version")," \
+  "Claude Code $(node -p "require('$CLIENTS/node_modules/@anthropic-ai/claude-code/package.json').version")," \
+  "mcpb $(node -p "require('$CLIENTS/node_modules/@anthropic-ai/mcpb/package.json').version"); Java: $(java -version 2>&1 | head -n 1)"
+
+# --- the fake Cinch API, on a free port ---
+FAKE_CINCH_KEY="$KEY" node "$ROOT/scripts/fake-cinch-api.mjs" 0 >"$WORK/fake.out" 2>"$WORK/fake.err" &
+FAKE_PID=$!
+for _ in $(seq 1 100); do
+  grep -q '^listening on ' "$WORK/fake.out" 2>/dev/null && break
+  sleep 0.1
+done
+PORT="$(sed -n 's/^listening on \([0-9]*\)$/\1/p' "$WORK/fake.out")"
+[[ -n "$PORT" ]] || die "the fake Cinch API did not start: $(cat "$WORK/fake.err")"
+API="http://127.0.0.1:$PORT"
+echo "Fake Cinch API at $API"
+
+# --- checks ---
+PASSED=0
+FAILED=0
+OUT="" # the output of the last client run, for the assertions
+pass() { PASSED=$((PASSED + 1)); echo "PASS  $1"; }
+fail() {
+  FAILED=$((FAILED + 1))
+  echo "FAIL  $1"
+  [[ -n "${2:-}" ]] && printf '%s\n' "$2" | head -c 2000 | sed 's/^/      /'
+}
+# Runs a client with a timeout, keeping stdout+stderr in $OUT and the exit status in $STATUS.
+run() {
+  OUT="$(timeout "$CLIENT_TIMEOUT" "$@" 2>&1)"
+  STATUS=$?
+  printf '%s\n' "$OUT" >>"$WORK/all-output.txt"
+}
+# Asserts on the JSON in $OUT with a JavaScript expression over `r` (the parsed answer).
+json_ok() {
+  printf '%s' "$OUT" | CHECK="$1" node -e '
+    const text = require("fs").readFileSync(0, "utf8");
+    const r = JSON.parse(text.slice(text.indexOf("{")));
+    process.exit(new Function("r", "return (" + process.env.CHECK + ");")(r) ? 0 : 1);'
+}
+
+inspector() {
+  run "$BIN/mcp-inspector" --cli -q --format json -e CINCH_API_KEY="${INSPECTOR_KEY:-$KEY}" -e CINCH_BASE_URL="$API" \
+    "$@" -- java -jar "$JAR"
+}
+
+inspector --method tools/list
+if [[ $STATUS -eq 0 ]] && json_ok 'r.result.tools.length === 1 && r.result.tools[0].name === "execute_code" && r.result.tools[0].outputSchema'; then
+  pass "Inspector: tools/list shows execute_code with an outputSchema"
+else
+  fail "Inspector: tools/list (exit $STATUS)" "$OUT"
+fi
+
+inspector --method tools/call --tool-name execute_code --tool-args-json '{"code":"print(6 * 7)"}'
+if [[ $STATUS -eq 0 ]] && json_ok 'r.result.isError === false && r.result.structuredContent.exitCode === 0 && r.result.structuredContent.stdout === "42\n"'; then
+  pass "Inspector: a successful tools/call, structuredContent valid against the outputSchema"
+else
+  fail "Inspector: successful tools/call (exit $STATUS)" "$OUT"
+fi
+
+inspector --method tools/call --tool-name execute_code --tool-args-json '{"code":"fake:exit=3","language":"javascript"}'
+if [[ $STATUS -eq 5 ]]; then
+  pass "Inspector: a program exiting 3 is an isError result (exit status 5)"
+else
+  fail "Inspector: failing tools/call should exit 5, exited $STATUS" "$OUT"
+fi
+
+INSPECTOR_KEY="not-the-right-key" inspector --method tools/call --tool-name execute_code --tool-args-json '{"code":"print(1)"}'
+if [[ $STATUS -eq 5 ]] && grep -q 'refused the API key' <<<"$OUT"; then
+  pass "Inspector: a refused key is an isError result that says so"
+else
+  fail "Inspector: refused key should exit 5 and say so, exited $STATUS" "$OUT"
+fi
+
+# Claude Code keeps its configuration under HOME / CLAUDE_CONFIG_DIR: a throw-away one, no login.
+CLAUDE_HOME="$WORK/claude-home"
+mkdir -p "$CLAUDE_HOME/.claude" "$CLAUDE_HOME/project"
+claude() {
+  (cd "$CLAUDE_HOME/project" && HOME="$CLAUDE_HOME" CLAUDE_CONFIG_DIR="$CLAUDE_HOME/.claude" \
+    DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+    timeout "$CLIENT_TIMEOUT" "$BIN/claude" "$@" 2>&1)
+}
+if OUT="$(claude mcp add --transport stdio cinch -e CINCH_API_KEY="$KEY" -e CINCH_BASE_URL="$API" -- java -jar "$JAR")"; then
+  # `claude mcp list` exits 0 even when a server fails to start: the line must say Connected.
+  OUT="$(claude mcp list)"
+  printf '%s\n' "$OUT" >>"$WORK/all-output.txt"
+  if grep -q '^cinch: .*✔ Connected' <<<"$OUT"; then
+    pass "Claude Code: claude mcp list shows cinch ✔ Connected"
+  else
+    fail "Claude Code: claude mcp list does not show cinch connected" "$OUT"
+  fi
+else
+  fail "Claude Code: claude mcp add failed" "$OUT"
+fi
+
+run "$BIN/mcpb" validate "$MANIFEST"
+if [[ $STATUS -eq 0 ]] && grep -q 'Manifest schema validation passes' <<<"$OUT"; then
+  pass "mcpb validate: the bundle's manifest matches the MCP Bundle schema"
+else
+  fail "mcpb validate (exit $STATUS)" "$OUT"
+fi
+
+run node "$ROOT/scripts/mcpb-launch-check.mjs" "$CLIENTS" "$BUNDLE" "$API" "$KEY"
+if [[ $STATUS -eq 0 ]]; then
+  pass "Bundle: the server in the unpacked .mcpb, launched as its manifest says, initializes and runs a program"
+else
+  fail "Bundle: launching the server from the .mcpb (exit $STATUS)" "$OUT"
+fi
+
+run env CINCH_API_KEY="$KEY" CINCH_BASE_URL="$API" java -jar "$JAR" --check
+if [[ $STATUS -eq 0 ]] && grep -q '^OK: ' <<<"$OUT"; then
+  pass "--check: OK against the fake API (exit 0)"
+else
+  fail "--check against the fake API should exit 0, exited $STATUS" "$OUT"
+fi
+
+run env CINCH_API_KEY="not-the-right-key" CINCH_BASE_URL="$API" java -jar "$JAR" --check
+if [[ $STATUS -eq 1 ]] && grep -q 'API key  *REFUSED' <<<"$OUT"; then
+  pass "--check: a refused key fails (exit 1) and says so"
+else
+  fail "--check with a refused key should exit 1, exited $STATUS" "$OUT"
+fi
+
+if grep -qF "$KEY" "$WORK/all-output.txt"; then
+  fail "the API key appears in a client's output" "$(grep -nF "$KEY" "$WORK/all-output.txt" | head -n 3)"
+else
+  pass "the API key appears in no client's output"
+fi
+
+echo "$PASSED passed, $FAILED failed"
+[[ $FAILED -eq 0 ]]

@@ -1,0 +1,147 @@
+package dev.cinchmcp.cli;
+
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunResult;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The report {@code --check} prints: one labelled line per question a person asks (is my
+ * configuration right, can I reach the API, is my key good, do I have credits, how fast is it), then a
+ * verdict that says what to do. Lines that the check never got to say "not checked".
+ *
+ * <p>It never sees the key: it gets the settings' description (which says only "set") and the
+ * failure messages, which the Cinch runner has already stripped of the key.
+ */
+final class CheckReport {
+
+  private static final String NOT_CHECKED = "not checked";
+  private static final int WIDTH = 100;
+  private static final String INDENT = "                 ";
+
+  private final List<String> lines = new ArrayList<>();
+  private String verdict = "";
+  private boolean ok;
+
+  CheckReport(String version) {
+    lines.add("cinch-mcp " + version + " self-check");
+  }
+
+  /** The configuration cannot be used: nothing was sent, and the problems say how to fix it. */
+  CheckReport misconfigured(List<String> problems) {
+    row("Configuration", "NOT OK");
+    problems.forEach(p -> wrap("- " + p));
+    row("API reachable", NOT_CHECKED);
+    row("API key", NOT_CHECKED);
+    row("Credits", NOT_CHECKED);
+    return fail("the configuration must be fixed first (see above); nothing was sent to the API.");
+  }
+
+  CheckReport configured(String description) {
+    row("Configuration", "OK (" + description + ")");
+    return this;
+  }
+
+  /** The test program ran: every question has a good answer. */
+  CheckReport ran(RunResult result, long millis, String expectedStdout) {
+    row("API reachable", "yes");
+    row("API key", "accepted");
+    row("Credits", "available (the test run was accepted)");
+    row("Round trip", millis + " ms");
+    String printed = result.stdout().text().strip();
+    if (!result.succeeded() || !printed.equals(expectedStdout)) {
+      // The API took the call, so the tool will work; but the sandbox did something odd.
+      wrap("Note: the test program printed \"" + shorten(printed) + "\" with exit code " + result.exitCode()
+          + (result.timedOut() ? " and timed out" : "") + "; expected \"" + expectedStdout + "\" and exit code 0.");
+    }
+    ok = true;
+    verdict = "OK: execute_code calls will work.";
+    return this;
+  }
+
+  /** The API call failed: which questions it answers, and what to do, depend on the kind. */
+  CheckReport failed(RunFailure failure, long millis, long timeoutMillis) {
+    switch (failure.kind()) {
+      case UNREACHABLE -> answers("NO", NOT_CHECKED, NOT_CHECKED);
+      case TIMEOUT -> answers("no answer within " + timeoutMillis + " ms", NOT_CHECKED, NOT_CHECKED);
+      case KEY_REFUSED -> answers("yes", "REFUSED", NOT_CHECKED);
+      case CREDITS_EXHAUSTED -> answers("yes", "accepted", "EXHAUSTED");
+      case RATE_LIMITED -> answers("yes", "not refused", "not checked (rate limited first)");
+      case SERVER_ERROR -> answers("yes, but it is failing", NOT_CHECKED, NOT_CHECKED);
+      case REQUEST_REFUSED -> answers("yes", "not refused", NOT_CHECKED);
+      case UNEXPECTED_ANSWER -> answers("something answered, but not like the Cinch API", NOT_CHECKED, NOT_CHECKED);
+      case MISCONFIGURED, SANDBOX_UNAVAILABLE -> answers(NOT_CHECKED, NOT_CHECKED, NOT_CHECKED);
+    }
+    row("Round trip", millis + " ms, failed");
+    wrap("Detail: " + failure.getMessage());
+    return fail(advice(failure.kind()));
+  }
+
+  /** The check itself was interrupted or the runner did not finish: say so rather than guess. */
+  CheckReport unfinished(String why) {
+    answers(NOT_CHECKED, NOT_CHECKED, NOT_CHECKED);
+    return fail(why);
+  }
+
+  boolean ok() {
+    return ok;
+  }
+
+  void print(PrintStream out) {
+    lines.forEach(out::println);
+    out.println();
+    out.println(verdict);
+  }
+
+  private static String advice(RunFailure.Kind kind) {
+    return switch (kind) {
+      case UNREACHABLE -> "the API cannot be reached. Check the network (a proxy or firewall?) and CINCH_BASE_URL.";
+      case TIMEOUT -> "the API did not answer in time. Check the network and CINCH_BASE_URL, or raise CINCH_TIMEOUT_MS.";
+      case KEY_REFUSED -> "the API refused the key. Copy a valid key from your Cinch account into CINCH_API_KEY.";
+      case CREDITS_EXHAUSTED -> "the Cinch account is out of credits. Add credits to it; nothing else will help.";
+      case RATE_LIMITED -> "the API is rate limiting this key. Wait a minute and run --check again.";
+      case SERVER_ERROR -> "the Cinch API is failing on its side. Try again later.";
+      case REQUEST_REFUSED -> "the API refused the test program, which should not happen. Please report it.";
+      case UNEXPECTED_ANSWER -> "the answer did not come from the Cinch API. Check CINCH_BASE_URL.";
+      case MISCONFIGURED, SANDBOX_UNAVAILABLE -> "the server cannot run code (see the detail above).";
+    };
+  }
+
+  private void answers(String reachable, String key, String credits) {
+    row("API reachable", reachable);
+    row("API key", key);
+    row("Credits", credits);
+  }
+
+  private CheckReport fail(String why) {
+    ok = false;
+    verdict = "FAILED: " + why;
+    return this;
+  }
+
+  private void row(String label, String value) {
+    lines.add("  " + String.format("%-15s", label) + value);
+  }
+
+  /** Adds a long sentence under the table, broken at spaces to fit a terminal. */
+  private void wrap(String text) {
+    StringBuilder line = new StringBuilder(INDENT);
+    for (String word : text.split(" ")) {
+      if (line.length() > INDENT.length() && line.length() + 1 + word.length() > WIDTH) {
+        lines.add(line.toString());
+        line = new StringBuilder(INDENT);
+      }
+      if (line.length() > INDENT.length()) {
+        line.append(' ');
+      }
+      line.append(word);
+    }
+    lines.add(line.toString());
+  }
+
+  private static String shorten(String text) {
+    String oneLine = text.replaceAll("\\s+", " ");
+    return oneLine.length() > 60 ? oneLine.substring(0, 60) + "..." : oneLine;
+  }
+}

@@ -1,0 +1,65 @@
+package dev.cinchmcp.cli;
+
+import dev.cinchmcp.CinchMcpServer;
+import dev.cinchmcp.Version;
+import dev.cinchmcp.config.Settings;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The command line: reads the flags and runs the server, the self-check, or prints help or the
+ * version. It takes its streams and environment as arguments and returns the exit code, so tests run
+ * it in-process; {@code Main} only connects it to the real process.
+ */
+public final class Cli {
+
+  /**
+   * Runs one command line.
+   *
+   * @param in stdin; read only by the server
+   * @param out the real stdout: JSON-RPC alone in server mode, the human-readable text otherwise
+   * @param err stderr, for the log, warnings and usage errors
+   * @param env the environment the settings are read from (normally {@code System.getenv()})
+   * @return the process's exit code, see {@link ExitCode}
+   */
+  public int run(String[] args, InputStream in, OutputStream out, PrintStream err, Map<String, String> env) {
+    // First, before any class below makes a logger: slf4j-simple reads the level only once.
+    LogLevel.apply(env, err);
+
+    Command command;
+    try {
+      command = Command.parse(List.of(args));
+    } catch (Command.UsageException e) {
+      err.println("cinch-mcp: " + e.getMessage());
+      err.println(HelpText.USAGE);
+      err.println("Run with --help for more.");
+      err.flush();
+      return ExitCode.USAGE;
+    }
+
+    if (command == Command.SERVE) {
+      new CinchMcpServer(Settings.fromEnvironment(env)).serve(in, out);
+      return ExitCode.OK;
+    }
+    PrintStream text = new PrintStream(out, false, StandardCharsets.UTF_8);
+    try {
+      return switch (command) {
+        case HELP -> print(text, HelpText.full(Version.get()));
+        case VERSION -> print(text, "cinch-mcp " + Version.get() + "\n");
+        case CHECK -> new SelfCheck(Settings.fromEnvironment(env)).run(text);
+        case SERVE -> throw new AssertionError("handled above");
+      };
+    } finally {
+      text.flush();
+    }
+  }
+
+  private static int print(PrintStream out, String text) {
+    out.print(text);
+    return ExitCode.OK;
+  }
+}

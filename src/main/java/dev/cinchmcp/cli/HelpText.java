@@ -1,0 +1,42 @@
+package dev.cinchmcp.cli;
+
+import dev.cinchmcp.config.Settings;
+
+/** The text of {@code --help}, and the one-line usage shown after a usage error. */
+final class HelpText {
+
+  static final String USAGE = "Usage: java -jar cinch-mcp.jar [--check | --version | --help]";
+
+  private HelpText() {}
+
+  static String full(String version) {
+    return String.join("\n",
+        "cinch-mcp " + version + ": an MCP server with one tool, execute_code, that runs Python or JavaScript",
+        "in a disposable Cinch sandbox (https://cinch.codes) instead of on your machine.",
+        "",
+        USAGE,
+        "",
+        "  (no option)   Serve MCP over stdin/stdout. MCP clients (Claude Desktop, Claude Code, Cursor,",
+        "                VS Code) start it this way; run by hand it waits for JSON-RPC on stdin.",
+        "  --check       Read the configuration as the server does, run one tiny program at the API and",
+        "                report whether execute_code calls will work. The key is never printed.",
+        "  --version     Print the version.",
+        "  --help, -h    Print this help.",
+        "",
+        "Environment:",
+        "  " + Settings.API_KEY + "     Your Cinch API key (required). Sent only to " + Settings.BASE_URL + ".",
+        "  " + Settings.BASE_URL + "    The API's address (default " + Settings.DEFAULT_BASE_URI + ").",
+        "  " + Settings.TIMEOUT_MS + "  How long to wait for one run's answer, in ms (default "
+            + Settings.DEFAULT_TIMEOUT.toMillis() + ").",
+        "  " + LogLevel.VARIABLE + "   Log level on stderr: " + String.join(", ", LogLevel.LEVELS) + " (default "
+            + LogLevel.DEFAULT + ").",
+        "",
+        "Exit codes:",
+        "  " + ExitCode.OK + "  success; with --check: calls will work",
+        "  " + ExitCode.CHECK_FAILED + "  --check found a problem (the report says which and what to do)",
+        "  " + ExitCode.USAGE + "  usage error: an unknown option",
+        "",
+        "The server writes only JSON-RPC on stdout; its log goes to stderr.",
+        "");
+  }
+}

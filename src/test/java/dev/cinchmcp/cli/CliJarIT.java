@@ -1,0 +1,93 @@
+package dev.cinchmcp.cli;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import dev.cinchmcp.Version;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The command line of the built jar, run as a real process (what a person types in a terminal). */
+class CliJarIT {
+
+  private final WireMockServer api = new WireMockServer(options().dynamicPort());
+
+  @BeforeEach
+  void start() {
+    api.start();
+  }
+
+  @AfterEach
+  void stop() {
+    api.stop();
+  }
+
+  @Test
+  void versionPrintsTheVersionTheBuildStamped() throws Exception {
+    JarProcess run = JarProcess.run(JarProcess.builtJar(), Map.of(), "", "--version");
+
+    assertEquals(0, run.exitCode());
+    assertEquals("cinch-mcp " + Version.get() + "\n", run.out());
+    assertEquals("", run.err());
+  }
+
+  @Test
+  void checkAgainstAWorkingApiExitsZero() throws Exception {
+    api.stubFor(post("/run").willReturn(okJson(CliRun.fixture("run-answer.json"))));
+
+    JarProcess run = JarProcess.run(JarProcess.builtJar(), env(), "", "--check");
+
+    assertEquals(0, run.exitCode(), run.out() + run.err());
+    assertTrue(run.out().contains("OK: execute_code calls will work."), run.out());
+    assertFalse(run.shows(CliRun.KEY));
+  }
+
+  @Test
+  void checkWithARefusedKeyExitsOneAndNeverShowsTheKey() throws Exception {
+    api.stubFor(post("/run").willReturn(aResponse().withStatus(401).withBody(CliRun.fixture("key-refused-echoing-key.json"))));
+
+    JarProcess run = JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "trace"), "", "--check");
+
+    assertEquals(1, run.exitCode(), run.out() + run.err());
+    assertTrue(run.out().contains("API key        REFUSED"), run.out());
+    assertFalse(run.shows(CliRun.KEY), run.out() + run.err());
+  }
+
+  @Test
+  void unknownFlagExitsTwoWithUsageOnStderr() throws Exception {
+    JarProcess run = JarProcess.run(JarProcess.builtJar(), Map.of(), "", "--verbose");
+
+    assertEquals(2, run.exitCode());
+    assertEquals("", run.out());
+    assertTrue(run.err().contains("unknown option: --verbose"), run.err());
+  }
+
+  @Test
+  void logLevelIsAppliedBeforeTheFirstLogLine() throws Exception {
+    JarProcess normal = JarProcess.run(JarProcess.builtJar(), env(), "");
+    JarProcess quiet = JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "WARN"), "");
+    JarProcess invalid = JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "chatty"), "");
+
+    assertTrue(normal.err().contains("ready on stdio"), normal.err());
+    assertEquals("", quiet.err());
+    assertTrue(invalid.err().contains("CINCH_LOG_LEVEL must be one of"), invalid.err());
+    assertTrue(invalid.err().contains("ready on stdio"), "an invalid level keeps the default, info");
+    assertEquals("", normal.out() + quiet.out() + invalid.out(), "nothing but JSON-RPC on stdout, and no request came");
+  }
+
+  private Map<String, String> env(String... more) {
+    Map<String, String> env = new java.util.HashMap<>(Map.of("CINCH_API_KEY", CliRun.KEY, "CINCH_BASE_URL", api.baseUrl()));
+    for (int i = 0; i < more.length; i += 2) {
+      env.put(more[i], more[i + 1]);
+    }
+    return env;
+  }
+}

@@ -1,0 +1,82 @@
+package dev.cinchmcp.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.Version;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CliTest {
+
+  @Test
+  void helpSaysWhatItIsAndListsEveryVariableWithItsDefaultTheFlagsAndTheExitCodes() {
+    CliRun run = CliRun.of(Map.of(), "--help");
+
+    assertEquals(0, run.exitCode());
+    assertEquals("", run.err());
+    for (String expected : List.of("MCP server", "execute_code", "CINCH_API_KEY", "CINCH_BASE_URL",
+        "https://api.cinch.codes", "CINCH_TIMEOUT_MS", "20000", "CINCH_LOG_LEVEL", "--check", "--version",
+        "--help", "Exit codes", "usage error")) {
+      assertTrue(run.out().contains(expected), () -> "--help should mention " + expected + ":\n" + run.out());
+    }
+  }
+
+  @Test
+  void shortHelpFlagIsTheSameAsTheLongOne() {
+    assertEquals(CliRun.of(Map.of(), "--help").out(), CliRun.of(Map.of(), "-h").out());
+  }
+
+  @Test
+  void versionPrintsNameAndVersionOnOneLine() {
+    CliRun run = CliRun.of(Map.of(), "--version");
+
+    assertEquals(0, run.exitCode());
+    assertEquals("cinch-mcp " + Version.get() + "\n", run.out());
+  }
+
+  @Test
+  void unknownFlagIsAUsageErrorOnStderrWithExitCode2() {
+    CliRun run = CliRun.of(Map.of(), "--bogus");
+
+    assertEquals(2, run.exitCode());
+    assertEquals("", run.out());
+    assertTrue(run.err().contains("unknown option: --bogus"), run.err());
+    assertTrue(run.err().contains("Usage:"), run.err());
+  }
+
+  @Test
+  void flagsDoNotCombine() {
+    CliRun run = CliRun.of(Map.of(), "--check", "--version");
+
+    assertEquals(2, run.exitCode());
+    assertEquals("", run.out());
+  }
+
+  @Test
+  void withNoFlagItServesMcpAndWritesOnlyJsonRpcOnStdout() throws Exception {
+    String requests = String.join("\n",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}",
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}",
+        "");
+
+    CliRun run = CliRun.withInput(requests, Map.of("CINCH_API_KEY", CliRun.KEY), new String[0]);
+
+    assertEquals(0, run.exitCode());
+    List<String> lines = run.out().lines().toList();
+    assertEquals(2, lines.size(), run.out());
+    ObjectMapper json = new ObjectMapper();
+    for (String line : lines) {
+      JsonNode message = json.readTree(line);
+      assertEquals("2.0", message.path("jsonrpc").asText(), line);
+    }
+    assertEquals("cinch-mcp", json.readTree(lines.get(0)).at("/result/serverInfo/name").asText());
+    assertFalse(run.showsKey()); // the log goes to the process's stderr, which the jar test covers
+  }
+}

@@ -1,0 +1,168 @@
+package dev.cinchmcp.cli;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code --check} against a scripted Cinch API: one test per answer a person can get. */
+class SelfCheckTest {
+
+  private final WireMockServer api = new WireMockServer(options().dynamicPort());
+
+  @BeforeEach
+  void start() {
+    api.start();
+  }
+
+  @AfterEach
+  void stop() {
+    api.stop();
+  }
+
+  @Test
+  void apiUpSaysCallsWillWorkAndExitsZero() {
+    api.stubFor(post("/run").willReturn(okJson(CliRun.fixture("run-answer.json"))));
+
+    CliRun run = check(env());
+
+    assertEquals(0, run.exitCode(), run.out());
+    assertLine(run, "Configuration  OK");
+    assertLine(run, "API reachable  yes");
+    assertLine(run, "API key        accepted");
+    assertLine(run, "Credits        available");
+    assertTrue(run.out().matches("(?s).*Round trip     \\d+ ms\n.*"), run.out());
+    assertTrue(run.out().endsWith("OK: execute_code calls will work.\n"), run.out());
+    api.verify(1, postRequestedFor(urlEqualTo("/run"))
+        .withHeader("Authorization", equalTo("Bearer " + CliRun.KEY))
+        .withRequestBody(matchingJsonPath("$.code", equalTo(SelfCheck.PROBE.code()))));
+    assertFalse(run.showsKey());
+  }
+
+  @Test
+  void apiDownSaysUnreachableAndFails() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+
+    CliRun run = check(env("CINCH_BASE_URL", "http://127.0.0.1:" + closedPort));
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertLine(run, "API reachable  NO");
+    assertLine(run, "API key        not checked");
+    assertTrue(run.out().contains("FAILED: the API cannot be reached"), run.out());
+    assertFalse(run.showsKey());
+  }
+
+  @Test
+  void refusedKeySaysRefusedAndNeverShowsTheKeyEvenWhenTheApiEchoesIt() {
+    api.stubFor(post("/run").willReturn(aResponse().withStatus(401)
+        .withHeader("Content-Type", "application/json").withBody(CliRun.fixture("key-refused-echoing-key.json"))));
+
+    CliRun run = check(env());
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertLine(run, "API reachable  yes");
+    assertLine(run, "API key        REFUSED");
+    assertTrue(run.out().contains("FAILED: the API refused the key"), run.out());
+    assertTrue(run.out().contains("HTTP 401"), run.out());
+    assertFalse(run.showsKey(), run.out() + run.err());
+  }
+
+  @Test
+  void exhaustedCreditsSaysExhaustedAndFails() {
+    api.stubFor(post("/run").willReturn(aResponse().withStatus(402)
+        .withHeader("Content-Type", "application/json").withBody(CliRun.fixture("credits-exhausted.json"))));
+
+    CliRun run = check(env());
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertLine(run, "API key        accepted");
+    assertLine(run, "Credits        EXHAUSTED");
+    assertTrue(run.out().contains("FAILED: the Cinch account is out of credits"), run.out());
+    assertFalse(run.showsKey());
+  }
+
+  @Test
+  void serverErrorFails() {
+    api.stubFor(post("/run").willReturn(aResponse().withStatus(503).withBody("{\"error\":\"service unavailable\"}")));
+
+    CliRun run = check(env());
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertLine(run, "API reachable  yes, but it is failing");
+  }
+
+  @Test
+  void noAnswerInTimeSaysSoAndFails() {
+    api.stubFor(post("/run").willReturn(okJson(CliRun.fixture("run-answer.json")).withFixedDelay(3_000)));
+
+    CliRun run = check(env("CINCH_TIMEOUT_MS", "300"));
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertLine(run, "API reachable  no answer within 300 ms");
+    assertTrue(run.out().contains("CINCH_TIMEOUT_MS"), run.out());
+  }
+
+  @Test
+  void missingKeyIsAConfigurationProblemAndNothingIsSent() {
+    Map<String, String> env = env();
+    env.remove("CINCH_API_KEY");
+
+    CliRun run = check(env);
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertLine(run, "Configuration  NOT OK");
+    assertTrue(run.out().contains("CINCH_API_KEY is not set"), run.out());
+    assertLine(run, "API reachable  not checked");
+    api.verify(0, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  @Test
+  void everyConfigurationProblemIsListed() {
+    CliRun run = check(env("CINCH_BASE_URL", "ftp://example.com", "CINCH_TIMEOUT_MS", "soon"));
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertTrue(run.out().contains("CINCH_BASE_URL"), run.out());
+    assertTrue(run.out().contains("CINCH_TIMEOUT_MS"), run.out());
+    api.verify(0, postRequestedFor(urlEqualTo("/run")));
+    assertFalse(run.showsKey());
+  }
+
+  private CliRun check(Map<String, String> env) {
+    return CliRun.of(env, "--check");
+  }
+
+  /** The key and the scripted API's address, with the given variables on top. */
+  private Map<String, String> env(String... overrides) {
+    Map<String, String> env = new HashMap<>();
+    env.put("CINCH_API_KEY", CliRun.KEY);
+    env.put("CINCH_BASE_URL", api.baseUrl());
+    for (int i = 0; i < overrides.length; i += 2) {
+      env.put(overrides[i], overrides[i + 1]);
+    }
+    return env;
+  }
+
+  private static void assertLine(CliRun run, String start) {
+    assertTrue(run.out().lines().anyMatch(line -> line.startsWith("  " + start)),
+        () -> "expected a line starting \"" + start + "\" in:\n" + run.out());
+  }
+}
