@@ -60,10 +60,15 @@ final class InFlight {
     return id;
   }
 
-  /** Registers a request; null when its id is already in flight. */
+  /**
+   * Registers a request; null when its id belongs to a request still running. An id whose request
+   * has ended (answered or cancelled) can be used again at once, even in the instant before that
+   * request's clean-up: a client may reuse an id as soon as it has the answer.
+   */
   Call open(Object key) {
     Call call = new Call(key);
-    return calls.putIfAbsent(key, call) == null ? call : null;
+    Call owner = calls.compute(key, (k, existing) -> existing == null || existing.ended.get() ? call : existing);
+    return owner == call ? call : null;
   }
 
   Call get(Object key) {

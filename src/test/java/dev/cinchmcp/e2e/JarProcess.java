@@ -201,8 +201,8 @@ final class JarProcess implements AutoCloseable {
         try {
           JsonNode node = JSON.readTree(line);
           if (node != null) {
+            record(node); // before the queue, so a waiter woken by it sees it in received()
             messages.add(node);
-            record(node);
           }
         } catch (IOException notJson) {
           // kept in stdoutLines; assertProtocolClean reports it

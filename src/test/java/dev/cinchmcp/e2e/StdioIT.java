@@ -96,6 +96,28 @@ class StdioIT {
   }
 
   @Test
+  void anIdCanBeUsedAgainAsSoonAsItsAnswerArrives() throws Exception {
+    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+      jar.initialize();
+      for (int i = 1; i <= 100; i++) {
+        jar.send(JarProcess.call(7, "print(6 * 7)"));
+        int answered = i;
+        jar.await(m -> repliesTo(jar, 7) >= answered, Duration.ofSeconds(20), "answer " + i + " to id 7");
+      }
+      List<JsonNode> replies = jar.received().stream().filter(m -> m.path("id").asInt(-1) == 7).toList();
+      assertEquals(100, replies.size());
+      for (JsonNode reply : replies) {
+        assertEquals("42\n", reply.path("result").path("structuredContent").path("stdout").asText(), reply.toString());
+      }
+      jar.assertProtocolClean();
+    }
+  }
+
+  private static long repliesTo(JarProcess jar, int id) {
+    return jar.received().stream().filter(m -> m.path("id").asInt(-1) == id && !m.has("method")).count();
+  }
+
+  @Test
   void endOfInputWithACallInFlightStillAnswersItAndExitsZero() throws Exception {
     try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
       jar.initialize();
