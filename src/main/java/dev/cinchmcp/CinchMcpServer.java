@@ -20,6 +20,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,17 +47,24 @@ public final class CinchMcpServer {
 
   /** Serves MCP on the given streams until {@code in} ends and every call read has been answered. */
   public void serve(InputStream in, OutputStream out) {
-    ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-io"));
+    // Start-up work is split over two cores. Another thread builds the JSON mapper, then readies
+    // what the client's first messages need (the session id's SecureRandom, Jackson's (de)serialisers),
+    // then the backend; this one builds the MCP session meanwhile. initialize waits for none of it
+    // but the mapper.
+    CompletableFuture<ObjectMapper> mapperReady = CompletableFuture.supplyAsync(
+        () -> new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false), workers);
+    CompletableFuture<Void> warmUp = mapperReady.thenAcceptAsync(m -> {
+      UUID.randomUUID();
+      JsonWarmUp.run(m);
+    }, workers);
     ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, daemon("cinch-timer"));
     // Every call schedules a deadline that is almost always cancelled; drop those at once rather than
     // keeping them (and the call they refer to) queued until the deadline would have passed.
     timers.setRemoveOnCancelPolicy(true);
-    ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-io"));
-    // On another core, while this thread builds the MCP session: first the JSON (de)serialisers the
-    // client's first messages need, then the backend. The client's initialize waits for neither.
-    CompletableFuture<Void> warmUp = CompletableFuture.runAsync(() -> JsonWarmUp.run(mapper), workers);
     CodeRunner runner = runner(warmUp, timers, workers);
 
+    ObjectMapper mapper = mapperReady.join();
     JacksonMcpJsonMapper mcpMapper = new JacksonMcpJsonMapper(mapper);
     // Answers still owed at the end of stdin are waited for up to the API timeout, and a little more.
     StdioTransport transport = new StdioTransport(mapper, mcpMapper, in, out, settings.timeout().plusSeconds(5));
