@@ -69,6 +69,19 @@ record RunCgroup(Path memory, Path pids, Path cpu) {
     return 0;
   }
 
+  /** Sends SIGKILL to every process in the run's cgroup. */
+  void killAll() {
+    try {
+      for (String pid : Files.readAllLines(pids.resolve("cgroup.procs"), StandardCharsets.US_ASCII)) {
+        if (!pid.isBlank()) {
+          ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(ProcessHandle::destroyForcibly);
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      log.debug("Could not kill the processes of {}: {}", pids, e.toString());
+    }
+  }
+
   /** Kills whatever is still in the cgroups and removes them. */
   void remove() {
     for (Path dir : List.of(memory, pids, cpu)) {

@@ -63,9 +63,8 @@ final class SandboxRuntimes {
   List<String> command(Language language, String codePath, long memoryMebibytes) {
     String interpreter = interpreters.get(language);
     return switch (language) {
-      // -u: unbuffered, so that output written before a time-out kill is not lost in a buffer.
       // -I: isolated mode; ignores PYTHON* variables and the user site directory.
-      case PYTHON -> List.of(interpreter, "-I", "-u", codePath);
+      case PYTHON -> List.of(interpreter, "-I", "-c", PythonBootstrap.SOURCE, codePath);
       // V8 reserves far more address space than it uses, so RLIMIT_AS cannot hold Node; its heap
       // limit makes a heap bomb end with V8's clear "heap out of memory" error, and the cgroup holds
       // everything else (buffers, native memory). The heap gets most, not all, of the allowance.

@@ -73,6 +73,15 @@ class LocalSandboxRunnerTest {
     assertEquals(1, py.exitCode());
     assertEquals("before\n", py.stdout().text());
     assertTrue(py.stderr().text().contains("ValueError: boom"), describe(py));
+    // The traceback reads as if the file had been run directly: no frame of the bootstrap.
+    assertTrue(py.stderr().text().startsWith("Traceback (most recent call last):\n  File \"/code/main.py\", line 2, in <module>\n"), describe(py));
+    assertFalse(py.stderr().text().contains("<string>"), describe(py));
+    RunResult syntax = await(python(runner, "print('ok')\nprint(("));
+    assertEquals(1, syntax.exitCode());
+    assertTrue(syntax.stderr().text().contains("SyntaxError"), describe(syntax));
+    assertFalse(syntax.stderr().text().contains("<string>"), describe(syntax));
+    RunResult main = await(python(runner, "import sys\nprint(__name__, __file__, sys.argv)"));
+    assertEquals("__main__ /code/main.py ['/code/main.py']\n", main.stdout().text(), describe(main));
 
     RunResult js = await(javascript(runner, "console.log('before'); throw new Error('boom')"));
     assertEquals(1, js.exitCode());
