@@ -78,6 +78,10 @@ public record LocalSandboxSettings(
     return new LocalSandboxSettings(runsc, stateDir, wallClock, memoryBytes, maxProcesses, cpuShare, newMaxConcurrent, runscEnvironment);
   }
 
+  public LocalSandboxSettings withCpuShare(double newCpuShare) {
+    return new LocalSandboxSettings(runsc, stateDir, wallClock, memoryBytes, maxProcesses, newCpuShare, maxConcurrent, runscEnvironment);
+  }
+
   public LocalSandboxSettings withRunscEnvironment(Map<String, String> newEnvironment) {
     return new LocalSandboxSettings(runsc, stateDir, wallClock, memoryBytes, maxProcesses, cpuShare, maxConcurrent, newEnvironment);
   }

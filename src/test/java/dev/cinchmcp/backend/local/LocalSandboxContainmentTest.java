@@ -84,7 +84,7 @@ class LocalSandboxContainmentTest {
     pythonMemoryBomb = python(runner, "b = bytearray(150 * 2**20)\nprint('150 MB ok', flush=True)\nc = bytearray(400 * 2**20)\nprint('400 MB too')");
     nodeBufferBomb = javascript(runner, "const a = Buffer.alloc(150 * 2**20, 1); console.log('150 MB ok');\n"
         + "const b = Buffer.alloc(400 * 2**20, 1); console.log('400 MB too')");
-    nodeHeapBomb = javascript(runner, "const a = []; for (let i = 0; ; i++) a.push({i, s: 'x' + i});");
+    nodeHeapBomb = javascript(runner, "const a = []; for (let i = 0; ; i++) a.push(new Array(100000).fill(i));");
     flood = python(runner, "import sys\nsys.stdout.write('a' + '\\U0001F600' * 15000)\nfor i in range(50):\n    sys.stdout.write('x' * 100000)\nprint('end')");
     tmpFiller = python(runner, """
         n = 0

@@ -107,6 +107,17 @@ class LocalSandboxRunnerTest {
   }
 
   @Test
+  void threadsWork() {
+    // Thread pools are ordinary Python; a limit on address space would allow only ~5 threads.
+    RunResult result = await(python(runner, """
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(24) as pool:
+            print(sum(pool.map(lambda x: x * x, range(100))))
+        """));
+    assertEquals("328350\n", result.stdout().text(), describe(result));
+  }
+
+  @Test
   void runsStartFreshEveryTime() {
     await(python(runner, "open('/tmp/left-behind', 'w').write('x')"));
     RunResult second = await(python(runner, "import os; print(os.path.exists('/tmp/left-behind'))"));
