@@ -6,7 +6,9 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,6 +38,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   private final GvisorProbe.Outcome probe;
   private final ExecutorService sandboxes;
   private final ExecutorService streamThreads;
+  /** Futures not yet complete, so that {@link #close()} can answer the queued ones. */
+  private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
 
   private LocalSandboxRunner(LocalSandboxSettings settings) {
     this.settings = settings;
@@ -100,7 +104,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         probe.runtimes(), streamThreads);
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     // Cancelling the caller's future kills the sandbox (or, while queued, keeps it from starting).
+    pending.add(future);
     future.whenComplete((result, error) -> {
+      pending.remove(future);
       if (error instanceof CancellationException) {
         run.cancel();
       }
@@ -136,11 +142,18 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
   }
 
-  /** Stops taking runs and kills running sandboxes; their futures complete as cancelled runs do. */
+  /**
+   * Stops taking runs, kills running sandboxes (their threads are interrupted, which kills and
+   * cleans up) and fails every unfinished future, queued or running.
+   */
   @Override
   public void close() {
     sandboxes.shutdownNow();
     streamThreads.shutdown();
+    for (CompletableFuture<RunResult> future : pending) {
+      future.completeExceptionally(new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "The local sandbox runner was shut down before the program finished."));
+    }
   }
 
   private static ThreadFactory daemonThreads(String name) {

@@ -78,7 +78,12 @@ final class SandboxRun {
           "The local gVisor sandbox could not be prepared (" + e.getClass().getSimpleName() + ": " + e.getMessage()
               + "). Check that " + settings.stateDir() + " is writable, or use the cinch backend.");
     } finally {
+      // Clean-up waits for processes to leave; an interrupt (the runner closing) must not cut it short.
+      boolean interrupted = Thread.interrupted();
       cleanUp(cgroup);
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -117,7 +122,14 @@ final class SandboxRun {
 
   private RunResult runAndWait(List<String> command, RunCgroup cgroup) throws IOException {
     long started = System.nanoTime();
-    Process started0 = runsc.processBuilder(command).start();
+    Process started0;
+    try {
+      started0 = runsc.processBuilder(command).start();
+    } catch (IOException e) {
+      throw new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "runsc (" + runsc.binary() + ") could not be started: " + e.getMessage()
+              + ". Reinstall gVisor (apt-get install runsc), or use the cinch backend.");
+    }
     process = started0;
     if (cancelled) {
       kill();
@@ -139,8 +151,11 @@ final class SandboxRun {
       awaitQuietly(out);
       awaitQuietly(err);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      // The runner is closing: kill the sandbox; the finally block of execute() cleans up.
       kill();
+      Thread.currentThread().interrupt();
+      throw new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "The local sandbox runner was shut down before the program finished.");
     }
     long durationMs = (System.nanoTime() - started) / 1_000_000;
 

@@ -3,12 +3,16 @@ package dev.cinchmcp.backend.local;
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.python;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.RunResult;
 import java.nio.file.Path;
 import java.util.List;
+import dev.cinchmcp.backend.RunFailure;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +46,28 @@ class LocalSandboxCancelTest {
       Thread.sleep(200);
       Sandboxes.assertNothingLeft(runner);
     }
+  }
+
+  @Test
+  void closingTheRunnerKillsItsSandboxesAndFailsTheirFutures() throws Exception {
+    LocalSandboxRunner runner = LocalSandboxRunner.start(
+        LocalSandboxSettings.defaults().withStateDir(state.resolve("close")).withMaxConcurrent(1));
+    Runsc runsc = new Runsc(Path.of("/usr/bin/runsc"), runner.settings().runscRoot(), runner.settings().runscEnvironment());
+    CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
+    CompletableFuture<RunResult> queued = python(runner, "print(1)");
+    waitForContainers(runsc, 1);
+    runner.close();
+    for (CompletableFuture<RunResult> future : List.of(running, queued)) {
+      ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(5, TimeUnit.SECONDS));
+      assertEquals(RunFailure.Kind.SANDBOX_UNAVAILABLE, ((RunFailure) e.getCause()).kind());
+    }
+    long deadline = System.nanoTime() + 3_000_000_000L;
+    while (!runsc.list().isEmpty() || !Sandboxes.ownCgroups().isEmpty()) {
+      assertTrue(System.nanoTime() < deadline, "sandbox still there 3 s after close");
+      Thread.sleep(50);
+    }
+    Thread.sleep(300); // the run's thread removes the bundle after the sandbox is gone
+    Sandboxes.assertNothingLeft(runner);
   }
 
   private static List<String> waitForContainers(Runsc runsc, int count) throws InterruptedException {
