@@ -1,0 +1,112 @@
+package dev.cinchmcp.backend.local;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Run ids, and the clean-up of what an earlier server process left behind when it crashed.
+ *
+ * <p>Every run is {@code cinchmcp-<pid>-<n>}: the server's pid tells whose a leftover is, so that two
+ * servers sharing a state directory never delete each other's running sandboxes — only those of a
+ * process that is gone.
+ */
+final class Housekeeping {
+
+  private static final Logger log = LoggerFactory.getLogger(Housekeeping.class);
+  static final String PREFIX = "cinchmcp-";
+  private static final long OWN_PID = ProcessHandle.current().pid();
+  private static final AtomicLong COUNTER = new AtomicLong();
+
+  private Housekeeping() {}
+
+  static String nextRunId() {
+    return PREFIX + OWN_PID + "-" + COUNTER.incrementAndGet();
+  }
+
+  /** Whether {@code name} (a run id, or a state file named after one) belongs to a process that is gone. */
+  static boolean isLeftover(String name) {
+    if (!name.startsWith(PREFIX)) {
+      return false;
+    }
+    String rest = name.substring(PREFIX.length());
+    int dash = rest.indexOf('-');
+    if (dash <= 0) {
+      return false;
+    }
+    try {
+      long pid = Long.parseLong(rest.substring(0, dash));
+      return pid != OWN_PID && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** Stops and deletes sandboxes, bundles and cgroups of server processes that are gone. */
+  static void removeLeftovers(Runsc runsc, Path bundles, CgroupLimits cgroups) {
+    int removed = 0;
+    for (String id : runsc.list()) {
+      if (isLeftover(id)) {
+        runsc.deleteForce(id);
+        removed++;
+      }
+    }
+    removed += deleteMatching(runsc.root());
+    removed += deleteMatching(bundles);
+    if (cgroups.available()) {
+      cgroups.removeLeftovers(Housekeeping::isLeftover);
+    }
+    if (removed > 0) {
+      log.info("Removed {} leftovers of earlier local sandbox runs", removed);
+    }
+  }
+
+  private static int deleteMatching(Path dir) {
+    int removed = 0;
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        if (isLeftover(entry.getFileName().toString())) {
+          deleteTree(entry);
+          removed++;
+        }
+      }
+    } catch (IOException e) {
+      log.warn("Could not list {}: {}", dir, e.toString());
+    }
+    return removed;
+  }
+
+  /** Deletes a file or a directory tree; quiet when it is already gone. */
+  static void deleteTree(Path root) {
+    try {
+      Files.walkFileTree(root, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          Files.deleteIfExists(file);
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+          Files.deleteIfExists(dir);
+          return FileVisitResult.CONTINUE;
+        }
+      });
+    } catch (NoSuchFileException e) {
+      // already gone
+    } catch (IOException e) {
+      log.warn("Could not delete {}: {}", root, e.toString());
+    }
+  }
+}

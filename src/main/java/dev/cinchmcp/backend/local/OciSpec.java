@@ -1,0 +1,101 @@
+package dev.cinchmcp.backend.local;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The OCI config.json of one sandbox. Everything the program can see or use is named here, so this
+ * is the file to read when asking "what can the code reach?":
+ *
+ * <ul>
+ *   <li>an empty, read-only root (the bundle's own {@code rootfs}, which holds only the program);
+ *   <li>read-only binds of {@link SandboxRuntimes#VISIBLE_DIRS} — never /etc, /root, /home;
+ *   <li>a 64 MB tmpfs on /tmp (the only writable place, and the home directory), and /proc;
+ *   <li>uid/gid 65534 (nobody), no new privileges, no capabilities;
+ *   <li>an environment written from scratch — never the server's, which holds the API key;
+ *   <li>a network namespace with loopback only ({@code --network=none} on the command line).
+ * </ul>
+ */
+final class OciSpec {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The environment of every program, complete. */
+  static final List<String> ENVIRONMENT = List.of(
+      "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8", "LC_CTYPE=C.UTF-8");
+
+  static final String TMP_SIZE = "64m";
+
+  private OciSpec() {}
+
+  /**
+   * @param args the program's argv
+   * @param addressSpaceLimit RLIMIT_AS in bytes, or 0 for none (Node cannot start under one)
+   * @param maxProcesses RLIMIT_NPROC, which gVisor enforces itself (fork then fails with EAGAIN)
+   */
+  static String json(List<String> args, long addressSpaceLimit, int maxProcesses) {
+    ObjectNode spec = JSON.createObjectNode();
+    spec.put("ociVersion", "1.0.0");
+
+    ObjectNode process = spec.putObject("process");
+    process.put("terminal", false);
+    ObjectNode user = process.putObject("user");
+    user.put("uid", 65534);
+    user.put("gid", 65534);
+    ArrayNode argv = process.putArray("args");
+    args.forEach(argv::add);
+    ArrayNode env = process.putArray("env");
+    ENVIRONMENT.forEach(env::add);
+    process.put("cwd", "/tmp");
+    process.put("noNewPrivileges", true);
+    ObjectNode capabilities = process.putObject("capabilities");
+    for (String set : List.of("bounding", "effective", "inheritable", "permitted", "ambient")) {
+      capabilities.putArray(set);
+    }
+    ArrayNode rlimits = process.putArray("rlimits");
+    rlimit(rlimits, "RLIMIT_NPROC", maxProcesses);
+    rlimit(rlimits, "RLIMIT_NOFILE", 1024);
+    if (addressSpaceLimit > 0) {
+      rlimit(rlimits, "RLIMIT_AS", addressSpaceLimit);
+    }
+
+    ObjectNode root = spec.putObject("root");
+    root.put("path", "rootfs");
+    root.put("readonly", true);
+    spec.put("hostname", "sandbox");
+
+    ArrayNode mounts = spec.putArray("mounts");
+    mount(mounts, "/proc", "proc", "proc", List.of("nosuid", "noexec", "nodev"));
+    mount(mounts, "/tmp", "tmpfs", "tmpfs", List.of("nosuid", "nodev", "mode=1777", "size=" + TMP_SIZE));
+    for (String dir : SandboxRuntimes.VISIBLE_DIRS) {
+      if (!Files.exists(Path.of(dir))) {
+        continue; // e.g. no /lib64 on some architectures; a bind of a missing source fails the start
+      }
+      mount(mounts, dir, "bind", dir, List.of("rbind", "ro", "nosuid", "nodev"));
+    }
+
+    ObjectNode linux = spec.putObject("linux");
+    ArrayNode namespaces = linux.putArray("namespaces");
+    for (String type : List.of("pid", "network", "ipc", "uts", "mount")) {
+      namespaces.addObject().put("type", type);
+    }
+    return spec.toPrettyString();
+  }
+
+  private static void rlimit(ArrayNode rlimits, String type, long value) {
+    rlimits.addObject().put("type", type).put("hard", value).put("soft", value);
+  }
+
+  private static void mount(ArrayNode mounts, String destination, String type, String source, List<String> options) {
+    ObjectNode mount = mounts.addObject();
+    mount.put("destination", destination);
+    mount.put("type", type);
+    mount.put("source", source);
+    ArrayNode opts = mount.putArray("options");
+    options.forEach(opts::add);
+  }
+}

@@ -1,0 +1,37 @@
+package dev.cinchmcp.backend.local;
+
+/**
+ * The few lines that start a Python program in the sandbox, passed with {@code python3 -c}.
+ *
+ * <p>Why not simply {@code python3 -u main.py}? Output must survive a time-out kill, so it cannot
+ * wait in a block buffer; but {@code -u} writes straight to the raw file, and under gVisor a large
+ * write to a pipe can be partial, which an unbuffered text stream silently drops (measured: 50
+ * writes of 100,000 chars arrived as 50 × 65,536). Line buffering keeps output flowing while the
+ * buffered layer retries partial writes.
+ *
+ * <p>The program runs as {@code __main__} with {@code __file__} and {@code sys.argv[0]} set to its
+ * file, and the bootstrap's own frame is dropped from tracebacks, so errors read as if the file had
+ * been run directly. Source is compiled from bytes, so a coding cookie or BOM is honoured.
+ */
+final class PythonBootstrap {
+
+  static final String SOURCE = String.join("\n",
+      "import sys",
+      "sys.stdout.reconfigure(line_buffering=True)",
+      "sys.stderr.reconfigure(line_buffering=True)",
+      "def _hook(t, v, tb, _orig=sys.excepthook):",
+      "    if tb is not None and tb.tb_frame.f_code.co_filename == '<string>':",
+      "        tb = tb.tb_next",
+      "        v = v.with_traceback(tb)",  // the default hook prints v.__traceback__, not tb
+      "    _orig(t, v, tb)",
+      "sys.excepthook = _hook",
+      "sys.argv = sys.argv[1:]",
+      "_path = sys.argv[0]",
+      "with open(_path, 'rb') as _f:",
+      "    _code = compile(_f.read(), _path, 'exec')",
+      "del _hook, _f",
+      "exec(_code, {'__name__': '__main__', '__file__': _path, '__builtins__': __builtins__})",
+      "");
+
+  private PythonBootstrap() {}
+}

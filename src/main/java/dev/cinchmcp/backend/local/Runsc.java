@@ -1,0 +1,113 @@
+package dev.cinchmcp.backend.local;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One runsc binary and its state directory: the command lines, and the small housekeeping commands. */
+final class Runsc {
+
+  private static final Logger log = LoggerFactory.getLogger(Runsc.class);
+  private static final long HOUSEKEEPING_TIMEOUT_SECONDS = 10;
+
+  private final Path binary;
+  private final Path root;
+  private final Map<String, String> environment;
+
+  Runsc(Path binary, Path root, Map<String, String> environment) {
+    this.binary = binary;
+    this.root = root;
+    this.environment = environment;
+  }
+
+  /** Resolves a bare name on the PATH of {@code environment}; a name with a slash is taken as a path. */
+  static Optional<Path> locate(String runsc, Map<String, String> environment) {
+    if (runsc.contains("/")) {
+      Path path = Path.of(runsc);
+      return Files.isExecutable(path) ? Optional.of(path) : Optional.empty();
+    }
+    String path = environment.getOrDefault("PATH", "");
+    return Arrays.stream(path.split(":"))
+        .filter(dir -> !dir.isEmpty())
+        .map(dir -> Path.of(dir, runsc))
+        .filter(Files::isExecutable)
+        .findFirst();
+  }
+
+  Path binary() {
+    return binary;
+  }
+
+  Path root() {
+    return root;
+  }
+
+  /**
+   * The global flags of every call. {@code --rootless} so that no host privilege is used;
+   * {@code --network=none}: the sandbox gets a loopback device and nothing else;
+   * {@code --ignore-cgroups}: limits come from {@link CgroupLimits}, which is ~2 s per run faster.
+   */
+  List<String> command(String... rest) {
+    List<String> argv = new ArrayList<>(List.of(
+        binary.toString(), "--rootless", "--network=none", "--ignore-cgroups", "--root", root.toString()));
+    argv.addAll(List.of(rest));
+    return argv;
+  }
+
+  /** A process builder for {@code argv} with runsc's own, minimal environment. */
+  ProcessBuilder processBuilder(List<String> argv) {
+    ProcessBuilder builder = new ProcessBuilder(argv);
+    builder.environment().clear();
+    builder.environment().putAll(environment);
+    return builder;
+  }
+
+  /** The ids of the containers in this state directory. */
+  List<String> list() {
+    return housekeeping("list", "-quiet").map(out -> out.lines().filter(l -> !l.isBlank()).toList()).orElse(List.of());
+  }
+
+  /** Kills and deletes a container; quiet when it is already gone. */
+  void deleteForce(String id) {
+    housekeeping("delete", "-force", id);
+  }
+
+  private Optional<String> housekeeping(String... rest) {
+    ProcessBuilder builder = processBuilder(command(rest)).redirectErrorStream(true);
+    try {
+      Process process = builder.start();
+      process.getOutputStream().close();
+      byte[] out;
+      try (InputStream in = process.getInputStream()) {
+        out = in.readAllBytes();
+      }
+      if (!process.waitFor(HOUSEKEEPING_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        log.warn("runsc {} did not finish in {} s", rest[0], HOUSEKEEPING_TIMEOUT_SECONDS);
+        return Optional.empty();
+      }
+      String text = new String(out, StandardCharsets.UTF_8);
+      if (process.exitValue() != 0) {
+        log.debug("runsc {} exited {}: {}", String.join(" ", rest), process.exitValue(), text.strip());
+        return Optional.empty();
+      }
+      return Optional.of(text);
+    } catch (IOException e) {
+      log.warn("runsc {} failed: {}", rest[0], e.toString());
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,326 @@
+package dev.cinchmcp.backend.local;
+
+import static dev.cinchmcp.backend.local.Sandboxes.await;
+import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.backend.local.Sandboxes.javascript;
+import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.RunResult;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The walls of the local sandbox, each tested by a program that tries to get through: each test
+ * would fail if its wall were missing. The slow ones (time-out, bombs, flood) are all started in
+ * {@link #startSlowRuns()} so they run side by side, and each test only awaits its own.
+ */
+class LocalSandboxContainmentTest {
+
+  private static final String MARKER = "cinchmcp-secret-" + UUID.randomUUID();
+
+  @TempDir static Path state;
+  @TempDir static Path plantedDir;
+  static Path plantedInHome;
+  static LocalSandboxRunner runner;
+
+  static CompletableFuture<RunResult> infiniteLoop;
+  static CompletableFuture<RunResult> forkBomb;
+  static CompletableFuture<RunResult> forkCounter;
+  static CompletableFuture<RunResult> pythonMemoryBomb;
+  static CompletableFuture<RunResult> nodeBufferBomb;
+  static CompletableFuture<RunResult> nodeHeapBomb;
+  static CompletableFuture<RunResult> flood;
+  static CompletableFuture<RunResult> tmpFiller;
+
+  @BeforeAll
+  static void startSlowRuns() throws IOException {
+    // The environment runsc itself starts with holds a secret: it must not reach the program.
+    runner = LocalSandboxRunner.start(LocalSandboxSettings.defaults()
+        .withStateDir(state)
+        .withRunscEnvironment(Map.of("PATH", System.getenv("PATH"), "CINCH_API_KEY", MARKER)));
+    assertTrue(runner.usable(), runner::unavailableReason);
+    plantedInHome = Files.writeString(Path.of(System.getProperty("user.home"), ".cinchmcp-planted-" + UUID.randomUUID()), MARKER);
+    Files.writeString(plantedDir.resolve("secret.txt"), MARKER);
+
+    infiniteLoop = python(runner, "print('started', flush=True)\nwhile True:\n    pass");
+    forkBomb = python(runner, "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass");
+    forkCounter = python(runner, """
+        import os, time
+        n = 0
+        while n < 1000:
+            try:
+                if os.fork() == 0:
+                    time.sleep(20)
+                    os._exit(0)
+                n += 1
+            except OSError as e:
+                print('fork refused after', n, e.strerror, flush=True)
+                os._exit(0)
+        print('forked', n)
+        """);
+    pythonMemoryBomb = python(runner, "b = bytearray(150 * 2**20)\nprint('150 MB ok', flush=True)\nc = bytearray(400 * 2**20)\nprint('400 MB too')");
+    nodeBufferBomb = javascript(runner, "const a = Buffer.alloc(150 * 2**20, 1); console.log('150 MB ok');\n"
+        + "const b = Buffer.alloc(400 * 2**20, 1); console.log('400 MB too')");
+    nodeHeapBomb = javascript(runner, "const a = []; for (let i = 0; ; i++) a.push(new Array(100000).fill(i));");
+    flood = python(runner, "import sys\nsys.stdout.write('a' + '\\U0001F600' * 15000)\nfor i in range(50):\n    sys.stdout.write('x' * 100000)\nprint('end')");
+    tmpFiller = python(runner, """
+        n = 0
+        try:
+            with open('/tmp/fill', 'wb') as f:
+                while n < 200 * 2**20:
+                    f.write(b'x' * 2**20)
+                    f.flush()
+                    n += 2**20
+        except OSError as e:
+            print('refused', e.strerror)
+        print(n)
+        """);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    Files.deleteIfExists(plantedInHome);
+    try {
+      Sandboxes.assertNothingLeft(runner);
+      assertEquals(List.of(), Sandboxes.ownCgroups(), "cgroups left behind");
+    } finally {
+      runner.close();
+    }
+  }
+
+  @Test
+  void hostFilesAreInvisible() {
+    RunResult result = await(python(runner, """
+        import os
+        for path in ['%s', '%s', '/etc/hostname', '/etc/passwd', '/root', '/home', '%s']:
+            try:
+                if os.path.isdir(path):
+                    print(path, 'LISTED', os.listdir(path))
+                else:
+                    print(path, 'READ', open(path).read())
+            except OSError as e:
+                print(path, 'DENIED', type(e).__name__)
+        print('ROOT', sorted(os.listdir('/')))
+        """.formatted(plantedInHome, plantedDir.resolve("secret.txt"), state)));
+    String out = result.stdout().text();
+    assertFalse(out.contains(MARKER), describe(result));
+    assertFalse(out.contains("READ") || out.contains("LISTED"), describe(result));
+    assertTrue(out.contains("/etc/hostname DENIED FileNotFoundError"), describe(result));
+    assertFalse(out.contains("'home'") || out.contains("'root'") || out.contains("'work'"), describe(result));
+  }
+
+  @Test
+  void noNetworkNotEvenToTheHost() throws Exception {
+    List<String> targets = new ArrayList<>();
+    List<ServerSocket> servers = new ArrayList<>();
+    AtomicInteger accepted = new AtomicInteger();
+    for (InetAddress address : hostAddresses()) {
+      ServerSocket server = new ServerSocket(0, 50, address);
+      server.setSoTimeout(200);
+      servers.add(server);
+      targets.add("('" + address.getHostAddress() + "', " + server.getLocalPort() + ")");
+      Thread.ofPlatformOrDaemon(() -> acceptAll(server, accepted));
+    }
+    try {
+      RunResult result = await(python(runner, """
+          import socket
+          for target in [%s]:
+              try:
+                  socket.create_connection(target, timeout=2).close()
+                  print(target, 'CONNECTED')
+              except OSError as e:
+                  print(target, 'FAILED', e)
+          try:
+              socket.getaddrinfo('example.com', 80)
+              print('DNS RESOLVED')
+          except OSError as e:
+              print('DNS FAILED', e)
+          """.formatted(String.join(", ", targets))));
+      assertFalse(result.stdout().text().contains("CONNECTED"), describe(result));
+      assertFalse(result.stdout().text().contains("RESOLVED"), describe(result));
+      assertEquals(targets.size(), result.stdout().text().split("FAILED", -1).length - 2, describe(result));
+      Thread.sleep(300);
+      assertEquals(0, accepted.get(), "a connection from the sandbox reached the host");
+    } finally {
+      for (ServerSocket server : servers) {
+        server.close();
+      }
+    }
+  }
+
+  @Test
+  void writesOutsideTmpFail() {
+    RunResult result = await(python(runner, """
+        for path in ['/usr/x', '/x', '/code/main.py', '/bin/x', '/proc/x']:
+            try:
+                open(path, 'w').write('x')
+                print(path, 'WRITTEN')
+            except OSError as e:
+                print(path, 'REFUSED')
+        open('/tmp/x', 'w').write('x')
+        print('/tmp ok')
+        """));
+    String out = result.stdout().text();
+    assertFalse(out.contains("WRITTEN"), describe(result));
+    assertTrue(out.contains("/tmp ok"), describe(result));
+  }
+
+  @Test
+  void theServersEnvironmentNeverArrives() {
+    RunResult py = await(python(runner, """
+        import os
+        print(sorted(os.environ))
+        print(open('/proc/self/environ').read())
+        print(open('/proc/1/environ').read())
+        """));
+    assertFalse(py.stdout().text().contains(MARKER), describe(py));
+    assertTrue(py.stdout().text().startsWith("['HOME', 'LANG', 'LC_CTYPE', 'PATH']\n"), describe(py));
+    RunResult js = await(javascript(runner, "console.log(JSON.stringify(process.env))"));
+    assertFalse(js.stdout().text().contains(MARKER), describe(js));
+    assertFalse(js.stdout().text().contains("CINCH_API_KEY"), describe(js));
+  }
+
+  @Test
+  void infiniteLoopTimesOutWithItsOutput() {
+    RunResult result = await(infiniteLoop);
+    assertTrue(result.timedOut(), describe(result));
+    assertNull(result.exitCode());
+    assertEquals("started\n", result.stdout().text(), describe(result));
+    assertTrue(result.durationMs() >= 9_900 && result.durationMs() < 14_000, "duration " + result.durationMs());
+  }
+
+  @Test
+  void forkBombIsContained() {
+    RunResult result = await(forkBomb);
+    // Either the 10 s clock or a limit ends it; either way it ends, and the sandbox is gone.
+    assertFalse(result.succeeded(), describe(result));
+    assertTrue(result.durationMs() < 14_000, "duration " + result.durationMs());
+  }
+
+  @Test
+  void processesAreCapped() {
+    RunResult result = await(forkCounter);
+    String out = result.stdout().text();
+    assertTrue(out.startsWith("fork refused after "), describe(result));
+    int forked = Integer.parseInt(out.split(" ")[3]);
+    assertTrue(forked < 64, describe(result));
+  }
+
+  @Test
+  void pythonMemoryBombIsStopped() {
+    RunResult result = await(pythonMemoryBomb);
+    assertEquals("150 MB ok\n", result.stdout().text(), describe(result));
+    assertFalse(result.succeeded(), describe(result));
+    assertTrue(result.stderr().text().contains("MemoryError") || result.stderr().text().contains("256 MB"), describe(result));
+  }
+
+  @Test
+  void nodeMemoryBombIsStopped() {
+    RunResult result = await(nodeBufferBomb);
+    assertEquals("150 MB ok\n", result.stdout().text(), describe(result));
+    assertEquals(137, result.exitCode(), describe(result));
+    assertTrue(result.stderr().text().contains("more than its 256 MB of memory"), describe(result));
+  }
+
+  @Test
+  void nodeHeapBombIsStopped() {
+    RunResult result = await(nodeHeapBomb);
+    assertFalse(result.succeeded(), describe(result));
+    assertFalse(result.timedOut(), describe(result));
+    String err = result.stderr().text();
+    assertTrue(err.contains("heap out of memory") || err.contains("256 MB"), describe(result));
+  }
+
+  @Test
+  void outputFloodIsCutAndCounted() {
+    RunResult result = await(flood);
+    assertEquals(0, result.exitCode(), describe(result));
+    CappedText out = result.stdout();
+    // 'a' then 15,000 two-char emoji: the 20,000th char would be half a pair, so 19,999 are kept.
+    assertEquals(CappedText.LIMIT - 1, out.text().length());
+    assertFalse(Character.isHighSurrogate(out.text().charAt(out.text().length() - 1)));
+    assertEquals(1 + 30_000 + 50 * 100_000 + 4, out.originalLength());
+    assertTrue(out.truncated());
+  }
+
+  @Test
+  void tmpHoldsAtMost64Megabytes() {
+    RunResult result = await(tmpFiller);
+    String[] lines = result.stdout().text().strip().split("\n");
+    assertTrue(lines[0].startsWith("refused"), describe(result));
+    long written = Long.parseLong(lines[lines.length - 1]);
+    assertTrue(written >= 32L << 20 && written <= 64L << 20, "wrote " + written);
+  }
+
+  @Test
+  void eachRunLeavesNothingBehind() throws Exception {
+    LocalSandboxRunner own = Sandboxes.runner(state.resolve("own"));
+    try {
+      await(python(own, "print(1)"));
+      await(javascript(own, "throw new Error('x')"));
+      Sandboxes.assertNothingLeft(own);
+    } finally {
+      own.close();
+    }
+  }
+
+  private static List<InetAddress> hostAddresses() throws IOException {
+    List<InetAddress> addresses = new ArrayList<>(List.of(InetAddress.getLoopbackAddress()));
+    for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+      for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+        if (address instanceof Inet4Address && !address.isLoopbackAddress()) {
+          addresses.add(address);
+        }
+      }
+    }
+    return addresses;
+  }
+
+  private static void acceptAll(ServerSocket server, AtomicInteger accepted) {
+    while (!server.isClosed()) {
+      try {
+        server.accept().close();
+        accepted.incrementAndGet();
+      } catch (SocketTimeoutException e) {
+        // keep listening
+      } catch (IOException e) {
+        return;
+      }
+    }
+  }
+
+  private static final class Thread {
+    static void ofPlatformOrDaemon(Runnable task) {
+      java.lang.Thread thread = new java.lang.Thread(task, "accept");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    static void sleep(long millis) throws InterruptedException {
+      java.lang.Thread.sleep(millis);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package dev.cinchmcp.backend.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Helpers for the tests of the local backend. They need runsc (apt-get install -y runsc), python3
+ * and node under /usr, and root (rootless runsc and cgroup v1 directories).
+ */
+final class Sandboxes {
+
+  private Sandboxes() {}
+
+  /** A runner with its own state directory under {@code dir}. */
+  static LocalSandboxRunner runner(Path dir) {
+    LocalSandboxRunner runner = LocalSandboxRunner.start(LocalSandboxSettings.defaults().withStateDir(dir));
+    assertTrue(runner.usable(), () -> "gVisor must be usable for these tests: " + runner.unavailableReason());
+    return runner;
+  }
+
+  static CompletableFuture<RunResult> python(LocalSandboxRunner runner, String code) {
+    return runner.run(new Program(code, Language.PYTHON), RunListener.NONE);
+  }
+
+  static CompletableFuture<RunResult> javascript(LocalSandboxRunner runner, String code) {
+    return runner.run(new Program(code, Language.JAVASCRIPT), RunListener.NONE);
+  }
+
+  static RunResult await(CompletableFuture<RunResult> future) {
+    try {
+      return future.get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError("run did not finish: " + e, e);
+    }
+  }
+
+  static String describe(RunResult result) {
+    return "exit=" + result.exitCode() + " timedOut=" + result.timedOut() + "\nstdout: " + result.stdout().text()
+        + "\nstderr: " + result.stderr().text();
+  }
+
+  /** Asserts that the runner left nothing behind: no container, no bundle, no cgroup of its own. */
+  static void assertNothingLeft(LocalSandboxRunner runner) throws IOException {
+    LocalSandboxSettings settings = runner.settings();
+    Runsc runsc = new Runsc(Path.of("/usr/bin/runsc"), settings.runscRoot(), settings.runscEnvironment());
+    assertEquals(List.of(), runsc.list(), "runsc list");
+    assertEquals(List.of(), entries(settings.runscRoot()), "runsc state files");
+    assertEquals(List.of(), entries(settings.bundles()), "bundles");
+  }
+
+  /** The run cgroups this JVM still has (named cinchmcp-<our pid>-n). */
+  static List<String> ownCgroups() throws IOException {
+    String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
+    Path memory = null;
+    for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+      String[] parts = line.split(":", 3);
+      if (parts.length == 3 && List.of(parts[1].split(",")).contains("memory")) {
+        memory = Path.of("/sys/fs/cgroup/memory", parts[2].substring(1), CgroupLimits.PARENT);
+      }
+    }
+    if (memory == null || !Files.isDirectory(memory)) {
+      return List.of();
+    }
+    return entries(memory).stream().filter(name -> name.startsWith(prefix)).toList();
+  }
+
+  static List<String> entries(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> list = Files.list(dir)) {
+      return list.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+}
