@@ -2,11 +2,6 @@ package dev.cinchmcp;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cinchmcp.backend.CodeRunner;
-import dev.cinchmcp.backend.DeferredRunner;
-import dev.cinchmcp.backend.RunFailure;
-import dev.cinchmcp.backend.UnavailableRunner;
-import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
@@ -18,13 +13,10 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,9 +27,6 @@ import org.slf4j.LoggerFactory;
 public final class CinchMcpServer {
 
   private static final Logger log = LoggerFactory.getLogger(CinchMcpServer.class);
-
-  /** What the sandbox offers; the Cinch service runs these versions. */
-  static final String CINCH_RUNTIMES = "Python 3.12 and Node 20";
 
   private final Settings settings;
 
@@ -62,7 +51,7 @@ public final class CinchMcpServer {
     // Every call schedules a deadline that is almost always cancelled; drop those at once rather than
     // keeping them (and the call they refer to) queued until the deadline would have passed.
     timers.setRemoveOnCancelPolicy(true);
-    CodeRunner runner = runner(warmUp, timers, workers);
+    BackendChoice backend = BackendChoice.choose(settings, warmUp, workers, timers, BackendChoice::startLocal);
 
     ObjectMapper mapper = mapperReady.join();
     JacksonMcpJsonMapper mcpMapper = new JacksonMcpJsonMapper(mapper);
@@ -75,14 +64,14 @@ public final class CinchMcpServer {
         .jsonSchemaValidator(new BuiltInSchemaCheck())
         .validateToolInputs(false) // ExecuteCodeTool checks its two arguments itself, with clearer messages
         .capabilities(ServerCapabilities.builder().tools(false).logging().build())
-        .tools(new ExecuteCodeTool(runner, timers, CINCH_RUNTIMES).specification())
+        .tools(new ExecuteCodeTool(backend.runner(), timers, backend.runtimes()).specification())
         .build();
 
-    if (settings.usable()) {
-      log.info("cinch-mcp {} ready on stdio: {}", Version.get(), settings.describe());
+    if (backend.usable()) {
+      log.info("cinch-mcp {} ready on stdio: {}", Version.get(), backend.summary());
     } else {
       log.error("cinch-mcp {} started, but cannot run code until its configuration is fixed:", Version.get());
-      settings.problems().forEach(p -> log.error("  {}", p));
+      backend.problems().forEach(p -> log.error("  {}", p));
     }
     // SIGTERM (or Ctrl-C) while calls are running: answer them first, as at the end of stdin, then exit 0.
     Thread drainOnSignal = new Thread(() -> {
@@ -93,27 +82,19 @@ public final class CinchMcpServer {
     transport.run();
     Runtime.getRuntime().removeShutdownHook(drainOnSignal);
     server.close();
+    if (backend.runner() instanceof AutoCloseable closeable) {
+      closeQuietly(closeable);
+    }
     workers.shutdownNow();
     timers.shutdownNow();
   }
 
-  private CodeRunner runner(CompletableFuture<Void> after, ScheduledExecutorService timers, ExecutorService workers) {
-    if (!settings.usable()) {
-      return new UnavailableRunner("cinch", new RunFailure(RunFailure.Kind.MISCONFIGURED,
-          "This server is not configured to run code: " + String.join(" ", settings.problems())
-              + " Nothing was run. Tell the user; the server must be restarted after the change."));
+  private static void closeQuietly(AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      log.debug("Closing the backend failed: {}", e.toString());
     }
-    // Built on another core, after the JSON warm-up: see DeferredRunner.
-    CompletableFuture<CodeRunner> cinch = after.thenApplyAsync(ignored -> new CinchApiRunner(settings.runUri(),
-        settings.apiKey().orElseThrow(), settings.timeout(), Version.userAgent(),
-        CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout(), workers), workers, timers, Clock.systemUTC()),
-        workers);
-    return new DeferredRunner("cinch", cinch);
-  }
-
-  private Duration connectTimeout() {
-    Duration tenSeconds = Duration.ofSeconds(10);
-    return settings.timeout().compareTo(tenSeconds) < 0 ? settings.timeout() : tenSeconds;
   }
 
   private static ThreadFactory daemon(String prefix) {

@@ -60,6 +60,21 @@ final class CheckReport {
     return this;
   }
 
+  /** The local sandbox ran the test program: there is no API, key or credit to ask about. */
+  CheckReport ranLocally(RunResult result, long millis, String expectedStdout) {
+    row("Sandbox", "ran the test program in a fresh gVisor sandbox");
+    row("Run time", millis + " ms");
+    String printed = result.stdout().text().strip();
+    if (!result.succeeded() || !printed.equals(expectedStdout)) {
+      wrap("Note: the test program printed \"" + shorten(printed) + "\" with exit code " + result.exitCode()
+          + (result.timedOut() ? " and timed out" : "") + "; expected \"" + expectedStdout + "\" and exit code 0.");
+      return fail("the local sandbox started but did not run the test program correctly (see above).");
+    }
+    ok = true;
+    verdict = "OK: execute_code calls will work, in a local gVisor sandbox.";
+    return this;
+  }
+
   /** The API call failed: which questions it answers, and what to do, depend on the kind. */
   CheckReport failed(RunFailure failure, long millis, long timeoutMillis) {
     switch (failure.kind()) {

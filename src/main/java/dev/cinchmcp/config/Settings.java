@@ -16,13 +16,23 @@ import java.util.Optional;
  * @param apiKey the Cinch API key, empty when not set; never printed
  * @param baseUri the API's base, without a trailing slash
  * @param timeout how long a call waits for the API's answer
- * @param problems what is wrong, one sentence each naming the variable and the fix; empty when usable
+ * @param problems what is wrong, one sentence each naming the variable and the fix; empty when the
+ *     Cinch API can be used (a missing key is one of them)
+ * @param backend which backend the user asked for
+ * @param runsc gVisor's runsc for the local backend: a name looked up on PATH, or a path
  */
-public record Settings(Optional<String> apiKey, URI baseUri, Duration timeout, List<String> problems) {
+public record Settings(
+    Optional<String> apiKey, URI baseUri, Duration timeout, List<String> problems, Backend backend, String runsc) {
 
   public static final String API_KEY = "CINCH_API_KEY";
   public static final String BASE_URL = "CINCH_BASE_URL";
   public static final String TIMEOUT_MS = "CINCH_TIMEOUT_MS";
+  public static final String BACKEND = "CINCH_BACKEND";
+  public static final String RUNSC = "CINCH_RUNSC";
+
+  /** The problem of a missing key: the one that a local sandbox can stand in for. */
+  public static final String MISSING_KEY = API_KEY + " is not set: set it to your Cinch API key (it looks like"
+      + " cinch_live_...) in the \"env\" block of this server's entry in your MCP client's configuration.";
 
   public static final URI DEFAULT_BASE_URI = URI.create("https://api.cinch.codes");
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(20_000);
@@ -32,6 +42,13 @@ public record Settings(Optional<String> apiKey, URI baseUri, Duration timeout, L
     Objects.requireNonNull(baseUri, "baseUri");
     Objects.requireNonNull(timeout, "timeout");
     problems = List.copyOf(problems);
+    Objects.requireNonNull(backend, "backend");
+    Objects.requireNonNull(runsc, "runsc");
+  }
+
+  /** The settings of the Cinch API alone, with the default backend choice. */
+  public Settings(Optional<String> apiKey, URI baseUri, Duration timeout, List<String> problems) {
+    this(apiKey, baseUri, timeout, problems, Backend.AUTO, "runsc");
   }
 
   /** Reads and checks the settings from an environment map (normally {@code System.getenv()}). */
@@ -39,6 +56,7 @@ public record Settings(Optional<String> apiKey, URI baseUri, Duration timeout, L
     return SettingsReader.read(env);
   }
 
+  /** Whether the Cinch API can be used: a key is set and every setting is valid. */
   public boolean usable() {
     return problems.isEmpty();
   }

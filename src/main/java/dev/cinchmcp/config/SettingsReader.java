@@ -20,14 +20,26 @@ final class SettingsReader {
     Optional<String> key = readKey(env.get(Settings.API_KEY), problems);
     URI base = readBaseUri(env.get(Settings.BASE_URL), problems);
     Duration timeout = readTimeout(env.get(Settings.TIMEOUT_MS), problems);
-    return new Settings(key, base, timeout, problems);
+    Backend backend = readBackend(env.get(Settings.BACKEND), problems);
+    String runsc = env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
+    return new Settings(key, base, timeout, problems, backend, runsc);
+  }
+
+  private static Backend readBackend(String raw, List<String> problems) {
+    if (raw == null || raw.isBlank()) {
+      return Backend.AUTO;
+    }
+    return Backend.parse(raw).orElseGet(() -> {
+      problems.add(Settings.BACKEND + " must be auto, cinch or local (was \"" + raw + "\"): leave it unset for auto"
+          + " (the Cinch API when a key is set, else a local gVisor sandbox).");
+      return Backend.AUTO;
+    });
   }
 
   private static Optional<String> readKey(String raw, List<String> problems) {
     String key = raw == null ? "" : raw.strip();
     if (key.isEmpty()) {
-      problems.add(Settings.API_KEY + " is not set: set it to your Cinch API key (it looks like cinch_live_...)"
-          + " in the \"env\" block of this server's entry in your MCP client's configuration.");
+      problems.add(Settings.MISSING_KEY);
       return Optional.empty();
     }
     if (key.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {

@@ -123,7 +123,7 @@ class SelfCheckTest {
 
   @Test
   void missingKeyIsAConfigurationProblemAndNothingIsSent() {
-    Map<String, String> env = env();
+    Map<String, String> env = env("CINCH_BACKEND", "cinch");
     env.remove("CINCH_API_KEY");
 
     CliRun run = check(env);
@@ -144,6 +144,37 @@ class SelfCheckTest {
     assertTrue(run.out().contains("CINCH_TIMEOUT_MS"), run.out());
     api.verify(0, postRequestedFor(urlEqualTo("/run")));
     assertFalse(run.showsKey());
+  }
+
+  @Test
+  void withoutAKeyOrGvisorAutoSaysBothAndNothingRuns() {
+    Map<String, String> env = env("CINCH_RUNSC", "/nonexistent/runsc");
+    env.remove("CINCH_API_KEY");
+
+    CliRun run = check(env);
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertTrue(run.out().contains("CINCH_API_KEY is not set"), run.out());
+    assertTrue(run.out().contains("No local gVisor sandbox could stand in"), run.out());
+    api.verify(0, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  @Test
+  void explicitLocalBackendWithoutGvisorFailsWithWhatToInstall() {
+    CliRun run = check(env("CINCH_BACKEND", "local", "CINCH_RUNSC", "/nonexistent/runsc"));
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertTrue(run.out().contains("gVisor"), run.out());
+    api.verify(0, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  @Test
+  void unknownBackendIsAConfigurationProblem() {
+    CliRun run = check(env("CINCH_BACKEND", "docker"));
+
+    assertEquals(1, run.exitCode(), run.out());
+    assertTrue(run.out().contains("CINCH_BACKEND must be auto, cinch or local (was \"docker\")"), run.out());
+    api.verify(0, postRequestedFor(urlEqualTo("/run")));
   }
 
   private CliRun check(Map<String, String> env) {

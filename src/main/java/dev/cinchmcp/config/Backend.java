@@ -1,0 +1,27 @@
+package dev.cinchmcp.config;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/** Which backend runs the code ({@code CINCH_BACKEND}). */
+public enum Backend {
+  /** The Cinch API when a key is set, else the local gVisor sandbox when it works. */
+  AUTO,
+  /** The Cinch API (needs {@code CINCH_API_KEY}). */
+  CINCH,
+  /** A local gVisor sandbox (needs gVisor's {@code runsc}; Linux only). */
+  LOCAL;
+
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  static Optional<Backend> parse(String text) {
+    for (Backend b : values()) {
+      if (b.wireName().equals(text.strip().toLowerCase(Locale.ROOT))) {
+        return Optional.of(b);
+      }
+    }
+    return Optional.empty();
+  }
+}

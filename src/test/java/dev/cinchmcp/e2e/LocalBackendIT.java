@@ -1,0 +1,45 @@
+package dev.cinchmcp.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The built jar with no Cinch key: it serves from a local gVisor sandbox (runsc, installed by
+ * .ci/run), says so on stderr, promises the interpreter versions it really has, and runs code.
+ */
+class LocalBackendIT {
+
+  @Test
+  void withoutAKeyTheJarRunsCodeInALocalGvisorSandbox() throws Exception {
+    try (JarProcess jar = JarProcess.start(Map.of())) {
+      jar.initialize();
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
+      String description = jar.awaitReply("list", Duration.ofSeconds(30))
+          .path("result").path("tools").get(0).path("description").asText();
+      assertTrue(description.contains("Node.js "), description);
+      assertFalse(description.contains("Python 3.12 and Node 20"), "the local versions, not the service's: " + description);
+
+      jar.send(JarProcess.call(1, "print(6 * 7)"));
+      JsonNode result = jar.awaitReply(1, Duration.ofSeconds(30)).path("result");
+      assertFalse(result.path("isError").asBoolean(true), result.toString());
+      assertEquals("42\n", result.path("structuredContent").path("stdout").asText());
+      assertEquals("local", result.path("structuredContent").path("backend").asText());
+
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
+          + "\"arguments\":{\"code\":\"console.log([1,2,3].map(x => x * 2).join(','))\",\"language\":\"javascript\"}}}");
+      JsonNode js = jar.awaitReply(2, Duration.ofSeconds(30)).path("result");
+      assertEquals("2,4,6\n", js.path("structuredContent").path("stdout").asText(), js.toString());
+
+      jar.closeStdin();
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(20)));
+      assertTrue(jar.stderr().contains("ready on stdio: backend local"), jar.stderr());
+      jar.assertProtocolClean();
+    }
+  }
+}
