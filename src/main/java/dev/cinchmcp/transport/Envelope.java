@@ -24,12 +24,24 @@ record Envelope(Kind kind, Object id, String problem) {
 
   static final String CANCELLED_METHOD = "notifications/cancelled";
 
+  /**
+   * Deepest nesting accepted. Real MCP messages nest a handful of levels; Jackson and the SDK turn a
+   * message into objects recursively, so a hostile one nested a thousand deep could exhaust a small
+   * thread stack. Parsing into a tree is not recursive, so the depth is measured before that step.
+   */
+  static final int MAX_DEPTH = 64;
+
   static Envelope classify(JsonNode node) {
     if (node.isArray()) {
       return invalid(null, "Batches (JSON arrays) are not supported: send one JSON-RPC message per line.");
     }
     if (!node.isObject()) {
       return invalid(null, "Invalid request: a message must be a JSON object.");
+    }
+    if (deeperThan(node, MAX_DEPTH)) {
+      JsonNode rawId = node.get("id");
+      Object id = rawId != null && (rawId.isTextual() || rawId.isNumber()) ? idValue(rawId) : null;
+      return invalid(id, "Invalid request: nested more than " + MAX_DEPTH + " levels deep.");
     }
     JsonNode idNode = node.get("id");
     boolean hasId = idNode != null;
@@ -75,6 +87,27 @@ record Envelope(Kind kind, Object id, String problem) {
         ? (node.has("id") ? McpSchema.JSONRPCRequest.class : McpSchema.JSONRPCNotification.class)
         : McpSchema.JSONRPCResponse.class;
     return mapper.convertValue(node, type);
+  }
+
+  /** Whether any value lies deeper than {@code limit} containers, found without recursion. */
+  static boolean deeperThan(JsonNode root, int limit) {
+    java.util.ArrayDeque<JsonNode> level = new java.util.ArrayDeque<>();
+    level.add(root);
+    for (int depth = 1; !level.isEmpty(); depth++) {
+      if (depth > limit) {
+        return true;
+      }
+      java.util.ArrayDeque<JsonNode> next = new java.util.ArrayDeque<>();
+      for (JsonNode n : level) {
+        for (JsonNode child : n) {
+          if (child.isContainerNode() && child.size() > 0) {
+            next.add(child);
+          }
+        }
+      }
+      level = next;
+    }
+    return false;
   }
 
   private static Envelope invalid(Object id, String problem) {

@@ -97,6 +97,17 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   void accept(byte[] line) {
+    try {
+      acceptMessage(line);
+    } catch (StackOverflowError | RuntimeException e) {
+      // Last resort: whatever one message does, the next one is still read (Envelope's depth limit
+      // keeps stack overflows out; this keeps a surprise from ending the session).
+      log.warn("A message could not be handled: {}", e.toString());
+      writer.write(JsonRpcErrors.reply(null, JsonRpcErrors.INVALID_REQUEST, "Invalid request: it could not be handled."));
+    }
+  }
+
+  private void acceptMessage(byte[] line) {
     if (isBlank(line)) {
       return; // an empty line is no message; skipping it is what clients expect
     }

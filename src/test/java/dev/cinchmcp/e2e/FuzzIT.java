@@ -50,7 +50,8 @@ class FuzzIT {
     System.out.println("FuzzIT seed: " + seed);
     Random random = new Random(seed);
     HostileLines hostile = new HostileLines(random);
-    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+    // The recommended launch: its smaller thread stacks are where a deeply nested message would hurt.
+    try (JarProcess jar = JarProcess.startRecommended(JarProcess.envFor(api.baseUrl()))) {
       jar.initialize();
       int valid = 0;
       ByteArrayOutputStream batch = new ByteArrayOutputStream();
@@ -125,6 +126,12 @@ class FuzzIT {
 
     private String deepNesting() {
       int depth = 100 + random.nextInt(20_000);
+      if (random.nextBoolean()) {
+        // Well-formed and closed, inside the params of a real method, so that it gets past the parser.
+        int d = 50 + random.nextInt(1000);
+        return "{\"jsonrpc\":\"2.0\",\"id\":\"deep" + random.nextInt(1000) + "\",\"method\":\"tools/call\",\"params\":"
+            + "{\"name\":\"execute_code\",\"arguments\":{\"code\":" + "[".repeat(d) + "]".repeat(d) + "}}}";
+      }
       char open = random.nextBoolean() ? '[' : '{';
       StringBuilder sb = new StringBuilder();
       for (int i = 0; i < depth; i++) {

@@ -64,7 +64,27 @@ final class JarProcess implements AutoCloseable {
 
   /** Starts {@code java -jar cinch-mcp.jar} with exactly this environment (plus PATH). */
   static JarProcess start(Map<String, String> env) throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(java(), "-jar", jar().toString());
+    return start(env, List.of());
+  }
+
+  /** Starts the jar the way the README recommends: the JVM options of target/launch-args.txt. */
+  static JarProcess startRecommended(Map<String, String> env) throws IOException {
+    List<String> args = new ArrayList<>();
+    for (String line : Files.readAllLines(jar().resolveSibling("launch-args.txt"))) {
+      if (!line.isBlank()) {
+        args.add(line.strip());
+      }
+    }
+    return start(env, args);
+  }
+
+  private static JarProcess start(Map<String, String> env, List<String> jvmArgs) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(java());
+    command.addAll(jvmArgs);
+    command.add("-jar");
+    command.add(jar().toString());
+    ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().clear();
     pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
     pb.environment().putAll(env);

@@ -155,4 +155,23 @@ class StdioTransportTest {
     assertEquals(2, dupReplies, messages.toString());
     assertTrue(messages.stream().anyMatch(m -> "dup".equals(m.path("id").asText()) && m.path("error").path("code").asInt() == -32600));
   }
+
+  @Test
+  void messageNestedTooDeeplyIsRefusedWithItsId() throws IOException {
+    String nested = "[".repeat(900) + "]".repeat(900);
+    assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":"
+        + "\"execute_code\",\"arguments\":{\"code\":\"print(1)\",\"x\":" + nested + "}}}", -32600, false);
+    List<JsonNode> messages = serve(bytes(INIT, "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\",\"params\":{\"a\":"
+        + nested + "}}\n", CALL));
+    assertEquals(42, messages.get(1).path("id").asInt());
+    assertTrue(messages.get(1).path("error").path("message").asText().contains("nested more than"));
+  }
+
+  @Test
+  void ordinaryNestingIsFine() throws IOException {
+    String nested = "{\"a\":".repeat(20) + "1" + "}".repeat(20);
+    List<JsonNode> messages = serve(bytes(INIT, "{\"jsonrpc\":\"2.0\",\"id\":43,\"method\":\"ping\",\"params\":{\"_meta\":"
+        + nested + "}}\n", CALL));
+    assertTrue(messages.get(1).has("result"), messages.toString());
+  }
 }
