@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * Runs programs at the Cinch API: {@code POST {base}/run} with the key as a bearer token.
  *
  * <p>One call holds no thread while it waits: the request goes out with {@code sendAsync}, and only
- * the short read of an answer runs on {@code readers}. Everything about one call (its attempts, its
- * deadline, its cancellation) lives in a {@link Call}.
+ * the short read of an answer holds one: the HTTP client's executor thread that delivered the
+ * response (or one of {@code readers}, should it come before the callback was attached). Everything
+ * about one call (its attempts, its deadline, its cancellation) lives in a {@link Call}.
  */
 public final class CinchApiRunner implements CodeRunner {
 
@@ -147,17 +148,22 @@ public final class CinchApiRunner implements CodeRunner {
           .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
           .build();
       listener.sent(n);
+      Thread caller = Thread.currentThread();
       var sent = http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
       inFlight = sent;
       sent.whenComplete((response, error) -> {
         if (error != null) {
           fail(transportFailure(error));
+          return;
+        }
+        answer = response.body();
+        if (result.isDone()) {
+          abort();
+        } else if (Thread.currentThread() != caller) {
+          handle(n, response); // on the client's executor thread already: no further hand-off
         } else {
-          answer = response.body();
-          if (result.isDone()) {
-            abort();
-            return;
-          }
+          // Completed before the callback was attached: never read a body on the caller's thread
+          // (for the server, the one that reads stdin).
           try {
             readers.execute(() -> handle(n, response));
           } catch (RuntimeException rejected) { // the server is shutting down

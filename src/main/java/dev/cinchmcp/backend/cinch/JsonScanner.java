@@ -82,13 +82,32 @@ final class JsonScanner {
       if (pos == end && !fill()) {
         throw new Malformed("the answer ended inside a string");
       }
+      // Fast path: a run of plain characters is kept (or counted) in one step, not one by one.
+      int start = pos;
+      while (pos < end) {
+        char c = buf[pos];
+        if (c == '"' || c == '\\' || c < 0x20) {
+          break;
+        }
+        pos++;
+      }
+      int run = pos - start;
+      if (run > 0) {
+        if (length < keep) {
+          sink.append(buf, start, (int) Math.min(run, keep - length));
+        }
+        length += run;
+      }
+      if (pos == end) {
+        continue;
+      }
       char c = buf[pos++];
       if (c == '"') {
         return length;
       }
       if (c == '\\') {
         c = readEscape();
-      } else if (c < 0x20) {
+      } else {
         throw new Malformed("a control character inside a string");
       }
       if (length < keep) {
