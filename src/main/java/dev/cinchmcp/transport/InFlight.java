@@ -30,6 +30,16 @@ final class InFlight {
       this.subscription = subscription;
     }
 
+    /** Answered or cancelled. */
+    boolean ended() {
+      return ended.get();
+    }
+
+    /** Whether its work was handed to the session (a waiting call's was not). */
+    boolean started() {
+      return subscription != null;
+    }
+
     /** Claims the right to answer; false if the call was cancelled (or already answered). */
     boolean finish() {
       return ended.compareAndSet(false, true);

@@ -40,6 +40,15 @@ public final class StdioTransport implements McpServerTransportProvider {
   /** Longest accepted line: far above any real MCP message, low enough to bound memory. */
   public static final int MAX_LINE_BYTES = 8 * 1024 * 1024;
 
+  /**
+   * Requests running at once; more wait (see {@link Admission}). Each call holds little until its
+   * answer comes, then up to ~0.3 MB while its result is written: 64 fit a 48 MB heap with room.
+   */
+  public static final int MAX_RUNNING = 64;
+
+  static final int MAX_WAITING = 1024;
+  static final long MAX_WAITING_BYTES = 16L * 1024 * 1024;
+
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
 
   private final ObjectMapper mapper;
@@ -48,6 +57,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final JsonRpcWriter writer;
   private final Duration drainLimit;
   private final InFlight inFlight = new InFlight();
+  private final Admission admission = new Admission(MAX_RUNNING, MAX_WAITING, MAX_WAITING_BYTES);
   private final AtomicBoolean closing = new AtomicBoolean();
   private volatile McpServerSession session;
 
@@ -133,12 +143,12 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
     switch (envelope.kind()) {
       case CANCELLED -> cancel(node.path("params").path("requestId"));
-      case REQUEST -> dispatchRequest(envelope, node);
+      case REQUEST -> dispatchRequest(envelope, node, line.length);
       case NOTIFICATION, RESPONSE -> dispatch(node, null);
     }
   }
 
-  private void dispatchRequest(Envelope envelope, JsonNode node) {
+  private void dispatchRequest(Envelope envelope, JsonNode node, int bytes) {
     Object key = InFlight.key(envelope.id());
     InFlight.Call call = inFlight.open(key);
     if (call == null) {
@@ -146,17 +156,27 @@ public final class StdioTransport implements McpServerTransportProvider {
           "Request id " + envelope.id() + " is already in use by a request still running."));
       return;
     }
-    dispatch(node, call);
+    if (!admission.offer(call, bytes, () -> dispatch(node, call))) {
+      inFlight.close(call);
+      writer.write(JsonRpcErrors.reply(envelope.id(), JsonRpcErrors.SERVER_BUSY, "Server busy: "
+          + admission.maxRunning() + " requests are running and too many are waiting. Wait for some answers,"
+          + " then send it again."));
+    }
   }
 
   /** Hands a message to the session; for a request, as a subscription the call can cancel. */
   private void dispatch(JsonNode node, InFlight.Call call) {
+    if (call != null && call.ended()) {
+      admission.finished(); // cancelled just as its turn came: nothing to run
+      return;
+    }
     JSONRPCMessage message;
     try {
       message = Envelope.toMessage(mapper, node);
     } catch (IllegalArgumentException e) {
       if (call != null) {
         inFlight.close(call);
+        admission.finished();
       }
       Object id = call == null ? null : Envelope.idValue(node.get("id"));
       writer.write(JsonRpcErrors.reply(id, JsonRpcErrors.INVALID_REQUEST, "Invalid request: its fields have the wrong types."));
@@ -169,7 +189,10 @@ public final class StdioTransport implements McpServerTransportProvider {
       return;
     }
     Disposable subscription = handling
-        .doFinally(signal -> inFlight.close(call))
+        .doFinally(signal -> {
+          inFlight.close(call);
+          admission.finished();
+        })
         .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
     call.attach(subscription);
   }
@@ -181,6 +204,9 @@ public final class StdioTransport implements McpServerTransportProvider {
     InFlight.Call call = inFlight.get(InFlight.key(Envelope.idValue(requestId)));
     if (call != null && call.cancel()) {
       log.debug("Cancelled request {}", requestId);
+      if (!call.started()) {
+        inFlight.close(call); // it was waiting its turn: Admission will skip it
+      }
     }
     // A cancellation for an unknown or finished request is ignored, as the spec asks.
   }

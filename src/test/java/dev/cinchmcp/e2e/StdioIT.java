@@ -193,6 +193,30 @@ class StdioIT {
   }
 
   @Test
+  void aBurstBeyondTheRunningLimitWaitsItsTurnAndBeyondTheQueueIsRefused() throws Exception {
+    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+      jar.initialize();
+      StringBuilder burst = new StringBuilder();
+      for (int i = 0; i < 64 + 1024 + 5; i++) {
+        burst.append(JarProcess.call(i, i < 80 ? "slow1500" : "print(1)")).append('\n');
+      }
+      jar.sendRaw(burst.toString().getBytes(StandardCharsets.UTF_8));
+      awaitRequests(64);
+      Thread.sleep(500); // the first 64 are still at the API: no 65th request may have started
+      assertEquals(64, api.getAllServeEvents().size(), "more requests ran at once than the limit");
+      for (int i = 64 + 1024; i < 64 + 1024 + 5; i++) {
+        assertEquals(-32000, jar.awaitReply(i, Duration.ofSeconds(10)).path("error").path("code").asInt(),
+            "request " + i + " should have been refused as too many");
+      }
+      for (int i = 0; i < 64 + 1024; i++) {
+        JsonNode reply = jar.awaitReply(i, Duration.ofSeconds(60));
+        assertEquals("42\n", reply.path("result").path("structuredContent").path("stdout").asText(), reply.toString());
+      }
+      jar.assertProtocolClean();
+    }
+  }
+
+  @Test
   void cancelledCallDropsItsRequestAndGetsNoReply() throws Exception {
     try (HangingHttpServer hanging = new HangingHttpServer();
         JarProcess jar = JarProcess.start(JarProcess.envFor(hanging.baseUrl()))) {
