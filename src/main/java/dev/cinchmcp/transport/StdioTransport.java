@@ -14,9 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -58,7 +55,6 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final Duration drainLimit;
   private final InFlight inFlight = new InFlight();
   private final Admission admission = new Admission(MAX_RUNNING, MAX_WAITING, MAX_WAITING_BYTES);
-  private final AtomicBoolean closing = new AtomicBoolean();
   private volatile McpServerSession session;
 
   /**
@@ -98,7 +94,6 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   /** Waits for the answers still owed, then flushes stdout. Safe to call more than once. */
   public void drain() {
-    closing.set(true);
     log.debug("Draining: {} request(s) still owed an answer", inFlight.size());
     if (!inFlight.awaitEmpty(drainLimit)) {
       log.warn("{} request(s) still unanswered after {} ms; giving up on them", inFlight.size(), drainLimit.toMillis());
@@ -261,14 +256,5 @@ public final class StdioTransport implements McpServerTransportProvider {
     public void close() {
       // stdout stays open until the process ends; the read loop decides when that is.
     }
-  }
-
-  /** For tests and shutdown: how many requests are still owed an answer. */
-  int pending() {
-    return inFlight.size();
-  }
-
-  static long millis(Duration d) {
-    return TimeUnit.MILLISECONDS.convert(d);
   }
 }
