@@ -49,10 +49,9 @@ public final class ExecuteCodeTool {
   }
 
   Tool definition() {
-    return Tool.builder(NAME)
+    return Tool.builder(NAME, ToolSchemas.input())
         .title("Run code in a sandbox")
         .description(description())
-        .inputSchema(ToolSchemas.input())
         .outputSchema(ToolSchemas.output())
         // readOnly: a run cannot touch the user's machine, files or network: it happens in a fresh,
         //   isolated sandbox that is thrown away afterwards. So it is also not destructive.
@@ -141,8 +140,7 @@ public final class ExecuteCodeTool {
         case WARNING -> LoggingLevel.WARNING;
         case ERROR -> LoggingLevel.ERROR;
       };
-      exchange.loggingNotification(LoggingMessageNotification.builder()
-              .level(mcpLevel).logger("cinch-mcp").data(message).build())
+      exchange.loggingNotification(LoggingMessageNotification.builder(mcpLevel, message).logger("cinch-mcp").build())
           .subscribe(null, e -> log.debug("Could not send a log notification: {}", e.toString()));
     }
   }

@@ -54,7 +54,7 @@ final class ProgressReporter {
       return;
     }
     progress += 1;
-    exchange.progressNotification(new ProgressNotification(token, progress, null, message))
+    exchange.progressNotification(ProgressNotification.builder(token, progress).message(message).build())
         .subscribe(null, e -> log.debug("Could not send a progress notification: {}", e.toString()));
   }
 

@@ -34,8 +34,8 @@ public final class JsonWarmUp {
       McpSchema.JSONRPCRequest request = (McpSchema.JSONRPCRequest) Envelope.toMessage(mapper, init);
       mapper.convertValue(request.params(), McpSchema.InitializeRequest.class);
       McpSchema.ServerCapabilities capabilities = McpSchema.ServerCapabilities.builder().tools(false).logging().build();
-      mapper.writeValueAsBytes(McpSchema.JSONRPCResponse.result(0, new McpSchema.InitializeResult(
-          "2025-06-18", capabilities, new McpSchema.Implementation("warm-up", "1"), null)));
+      mapper.writeValueAsBytes(McpSchema.JSONRPCResponse.result(0, McpSchema.InitializeResult.builder(
+          "2025-06-18", capabilities, McpSchema.Implementation.builder("warm-up", "1").build()).build()));
       mapper.convertValue(mapper.readTree("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
           McpSchema.JSONRPCNotification.class);
 
@@ -45,9 +45,9 @@ public final class JsonWarmUp {
       mapper.writeValueAsBytes(McpSchema.JSONRPCResponse.result(1, McpSchema.CallToolResult.builder()
           .addTextContent("warm").structuredContent(Map.of("stdout", "")).isError(false).build()));
       mapper.writeValueAsBytes(McpSchema.JSONRPCResponse.result(2, McpSchema.ListToolsResult.builder(List.of(
-          McpSchema.Tool.builder("warm").inputSchema(Map.of("type", "object")).build())).build()));
+          McpSchema.Tool.builder("warm", Map.of("type", "object")).build())).build()));
       mapper.writeValueAsBytes(new McpSchema.JSONRPCNotification("notifications/progress",
-          new McpSchema.ProgressNotification(1, 1.0, null, "warm")));
+          McpSchema.ProgressNotification.builder(1, 1.0).message("warm").build()));
     } catch (Exception | LinkageError e) {
       log.debug("JSON warm-up skipped: {}", e.toString());
     }
