@@ -123,12 +123,40 @@ function splitCommand(s) {
   return out;
 }
 
+// Memory of a server and of every process it started (a launcher that starts the real server as a
+// child must not look lighter than it is): RSS and peak RSS summed over the process tree.
 function procStatus(pid) {
-  try {
-    const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (k) => { const m = s.match(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm')); return m ? Number(m[1]) : null; };
-    return { rssKb: kb('VmRSS'), hwmKb: kb('VmHWM'), threads: Number((s.match(/^Threads:\s+(\d+)/m) || [])[1]) || null };
-  } catch { return { rssKb: null, hwmKb: null, threads: null }; }
+  const one = (p) => {
+    try {
+      const s = fs.readFileSync(`/proc/${p}/status`, 'utf8');
+      const kb = (k) => { const m = s.match(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm')); return m ? Number(m[1]) : null; };
+      return { rssKb: kb('VmRSS'), hwmKb: kb('VmHWM'), threads: Number((s.match(/^Threads:\s+(\d+)/m) || [])[1]) || null };
+    } catch { return { rssKb: null, hwmKb: null, threads: null }; }
+  };
+  const children = (p) => {
+    const out = [];
+    try {
+      for (const t of fs.readdirSync(`/proc/${p}/task`)) {
+        const c = fs.readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
+        if (c) out.push(...c.split(/\s+/).map(Number));
+      }
+    } catch { /* gone */ }
+    return out;
+  };
+  const total = one(pid);
+  if (total.rssKb === null) return total;
+  const queue = children(pid);
+  while (queue.length) {
+    const c = queue.shift();
+    const m = one(c);
+    if (m.rssKb !== null) {
+      total.rssKb += m.rssKb;
+      total.hwmKb += m.hwmKb ?? 0;
+      total.threads += m.threads ?? 0;
+    }
+    queue.push(...children(c));
+  }
+  return total;
 }
 
 // ---------------------------------------------------------------- fake API

@@ -7,6 +7,7 @@ import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.util.OptionalInt;
 
 /**
  * Entry point: connects {@link Cli} to the process. With no option, {@code java -jar cinch-mcp.jar}
@@ -17,6 +18,10 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    OptionalInt child = FastStart.relaunch(args);
+    if (child.isPresent()) {
+      System.exit(child.getAsInt());
+    }
     // The real stdout goes to the Cli alone: JSON-RPC in server mode, the text of --help, --version
     // or --check otherwise. Anything else that prints (a library, a stray println) goes to stderr,
     // where it cannot corrupt the protocol.
