@@ -18,13 +18,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
 /**
- * Decides which backend serves ({@code CINCH_BACKEND}) and builds it, for the server and for
- * {@code --check} alike:
+ * Decides which backend serves ({@code CINCH_BACKEND}) and builds it, for the server and for {@code
+ * --check} alike:
  *
  * <ul>
- *   <li>{@code cinch}: the Cinch API; without a usable configuration, every call explains what to fix.
- *   <li>{@code local}: a local gVisor sandbox; without a working {@code runsc}, every call says what
- *       to install. Code never runs outside gVisor.
+ *   <li>{@code cinch}: the Cinch API; without a usable configuration, every call explains what to
+ *       fix.
+ *   <li>{@code local}: a local gVisor sandbox; without a working {@code runsc}, every call says
+ *       what to install. Code never runs outside gVisor.
  *   <li>{@code auto} (the default): {@code cinch} when a key is set; else {@code local} when gVisor
  *       works; else the missing-key error, with why the local sandbox could not stand in.
  * </ul>
@@ -34,25 +35,31 @@ import java.util.function.Function;
  * @param summary one line for the log and {@code --check}: which backend, and how it is set up
  * @param problems what stops it from running code; empty when it can
  */
-public record BackendChoice(CodeRunner runner, String runtimes, String summary, List<String> problems) {
+public record BackendChoice(
+    CodeRunner runner, String runtimes, String summary, List<String> problems) {
 
   /** What the Cinch service runs. */
   static final String CINCH_RUNTIMES = "Python 3.12 and Node 20";
 
   /** The restart hint every configuration message ends with. */
-  private static final String RESTART = " Nothing was run. Tell the user; the server must be restarted after the change.";
+  private static final String RESTART =
+      " Nothing was run. Tell the user; the server must be restarted after the change.";
 
   public boolean usable() {
     return problems.isEmpty();
   }
 
   /**
-   * @param cinchAfter when the Cinch runner may be built (it is built on {@code workers} then, so the
-   *     caller's thread is not held up by TLS set-up)
+   * @param cinchAfter when the Cinch runner may be built (it is built on {@code workers} then, so
+   *     the caller's thread is not held up by TLS set-up)
    * @param startLocal probes gVisor and returns the local runner (slow: it starts test sandboxes)
    */
-  public static BackendChoice choose(Settings settings, CompletableFuture<?> cinchAfter, ExecutorService workers,
-      ScheduledExecutorService timers, Function<String, LocalSandboxRunner> startLocal) {
+  public static BackendChoice choose(
+      Settings settings,
+      CompletableFuture<?> cinchAfter,
+      ExecutorService workers,
+      ScheduledExecutorService timers,
+      Function<String, LocalSandboxRunner> startLocal) {
     Backend backend = settings.backend();
     if (backend == Backend.CINCH || (backend == Backend.AUTO && settings.apiKey().isPresent())) {
       return cinch(settings, cinchAfter, workers, timers);
@@ -63,16 +70,27 @@ public record BackendChoice(CodeRunner runner, String runtimes, String summary, 
     LocalSandboxRunner local = startLocal.apply(settings.runsc());
     if (local.usable()) {
       String versions = local.versions().describe();
-      return new BackendChoice(local, versions, "backend local (gVisor sandbox on this machine: " + versions + ")", List.of());
+      return new BackendChoice(
+          local,
+          versions,
+          "backend local (gVisor sandbox on this machine: " + versions + ")",
+          List.of());
     }
     if (backend == Backend.LOCAL) {
       // The runner itself answers every call with what to install.
-      return new BackendChoice(local, "Python and Node.js", "backend local, UNAVAILABLE: " + local.unavailableReason(),
+      return new BackendChoice(
+          local,
+          "Python and Node.js",
+          "backend local, UNAVAILABLE: " + local.unavailableReason(),
           List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
     }
     local.close();
-    return unavailable(List.of(Settings.MISSING_KEY + " (No local gVisor sandbox could stand in either: "
-        + local.unavailableReason() + ".)"));
+    return unavailable(
+        List.of(
+            Settings.MISSING_KEY
+                + " (No local gVisor sandbox could stand in either: "
+                + local.unavailableReason()
+                + ".)"));
   }
 
   /** The local backend with its defaults and the configured runsc. */
@@ -80,23 +98,45 @@ public record BackendChoice(CodeRunner runner, String runtimes, String summary, 
     return LocalSandboxRunner.start(LocalSandboxSettings.defaults().withRunsc(runsc));
   }
 
-  private static BackendChoice cinch(Settings settings, CompletableFuture<?> after, ExecutorService workers,
+  private static BackendChoice cinch(
+      Settings settings,
+      CompletableFuture<?> after,
+      ExecutorService workers,
       ScheduledExecutorService timers) {
     if (!settings.usable()) {
       return unavailable(settings.problems());
     }
-    CompletableFuture<CodeRunner> runner = after.thenApplyAsync(ignored -> new CinchApiRunner(settings.runUri(),
-        settings.apiKey().orElseThrow(), settings.timeout(), Version.userAgent(),
-        CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout(settings), workers), workers, timers,
-        Clock.systemUTC()), workers);
-    return new BackendChoice(new DeferredRunner("cinch", runner), CINCH_RUNTIMES, "backend cinch (" + settings.describe() + ")",
+    CompletableFuture<CodeRunner> runner =
+        after.thenApplyAsync(
+            ignored ->
+                new CinchApiRunner(
+                    settings.runUri(),
+                    settings.apiKey().orElseThrow(),
+                    settings.timeout(),
+                    Version.userAgent(),
+                    CinchApiRunner.newHttpClient(
+                        settings.baseUri(), connectTimeout(settings), workers),
+                    workers,
+                    timers,
+                    Clock.systemUTC()),
+            workers);
+    return new BackendChoice(
+        new DeferredRunner("cinch", runner),
+        CINCH_RUNTIMES,
+        "backend cinch (" + settings.describe() + ")",
         List.of());
   }
 
   private static BackendChoice unavailable(List<String> problems) {
-    RunFailure failure = new RunFailure(RunFailure.Kind.MISCONFIGURED,
-        "This server is not configured to run code: " + String.join(" ", problems) + RESTART);
-    return new BackendChoice(new UnavailableRunner("none", failure), CINCH_RUNTIMES, "no backend can run code", problems);
+    RunFailure failure =
+        new RunFailure(
+            RunFailure.Kind.MISCONFIGURED,
+            "This server is not configured to run code: " + String.join(" ", problems) + RESTART);
+    return new BackendChoice(
+        new UnavailableRunner("none", failure),
+        CINCH_RUNTIMES,
+        "no backend can run code",
+        problems);
   }
 
   private static Duration connectTimeout(Settings settings) {

@@ -23,7 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Puts the server together (settings, backend, tool, MCP session, stdio) and runs it until stdin ends. */
+/**
+ * Puts the server together (settings, backend, tool, MCP session, stdio) and runs it until stdin
+ * ends.
+ */
 public final class CinchMcpServer {
 
   private static final Logger log = LoggerFactory.getLogger(CinchMcpServer.class);
@@ -34,50 +37,73 @@ public final class CinchMcpServer {
     this.settings = settings;
   }
 
-  /** Serves MCP on the given streams until {@code in} ends and every call read has been answered. */
+  /**
+   * Serves MCP on the given streams until {@code in} ends and every call read has been answered.
+   */
   public void serve(InputStream in, OutputStream out) {
     ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-io"));
     // Start-up work is split over two cores. Another thread builds the JSON mapper, then readies
-    // what the client's first messages need (the session id's SecureRandom, Jackson's (de)serialisers),
+    // what the client's first messages need (the session id's SecureRandom, Jackson's
+    // (de)serialisers),
     // then the backend; this one builds the MCP session meanwhile. initialize waits for none of it
     // but the mapper.
-    CompletableFuture<ObjectMapper> mapperReady = CompletableFuture.supplyAsync(
-        () -> new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false), workers);
-    CompletableFuture<Void> warmUp = mapperReady.thenAcceptAsync(m -> {
-      UUID.randomUUID();
-      JsonWarmUp.run(m);
-    }, workers);
+    CompletableFuture<ObjectMapper> mapperReady =
+        CompletableFuture.supplyAsync(
+            () ->
+                new ObjectMapper()
+                    .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false),
+            workers);
+    CompletableFuture<Void> warmUp =
+        mapperReady.thenAcceptAsync(
+            m -> {
+              UUID.randomUUID();
+              JsonWarmUp.run(m);
+            },
+            workers);
     ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, daemon("cinch-timer"));
-    // Every call schedules a deadline that is almost always cancelled; drop those at once rather than
+    // Every call schedules a deadline that is almost always cancelled; drop those at once rather
+    // than
     // keeping them (and the call they refer to) queued until the deadline would have passed.
     timers.setRemoveOnCancelPolicy(true);
-    BackendChoice backend = BackendChoice.choose(settings, warmUp, workers, timers, BackendChoice::startLocal);
+    BackendChoice backend =
+        BackendChoice.choose(settings, warmUp, workers, timers, BackendChoice::startLocal);
 
     ObjectMapper mapper = mapperReady.join();
     JacksonMcpJsonMapper mcpMapper = new JacksonMcpJsonMapper(mapper);
-    // Answers still owed at the end of stdin are waited for up to the API timeout, and a little more.
-    StdioTransport transport = new StdioTransport(mapper, mcpMapper, in, out, settings.timeout().plusSeconds(5));
+    // Answers still owed at the end of stdin are waited for up to the API timeout, and a little
+    // more.
+    StdioTransport transport =
+        new StdioTransport(mapper, mcpMapper, in, out, settings.timeout().plusSeconds(5));
 
-    McpAsyncServer server = McpServer.async(transport)
-        .serverInfo("cinch-mcp", Version.get())
-        .jsonMapper(mcpMapper)
-        .jsonSchemaValidator(new BuiltInSchemaCheck())
-        .validateToolInputs(false) // ExecuteCodeTool checks its two arguments itself, with clearer messages
-        .capabilities(ServerCapabilities.builder().tools(false).logging().build())
-        .tools(new ExecuteCodeTool(backend.runner(), timers, backend.runtimes()).specification())
-        .build();
+    McpAsyncServer server =
+        McpServer.async(transport)
+            .serverInfo("cinch-mcp", Version.get())
+            .jsonMapper(mcpMapper)
+            .jsonSchemaValidator(new BuiltInSchemaCheck())
+            .validateToolInputs(
+                false) // ExecuteCodeTool checks its two arguments itself, with clearer messages
+            .capabilities(ServerCapabilities.builder().tools(false).logging().build())
+            .tools(
+                new ExecuteCodeTool(backend.runner(), timers, backend.runtimes()).specification())
+            .build();
 
     if (backend.usable()) {
       log.info("cinch-mcp {} ready on stdio: {}", Version.get(), backend.summary());
     } else {
-      log.error("cinch-mcp {} started, but cannot run code until its configuration is fixed:", Version.get());
+      log.error(
+          "cinch-mcp {} started, but cannot run code until its configuration is fixed:",
+          Version.get());
       backend.problems().forEach(p -> log.error("  {}", p));
     }
-    // SIGTERM (or Ctrl-C) while calls are running: answer them first, as at the end of stdin, then exit 0.
-    Thread drainOnSignal = new Thread(() -> {
-      transport.drain();
-      Runtime.getRuntime().halt(0);
-    }, "cinch-drain-on-exit");
+    // SIGTERM (or Ctrl-C) while calls are running: answer them first, as at the end of stdin, then
+    // exit 0.
+    Thread drainOnSignal =
+        new Thread(
+            () -> {
+              transport.drain();
+              Runtime.getRuntime().halt(0);
+            },
+            "cinch-drain-on-exit");
     Runtime.getRuntime().addShutdownHook(drainOnSignal);
     transport.run();
     Runtime.getRuntime().removeShutdownHook(drainOnSignal);

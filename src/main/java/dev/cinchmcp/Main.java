@@ -25,10 +25,13 @@ public final class Main {
     // The real stdout goes to the Cli alone: JSON-RPC in server mode, the text of --help, --version
     // or --check otherwise. Anything else that prints (a library, a stray println) goes to stderr,
     // where it cannot corrupt the protocol.
-    OutputStream stdout = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
+    OutputStream stdout =
+        new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
 
-    int exitCode = new Cli().run(args, new FileInputStream(FileDescriptor.in), stdout, System.err, System.getenv());
+    int exitCode =
+        new Cli()
+            .run(args, new FileInputStream(FileDescriptor.in), stdout, System.err, System.getenv());
     System.exit(exitCode);
   }
 }

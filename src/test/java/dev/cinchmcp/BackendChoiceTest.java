@@ -56,18 +56,28 @@ class BackendChoiceTest {
     for (int i = 0; i < env.length; i += 2) {
       map.put(env[i], env[i + 1]);
     }
-    Function<String, LocalSandboxRunner> countingStart = runsc -> {
-      localProbes.incrementAndGet();
-      return BackendChoice.startLocal(runsc);
-    };
-    choice = BackendChoice.choose(Settings.fromEnvironment(map), CompletableFuture.completedFuture(null), workers,
-        timers, countingStart);
+    Function<String, LocalSandboxRunner> countingStart =
+        runsc -> {
+          localProbes.incrementAndGet();
+          return BackendChoice.startLocal(runsc);
+        };
+    choice =
+        BackendChoice.choose(
+            Settings.fromEnvironment(map),
+            CompletableFuture.completedFuture(null),
+            workers,
+            timers,
+            countingStart);
     return choice;
   }
 
   private static RunFailure failureOf(BackendChoice choice, String code) throws Exception {
     try {
-      RunResult r = choice.runner().run(new Program(code, Language.PYTHON), RunListener.NONE).get(30, TimeUnit.SECONDS);
+      RunResult r =
+          choice
+              .runner()
+              .run(new Program(code, Language.PYTHON), RunListener.NONE)
+              .get(30, TimeUnit.SECONDS);
       throw new AssertionError("expected a failure, got " + r);
     } catch (ExecutionException e) {
       return assertInstanceOf(RunFailure.class, e.getCause());
@@ -76,7 +86,8 @@ class BackendChoiceTest {
 
   @Test
   void autoWithAKeyIsTheCinchApiAndProbesNoSandbox() {
-    BackendChoice c = choose("CINCH_API_KEY", "cinch_live_x", "CINCH_BASE_URL", "http://127.0.0.1:9");
+    BackendChoice c =
+        choose("CINCH_API_KEY", "cinch_live_x", "CINCH_BASE_URL", "http://127.0.0.1:9");
     assertTrue(c.usable());
     assertEquals("cinch", c.runner().name());
     assertEquals(BackendChoice.CINCH_RUNTIMES, c.runtimes());
@@ -91,7 +102,10 @@ class BackendChoiceTest {
     assertEquals("local", c.runner().name());
     assertTrue(c.summary().startsWith("backend local"), c.summary());
     assertTrue(c.runtimes().contains("Python"), c.runtimes());
-    RunResult r = c.runner().run(new Program("print(6 * 7)", Language.PYTHON), RunListener.NONE).get(30, TimeUnit.SECONDS);
+    RunResult r =
+        c.runner()
+            .run(new Program("print(6 * 7)", Language.PYTHON), RunListener.NONE)
+            .get(30, TimeUnit.SECONDS);
     assertEquals("42\n", r.stdout().text());
     assertEquals("local", r.backend());
   }
@@ -111,8 +125,14 @@ class BackendChoiceTest {
   @Test
   void localWithoutGvisorSaysWhatToInstallAndNothingRuns() throws Exception {
     Path mark = tmp.resolve("ran-outside");
-    BackendChoice c = choose("CINCH_BACKEND", "local", "CINCH_RUNSC", tmp.resolve("no-runsc").toString(),
-        "CINCH_API_KEY", "cinch_live_x");
+    BackendChoice c =
+        choose(
+            "CINCH_BACKEND",
+            "local",
+            "CINCH_RUNSC",
+            tmp.resolve("no-runsc").toString(),
+            "CINCH_API_KEY",
+            "cinch_live_x");
     assertFalse(c.usable());
     assertEquals("local", c.runner().name());
     RunFailure f = failureOf(c, "open(" + pythonString(mark) + ", 'w').write('x')");
@@ -141,7 +161,10 @@ class BackendChoiceTest {
   void unknownBackendNamesTheVariable() throws Exception {
     BackendChoice c = choose("CINCH_BACKEND", "docker", "CINCH_API_KEY", "cinch_live_x");
     assertFalse(c.usable());
-    assertTrue(failureOf(c, "print(1)").getMessage().contains("CINCH_BACKEND must be auto, cinch or local"));
+    assertTrue(
+        failureOf(c, "print(1)")
+            .getMessage()
+            .contains("CINCH_BACKEND must be auto, cinch or local"));
   }
 
   private static String pythonString(Path p) {

@@ -1,8 +1,8 @@
 package dev.cinchmcp.backend;
 
 /**
- * One output stream as the tool shows it: at most {@link #LIMIT} UTF-16 characters of it, and how long
- * it really was.
+ * One output stream as the tool shows it: at most {@link #LIMIT} UTF-16 characters of it, and how
+ * long it really was.
  *
  * @param text the kept start of the stream, never ending in half a surrogate pair
  * @param originalLength the stream's full length in UTF-16 characters
@@ -17,7 +17,8 @@ public record CappedText(String text, long originalLength) {
       text = "";
     }
     if (originalLength < text.length()) {
-      throw new IllegalArgumentException("originalLength " + originalLength + " < kept " + text.length());
+      throw new IllegalArgumentException(
+          "originalLength " + originalLength + " < kept " + text.length());
     }
   }
 
@@ -32,8 +33,8 @@ public record CappedText(String text, long originalLength) {
   }
 
   /**
-   * Where to cut {@code text} so that at most {@code limit} characters are kept and a surrogate pair
-   * is never split: one character fewer when the last kept one would be a lone high surrogate.
+   * Where to cut {@code text} so that at most {@code limit} characters are kept and a surrogate
+   * pair is never split: one character fewer when the last kept one would be a lone high surrogate.
    */
   public static int cutIndex(CharSequence text, int limit) {
     if (text.length() <= limit) {

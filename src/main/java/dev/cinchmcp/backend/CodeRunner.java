@@ -6,8 +6,8 @@ import java.util.concurrent.CompletableFuture;
  * The seam between the tool and whatever runs the code: the Cinch API today, a local gVisor sandbox
  * next. An implementation runs each program once, in a fresh sandbox, and never blocks the caller.
  *
- * <p>The future completes with a {@link RunResult} (whatever the exit code), or exceptionally with a
- * {@link RunFailure} when there is no result. Cancelling the future abandons the run: the backend
+ * <p>The future completes with a {@link RunResult} (whatever the exit code), or exceptionally with
+ * a {@link RunFailure} when there is no result. Cancelling the future abandons the run: the backend
  * drops its request or kills its sandbox.
  */
 public interface CodeRunner {

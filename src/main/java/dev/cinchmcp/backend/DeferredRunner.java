@@ -5,9 +5,9 @@ import java.util.concurrent.CompletionException;
 
 /**
  * A runner whose real backend is still being built, on another thread, while the server answers the
- * client's first messages. Building an HTTP client costs tens of milliseconds (TLS set-up, a selector
- * thread) that a client should not wait for before {@code initialize} is answered; a first call simply
- * waits for it.
+ * client's first messages. Building an HTTP client costs tens of milliseconds (TLS set-up, a
+ * selector thread) that a client should not wait for before {@code initialize} is answered; a first
+ * call simply waits for it.
  */
 public final class DeferredRunner implements CodeRunner {
 
@@ -27,29 +27,36 @@ public final class DeferredRunner implements CodeRunner {
   @Override
   public CompletableFuture<RunResult> run(Program program, RunListener listener) {
     CompletableFuture<RunResult> result = new CompletableFuture<>();
-    backend.whenComplete((runner, error) -> {
-      if (error != null) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        result.completeExceptionally(cause);
-        return;
-      }
-      if (result.isDone()) {
-        return; // cancelled while the backend was being built
-      }
-      CompletableFuture<RunResult> run = runner.run(program, listener);
-      result.whenComplete((r, e) -> {
-        if (result.isCancelled()) {
-          run.cancel(true);
-        }
-      });
-      run.whenComplete((r, e) -> {
-        if (e != null) {
-          result.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
-        } else {
-          result.complete(r);
-        }
-      });
-    });
+    backend.whenComplete(
+        (runner, error) -> {
+          if (error != null) {
+            Throwable cause =
+                error instanceof CompletionException && error.getCause() != null
+                    ? error.getCause()
+                    : error;
+            result.completeExceptionally(cause);
+            return;
+          }
+          if (result.isDone()) {
+            return; // cancelled while the backend was being built
+          }
+          CompletableFuture<RunResult> run = runner.run(program, listener);
+          result.whenComplete(
+              (r, e) -> {
+                if (result.isCancelled()) {
+                  run.cancel(true);
+                }
+              });
+          run.whenComplete(
+              (r, e) -> {
+                if (e != null) {
+                  result.completeExceptionally(
+                      e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+                } else {
+                  result.complete(r);
+                }
+              });
+        });
     return result;
   }
 }

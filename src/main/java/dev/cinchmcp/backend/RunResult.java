@@ -3,15 +3,20 @@ package dev.cinchmcp.backend;
 import java.util.Objects;
 
 /**
- * What a sandbox reported about one run. Fields the backend could not learn are null: a backend that
- * got an answer without an exit code says so rather than inventing one.
+ * What a sandbox reported about one run. Fields the backend could not learn are null: a backend
+ * that got an answer without an exit code says so rather than inventing one.
  *
  * @param exitCode the program's exit status, or null when the backend did not report one
  * @param durationMs the run's duration in the sandbox, or null when not reported
  * @param backend the name of the backend that ran it ("cinch", "local")
  */
 public record RunResult(
-    CappedText stdout, CappedText stderr, Integer exitCode, boolean timedOut, Long durationMs, String backend) {
+    CappedText stdout,
+    CappedText stderr,
+    Integer exitCode,
+    boolean timedOut,
+    Long durationMs,
+    String backend) {
 
   public RunResult {
     stdout = stdout == null ? CappedText.EMPTY : stdout;

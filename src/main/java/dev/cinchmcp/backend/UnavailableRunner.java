@@ -3,8 +3,8 @@ package dev.cinchmcp.backend;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Stands in for a backend that cannot run anything, e.g. when the configuration is incomplete: every
- * call fails at once with the same message, and nothing is sent anywhere.
+ * Stands in for a backend that cannot run anything, e.g. when the configuration is incomplete:
+ * every call fails at once with the same message, and nothing is sent anywhere.
  */
 public final class UnavailableRunner implements CodeRunner {
 

@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * The report {@code --check} prints: one labelled line per question a person asks (is my
- * configuration right, can I reach the API, is my key good, do I have credits, how fast is it), then a
- * verdict that says what to do. Lines that the check never got to say "not checked".
+ * configuration right, can I reach the API, is my key good, do I have credits, how fast is it),
+ * then a verdict that says what to do. Lines that the check never got to say "not checked".
  *
  * <p>It never sees the key: it gets the settings' description (which says only "set") and the
  * failure messages, which the Cinch runner has already stripped of the key.
@@ -52,8 +52,15 @@ final class CheckReport {
     String printed = result.stdout().text().strip();
     if (!result.succeeded() || !printed.equals(expectedStdout)) {
       // The API took the call, so the tool will work; but the sandbox did something odd.
-      wrap("Note: the test program printed \"" + shorten(printed) + "\" with exit code " + result.exitCode()
-          + (result.timedOut() ? " and timed out" : "") + "; expected \"" + expectedStdout + "\" and exit code 0.");
+      wrap(
+          "Note: the test program printed \""
+              + shorten(printed)
+              + "\" with exit code "
+              + result.exitCode()
+              + (result.timedOut() ? " and timed out" : "")
+              + "; expected \""
+              + expectedStdout
+              + "\" and exit code 0.");
     }
     ok = true;
     verdict = "OK: execute_code calls will work.";
@@ -66,9 +73,17 @@ final class CheckReport {
     row("Run time", millis + " ms");
     String printed = result.stdout().text().strip();
     if (!result.succeeded() || !printed.equals(expectedStdout)) {
-      wrap("Note: the test program printed \"" + shorten(printed) + "\" with exit code " + result.exitCode()
-          + (result.timedOut() ? " and timed out" : "") + "; expected \"" + expectedStdout + "\" and exit code 0.");
-      return fail("the local sandbox started but did not run the test program correctly (see above).");
+      wrap(
+          "Note: the test program printed \""
+              + shorten(printed)
+              + "\" with exit code "
+              + result.exitCode()
+              + (result.timedOut() ? " and timed out" : "")
+              + "; expected \""
+              + expectedStdout
+              + "\" and exit code 0.");
+      return fail(
+          "the local sandbox started but did not run the test program correctly (see above).");
     }
     ok = true;
     verdict = "OK: execute_code calls will work, in a local gVisor sandbox.";
@@ -79,13 +94,15 @@ final class CheckReport {
   CheckReport failed(RunFailure failure, long millis, long timeoutMillis) {
     switch (failure.kind()) {
       case UNREACHABLE -> answers("NO", NOT_CHECKED, NOT_CHECKED);
-      case TIMEOUT -> answers("no answer within " + timeoutMillis + " ms", NOT_CHECKED, NOT_CHECKED);
+      case TIMEOUT ->
+          answers("no answer within " + timeoutMillis + " ms", NOT_CHECKED, NOT_CHECKED);
       case KEY_REFUSED -> answers("yes", "REFUSED", NOT_CHECKED);
       case CREDITS_EXHAUSTED -> answers("yes", "accepted", "EXHAUSTED");
       case RATE_LIMITED -> answers("yes", "not refused", "not checked (rate limited first)");
       case SERVER_ERROR -> answers("yes, but it is failing", NOT_CHECKED, NOT_CHECKED);
       case REQUEST_REFUSED -> answers("yes", "not refused", NOT_CHECKED);
-      case UNEXPECTED_ANSWER -> answers("something answered, but not like the Cinch API", NOT_CHECKED, NOT_CHECKED);
+      case UNEXPECTED_ANSWER ->
+          answers("something answered, but not like the Cinch API", NOT_CHECKED, NOT_CHECKED);
       case MISCONFIGURED, SANDBOX_UNAVAILABLE -> answers(NOT_CHECKED, NOT_CHECKED, NOT_CHECKED);
     }
     row("Round trip", millis + " ms, failed");
@@ -111,15 +128,22 @@ final class CheckReport {
 
   private static String advice(RunFailure.Kind kind) {
     return switch (kind) {
-      case UNREACHABLE -> "the API cannot be reached. Check the network (a proxy or firewall?) and CINCH_BASE_URL.";
-      case TIMEOUT -> "the API did not answer in time. Check the network and CINCH_BASE_URL, or raise CINCH_TIMEOUT_MS.";
-      case KEY_REFUSED -> "the API refused the key. Copy a valid key from your Cinch account into CINCH_API_KEY.";
-      case CREDITS_EXHAUSTED -> "the Cinch account is out of credits. Add credits to it; nothing else will help.";
-      case RATE_LIMITED -> "the API is rate limiting this key. Wait a minute and run --check again.";
+      case UNREACHABLE ->
+          "the API cannot be reached. Check the network (a proxy or firewall?) and CINCH_BASE_URL.";
+      case TIMEOUT ->
+          "the API did not answer in time. Check the network and CINCH_BASE_URL, or raise CINCH_TIMEOUT_MS.";
+      case KEY_REFUSED ->
+          "the API refused the key. Copy a valid key from your Cinch account into CINCH_API_KEY.";
+      case CREDITS_EXHAUSTED ->
+          "the Cinch account is out of credits. Add credits to it; nothing else will help.";
+      case RATE_LIMITED ->
+          "the API is rate limiting this key. Wait a minute and run --check again.";
       case SERVER_ERROR -> "the Cinch API is failing on its side. Try again later.";
-      case REQUEST_REFUSED -> "the API refused the test program, which should not happen. Please report it.";
+      case REQUEST_REFUSED ->
+          "the API refused the test program, which should not happen. Please report it.";
       case UNEXPECTED_ANSWER -> "the answer did not come from the Cinch API. Check CINCH_BASE_URL.";
-      case MISCONFIGURED, SANDBOX_UNAVAILABLE -> "the server cannot run code (see the detail above).";
+      case MISCONFIGURED, SANDBOX_UNAVAILABLE ->
+          "the server cannot run code (see the detail above).";
     };
   }
 

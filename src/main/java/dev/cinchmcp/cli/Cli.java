@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * The command line: reads the flags and runs the server, the self-check, or prints help or the
- * version. It takes its streams and environment as arguments and returns the exit code, so tests run
- * it in-process; {@code Main} only connects it to the real process.
+ * version. It takes its streams and environment as arguments and returns the exit code, so tests
+ * run it in-process; {@code Main} only connects it to the real process.
  */
 public final class Cli {
 
@@ -26,7 +26,8 @@ public final class Cli {
    * @param env the environment the settings are read from (normally {@code System.getenv()})
    * @return the process's exit code, see {@link ExitCode}
    */
-  public int run(String[] args, InputStream in, OutputStream out, PrintStream err, Map<String, String> env) {
+  public int run(
+      String[] args, InputStream in, OutputStream out, PrintStream err, Map<String, String> env) {
     // First, before any class below makes a logger: slf4j-simple reads the level only once.
     LogLevel.apply(env, err);
 

@@ -22,14 +22,17 @@ enum Command {
     }
     if (args.size() > 1) {
       // Flags do not combine (what would "--check --version" mean?); saying so beats guessing.
-      throw new UsageException("expected at most one option, got " + args.size() + ": " + String.join(" ", args));
+      throw new UsageException(
+          "expected at most one option, got " + args.size() + ": " + String.join(" ", args));
     }
     String arg = args.get(0);
     return switch (arg) {
       case "--help", "-h" -> HELP;
       case "--version", "-V" -> VERSION;
       case "--check" -> CHECK;
-      default -> throw new UsageException(arg.startsWith("-") ? "unknown option: " + arg : "unexpected argument: " + arg);
+      default ->
+          throw new UsageException(
+              arg.startsWith("-") ? "unknown option: " + arg : "unexpected argument: " + arg);
     };
   }
 }

@@ -10,8 +10,11 @@ final class HelpText {
   private HelpText() {}
 
   static String full(String version) {
-    return String.join("\n",
-        "cinch-mcp " + version + ": an MCP server with one tool, execute_code, that runs Python or JavaScript",
+    return String.join(
+        "\n",
+        "cinch-mcp "
+            + version
+            + ": an MCP server with one tool, execute_code, that runs Python or JavaScript",
         "in a disposable Cinch sandbox (https://cinch.codes) instead of on your machine.",
         "",
         USAGE,
@@ -24,16 +27,34 @@ final class HelpText {
         "  --help, -h    Print this help.",
         "",
         "Environment:",
-        "  " + Settings.API_KEY + "     Your Cinch API key (required). Sent only to " + Settings.BASE_URL + ".",
-        "  " + Settings.BASE_URL + "    The API's address (default " + Settings.DEFAULT_BASE_URI + ").",
-        "  " + Settings.TIMEOUT_MS + "  How long to wait for one run's answer, in ms (default "
-            + Settings.DEFAULT_TIMEOUT.toMillis() + ").",
-        "  " + LogLevel.VARIABLE + "   Log level on stderr: " + String.join(", ", LogLevel.LEVELS) + " (default "
-            + LogLevel.DEFAULT + ").",
+        "  "
+            + Settings.API_KEY
+            + "     Your Cinch API key (required). Sent only to "
+            + Settings.BASE_URL
+            + ".",
+        "  "
+            + Settings.BASE_URL
+            + "    The API's address (default "
+            + Settings.DEFAULT_BASE_URI
+            + ").",
+        "  "
+            + Settings.TIMEOUT_MS
+            + "  How long to wait for one run's answer, in ms (default "
+            + Settings.DEFAULT_TIMEOUT.toMillis()
+            + ").",
+        "  "
+            + LogLevel.VARIABLE
+            + "   Log level on stderr: "
+            + String.join(", ", LogLevel.LEVELS)
+            + " (default "
+            + LogLevel.DEFAULT
+            + ").",
         "",
         "Exit codes:",
         "  " + ExitCode.OK + "  success; with --check: calls will work",
-        "  " + ExitCode.CHECK_FAILED + "  --check found a problem (the report says which and what to do)",
+        "  "
+            + ExitCode.CHECK_FAILED
+            + "  --check found a problem (the report says which and what to do)",
         "  " + ExitCode.USAGE + "  usage error: an unknown option",
         "",
         "The server writes only JSON-RPC on stdout; its log goes to stderr.",

@@ -32,16 +32,24 @@ final class LogLevel {
   }
 
   /**
-   * Sets the log level from {@code env}. An invalid value is not fatal (a server that does not start
-   * tells its user nothing): it is reported on {@code err} and the default kept.
+   * Sets the log level from {@code env}. An invalid value is not fatal (a server that does not
+   * start tells its user nothing): it is reported on {@code err} and the default kept.
    */
   static void apply(Map<String, String> env, PrintStream err) {
     String raw = env.get(VARIABLE);
     Optional<String> level = parse(raw);
     if (level.isEmpty()) {
       if (raw != null && !raw.isBlank()) {
-        err.println("cinch-mcp: warning: " + VARIABLE + " must be one of " + String.join(", ", LEVELS)
-            + " (was \"" + raw.strip() + "\"); using " + DEFAULT + ".");
+        err.println(
+            "cinch-mcp: warning: "
+                + VARIABLE
+                + " must be one of "
+                + String.join(", ", LEVELS)
+                + " (was \""
+                + raw.strip()
+                + "\"); using "
+                + DEFAULT
+                + ".");
       }
       return;
     }

@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code --check}: reads the settings the way the server does, runs one tiny program through the same
- * backend a tool call would use ({@link BackendChoice}), and prints a {@link CheckReport}. A person runs it when a
- * client says the server failed, to learn why without reading JSON-RPC.
+ * {@code --check}: reads the settings the way the server does, runs one tiny program through the
+ * same backend a tool call would use ({@link BackendChoice}), and prints a {@link CheckReport}. A
+ * person runs it when a client says the server failed, to learn why without reading JSON-RPC.
  */
 final class SelfCheck {
 
@@ -32,7 +32,10 @@ final class SelfCheck {
 
   static final String PROBE_OUTPUT = "42";
 
-  /** The runner enforces the timeout itself; this margin only guards against a runner that never ends. */
+  /**
+   * The runner enforces the timeout itself; this margin only guards against a runner that never
+   * ends.
+   */
   private static final Duration MARGIN = Duration.ofSeconds(5);
 
   private static final Duration LOCAL_LIMIT = Duration.ofSeconds(10);
@@ -46,12 +49,18 @@ final class SelfCheck {
   /** Runs the check, prints the report to {@code out} and returns the exit code. */
   int run(PrintStream out) {
     CheckReport report = new CheckReport(Version.get());
-    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemon("cinch-check-timer"));
+    ScheduledExecutorService timers =
+        Executors.newSingleThreadScheduledExecutor(daemon("cinch-check-timer"));
     ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-check-io"));
     BackendChoice backend = null;
     try {
-      backend = BackendChoice.choose(settings, CompletableFuture.completedFuture(null), workers, timers,
-          BackendChoice::startLocal);
+      backend =
+          BackendChoice.choose(
+              settings,
+              CompletableFuture.completedFuture(null),
+              workers,
+              timers,
+              BackendChoice::startLocal);
       if (!backend.usable()) {
         report.misconfigured(backend.problems());
       } else {
@@ -75,11 +84,13 @@ final class SelfCheck {
 
   private void probe(CheckReport report, CodeRunner runner) {
     boolean local = LocalSandboxRunner.NAME.equals(runner.name());
-    // The local sandbox stops a program after 10 s; the API runner enforces CINCH_TIMEOUT_MS itself.
+    // The local sandbox stops a program after 10 s; the API runner enforces CINCH_TIMEOUT_MS
+    // itself.
     Duration limit = (local ? LOCAL_LIMIT : settings.timeout()).plus(MARGIN);
     long start = System.nanoTime();
     try {
-      RunResult result = runner.run(PROBE, RunListener.NONE).get(limit.toMillis(), TimeUnit.MILLISECONDS);
+      RunResult result =
+          runner.run(PROBE, RunListener.NONE).get(limit.toMillis(), TimeUnit.MILLISECONDS);
       if (local) {
         report.ranLocally(result, millisSince(start), PROBE_OUTPUT);
       } else {
@@ -90,7 +101,10 @@ final class SelfCheck {
         report.failed(failure, millisSince(start), settings.timeout().toMillis());
       } else {
         // A bug, not a verdict on the API: its class only (a message could quote a request).
-        report.unfinished("the check itself failed (" + e.getCause().getClass().getName() + "). Please report it.");
+        report.unfinished(
+            "the check itself failed ("
+                + e.getCause().getClass().getName()
+                + "). Please report it.");
       }
     } catch (TimeoutException e) {
       report.unfinished("the check got no verdict within " + limit.toMillis() + " ms.");

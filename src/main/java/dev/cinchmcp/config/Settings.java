@@ -9,9 +9,9 @@ import java.util.Optional;
 /**
  * The server's configuration, read once from the environment at start and never changed after.
  *
- * <p>A configuration problem does not stop the server (an MCP client that cannot start a server shows
- * its user nothing useful). Instead the problems are kept here, printed on stderr at start, and every
- * tool call answers with them until the user fixes the environment.
+ * <p>A configuration problem does not stop the server (an MCP client that cannot start a server
+ * shows its user nothing useful). Instead the problems are kept here, printed on stderr at start,
+ * and every tool call answers with them until the user fixes the environment.
  *
  * @param apiKey the Cinch API key, empty when not set; never printed
  * @param baseUri the API's base, without a trailing slash
@@ -22,7 +22,12 @@ import java.util.Optional;
  * @param runsc gVisor's runsc for the local backend: a name looked up on PATH, or a path
  */
 public record Settings(
-    Optional<String> apiKey, URI baseUri, Duration timeout, List<String> problems, Backend backend, String runsc) {
+    Optional<String> apiKey,
+    URI baseUri,
+    Duration timeout,
+    List<String> problems,
+    Backend backend,
+    String runsc) {
 
   public static final String API_KEY = "CINCH_API_KEY";
   public static final String BASE_URL = "CINCH_BASE_URL";
@@ -31,8 +36,10 @@ public record Settings(
   public static final String RUNSC = "CINCH_RUNSC";
 
   /** The problem of a missing key: the one that a local sandbox can stand in for. */
-  public static final String MISSING_KEY = API_KEY + " is not set: set it to your Cinch API key (it looks like"
-      + " cinch_live_...) in the \"env\" block of this server's entry in your MCP client's configuration.";
+  public static final String MISSING_KEY =
+      API_KEY
+          + " is not set: set it to your Cinch API key (it looks like"
+          + " cinch_live_...) in the \"env\" block of this server's entry in your MCP client's configuration.";
 
   public static final URI DEFAULT_BASE_URI = URI.create("https://api.cinch.codes");
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(20_000);
@@ -68,7 +75,12 @@ public record Settings(
 
   /** The one line written on stderr at a good start; the key appears only as "set". */
   public String describe() {
-    return "base URL " + baseUri + ", timeout " + timeout.toMillis() + " ms, API key " + (apiKey.isPresent() ? "set" : "not set");
+    return "base URL "
+        + baseUri
+        + ", timeout "
+        + timeout.toMillis()
+        + " ms, API key "
+        + (apiKey.isPresent() ? "set" : "not set");
   }
 
   @Override

@@ -10,7 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** Turns environment variables into {@link Settings}, collecting every problem rather than the first. */
+/**
+ * Turns environment variables into {@link Settings}, collecting every problem rather than the
+ * first.
+ */
 final class SettingsReader {
 
   private SettingsReader() {}
@@ -21,7 +24,8 @@ final class SettingsReader {
     URI base = readBaseUri(env.get(Settings.BASE_URL), problems);
     Duration timeout = readTimeout(env.get(Settings.TIMEOUT_MS), problems);
     Backend backend = readBackend(env.get(Settings.BACKEND), problems);
-    String runsc = env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
+    String runsc =
+        env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
     return new Settings(key, base, timeout, problems, backend, runsc);
   }
 
@@ -29,11 +33,17 @@ final class SettingsReader {
     if (raw == null || raw.isBlank()) {
       return Backend.AUTO;
     }
-    return Backend.parse(raw).orElseGet(() -> {
-      problems.add(Settings.BACKEND + " must be auto, cinch or local (was \"" + raw + "\"): leave it unset for auto"
-          + " (the Cinch API when a key is set, else a local gVisor sandbox).");
-      return Backend.AUTO;
-    });
+    return Backend.parse(raw)
+        .orElseGet(
+            () -> {
+              problems.add(
+                  Settings.BACKEND
+                      + " must be auto, cinch or local (was \""
+                      + raw
+                      + "\"): leave it unset for auto"
+                      + " (the Cinch API when a key is set, else a local gVisor sandbox).");
+              return Backend.AUTO;
+            });
   }
 
   private static Optional<String> readKey(String raw, List<String> problems) {
@@ -43,9 +53,12 @@ final class SettingsReader {
       return Optional.empty();
     }
     if (key.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
-      // Spaces, line breaks or non-ASCII would make an invalid header; the value itself is not shown.
-      problems.add(Settings.API_KEY + " contains spaces, line breaks or non-ASCII characters: copy the key again,"
-          + " without quotes or extra text.");
+      // Spaces, line breaks or non-ASCII would make an invalid header; the value itself is not
+      // shown.
+      problems.add(
+          Settings.API_KEY
+              + " contains spaces, line breaks or non-ASCII characters: copy the key again,"
+              + " without quotes or extra text.");
       return Optional.empty();
     }
     return Optional.of(key);
@@ -59,33 +72,50 @@ final class SettingsReader {
     while (text.endsWith("/")) {
       text = text.substring(0, text.length() - 1);
     }
-    String fix = " Set it to the API's address, e.g. " + Settings.DEFAULT_BASE_URI + ", or leave it unset for that default.";
+    String fix =
+        " Set it to the API's address, e.g. "
+            + Settings.DEFAULT_BASE_URI
+            + ", or leave it unset for that default.";
     URI uri;
     try {
       uri = new URI(text);
     } catch (URISyntaxException e) {
-      problems.add(Settings.BASE_URL + " is not a valid URL (was \"" + withoutUserInfo(raw) + "\")." + fix);
+      problems.add(
+          Settings.BASE_URL + " is not a valid URL (was \"" + withoutUserInfo(raw) + "\")." + fix);
       return Settings.DEFAULT_BASE_URI;
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (uri.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
-      problems.add(Settings.BASE_URL + " must be an http(s) URL with a host (was \"" + withoutUserInfo(raw) + "\")." + fix);
+      problems.add(
+          Settings.BASE_URL
+              + " must be an http(s) URL with a host (was \""
+              + withoutUserInfo(raw)
+              + "\")."
+              + fix);
       return Settings.DEFAULT_BASE_URI;
     }
     if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
       // Not echoed: a user-info part may hold a password.
-      problems.add(Settings.BASE_URL + " must not carry a query, fragment, user name or password." + fix);
+      problems.add(
+          Settings.BASE_URL + " must not carry a query, fragment, user name or password." + fix);
       return Settings.DEFAULT_BASE_URI;
     }
     if (scheme.equals("http") && !isLoopback(uri.getHost())) {
-      problems.add(Settings.BASE_URL + " uses plain http to " + uri.getHost() + ", which would send the API key"
-          + " across the network in clear: use https (plain http is allowed only for localhost / 127.0.0.1 / [::1]).");
+      problems.add(
+          Settings.BASE_URL
+              + " uses plain http to "
+              + uri.getHost()
+              + ", which would send the API key"
+              + " across the network in clear: use https (plain http is allowed only for localhost / 127.0.0.1 / [::1]).");
       return Settings.DEFAULT_BASE_URI;
     }
     return uri;
   }
 
-  /** The value as given, but with any user name and password before an '@' in its authority replaced by ***. */
+  /**
+   * The value as given, but with any user name and password before an '@' in its authority replaced
+   * by ***.
+   */
   static String withoutUserInfo(String raw) {
     int start = raw.indexOf("//");
     start = start < 0 ? 0 : start + 2;
@@ -97,7 +127,10 @@ final class SettingsReader {
     return at < start ? raw : raw.substring(0, start) + "***" + raw.substring(at);
   }
 
-  /** Loopback by literal name or address only: no DNS look-up at start (it could hang or be spoofed). */
+  /**
+   * Loopback by literal name or address only: no DNS look-up at start (it could hang or be
+   * spoofed).
+   */
   static boolean isLoopback(String host) {
     String h = host.toLowerCase(Locale.ROOT);
     if (h.startsWith("[") && h.endsWith("]")) {
@@ -129,8 +162,13 @@ final class SettingsReader {
       millis = -1;
     }
     if (millis <= 0) {
-      problems.add(Settings.TIMEOUT_MS + " must be a positive whole number of milliseconds (was \"" + raw
-          + "\"): set it to e.g. 20000, or leave it unset for the default of " + Settings.DEFAULT_TIMEOUT.toMillis() + ".");
+      problems.add(
+          Settings.TIMEOUT_MS
+              + " must be a positive whole number of milliseconds (was \""
+              + raw
+              + "\"): set it to e.g. 20000, or leave it unset for the default of "
+              + Settings.DEFAULT_TIMEOUT.toMillis()
+              + ".");
       return Settings.DEFAULT_TIMEOUT;
     }
     return Duration.ofMillis(millis);

@@ -7,9 +7,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Checks execute_code's arguments and turns them into a {@link Program}, or says exactly which field is
- * wrong and what is accepted. It stands in for the SDK's JSON Schema validator, which costs a fifth of a
- * second at start-up to check two fields.
+ * Checks execute_code's arguments and turns them into a {@link Program}, or says exactly which
+ * field is wrong and what is accepted. It stands in for the SDK's JSON Schema validator, which
+ * costs a fifth of a second at start-up to check two fields.
  */
 final class ArgumentCheck {
 
@@ -25,8 +25,11 @@ final class ArgumentCheck {
     Set<String> unknown = new TreeSet<>(args.keySet());
     unknown.removeAll(KNOWN);
     if (!unknown.isEmpty()) {
-      return problem("unknown " + (unknown.size() == 1 ? "argument " : "arguments ") + quoted(unknown)
-          + ": execute_code accepts only \"code\" (required) and \"language\".");
+      return problem(
+          "unknown "
+              + (unknown.size() == 1 ? "argument " : "arguments ")
+              + quoted(unknown)
+              + ": execute_code accepts only \"code\" (required) and \"language\".");
     }
     Object code = args.get("code");
     if (code == null) {
@@ -43,12 +46,19 @@ final class ArgumentCheck {
       return new Outcome(new Program(text, Language.PYTHON), null);
     }
     if (!(language instanceof String name)) {
-      return problem("\"language\" must be the string \"python\" or \"javascript\", not " + typeName(language) + ".");
+      return problem(
+          "\"language\" must be the string \"python\" or \"javascript\", not "
+              + typeName(language)
+              + ".");
     }
     return Language.fromWireName(name)
         .map(l -> new Outcome(new Program(text, l), null))
-        .orElseGet(() -> problem("\"language\" must be \"python\" or \"javascript\" (got \"" + shorten(name)
-            + "\"). Other languages are not available in the sandbox."));
+        .orElseGet(
+            () ->
+                problem(
+                    "\"language\" must be \"python\" or \"javascript\" (got \""
+                        + shorten(name)
+                        + "\"). Other languages are not available in the sandbox."));
   }
 
   private static Outcome problem(String message) {

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * The one tool, {@code execute_code}: checks the arguments, hands the program to a {@link CodeRunner},
- * and turns what comes back (a run, or a failure) into a tool result. Every failure is an {@code
- * isError} result a model can act on; nothing here throws into the protocol layer.
+ * The one tool, {@code execute_code}: checks the arguments, hands the program to a {@link
+ * CodeRunner}, and turns what comes back (a run, or a failure) into a tool result. Every failure is
+ * an {@code isError} result a model can act on; nothing here throws into the protocol layer.
  */
 public final class ExecuteCodeTool {
 
@@ -36,7 +36,8 @@ public final class ExecuteCodeTool {
   /**
    * @param runner what runs the code
    * @param timers for progress notifications while a run is under way
-   * @param runtimes the language versions to promise in the description, e.g. "Python 3.12 and Node 20"
+   * @param runtimes the language versions to promise in the description, e.g. "Python 3.12 and Node
+   *     20"
    */
   public ExecuteCodeTool(CodeRunner runner, ScheduledExecutorService timers, String runtimes) {
     this.runner = runner;
@@ -55,16 +56,18 @@ public final class ExecuteCodeTool {
         .outputSchema(ToolSchemas.output())
         // readOnly: a run cannot touch the user's machine, files or network: it happens in a fresh,
         //   isolated sandbox that is thrown away afterwards. So it is also not destructive.
-        // idempotent = false: the same program can print something different each time (time, randomness),
+        // idempotent = false: the same program can print something different each time (time,
+        // randomness),
         //   and every run is billed, so a client should not repeat calls on its own.
         // openWorld = false: the program reaches no outside system; the sandbox has no network.
-        .annotations(ToolAnnotations.builder()
-            .title("Run code in a sandbox")
-            .readOnlyHint(true)
-            .destructiveHint(false)
-            .idempotentHint(false)
-            .openWorldHint(false)
-            .build())
+        .annotations(
+            ToolAnnotations.builder()
+                .title("Run code in a sandbox")
+                .readOnlyHint(true)
+                .destructiveHint(false)
+                .idempotentHint(false)
+                .openWorldHint(false)
+                .build())
         .build();
   }
 
@@ -74,7 +77,9 @@ public final class ExecuteCodeTool {
         + " user's machine: use it freely whenever running code answers better than reasoning, e.g. exact"
         + " arithmetic, parsing or transforming data, testing a regex, checking that a snippet works.\n\n"
         + "Write code that fits these limits:\n"
-        + "- " + runtimes + ", standard library only: no third-party packages (no numpy, pandas, requests, lodash)"
+        + "- "
+        + runtimes
+        + ", standard library only: no third-party packages (no numpy, pandas, requests, lodash)"
         + " and no way to install any.\n"
         + "- No network: HTTP, DNS and package installs all fail.\n"
         + "- Read-only file system except a small /tmp (64 MB) that is wiped after the run.\n"
@@ -90,20 +95,23 @@ public final class ExecuteCodeTool {
     if (checked.problem() != null) {
       return Mono.just(ResultView.error(checked.problem()));
     }
-    return Mono.defer(() -> {
-      ProgressReporter progress = ProgressReporter.start(exchange, request.progressToken(), timers);
-      RunListener listener = new ClientLog(exchange, progress);
-      return Mono.fromFuture(() -> runner.run(checked.program(), listener))
-          .map(ResultView::of)
-          .onErrorResume(error -> Mono.just(ResultView.error(failureMessage(error))))
-          // Stop progress before the result is handed on, so no progress follows the reply.
-          .doOnNext(result -> progress.stop())
-          .doFinally(signal -> progress.stop());
-    });
+    return Mono.defer(
+        () -> {
+          ProgressReporter progress =
+              ProgressReporter.start(exchange, request.progressToken(), timers);
+          RunListener listener = new ClientLog(exchange, progress);
+          return Mono.fromFuture(() -> runner.run(checked.program(), listener))
+              .map(ResultView::of)
+              .onErrorResume(error -> Mono.just(ResultView.error(failureMessage(error))))
+              // Stop progress before the result is handed on, so no progress follows the reply.
+              .doOnNext(result -> progress.stop())
+              .doFinally(signal -> progress.stop());
+        });
   }
 
   private static String failureMessage(Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (cause instanceof RunFailure failure) {
       return failure.getMessage();
     }
@@ -112,12 +120,15 @@ public final class ExecuteCodeTool {
     }
     // A bug of ours: log it for the user, give the model a plain sentence, never a stack trace.
     log.error("execute_code failed unexpectedly", cause);
-    return "The server hit an internal error while running the code (" + cause.getClass().getSimpleName()
+    return "The server hit an internal error while running the code ("
+        + cause.getClass().getSimpleName()
         + "). The program may or may not have run. Try again once; if it happens again, tell the user to check"
         + " the server's log.";
   }
 
-  /** Sends the run's notable events to the client's log, and marks progress when a request goes out. */
+  /**
+   * Sends the run's notable events to the client's log, and marks progress when a request goes out.
+   */
   private static final class ClientLog implements RunListener {
     private final McpAsyncServerExchange exchange;
     private final ProgressReporter progress;
@@ -129,18 +140,22 @@ public final class ExecuteCodeTool {
 
     @Override
     public void sent(int attempt) {
-      progress.report(attempt == 1 ? "sent to the sandbox" : "sent again (attempt " + attempt + ")");
+      progress.report(
+          attempt == 1 ? "sent to the sandbox" : "sent again (attempt " + attempt + ")");
     }
 
     @Override
     public void log(Level level, String message) {
-      LoggingLevel mcpLevel = switch (level) {
-        case DEBUG -> LoggingLevel.DEBUG;
-        case INFO -> LoggingLevel.INFO;
-        case WARNING -> LoggingLevel.WARNING;
-        case ERROR -> LoggingLevel.ERROR;
-      };
-      exchange.loggingNotification(LoggingMessageNotification.builder(mcpLevel, message).logger("cinch-mcp").build())
+      LoggingLevel mcpLevel =
+          switch (level) {
+            case DEBUG -> LoggingLevel.DEBUG;
+            case INFO -> LoggingLevel.INFO;
+            case WARNING -> LoggingLevel.WARNING;
+            case ERROR -> LoggingLevel.ERROR;
+          };
+      exchange
+          .loggingNotification(
+              LoggingMessageNotification.builder(mcpLevel, message).logger("cinch-mcp").build())
           .subscribe(null, e -> log.debug("Could not send a log notification: {}", e.toString()));
     }
   }

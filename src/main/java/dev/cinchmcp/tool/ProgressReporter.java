@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Progress notifications for one call that asked for them (it carried {@code _meta.progressToken}): one
- * when the run is sent, then one every {@link #INTERVAL_MS} ms while it waits, so that clients which
- * reset their timeouts on progress keep waiting. None is sent after {@link #stop()}.
+ * Progress notifications for one call that asked for them (it carried {@code _meta.progressToken}):
+ * one when the run is sent, then one every {@link #INTERVAL_MS} ms while it waits, so that clients
+ * which reset their timeouts on progress keep waiting. None is sent after {@link #stop()}.
  */
 final class ProgressReporter {
 
@@ -32,15 +32,20 @@ final class ProgressReporter {
     this.token = token;
   }
 
-  static ProgressReporter start(McpAsyncServerExchange exchange, Object token, ScheduledExecutorService timers) {
+  static ProgressReporter start(
+      McpAsyncServerExchange exchange, Object token, ScheduledExecutorService timers) {
     if (token == null) {
       return NONE;
     }
     ProgressReporter reporter = new ProgressReporter(exchange, token);
     synchronized (reporter) {
-      reporter.ticker = timers.scheduleAtFixedRate(
-          () -> reporter.report("waiting for the sandbox (" + reporter.elapsedSeconds() + " s)"),
-          INTERVAL_MS, INTERVAL_MS, TimeUnit.MILLISECONDS);
+      reporter.ticker =
+          timers.scheduleAtFixedRate(
+              () ->
+                  reporter.report("waiting for the sandbox (" + reporter.elapsedSeconds() + " s)"),
+              INTERVAL_MS,
+              INTERVAL_MS,
+              TimeUnit.MILLISECONDS);
     }
     return reporter;
   }
@@ -54,8 +59,11 @@ final class ProgressReporter {
       return;
     }
     progress += 1;
-    exchange.progressNotification(ProgressNotification.builder(token, progress).message(message).build())
-        .subscribe(null, e -> log.debug("Could not send a progress notification: {}", e.toString()));
+    exchange
+        .progressNotification(
+            ProgressNotification.builder(token, progress).message(message).build())
+        .subscribe(
+            null, e -> log.debug("Could not send a progress notification: {}", e.toString()));
   }
 
   synchronized void stop() {

@@ -6,7 +6,9 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** How a run is shown to the model: a text block to read at a glance, and the same facts as data. */
+/**
+ * How a run is shown to the model: a text block to read at a glance, and the same facts as data.
+ */
 final class ResultView {
 
   private ResultView() {}
@@ -25,20 +27,26 @@ final class ResultView {
   }
 
   static String text(RunResult run) {
-    StringBuilder sb = new StringBuilder(run.stdout().text().length() + run.stderr().text().length() + 256);
-    sb.append("Exit code: ").append(run.exitCode() == null ? "unknown (not reported)" : run.exitCode());
-    sb.append(" | Duration: ").append(run.durationMs() == null ? "unknown" : run.durationMs() + " ms");
-    sb.append(" | Timed out: ").append(run.timedOut() ? "yes (the sandbox stopped the program at its 10 s limit)" : "no");
+    StringBuilder sb =
+        new StringBuilder(run.stdout().text().length() + run.stderr().text().length() + 256);
+    sb.append("Exit code: ")
+        .append(run.exitCode() == null ? "unknown (not reported)" : run.exitCode());
+    sb.append(" | Duration: ")
+        .append(run.durationMs() == null ? "unknown" : run.durationMs() + " ms");
+    sb.append(" | Timed out: ")
+        .append(run.timedOut() ? "yes (the sandbox stopped the program at its 10 s limit)" : "no");
     sb.append('\n');
     stream(sb, "stdout", run.stdout());
     stream(sb, "stderr", run.stderr());
     if (run.timedOut()) {
-      sb.append("\nThe program ran out of time. Make it do less work or finish sooner; output printed before the"
-          + " limit is shown above.");
+      sb.append(
+          "\nThe program ran out of time. Make it do less work or finish sooner; output printed before the"
+              + " limit is shown above.");
     } else if (run.exitCode() == null) {
       sb.append("\nThe sandbox did not report an exit code, so success is not certain.");
     } else if (run.exitCode() != 0) {
-      sb.append("\nThe program failed (non-zero exit). Read stderr above, fix the code and run it again.");
+      sb.append(
+          "\nThe program failed (non-zero exit). Read stderr above, fix the code and run it again.");
     }
     return sb.toString();
   }
@@ -54,8 +62,15 @@ final class ResultView {
       sb.append('\n');
     }
     if (text.truncated()) {
-      sb.append(String.format(java.util.Locale.ROOT, "[%s cut: showing the first %,d of %,d characters; %,d more were not shown."
-          + " Print less, or print a summary.]%n", name, text.text().length(), text.originalLength(), text.cutCount()));
+      sb.append(
+          String.format(
+              java.util.Locale.ROOT,
+              "[%s cut: showing the first %,d of %,d characters; %,d more were not shown."
+                  + " Print less, or print a summary.]%n",
+              name,
+              text.text().length(),
+              text.originalLength(),
+              text.cutCount()));
     }
   }
 

@@ -16,10 +16,24 @@ final class ToolSchemas {
   static Map<String, Object> input() {
     return object(
         props(
-            "code", map("type", "string", "minLength", 1,
-                "description", "A complete, self-contained program. Print whatever you want to see."),
-            "language", map("type", "string", "enum", List.of("python", "javascript"), "default", "python",
-                "description", "python (3.12) or javascript (Node 20). Defaults to python.")),
+            "code",
+                map(
+                    "type",
+                    "string",
+                    "minLength",
+                    1,
+                    "description",
+                    "A complete, self-contained program. Print whatever you want to see."),
+            "language",
+                map(
+                    "type",
+                    "string",
+                    "enum",
+                    List.of("python", "javascript"),
+                    "default",
+                    "python",
+                    "description",
+                    "python (3.12) or javascript (Node 20). Defaults to python.")),
         List.of("code"));
   }
 
@@ -27,22 +41,73 @@ final class ToolSchemas {
     Map<String, Object> nullableInteger = map("type", List.of("integer", "null"));
     return object(
         props(
-            "stdout", map("type", "string", "description", "Standard output, cut at 20,000 characters."),
-            "stderr", map("type", "string", "description", "Standard error, cut at 20,000 characters."),
-            "exitCode", with(nullableInteger, "description", "The program's exit status; null if not reported."),
-            "timedOut", map("type", "boolean", "description", "True when the sandbox stopped the program at its time limit."),
-            "durationMs", with(nullableInteger, "description", "Run time in the sandbox, in milliseconds; null if not reported."),
+            "stdout",
+                map("type", "string", "description", "Standard output, cut at 20,000 characters."),
+            "stderr",
+                map("type", "string", "description", "Standard error, cut at 20,000 characters."),
+            "exitCode",
+                with(
+                    nullableInteger,
+                    "description",
+                    "The program's exit status; null if not reported."),
+            "timedOut",
+                map(
+                    "type",
+                    "boolean",
+                    "description",
+                    "True when the sandbox stopped the program at its time limit."),
+            "durationMs",
+                with(
+                    nullableInteger,
+                    "description",
+                    "Run time in the sandbox, in milliseconds; null if not reported."),
             "stdoutTruncated", map("type", "boolean"),
             "stderrTruncated", map("type", "boolean"),
-            "stdoutLength", map("type", "integer", "minimum", 0, "description", "Length of the full stdout, in characters."),
-            "stderrLength", map("type", "integer", "minimum", 0, "description", "Length of the full stderr, in characters."),
-            "backend", map("type", "string", "description", "What ran the program: cinch (the Cinch API) or local (gVisor).")),
-        List.of("stdout", "stderr", "exitCode", "timedOut", "durationMs", "stdoutTruncated", "stderrTruncated",
-            "stdoutLength", "stderrLength", "backend"));
+            "stdoutLength",
+                map(
+                    "type",
+                    "integer",
+                    "minimum",
+                    0,
+                    "description",
+                    "Length of the full stdout, in characters."),
+            "stderrLength",
+                map(
+                    "type",
+                    "integer",
+                    "minimum",
+                    0,
+                    "description",
+                    "Length of the full stderr, in characters."),
+            "backend",
+                map(
+                    "type",
+                    "string",
+                    "description",
+                    "What ran the program: cinch (the Cinch API) or local (gVisor).")),
+        List.of(
+            "stdout",
+            "stderr",
+            "exitCode",
+            "timedOut",
+            "durationMs",
+            "stdoutTruncated",
+            "stderrTruncated",
+            "stdoutLength",
+            "stderrLength",
+            "backend"));
   }
 
   private static Map<String, Object> object(Map<String, Object> properties, List<String> required) {
-    return map("type", "object", "properties", properties, "required", required, "additionalProperties", false);
+    return map(
+        "type",
+        "object",
+        "properties",
+        properties,
+        "required",
+        required,
+        "additionalProperties",
+        false);
   }
 
   private static Map<String, Object> props(Object... pairs) {
@@ -55,7 +120,10 @@ final class ToolSchemas {
     return copy;
   }
 
-  /** An insertion-ordered map from alternating keys and values, so the schemas list fields as written. */
+  /**
+   * An insertion-ordered map from alternating keys and values, so the schemas list fields as
+   * written.
+   */
   private static Map<String, Object> map(Object... pairs) {
     Map<String, Object> m = new LinkedHashMap<>();
     for (int i = 0; i < pairs.length; i += 2) {

@@ -51,7 +51,9 @@ final class Admission {
     return true;
   }
 
-  /** A running request has ended: the longest-waiting one that was not cancelled meanwhile starts. */
+  /**
+   * A running request has ended: the longest-waiting one that was not cancelled meanwhile starts.
+   */
   void finished() {
     Waiting next;
     synchronized (this) {

@@ -25,15 +25,17 @@ record Envelope(Kind kind, Object id, String problem) {
   static final String CANCELLED_METHOD = "notifications/cancelled";
 
   /**
-   * Deepest nesting accepted. Real MCP messages nest a handful of levels; Jackson and the SDK turn a
-   * message into objects recursively, so a hostile one nested a thousand deep could exhaust a small
-   * thread stack. Parsing into a tree is not recursive, so the depth is measured before that step.
+   * Deepest nesting accepted. Real MCP messages nest a handful of levels; Jackson and the SDK turn
+   * a message into objects recursively, so a hostile one nested a thousand deep could exhaust a
+   * small thread stack. Parsing into a tree is not recursive, so the depth is measured before that
+   * step.
    */
   static final int MAX_DEPTH = 64;
 
   static Envelope classify(JsonNode node) {
     if (node.isArray()) {
-      return invalid(null, "Batches (JSON arrays) are not supported: send one JSON-RPC message per line.");
+      return invalid(
+          null, "Batches (JSON arrays) are not supported: send one JSON-RPC message per line.");
     }
     if (!node.isObject()) {
       return invalid(null, "Invalid request: a message must be a JSON object.");
@@ -45,7 +47,8 @@ record Envelope(Kind kind, Object id, String problem) {
     }
     JsonNode idNode = node.get("id");
     boolean hasId = idNode != null;
-    boolean validId = hasId && (idNode.isTextual() || idNode.isIntegralNumber() || idNode.isNumber());
+    boolean validId =
+        hasId && (idNode.isTextual() || idNode.isIntegralNumber() || idNode.isNumber());
     Object id = validId ? idValue(idNode) : null;
     if (!"2.0".equals(node.path("jsonrpc").asText(null)) || !node.path("jsonrpc").isTextual()) {
       return invalid(id, "Invalid request: \"jsonrpc\" must be \"2.0\".");
@@ -63,14 +66,19 @@ record Envelope(Kind kind, Object id, String problem) {
         return invalid(id, "Invalid request: \"params\" must be an object.");
       }
       if (!hasId) {
-        return new Envelope(CANCELLED_METHOD.equals(method.asText()) ? Kind.CANCELLED : Kind.NOTIFICATION, null, null);
+        return new Envelope(
+            CANCELLED_METHOD.equals(method.asText()) ? Kind.CANCELLED : Kind.NOTIFICATION,
+            null,
+            null);
       }
       return new Envelope(Kind.REQUEST, id, null);
     }
     if (hasId && (node.has("result") || node.has("error"))) {
       return new Envelope(Kind.RESPONSE, id, null);
     }
-    return invalid(id, "Invalid request: a message needs a \"method\" (or, for a response, \"result\" or \"error\").");
+    return invalid(
+        id,
+        "Invalid request: a message needs a \"method\" (or, for a response, \"result\" or \"error\").");
   }
 
   /** The id as the SDK carries it: a String, or an Integer / Long / BigInteger / Double. */
@@ -83,9 +91,12 @@ record Envelope(Kind kind, Object id, String problem) {
 
   /** Converts a classified node into the SDK's message type. */
   static JSONRPCMessage toMessage(ObjectMapper mapper, JsonNode node) {
-    Class<? extends JSONRPCMessage> type = node.has("method")
-        ? (node.has("id") ? McpSchema.JSONRPCRequest.class : McpSchema.JSONRPCNotification.class)
-        : McpSchema.JSONRPCResponse.class;
+    Class<? extends JSONRPCMessage> type =
+        node.has("method")
+            ? (node.has("id")
+                ? McpSchema.JSONRPCRequest.class
+                : McpSchema.JSONRPCNotification.class)
+            : McpSchema.JSONRPCResponse.class;
     return mapper.convertValue(node, type);
   }
 

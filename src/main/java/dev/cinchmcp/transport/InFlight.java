@@ -8,8 +8,9 @@ import reactor.core.Disposable;
 
 /**
  * The requests read but not yet answered, by id. Each {@link Call} ends exactly once: answered
- * ({@link Call#finish()}) or cancelled ({@link Call#cancel()}), whichever comes first; the loser does
- * nothing. That is how a cancelled call is never answered, and a late cancellation changes nothing.
+ * ({@link Call#finish()}) or cancelled ({@link Call#cancel()}), whichever comes first; the loser
+ * does nothing. That is how a cancelled call is never answered, and a late cancellation changes
+ * nothing.
  */
 final class InFlight {
 
@@ -45,7 +46,9 @@ final class InFlight {
       return ended.compareAndSet(false, true);
     }
 
-    /** Cancels the call unless it was already answered; disposing its work drops its HTTP request. */
+    /**
+     * Cancels the call unless it was already answered; disposing its work drops its HTTP request.
+     */
     boolean cancel() {
       if (!ended.compareAndSet(false, true)) {
         return false;
@@ -58,7 +61,10 @@ final class InFlight {
     }
   }
 
-  /** A map key for a JSON-RPC id: the string, or the number's canonical value (1 and 1.0 are one id). */
+  /**
+   * A map key for a JSON-RPC id: the string, or the number's canonical value (1 and 1.0 are one
+   * id).
+   */
   static Object key(Object id) {
     if (id instanceof Number n) {
       try {
@@ -77,7 +83,9 @@ final class InFlight {
    */
   Call open(Object key) {
     Call call = new Call(key);
-    Call owner = calls.compute(key, (k, existing) -> existing == null || existing.ended.get() ? call : existing);
+    Call owner =
+        calls.compute(
+            key, (k, existing) -> existing == null || existing.ended.get() ? call : existing);
     return owner == call ? call : null;
   }
 

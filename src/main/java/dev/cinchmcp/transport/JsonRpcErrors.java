@@ -3,11 +3,14 @@ package dev.cinchmcp.transport;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** JSON-RPC error replies the transport sends itself, for input that never reaches the MCP session. */
+/**
+ * JSON-RPC error replies the transport sends itself, for input that never reaches the MCP session.
+ */
 final class JsonRpcErrors {
 
   static final int PARSE_ERROR = -32700;
   static final int INVALID_REQUEST = -32600;
+
   /** Implementation-defined server error (JSON-RPC reserves -32000 to -32099): too much at once. */
   static final int SERVER_BUSY = -32000;
 

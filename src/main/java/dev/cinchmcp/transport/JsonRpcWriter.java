@@ -7,9 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The only writer of the real stdout: each message goes out whole, as one line, flushed at once, and
- * never interleaved with another (one lock around serialise-and-write). Jackson escapes line breaks
- * inside strings, so a message can never span two lines.
+ * The only writer of the real stdout: each message goes out whole, as one line, flushed at once,
+ * and never interleaved with another (one lock around serialise-and-write). Jackson escapes line
+ * breaks inside strings, so a message can never span two lines.
  */
 final class JsonRpcWriter {
 

@@ -11,18 +11,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Has Jackson build, ahead of time and on another core, the (de)serialisers for the messages of a
  * session's first exchanges. Jackson builds each one by reflection on first use, which costs a
- * client tens of milliseconds on {@code initialize} otherwise; the mapper caches what is built here.
- * Nothing it does is visible: it only reads and writes to memory.
+ * client tens of milliseconds on {@code initialize} otherwise; the mapper caches what is built
+ * here. Nothing it does is visible: it only reads and writes to memory.
  */
 public final class JsonWarmUp {
 
   private static final Logger log = LoggerFactory.getLogger(JsonWarmUp.class);
 
-  private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
-      + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"roots\":{\"listChanged\":true},\"sampling\":{},"
-      + "\"elicitation\":{}},\"clientInfo\":{\"name\":\"warm-up\",\"version\":\"1\"}}}";
-  private static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
-      + "\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(1)\"},\"_meta\":{\"progressToken\":1}}}";
+  private static final String INITIALIZE =
+      "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+          + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"roots\":{\"listChanged\":true},\"sampling\":{},"
+          + "\"elicitation\":{}},\"clientInfo\":{\"name\":\"warm-up\",\"version\":\"1\"}}}";
+  private static final String CALL =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+          + "\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(1)\"},\"_meta\":{\"progressToken\":1}}}";
 
   private JsonWarmUp() {}
 
@@ -31,23 +33,45 @@ public final class JsonWarmUp {
     try {
       JsonNode init = mapper.readTree(INITIALIZE);
       Envelope.classify(init);
-      McpSchema.JSONRPCRequest request = (McpSchema.JSONRPCRequest) Envelope.toMessage(mapper, init);
+      McpSchema.JSONRPCRequest request =
+          (McpSchema.JSONRPCRequest) Envelope.toMessage(mapper, init);
       mapper.convertValue(request.params(), McpSchema.InitializeRequest.class);
-      McpSchema.ServerCapabilities capabilities = McpSchema.ServerCapabilities.builder().tools(false).logging().build();
-      mapper.writeValueAsBytes(McpSchema.JSONRPCResponse.result(0, McpSchema.InitializeResult.builder(
-          "2025-06-18", capabilities, McpSchema.Implementation.builder("warm-up", "1").build()).build()));
-      mapper.convertValue(mapper.readTree("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+      McpSchema.ServerCapabilities capabilities =
+          McpSchema.ServerCapabilities.builder().tools(false).logging().build();
+      mapper.writeValueAsBytes(
+          McpSchema.JSONRPCResponse.result(
+              0,
+              McpSchema.InitializeResult.builder(
+                      "2025-06-18",
+                      capabilities,
+                      McpSchema.Implementation.builder("warm-up", "1").build())
+                  .build()));
+      mapper.convertValue(
+          mapper.readTree("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
           McpSchema.JSONRPCNotification.class);
 
       JsonNode call = mapper.readTree(CALL);
-      McpSchema.JSONRPCRequest callRequest = (McpSchema.JSONRPCRequest) Envelope.toMessage(mapper, call);
+      McpSchema.JSONRPCRequest callRequest =
+          (McpSchema.JSONRPCRequest) Envelope.toMessage(mapper, call);
       mapper.convertValue(callRequest.params(), McpSchema.CallToolRequest.class);
-      mapper.writeValueAsBytes(McpSchema.JSONRPCResponse.result(1, McpSchema.CallToolResult.builder()
-          .addTextContent("warm").structuredContent(Map.of("stdout", "")).isError(false).build()));
-      mapper.writeValueAsBytes(McpSchema.JSONRPCResponse.result(2, McpSchema.ListToolsResult.builder(List.of(
-          McpSchema.Tool.builder("warm", Map.of("type", "object")).build())).build()));
-      mapper.writeValueAsBytes(new McpSchema.JSONRPCNotification("notifications/progress",
-          McpSchema.ProgressNotification.builder(1, 1.0).message("warm").build()));
+      mapper.writeValueAsBytes(
+          McpSchema.JSONRPCResponse.result(
+              1,
+              McpSchema.CallToolResult.builder()
+                  .addTextContent("warm")
+                  .structuredContent(Map.of("stdout", ""))
+                  .isError(false)
+                  .build()));
+      mapper.writeValueAsBytes(
+          McpSchema.JSONRPCResponse.result(
+              2,
+              McpSchema.ListToolsResult.builder(
+                      List.of(McpSchema.Tool.builder("warm", Map.of("type", "object")).build()))
+                  .build()));
+      mapper.writeValueAsBytes(
+          new McpSchema.JSONRPCNotification(
+              "notifications/progress",
+              McpSchema.ProgressNotification.builder(1, 1.0).message("warm").build()));
     } catch (Exception | LinkageError e) {
       log.debug("JSON warm-up skipped: {}", e.toString());
     }

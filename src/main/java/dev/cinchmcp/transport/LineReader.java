@@ -5,10 +5,10 @@ import java.io.InputStream;
 import java.util.Arrays;
 
 /**
- * Splits a byte stream into lines at '\n' (a trailing '\r' is dropped), without ever holding more than
- * {@code maxLineBytes} of one line: the rest of an over-long line is read and thrown away, and the line
- * is reported as {@link #TOO_LONG}. Splitting bytes at '\n' is safe for UTF-8, where that byte never
- * occurs inside a multi-byte character.
+ * Splits a byte stream into lines at '\n' (a trailing '\r' is dropped), without ever holding more
+ * than {@code maxLineBytes} of one line: the rest of an over-long line is read and thrown away, and
+ * the line is reported as {@link #TOO_LONG}. Splitting bytes at '\n' is safe for UTF-8, where that
+ * byte never occurs inside a multi-byte character.
  */
 final class LineReader {
 
@@ -29,8 +29,8 @@ final class LineReader {
   }
 
   /**
-   * The next line without its terminator (a copy the caller may keep), {@link #TOO_LONG}, or null at
-   * the end of the stream. A last line without a terminator still counts.
+   * The next line without its terminator (a copy the caller may keep), {@link #TOO_LONG}, or null
+   * at the end of the stream. A last line without a terminator still counts.
    */
   byte[] next() throws IOException {
     if (line.length > 1024 * 1024) {

@@ -22,13 +22,14 @@ import reactor.core.publisher.Mono;
 /**
  * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, for one MCP session.
  *
- * <p>It replaces the SDK's own, which ends the session on one malformed line, loses replies still in
- * flight when stdin closes, and ignores cancellation. Here:
+ * <p>It replaces the SDK's own, which ends the session on one malformed line, loses replies still
+ * in flight when stdin closes, and ignores cancellation. Here:
  *
  * <ul>
  *   <li>input that is not a JSON-RPC message gets a JSON-RPC error and reading goes on;
  *   <li>each request runs as its own subscription, so calls run side by side and a {@code
- *       notifications/cancelled} disposes exactly that call (its HTTP request is dropped, no reply);
+ *       notifications/cancelled} disposes exactly that call (its HTTP request is dropped, no
+ *       reply);
  *   <li>at the end of stdin, every request already read is answered before {@link #run()} returns.
  * </ul>
  */
@@ -61,7 +62,11 @@ public final class StdioTransport implements McpServerTransportProvider {
    * @param drainLimit the longest the server waits, once stdin has closed, for answers still owed;
    *     a call in flight can take up to the API timeout, so this should be a little longer
    */
-  public StdioTransport(ObjectMapper mapper, McpJsonMapper mcpMapper, InputStream in, OutputStream out,
+  public StdioTransport(
+      ObjectMapper mapper,
+      McpJsonMapper mcpMapper,
+      InputStream in,
+      OutputStream out,
       Duration drainLimit) {
     this.mapper = mapper;
     this.mcpMapper = mcpMapper;
@@ -76,8 +81,8 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   /**
-   * Reads stdin until it ends, handing each message on, then waits until every request read has been
-   * answered (or {@code drainLimit} has passed). Returns normally at the end of input.
+   * Reads stdin until it ends, handing each message on, then waits until every request read has
+   * been answered (or {@code drainLimit} has passed). Returns normally at the end of input.
    */
   public void run() {
     LineReader lines = new LineReader(in, MAX_LINE_BYTES);
@@ -96,7 +101,10 @@ public final class StdioTransport implements McpServerTransportProvider {
   public void drain() {
     log.debug("Draining: {} request(s) still owed an answer", inFlight.size());
     if (!inFlight.awaitEmpty(drainLimit)) {
-      log.warn("{} request(s) still unanswered after {} ms; giving up on them", inFlight.size(), drainLimit.toMillis());
+      log.warn(
+          "{} request(s) still unanswered after {} ms; giving up on them",
+          inFlight.size(),
+          drainLimit.toMillis());
     }
     writer.flush();
   }
@@ -108,7 +116,9 @@ public final class StdioTransport implements McpServerTransportProvider {
       // Last resort: whatever one message does, the next one is still read (Envelope's depth limit
       // keeps stack overflows out; this keeps a surprise from ending the session).
       log.warn("A message could not be handled: {}", e.toString());
-      writer.write(JsonRpcErrors.reply(null, JsonRpcErrors.INVALID_REQUEST, "Invalid request: it could not be handled."));
+      writer.write(
+          JsonRpcErrors.reply(
+              null, JsonRpcErrors.INVALID_REQUEST, "Invalid request: it could not be handled."));
     }
   }
 
@@ -117,23 +127,33 @@ public final class StdioTransport implements McpServerTransportProvider {
       return; // an empty line is no message; skipping it is what clients expect
     }
     if (line == LineReader.TOO_LONG) {
-      writer.write(JsonRpcErrors.reply(null, JsonRpcErrors.INVALID_REQUEST,
-          "Message too long: a line may hold at most " + MAX_LINE_BYTES + " bytes; it was discarded."));
+      writer.write(
+          JsonRpcErrors.reply(
+              null,
+              JsonRpcErrors.INVALID_REQUEST,
+              "Message too long: a line may hold at most "
+                  + MAX_LINE_BYTES
+                  + " bytes; it was discarded."));
       return;
     }
     JsonNode node;
     try {
       node = mapper.readTree(line);
     } catch (JacksonException | RuntimeException e) {
-      writer.write(JsonRpcErrors.reply(null, JsonRpcErrors.PARSE_ERROR, "Parse error: the line is not valid JSON."));
+      writer.write(
+          JsonRpcErrors.reply(
+              null, JsonRpcErrors.PARSE_ERROR, "Parse error: the line is not valid JSON."));
       return;
     } catch (IOException e) {
-      writer.write(JsonRpcErrors.reply(null, JsonRpcErrors.PARSE_ERROR, "Parse error: " + e.getClass().getSimpleName()));
+      writer.write(
+          JsonRpcErrors.reply(
+              null, JsonRpcErrors.PARSE_ERROR, "Parse error: " + e.getClass().getSimpleName()));
       return;
     }
     Envelope envelope = Envelope.classify(node);
     if (envelope.problem() != null) {
-      writer.write(JsonRpcErrors.reply(envelope.id(), JsonRpcErrors.INVALID_REQUEST, envelope.problem()));
+      writer.write(
+          JsonRpcErrors.reply(envelope.id(), JsonRpcErrors.INVALID_REQUEST, envelope.problem()));
       return;
     }
     switch (envelope.kind()) {
@@ -147,15 +167,23 @@ public final class StdioTransport implements McpServerTransportProvider {
     Object key = InFlight.key(envelope.id());
     InFlight.Call call = inFlight.open(key);
     if (call == null) {
-      writer.write(JsonRpcErrors.reply(envelope.id(), JsonRpcErrors.INVALID_REQUEST,
-          "Request id " + envelope.id() + " is already in use by a request still running."));
+      writer.write(
+          JsonRpcErrors.reply(
+              envelope.id(),
+              JsonRpcErrors.INVALID_REQUEST,
+              "Request id " + envelope.id() + " is already in use by a request still running."));
       return;
     }
     if (!admission.offer(call, bytes, () -> dispatch(node, call))) {
       inFlight.close(call);
-      writer.write(JsonRpcErrors.reply(envelope.id(), JsonRpcErrors.SERVER_BUSY, "Server busy: "
-          + admission.maxRunning() + " requests are running and too many are waiting. Wait for some answers,"
-          + " then send it again."));
+      writer.write(
+          JsonRpcErrors.reply(
+              envelope.id(),
+              JsonRpcErrors.SERVER_BUSY,
+              "Server busy: "
+                  + admission.maxRunning()
+                  + " requests are running and too many are waiting. Wait for some answers,"
+                  + " then send it again."));
     }
   }
 
@@ -174,7 +202,11 @@ public final class StdioTransport implements McpServerTransportProvider {
         admission.finished();
       }
       Object id = call == null ? null : Envelope.idValue(node.get("id"));
-      writer.write(JsonRpcErrors.reply(id, JsonRpcErrors.INVALID_REQUEST, "Invalid request: its fields have the wrong types."));
+      writer.write(
+          JsonRpcErrors.reply(
+              id,
+              JsonRpcErrors.INVALID_REQUEST,
+              "Invalid request: its fields have the wrong types."));
       return;
     }
     McpServerSession s = session;
@@ -183,12 +215,14 @@ public final class StdioTransport implements McpServerTransportProvider {
       handling.subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
       return;
     }
-    Disposable subscription = handling
-        .doFinally(signal -> {
-          inFlight.close(call);
-          admission.finished();
-        })
-        .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
+    Disposable subscription =
+        handling
+            .doFinally(
+                signal -> {
+                  inFlight.close(call);
+                  admission.finished();
+                })
+            .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
     call.attach(subscription);
   }
 
@@ -231,15 +265,16 @@ public final class StdioTransport implements McpServerTransportProvider {
 
     @Override
     public Mono<Void> sendMessage(JSONRPCMessage message) {
-      return Mono.fromRunnable(() -> {
-        if (message instanceof McpSchema.JSONRPCResponse response && response.id() != null) {
-          InFlight.Call call = inFlight.get(InFlight.key(response.id()));
-          if (call != null && !call.finish()) {
-            return; // the request was cancelled: the spec says not to answer it
-          }
-        }
-        writer.write(message);
-      });
+      return Mono.fromRunnable(
+          () -> {
+            if (message instanceof McpSchema.JSONRPCResponse response && response.id() != null) {
+              InFlight.Call call = inFlight.get(InFlight.key(response.id()));
+              if (call != null && !call.finish()) {
+                return; // the request was cancelled: the spec says not to answer it
+              }
+            }
+            writer.write(message);
+          });
     }
 
     @Override

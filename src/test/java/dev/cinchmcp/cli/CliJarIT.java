@@ -52,9 +52,15 @@ class CliJarIT {
 
   @Test
   void checkWithARefusedKeyExitsOneAndNeverShowsTheKey() throws Exception {
-    api.stubFor(post("/run").willReturn(aResponse().withStatus(401).withBody(CliRun.fixture("key-refused-echoing-key.json"))));
+    api.stubFor(
+        post("/run")
+            .willReturn(
+                aResponse()
+                    .withStatus(401)
+                    .withBody(CliRun.fixture("key-refused-echoing-key.json"))));
 
-    JarProcess run = JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "trace"), "", "--check");
+    JarProcess run =
+        JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "trace"), "", "--check");
 
     assertEquals(1, run.exitCode(), run.out() + run.err());
     assertTrue(run.out().contains("API key        REFUSED"), run.out());
@@ -74,17 +80,24 @@ class CliJarIT {
   void logLevelIsAppliedBeforeTheFirstLogLine() throws Exception {
     JarProcess normal = JarProcess.run(JarProcess.builtJar(), env(), "");
     JarProcess quiet = JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "WARN"), "");
-    JarProcess invalid = JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "chatty"), "");
+    JarProcess invalid =
+        JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "chatty"), "");
 
     assertTrue(normal.err().contains("ready on stdio"), normal.err());
     assertEquals("", quiet.err());
     assertTrue(invalid.err().contains("CINCH_LOG_LEVEL must be one of"), invalid.err());
-    assertTrue(invalid.err().contains("ready on stdio"), "an invalid level keeps the default, info");
-    assertEquals("", normal.out() + quiet.out() + invalid.out(), "nothing but JSON-RPC on stdout, and no request came");
+    assertTrue(
+        invalid.err().contains("ready on stdio"), "an invalid level keeps the default, info");
+    assertEquals(
+        "",
+        normal.out() + quiet.out() + invalid.out(),
+        "nothing but JSON-RPC on stdout, and no request came");
   }
 
   private Map<String, String> env(String... more) {
-    Map<String, String> env = new java.util.HashMap<>(Map.of("CINCH_API_KEY", CliRun.KEY, "CINCH_BASE_URL", api.baseUrl()));
+    Map<String, String> env =
+        new java.util.HashMap<>(
+            Map.of("CINCH_API_KEY", CliRun.KEY, "CINCH_BASE_URL", api.baseUrl()));
     for (int i = 0; i < more.length; i += 2) {
       env.put(more[i], more[i + 1]);
     }

@@ -22,8 +22,10 @@ record CliRun(int exitCode, String out, String err) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     InputStream in = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
-    int code = new Cli().run(args, in, out, new PrintStream(err, true, StandardCharsets.UTF_8), env);
-    return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int code =
+        new Cli().run(args, in, out, new PrintStream(err, true, StandardCharsets.UTF_8), env);
+    return new CliRun(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   /** Whether the key shows anywhere a person or a log could see it. */

@@ -19,10 +19,24 @@ class CliTest {
 
     assertEquals(0, run.exitCode());
     assertEquals("", run.err());
-    for (String expected : List.of("MCP server", "execute_code", "CINCH_API_KEY", "CINCH_BASE_URL",
-        "https://api.cinch.codes", "CINCH_TIMEOUT_MS", "20000", "CINCH_LOG_LEVEL", "--check", "--version",
-        "--help", "Exit codes", "usage error")) {
-      assertTrue(run.out().contains(expected), () -> "--help should mention " + expected + ":\n" + run.out());
+    for (String expected :
+        List.of(
+            "MCP server",
+            "execute_code",
+            "CINCH_API_KEY",
+            "CINCH_BASE_URL",
+            "https://api.cinch.codes",
+            "CINCH_TIMEOUT_MS",
+            "20000",
+            "CINCH_LOG_LEVEL",
+            "--check",
+            "--version",
+            "--help",
+            "Exit codes",
+            "usage error")) {
+      assertTrue(
+          run.out().contains(expected),
+          () -> "--help should mention " + expected + ":\n" + run.out());
     }
   }
 
@@ -59,12 +73,14 @@ class CliTest {
 
   @Test
   void withNoFlagItServesMcpAndWritesOnlyJsonRpcOnStdout() throws Exception {
-    String requests = String.join("\n",
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}",
-        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
-        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}",
-        "");
+    String requests =
+        String.join(
+            "\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}",
+            "");
 
     CliRun run = CliRun.withInput(requests, Map.of("CINCH_API_KEY", CliRun.KEY), new String[0]);
 

@@ -43,7 +43,8 @@ class LogLevelTest {
     String err = apply("trace");
 
     assertEquals("trace", System.getProperty(LogLevel.DEFAULT_LEVEL_PROPERTY));
-    assertNull(System.getProperty(LogLevel.SDK_LEVEL_PROPERTY), "a louder level leaves the SDK at warn");
+    assertNull(
+        System.getProperty(LogLevel.SDK_LEVEL_PROPERTY), "a louder level leaves the SDK at warn");
     assertEquals("", err);
   }
 
@@ -60,12 +61,15 @@ class LogLevelTest {
     String err = apply("loud");
 
     assertNull(System.getProperty(LogLevel.DEFAULT_LEVEL_PROPERTY));
-    assertTrue(err.contains("CINCH_LOG_LEVEL") && err.contains("\"loud\"") && err.contains("using info"), err);
+    assertTrue(
+        err.contains("CINCH_LOG_LEVEL") && err.contains("\"loud\"") && err.contains("using info"),
+        err);
   }
 
   private static String apply(String value) {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    LogLevel.apply(Map.of(LogLevel.VARIABLE, value), new PrintStream(err, true, StandardCharsets.UTF_8));
+    LogLevel.apply(
+        Map.of(LogLevel.VARIABLE, value), new PrintStream(err, true, StandardCharsets.UTF_8));
     return err.toString(StandardCharsets.UTF_8);
   }
 }

@@ -49,9 +49,11 @@ class SelfCheckTest {
     assertLine(run, "Credits        available");
     assertTrue(run.out().matches("(?s).*Round trip     \\d+ ms\n.*"), run.out());
     assertTrue(run.out().endsWith("OK: execute_code calls will work.\n"), run.out());
-    api.verify(1, postRequestedFor(urlEqualTo("/run"))
-        .withHeader("Authorization", equalTo("Bearer " + CliRun.KEY))
-        .withRequestBody(matchingJsonPath("$.code", equalTo(SelfCheck.PROBE.code()))));
+    api.verify(
+        1,
+        postRequestedFor(urlEqualTo("/run"))
+            .withHeader("Authorization", equalTo("Bearer " + CliRun.KEY))
+            .withRequestBody(matchingJsonPath("$.code", equalTo(SelfCheck.PROBE.code()))));
     assertFalse(run.showsKey());
   }
 
@@ -73,8 +75,13 @@ class SelfCheckTest {
 
   @Test
   void refusedKeySaysRefusedAndNeverShowsTheKeyEvenWhenTheApiEchoesIt() {
-    api.stubFor(post("/run").willReturn(aResponse().withStatus(401)
-        .withHeader("Content-Type", "application/json").withBody(CliRun.fixture("key-refused-echoing-key.json"))));
+    api.stubFor(
+        post("/run")
+            .willReturn(
+                aResponse()
+                    .withStatus(401)
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(CliRun.fixture("key-refused-echoing-key.json"))));
 
     CliRun run = check(env());
 
@@ -88,8 +95,13 @@ class SelfCheckTest {
 
   @Test
   void exhaustedCreditsSaysExhaustedAndFails() {
-    api.stubFor(post("/run").willReturn(aResponse().withStatus(402)
-        .withHeader("Content-Type", "application/json").withBody(CliRun.fixture("credits-exhausted.json"))));
+    api.stubFor(
+        post("/run")
+            .willReturn(
+                aResponse()
+                    .withStatus(402)
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(CliRun.fixture("credits-exhausted.json"))));
 
     CliRun run = check(env());
 
@@ -102,7 +114,10 @@ class SelfCheckTest {
 
   @Test
   void serverErrorFails() {
-    api.stubFor(post("/run").willReturn(aResponse().withStatus(503).withBody("{\"error\":\"service unavailable\"}")));
+    api.stubFor(
+        post("/run")
+            .willReturn(
+                aResponse().withStatus(503).withBody("{\"error\":\"service unavailable\"}")));
 
     CliRun run = check(env());
 
@@ -112,7 +127,8 @@ class SelfCheckTest {
 
   @Test
   void noAnswerInTimeSaysSoAndFails() {
-    api.stubFor(post("/run").willReturn(okJson(CliRun.fixture("run-answer.json")).withFixedDelay(3_000)));
+    api.stubFor(
+        post("/run").willReturn(okJson(CliRun.fixture("run-answer.json")).withFixedDelay(3_000)));
 
     CliRun run = check(env("CINCH_TIMEOUT_MS", "300"));
 
@@ -173,7 +189,9 @@ class SelfCheckTest {
     CliRun run = check(env("CINCH_BACKEND", "docker"));
 
     assertEquals(1, run.exitCode(), run.out());
-    assertTrue(run.out().contains("CINCH_BACKEND must be auto, cinch or local (was \"docker\")"), run.out());
+    assertTrue(
+        run.out().contains("CINCH_BACKEND must be auto, cinch or local (was \"docker\")"),
+        run.out());
     api.verify(0, postRequestedFor(urlEqualTo("/run")));
   }
 
@@ -193,7 +211,8 @@ class SelfCheckTest {
   }
 
   private static void assertLine(CliRun run, String start) {
-    assertTrue(run.out().lines().anyMatch(line -> line.startsWith("  " + start)),
+    assertTrue(
+        run.out().lines().anyMatch(line -> line.startsWith("  " + start)),
         () -> "expected a line starting \"" + start + "\" in:\n" + run.out());
   }
 }

@@ -68,7 +68,13 @@ class SettingsTest {
   }
 
   @ParameterizedTest(name = "[{index}]")
-  @ValueSource(strings = {"cinch_live_ab cd12", "\"cinch_live_abcd12\" extra", "cinch_live_ab\ncd", "cinch_live_äbc"})
+  @ValueSource(
+      strings = {
+        "cinch_live_ab cd12",
+        "\"cinch_live_abcd12\" extra",
+        "cinch_live_ab\ncd",
+        "cinch_live_äbc"
+      })
   void keyWithSpacesOrOddCharactersIsAProblemThatDoesNotShowIt(String key) {
     Settings s = read(Settings.API_KEY, key);
     String problem = onlyProblem(s);
@@ -78,18 +84,21 @@ class SettingsTest {
   }
 
   @ParameterizedTest(name = "\"{0}\" -> {1}")
-  @CsvSource(delimiter = '|', value = {
-      "https://api.cinch.codes/ | https://api.cinch.codes",
-      "https://api.cinch.codes/// | https://api.cinch.codes",
-      "  https://eu.cinch.example/v2/  | https://eu.cinch.example/v2",
-      "https://api.cinch.codes:8443 | https://api.cinch.codes:8443",
-      "HTTPS://API.CINCH.CODES | HTTPS://API.CINCH.CODES",
-      "http://localhost:8080 | http://localhost:8080",
-      "http://LOCALHOST:8080/ | http://LOCALHOST:8080",
-      "http://127.0.0.1:9999 | http://127.0.0.1:9999",
-      "http://127.1.2.3 | http://127.1.2.3",
-      "http://[::1]:8080 | http://[::1]:8080",
-      "http://cinch.localhost | http://cinch.localhost"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "https://api.cinch.codes/ | https://api.cinch.codes",
+        "https://api.cinch.codes/// | https://api.cinch.codes",
+        "  https://eu.cinch.example/v2/  | https://eu.cinch.example/v2",
+        "https://api.cinch.codes:8443 | https://api.cinch.codes:8443",
+        "HTTPS://API.CINCH.CODES | HTTPS://API.CINCH.CODES",
+        "http://localhost:8080 | http://localhost:8080",
+        "http://LOCALHOST:8080/ | http://LOCALHOST:8080",
+        "http://127.0.0.1:9999 | http://127.0.0.1:9999",
+        "http://127.1.2.3 | http://127.1.2.3",
+        "http://[::1]:8080 | http://[::1]:8080",
+        "http://cinch.localhost | http://cinch.localhost"
+      })
   void acceptedBaseUrlsLoseTheirTrailingSlashes(String given, String expected) {
     Settings s = read(Settings.BASE_URL, given);
     assertTrue(s.usable(), s.problems()::toString);
@@ -103,8 +112,14 @@ class SettingsTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"http://api.cinch.codes", "http://10.0.0.5:8080", "http://localhost.evil.example",
-      "http://127.0.0.1.nip.io", "http://[::2]"})
+  @ValueSource(
+      strings = {
+        "http://api.cinch.codes",
+        "http://10.0.0.5:8080",
+        "http://localhost.evil.example",
+        "http://127.0.0.1.nip.io",
+        "http://[::2]"
+      })
   void plainHttpToAnotherHostIsRefusedNamingTheVariable(String url) {
     Settings s = read(Settings.BASE_URL, url);
     String problem = onlyProblem(s);
@@ -114,17 +129,32 @@ class SettingsTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"not a url", "api.cinch.codes", "ftp://api.cinch.codes", "https://", "https://api.cinch.codes/run?x=1",
-      "https://api.cinch.codes#top", "mailto:someone@example.com", "https://exa mple.com"})
+  @ValueSource(
+      strings = {
+        "not a url",
+        "api.cinch.codes",
+        "ftp://api.cinch.codes",
+        "https://",
+        "https://api.cinch.codes/run?x=1",
+        "https://api.cinch.codes#top",
+        "mailto:someone@example.com",
+        "https://exa mple.com"
+      })
   void garbageBaseUrlIsAProblemNamingTheVariable(String url) {
     String problem = onlyProblem(read(Settings.BASE_URL, url));
     assertTrue(problem.startsWith("CINCH_BASE_URL"), problem);
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"https://user:hunter2secret@api.cinch.codes", "https://hunter2secret@api.cinch.codes",
-      "https://user:hunter2secret@bad host/", "https://user:hunter2secret@@api.cinch.codes",
-      "https://user:hunter2secret@api.cinch.codes:notaport", "ftp://user:hunter2secret@api.cinch.codes"})
+  @ValueSource(
+      strings = {
+        "https://user:hunter2secret@api.cinch.codes",
+        "https://hunter2secret@api.cinch.codes",
+        "https://user:hunter2secret@bad host/",
+        "https://user:hunter2secret@@api.cinch.codes",
+        "https://user:hunter2secret@api.cinch.codes:notaport",
+        "ftp://user:hunter2secret@api.cinch.codes"
+      })
   void userInfoInTheBaseUrlIsRefusedWithoutBeingEchoed(String url) {
     String problem = onlyProblem(read(Settings.BASE_URL, url));
     assertTrue(problem.startsWith("CINCH_BASE_URL"), problem);
@@ -145,7 +175,19 @@ class SettingsTest {
   }
 
   @ParameterizedTest(name = "\"{0}\"")
-  @ValueSource(strings = {"abc", "0", "-5", "1.5", "20s", "+100", "1e4", "0x10", "99999999999999999999999", "9223372036854775808"})
+  @ValueSource(
+      strings = {
+        "abc",
+        "0",
+        "-5",
+        "1.5",
+        "20s",
+        "+100",
+        "1e4",
+        "0x10",
+        "99999999999999999999999",
+        "9223372036854775808"
+      })
   void badTimeoutIsAProblemNamingTheVariableAndTheValue(String given) {
     Settings s = read(Settings.TIMEOUT_MS, given);
     String problem = onlyProblem(s);
@@ -156,7 +198,14 @@ class SettingsTest {
 
   @Test
   void everyProblemIsReportedTogether() {
-    Settings s = read(Settings.API_KEY, null, Settings.BASE_URL, "http://example.com", Settings.TIMEOUT_MS, "soon");
+    Settings s =
+        read(
+            Settings.API_KEY,
+            null,
+            Settings.BASE_URL,
+            "http://example.com",
+            Settings.TIMEOUT_MS,
+            "soon");
     List<String> problems = s.problems();
     assertEquals(3, problems.size(), problems::toString);
     assertTrue(problems.get(0).startsWith("CINCH_API_KEY"), problems::toString);
@@ -177,7 +226,9 @@ class SettingsTest {
   @Test
   void problemsCannotBeChangedAfterwards() {
     List<String> problems = new java.util.ArrayList<>(List.of("a"));
-    Settings s = new Settings(Optional.empty(), Settings.DEFAULT_BASE_URI, Settings.DEFAULT_TIMEOUT, problems);
+    Settings s =
+        new Settings(
+            Optional.empty(), Settings.DEFAULT_BASE_URI, Settings.DEFAULT_TIMEOUT, problems);
     problems.add("b");
     assertEquals(List.of("a"), s.problems());
   }
@@ -193,12 +244,15 @@ class SettingsTest {
   }
 
   @ParameterizedTest(name = "\"{0}\" -> \"{1}\"")
-  @CsvSource(delimiter = '|', value = {
-      "https://u:p@host/x@y | https://***@host/x@y",
-      "u:p@host | ***@host",
-      "https://host/path | https://host/path",
-      "not a url | not a url",
-      "https://a@b@host?q=@ | https://***@host?q=@"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "https://u:p@host/x@y | https://***@host/x@y",
+        "u:p@host | ***@host",
+        "https://host/path | https://host/path",
+        "not a url | not a url",
+        "https://a@b@host?q=@ | https://***@host?q=@"
+      })
   void userInfoIsMaskedBeforeAValueIsShown(String raw, String shown) {
     assertEquals(shown, SettingsReader.withoutUserInfo(raw));
   }

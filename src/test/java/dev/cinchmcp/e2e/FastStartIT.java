@@ -15,17 +15,22 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A plain {@code java -jar} restarts itself with the recommended options when the build's archive was
- * made by the same JVM (FastStart), and only then: never with options of the user's, never when turned
- * off, never for another JVM. Either way the client sees one server that answers.
+ * A plain {@code java -jar} restarts itself with the recommended options when the build's archive
+ * was made by the same JVM (FastStart), and only then: never with options of the user's, never when
+ * turned off, never for another JVM. Either way the client sees one server that answers.
  */
 class FastStartIT {
 
-  private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-      + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
+  private static final String INIT =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+          + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
 
-  /** Starts the command, waits for the initialize reply, and returns the command line of its child JVM, if any. */
-  private static Optional<String> childOf(List<String> command, Map<String, String> env) throws Exception {
+  /**
+   * Starts the command, waits for the initialize reply, and returns the command line of its child
+   * JVM, if any.
+   */
+  private static Optional<String> childOf(List<String> command, Map<String, String> env)
+      throws Exception {
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("CINCH_API_KEY", JarProcess.KEY);
     pb.environment().put("CINCH_BASE_URL", "http://127.0.0.1:9");
@@ -35,10 +40,15 @@ class FastStartIT {
     try {
       p.getOutputStream().write(INIT.getBytes(StandardCharsets.UTF_8));
       p.getOutputStream().flush();
-      String line = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
+      String line =
+          new java.io.BufferedReader(
+                  new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
+              .readLine();
       JsonNode reply = JarProcess.JSON.readTree(line);
-      assertEquals("cinch-mcp", reply.path("result").path("serverInfo").path("name").asText(), line);
-      Optional<String> child = p.toHandle().children().findFirst().flatMap(h -> h.info().commandLine());
+      assertEquals(
+          "cinch-mcp", reply.path("result").path("serverInfo").path("name").asText(), line);
+      Optional<String> child =
+          p.toHandle().children().findFirst().flatMap(h -> h.info().commandLine());
       p.getOutputStream().close();
       assertTrue(p.waitFor(30, TimeUnit.SECONDS));
       assertEquals(0, p.exitValue());
@@ -78,7 +88,9 @@ class FastStartIT {
   void anotherJvmDoesNotRelaunch() throws Exception {
     Path other = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
     if (Files.isExecutable(other)) {
-      assertTrue(childOf(command(other.toString()), Map.of()).isEmpty(), "the archive was made by another JVM");
+      assertTrue(
+          childOf(command(other.toString()), Map.of()).isEmpty(),
+          "the archive was made by another JVM");
     }
   }
 }

@@ -19,10 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Thousands of hostile lines (random bytes, cut-off JSON, deep nesting, huge numbers, wrong types in
- * every field) interleaved with valid calls: every valid call is answered correctly, the server is
- * alive at the end, and its stdout is still nothing but JSON-RPC. The seed is printed, so a failure
- * can be replayed with -Dfuzz.seed=N.
+ * Thousands of hostile lines (random bytes, cut-off JSON, deep nesting, huge numbers, wrong types
+ * in every field) interleaved with valid calls: every valid call is answered correctly, the server
+ * is alive at the end, and its stdout is still nothing but JSON-RPC. The seed is printed, so a
+ * failure can be replayed with -Dfuzz.seed=N.
  */
 class FuzzIT {
 
@@ -33,10 +33,16 @@ class FuzzIT {
 
   @BeforeEach
   void startApi() {
-    api = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+    api =
+        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
     api.start();
-    api.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withHeader("Content-Type", "application/json")
-        .withBody("{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":1}")));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(
+                        "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":1}")));
   }
 
   @AfterEach
@@ -50,7 +56,8 @@ class FuzzIT {
     System.out.println("FuzzIT seed: " + seed);
     Random random = new Random(seed);
     HostileLines hostile = new HostileLines(random);
-    // The recommended launch: its smaller thread stacks are where a deeply nested message would hurt.
+    // The recommended launch: its smaller thread stacks are where a deeply nested message would
+    // hurt.
     try (JarProcess jar = JarProcess.startRecommended(JarProcess.envFor(api.baseUrl()))) {
       jar.initialize();
       int valid = 0;
@@ -59,7 +66,8 @@ class FuzzIT {
         batch.write(hostile.next());
         batch.write('\n');
         if (i % VALID_EVERY == 0) {
-          batch.write(JarProcess.call("valid-" + valid++, "print(6 * 7)").getBytes(StandardCharsets.UTF_8));
+          batch.write(
+              JarProcess.call("valid-" + valid++, "print(6 * 7)").getBytes(StandardCharsets.UTF_8));
           batch.write('\n');
         }
         if (batch.size() > 256 * 1024) {
@@ -70,7 +78,9 @@ class FuzzIT {
       jar.sendRaw(batch.toByteArray());
       for (int v = 0; v < valid; v++) {
         JsonNode reply = jar.awaitReply("valid-" + v, Duration.ofSeconds(60));
-        assertEquals("42\n", reply.path("result").path("structuredContent").path("stdout").asText(),
+        assertEquals(
+            "42\n",
+            reply.path("result").path("structuredContent").path("stdout").asText(),
             "valid call " + v + " (seed " + seed + ")");
       }
       jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"alive\",\"method\":\"ping\"}");
@@ -80,8 +90,14 @@ class FuzzIT {
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
       jar.assertProtocolClean();
       List<String> lines = jar.stdoutLines();
-      System.out.println("FuzzIT: " + HOSTILE_LINES + " hostile lines and " + valid + " valid calls sent; "
-          + lines.size() + " messages received; all valid calls answered");
+      System.out.println(
+          "FuzzIT: "
+              + HOSTILE_LINES
+              + " hostile lines and "
+              + valid
+              + " valid calls sent; "
+              + lines.size()
+              + " messages received; all valid calls answered");
     }
   }
 
@@ -94,18 +110,21 @@ class FuzzIT {
     }
 
     byte[] next() {
-      String line = switch (random.nextInt(9)) {
-        case 0 -> randomBytes();
-        case 1 -> truncatedJson();
-        case 2 -> deepNesting();
-        case 3 -> hugeNumbers();
-        case 4 -> wrongTypesInToolCall();
-        case 5 -> wrongEnvelope();
-        case 6 -> oddNotifications();
-        case 7 -> "";
-        default -> randomJsonValue(3);
-      };
-      return line == null ? randomBytes().getBytes(StandardCharsets.ISO_8859_1) : line.getBytes(StandardCharsets.UTF_8);
+      String line =
+          switch (random.nextInt(9)) {
+            case 0 -> randomBytes();
+            case 1 -> truncatedJson();
+            case 2 -> deepNesting();
+            case 3 -> hugeNumbers();
+            case 4 -> wrongTypesInToolCall();
+            case 5 -> wrongEnvelope();
+            case 6 -> oddNotifications();
+            case 7 -> "";
+            default -> randomJsonValue(3);
+          };
+      return line == null
+          ? randomBytes().getBytes(StandardCharsets.ISO_8859_1)
+          : line.getBytes(StandardCharsets.UTF_8);
     }
 
     private String randomBytes() {
@@ -127,10 +146,16 @@ class FuzzIT {
     private String deepNesting() {
       int depth = 100 + random.nextInt(20_000);
       if (random.nextBoolean()) {
-        // Well-formed and closed, inside the params of a real method, so that it gets past the parser.
+        // Well-formed and closed, inside the params of a real method, so that it gets past the
+        // parser.
         int d = 50 + random.nextInt(1000);
-        return "{\"jsonrpc\":\"2.0\",\"id\":\"deep" + random.nextInt(1000) + "\",\"method\":\"tools/call\",\"params\":"
-            + "{\"name\":\"execute_code\",\"arguments\":{\"code\":" + "[".repeat(d) + "]".repeat(d) + "}}}";
+        return "{\"jsonrpc\":\"2.0\",\"id\":\"deep"
+            + random.nextInt(1000)
+            + "\",\"method\":\"tools/call\",\"params\":"
+            + "{\"name\":\"execute_code\",\"arguments\":{\"code\":"
+            + "[".repeat(d)
+            + "]".repeat(d)
+            + "}}}";
       }
       char open = random.nextBoolean() ? '[' : '{';
       StringBuilder sb = new StringBuilder();
@@ -141,29 +166,76 @@ class FuzzIT {
     }
 
     private String hugeNumbers() {
-      String n = switch (random.nextInt(4)) {
-        case 0 -> "1" + "0".repeat(5000);
-        case 1 -> "1e999999999";
-        case 2 -> "-0.0000000000000000000000000000001e-400";
-        default -> "123456789012345678901234567890";
-      };
-      return "{\"jsonrpc\":\"2.0\",\"id\":" + n + ",\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
-          + "\"arguments\":{\"code\":\"print(1)\",\"language\":" + n + "}}}";
+      String n =
+          switch (random.nextInt(4)) {
+            case 0 -> "1" + "0".repeat(5000);
+            case 1 -> "1e999999999";
+            case 2 -> "-0.0000000000000000000000000000001e-400";
+            default -> "123456789012345678901234567890";
+          };
+      return "{\"jsonrpc\":\"2.0\",\"id\":"
+          + n
+          + ",\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
+          + "\"arguments\":{\"code\":\"print(1)\",\"language\":"
+          + n
+          + "}}}";
     }
 
     private String wrongTypesInToolCall() {
-      String[] values = {"5", "true", "null", "[]", "{}", "\"\"", "\"x\"", "-1.5", "[1,2]", "{\"a\":{}}"};
+      String[] values = {
+        "5", "true", "null", "[]", "{}", "\"\"", "\"x\"", "-1.5", "[1,2]", "{\"a\":{}}"
+      };
       String v = values[random.nextInt(values.length)];
       String id = "\"f" + random.nextInt(1_000_000) + "\"";
       return switch (random.nextInt(8)) {
-        case 0 -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":" + v + "}";
-        case 1 -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":" + v + "}}";
-        case 2 -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":" + v + "}}";
-        case 3 -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":{\"code\":" + v + "}}}";
-        case 4 -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":{\"code\":\"1\",\"language\":" + v + "}}}";
-        case 5 -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":{\"code\":\"1\"},\"_meta\":" + v + "}}";
-        case 6 -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/list\",\"params\":" + v + "}";
-        default -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"logging/setLevel\",\"params\":{\"level\":" + v + "}}";
+        case 0 ->
+            "{\"jsonrpc\":\"2.0\",\"id\":"
+                + id
+                + ",\"method\":\"tools/call\",\"params\":"
+                + v
+                + "}";
+        case 1 ->
+            "{\"jsonrpc\":\"2.0\",\"id\":"
+                + id
+                + ",\"method\":\"tools/call\",\"params\":{\"name\":"
+                + v
+                + "}}";
+        case 2 ->
+            "{\"jsonrpc\":\"2.0\",\"id\":"
+                + id
+                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":"
+                + v
+                + "}}";
+        case 3 ->
+            "{\"jsonrpc\":\"2.0\",\"id\":"
+                + id
+                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":{\"code\":"
+                + v
+                + "}}}";
+        case 4 ->
+            "{\"jsonrpc\":\"2.0\",\"id\":"
+                + id
+                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":{\"code\":\"1\",\"language\":"
+                + v
+                + "}}}";
+        case 5 ->
+            "{\"jsonrpc\":\"2.0\",\"id\":"
+                + id
+                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":{\"code\":\"1\"},\"_meta\":"
+                + v
+                + "}}";
+        case 6 ->
+            "{\"jsonrpc\":\"2.0\",\"id\":"
+                + id
+                + ",\"method\":\"tools/list\",\"params\":"
+                + v
+                + "}";
+        default ->
+            "{\"jsonrpc\":\"2.0\",\"id\":"
+                + id
+                + ",\"method\":\"logging/setLevel\",\"params\":{\"level\":"
+                + v
+                + "}}";
       };
     }
 
@@ -202,8 +274,14 @@ class FuzzIT {
         case 2 -> random.nextBoolean() ? "true" : "null";
         case 3 -> Double.toString(random.nextGaussian() * 1e300);
         case 4 -> "[" + randomJsonValue(depth - 1) + "," + randomJsonValue(depth - 1) + "]";
-        default -> "{\"jsonrpc\":" + randomJsonValue(depth - 1) + ",\"id\":" + randomJsonValue(depth - 1)
-            + ",\"method\":" + randomJsonValue(depth - 1) + "}";
+        default ->
+            "{\"jsonrpc\":"
+                + randomJsonValue(depth - 1)
+                + ",\"id\":"
+                + randomJsonValue(depth - 1)
+                + ",\"method\":"
+                + randomJsonValue(depth - 1)
+                + "}";
       };
     }
   }

@@ -24,9 +24,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * The built jar, started as a real subprocess and driven over its real stdin/stdout with raw JSON-RPC
- * lines. Every line the jar writes to stdout is kept, so a test can assert that all of them were
- * JSON-RPC messages; stderr is kept too, to check what was logged.
+ * The built jar, started as a real subprocess and driven over its real stdin/stdout with raw
+ * JSON-RPC lines. Every line the jar writes to stdout is kept, so a test can assert that all of
+ * them were JSON-RPC messages; stderr is kept too, to check what was logged.
  */
 final class JarProcess implements AutoCloseable {
 
@@ -54,7 +54,9 @@ final class JarProcess implements AutoCloseable {
   static Path jar() {
     String path = System.getProperty("cinch.jar", "target/cinch-mcp.jar");
     Path jar = Path.of(path).toAbsolutePath();
-    assertTrue(Files.isRegularFile(jar), "the built jar is missing: " + jar + " (run ./mvnw package first)");
+    assertTrue(
+        Files.isRegularFile(jar),
+        "the built jar is missing: " + jar + " (run ./mvnw package first)");
     return jar;
   }
 
@@ -78,7 +80,8 @@ final class JarProcess implements AutoCloseable {
     return start(env, args);
   }
 
-  private static JarProcess start(Map<String, String> env, List<String> jvmArgs) throws IOException {
+  private static JarProcess start(Map<String, String> env, List<String> jvmArgs)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(java());
     command.addAll(jvmArgs);
@@ -115,8 +118,9 @@ final class JarProcess implements AutoCloseable {
 
   /** initialize + notifications/initialized, checking the reply. */
   JsonNode initialize() throws Exception {
-    send("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
     JsonNode reply = awaitReply("init", Duration.ofSeconds(20));
     send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
     return reply;
@@ -128,9 +132,18 @@ final class JarProcess implements AutoCloseable {
 
   static String call(Object id, String code, Object progressToken) {
     try {
-      String meta = progressToken == null ? "" : ",\"_meta\":{\"progressToken\":" + JSON.writeValueAsString(progressToken) + "}";
-      return "{\"jsonrpc\":\"2.0\",\"id\":" + JSON.writeValueAsString(id) + ",\"method\":\"tools/call\",\"params\":{"
-          + "\"name\":\"execute_code\",\"arguments\":{\"code\":" + JSON.writeValueAsString(code) + "}" + meta + "}}";
+      String meta =
+          progressToken == null
+              ? ""
+              : ",\"_meta\":{\"progressToken\":" + JSON.writeValueAsString(progressToken) + "}";
+      return "{\"jsonrpc\":\"2.0\",\"id\":"
+          + JSON.writeValueAsString(id)
+          + ",\"method\":\"tools/call\",\"params\":{"
+          + "\"name\":\"execute_code\",\"arguments\":{\"code\":"
+          + JSON.writeValueAsString(code)
+          + "}"
+          + meta
+          + "}}";
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
@@ -139,11 +152,15 @@ final class JarProcess implements AutoCloseable {
   /** The reply (result or error) to the request with this id. */
   JsonNode awaitReply(Object id, Duration timeout) throws InterruptedException {
     JsonNode wanted = JSON.valueToTree(id);
-    return await(m -> m.has("id") && !m.has("method") && m.get("id").equals(wanted), timeout, "a reply to id " + id);
+    return await(
+        m -> m.has("id") && !m.has("method") && m.get("id").equals(wanted),
+        timeout,
+        "a reply to id " + id);
   }
 
   /** The first message (seen earlier or arriving later) that matches. */
-  JsonNode await(Predicate<JsonNode> match, Duration timeout, String what) throws InterruptedException {
+  JsonNode await(Predicate<JsonNode> match, Duration timeout, String what)
+      throws InterruptedException {
     synchronized (seen) {
       for (JsonNode m : seen) {
         if (match.test(m)) {
@@ -156,7 +173,13 @@ final class JarProcess implements AutoCloseable {
       long left = deadline - System.nanoTime();
       JsonNode m = left > 0 ? messages.poll(left, TimeUnit.NANOSECONDS) : null;
       if (m == null) {
-        fail("timed out after " + timeout.toMillis() + " ms waiting for " + what + "; stderr:\n" + stderr);
+        fail(
+            "timed out after "
+                + timeout.toMillis()
+                + " ms waiting for "
+                + what
+                + "; stderr:\n"
+                + stderr);
       }
       if (match.test(m)) {
         return m;
@@ -201,9 +224,13 @@ final class JarProcess implements AutoCloseable {
       } catch (IOException e) {
         throw new AssertionError("stdout carried a line that is not JSON: " + abbreviate(line));
       }
-      assertTrue(node != null && node.isObject(), "stdout carried a non-object line: " + abbreviate(line));
-      assertEquals("2.0", node.path("jsonrpc").asText(), "not a JSON-RPC 2.0 message: " + abbreviate(line));
-      assertTrue(node.has("method") || node.has("result") || node.has("error"), "not a JSON-RPC message: " + abbreviate(line));
+      assertTrue(
+          node != null && node.isObject(), "stdout carried a non-object line: " + abbreviate(line));
+      assertEquals(
+          "2.0", node.path("jsonrpc").asText(), "not a JSON-RPC 2.0 message: " + abbreviate(line));
+      assertTrue(
+          node.has("method") || node.has("result") || node.has("error"),
+          "not a JSON-RPC message: " + abbreviate(line));
       assertTrue(!line.contains(KEY), "the API key appeared on stdout");
     }
     assertTrue(!stderr.toString().contains(KEY), "the API key appeared on stderr");
@@ -214,7 +241,9 @@ final class JarProcess implements AutoCloseable {
   }
 
   private void readStdout() {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         stdoutLines.add(line);
@@ -234,7 +263,9 @@ final class JarProcess implements AutoCloseable {
   }
 
   private void readStderr() {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         stderr.append(line).append('\n');

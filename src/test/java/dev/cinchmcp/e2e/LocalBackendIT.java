@@ -20,10 +20,17 @@ class LocalBackendIT {
     try (JarProcess jar = JarProcess.start(Map.of())) {
       jar.initialize();
       jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
-      String description = jar.awaitReply("list", Duration.ofSeconds(30))
-          .path("result").path("tools").get(0).path("description").asText();
+      String description =
+          jar.awaitReply("list", Duration.ofSeconds(30))
+              .path("result")
+              .path("tools")
+              .get(0)
+              .path("description")
+              .asText();
       assertTrue(description.contains("Node.js "), description);
-      assertFalse(description.contains("Python 3.12 and Node 20"), "the local versions, not the service's: " + description);
+      assertFalse(
+          description.contains("Python 3.12 and Node 20"),
+          "the local versions, not the service's: " + description);
 
       jar.send(JarProcess.call(1, "print(6 * 7)"));
       JsonNode result = jar.awaitReply(1, Duration.ofSeconds(30)).path("result");
@@ -31,8 +38,9 @@ class LocalBackendIT {
       assertEquals("42\n", result.path("structuredContent").path("stdout").asText());
       assertEquals("local", result.path("structuredContent").path("backend").asText());
 
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
-          + "\"arguments\":{\"code\":\"console.log([1,2,3].map(x => x * 2).join(','))\",\"language\":\"javascript\"}}}");
+      jar.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
+              + "\"arguments\":{\"code\":\"console.log([1,2,3].map(x => x * 2).join(','))\",\"language\":\"javascript\"}}}");
       JsonNode js = jar.awaitReply(2, Duration.ofSeconds(30)).path("result");
       assertEquals("2,4,6\n", js.path("structuredContent").path("stdout").asText(), js.toString());
 

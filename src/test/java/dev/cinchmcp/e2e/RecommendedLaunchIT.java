@@ -15,14 +15,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The launch the README recommends (target/launch-args.txt, made by the build) starts the server, and
- * so does the same launch with its class-data archive missing, stale or from another JDK: then it only
- * starts at normal speed, and whatever the JVM says about the archive goes to stderr, never stdout.
+ * The launch the README recommends (target/launch-args.txt, made by the build) starts the server,
+ * and so does the same launch with its class-data archive missing, stale or from another JDK: then
+ * it only starts at normal speed, and whatever the JVM says about the archive goes to stderr, never
+ * stdout.
  */
 class RecommendedLaunchIT {
 
-  private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-      + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
+  private static final String INIT =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+          + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
 
   @TempDir Path tmp;
 
@@ -35,7 +37,8 @@ class RecommendedLaunchIT {
         args.add(line.strip());
       }
     }
-    assertTrue(args.stream().anyMatch(a -> a.startsWith("-XX:SharedArchiveFile=")), args.toString());
+    assertTrue(
+        args.stream().anyMatch(a -> a.startsWith("-XX:SharedArchiveFile=")), args.toString());
     return args;
   }
 
@@ -47,7 +50,9 @@ class RecommendedLaunchIT {
     return out;
   }
 
-  /** Starts java with the args, sends initialize, and checks stdout is exactly one JSON-RPC reply. */
+  /**
+   * Starts java with the args, sends initialize, and checks stdout is exactly one JSON-RPC reply.
+   */
   private static void assertStartsCleanly(String java, List<String> jvmArgs) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(java);
@@ -65,7 +70,8 @@ class RecommendedLaunchIT {
     assertTrue(p.waitFor(30, TimeUnit.SECONDS), "did not exit");
     assertEquals(0, p.exitValue(), command + "\n" + out);
     String[] lines = out.strip().split("\n");
-    assertEquals(1, lines.length, "stdout must hold the reply alone, with " + command + ":\n" + out);
+    assertEquals(
+        1, lines.length, "stdout must hold the reply alone, with " + command + ":\n" + out);
     JsonNode reply = JarProcess.JSON.readTree(lines[0]);
     assertEquals("cinch-mcp", reply.path("result").path("serverInfo").path("name").asText(), out);
   }

@@ -45,15 +45,26 @@ class SdkClientIT {
 
   @BeforeEach
   void startApi() {
-    api = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+    api =
+        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
     api.start();
-    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("print(6 * 7)"))
-        .willReturn(aResponse().withHeader("Content-Type", "application/json")
-            .withBody("{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}")));
-    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("raise"))
-        .willReturn(aResponse().withHeader("Content-Type", "application/json")
-            .withBody("{\"stdout\":\"\",\"stderr\":\"Traceback (most recent call last):\\nValueError: no\\n\","
-                + "\"exitCode\":1,\"timedOut\":false,\"durationMs\":31}")));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .withRequestBody(containing("print(6 * 7)"))
+            .willReturn(
+                aResponse()
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(
+                        "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}")));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .withRequestBody(containing("raise"))
+            .willReturn(
+                aResponse()
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(
+                        "{\"stdout\":\"\",\"stderr\":\"Traceback (most recent call last):\\nValueError: no\\n\","
+                            + "\"exitCode\":1,\"timedOut\":false,\"durationMs\":31}")));
   }
 
   @AfterEach
@@ -66,12 +77,19 @@ class SdkClientIT {
     Path stdoutCopy = tmp.resolve("stdout.jsonl");
     Map<String, String> env = new HashMap<>(JarProcess.envFor(api.baseUrl()));
     env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-    ServerParameters params = ServerParameters.builder("sh")
-        .args("-c", "\"$0\" -jar \"$1\" | tee \"$2\"", JarProcess.java(), JarProcess.jar().toString(), stdoutCopy.toString())
-        .env(env)
-        .build();
+    ServerParameters params =
+        ServerParameters.builder("sh")
+            .args(
+                "-c",
+                "\"$0\" -jar \"$1\" | tee \"$2\"",
+                JarProcess.java(),
+                JarProcess.jar().toString(),
+                stdoutCopy.toString())
+            .env(env)
+            .build();
     var transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(JarProcess.JSON));
-    try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build()) {
+    try (McpSyncClient client =
+        McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build()) {
       McpSchema.InitializeResult init = client.initialize();
       assertEquals("cinch-mcp", init.serverInfo().name());
       assertNotNull(init.capabilities().tools());
@@ -93,7 +111,9 @@ class SdkClientIT {
       assertEquals(Boolean.TRUE, tool.annotations().readOnlyHint());
       assertEquals(Boolean.FALSE, tool.annotations().openWorldHint());
 
-      CallToolResult ok = client.callTool(new McpSchema.CallToolRequest("execute_code", Map.of("code", "print(6 * 7)")));
+      CallToolResult ok =
+          client.callTool(
+              new McpSchema.CallToolRequest("execute_code", Map.of("code", "print(6 * 7)")));
       assertFalse(ok.isError());
       String text = ((TextContent) ok.content().get(0)).text();
       assertTrue(text.contains("Exit code: 0") && text.contains("42"), text);
@@ -104,11 +124,14 @@ class SdkClientIT {
       assertEquals(287, structured.get("durationMs"));
       assertEquals("cinch", structured.get("backend"));
 
-      CallToolResult failed = client.callTool(
-          new McpSchema.CallToolRequest("execute_code", Map.of("code", "raise ValueError('no')", "language", "python")));
+      CallToolResult failed =
+          client.callTool(
+              new McpSchema.CallToolRequest(
+                  "execute_code", Map.of("code", "raise ValueError('no')", "language", "python")));
       assertTrue(failed.isError());
       String failedText = ((TextContent) failed.content().get(0)).text();
-      assertTrue(failedText.contains("Exit code: 1") && failedText.contains("ValueError: no"), failedText);
+      assertTrue(
+          failedText.contains("Exit code: 1") && failedText.contains("ValueError: no"), failedText);
     }
 
     List<String> lines = Files.readAllLines(stdoutCopy);

@@ -21,25 +21,40 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The stdio layer of the built jar: bad input, end of input, concurrency, cancellation, progress, logging. */
+/**
+ * The stdio layer of the built jar: bad input, end of input, concurrency, cancellation, progress,
+ * logging.
+ */
 class StdioIT {
 
-  private static final String OK_BODY = "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}";
+  private static final String OK_BODY =
+      "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}";
 
   private WireMockServer api;
 
   @BeforeEach
   void startApi() {
-    api = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1")
-        .containerThreads(150).jettyAcceptors(2));
+    api =
+        new WireMockServer(
+            WireMockConfiguration.options()
+                .dynamicPort()
+                .bindAddress("127.0.0.1")
+                .containerThreads(150)
+                .jettyAcceptors(2));
     api.start();
     api.stubFor(post(urlEqualTo("/run")).willReturn(ok()));
-    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("slow1500"))
-        .willReturn(ok().withFixedDelay(1500)));
-    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("slow2000"))
-        .willReturn(ok().withFixedDelay(2000)));
-    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("slow4500"))
-        .willReturn(ok().withFixedDelay(4500)));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .withRequestBody(containing("slow1500"))
+            .willReturn(ok().withFixedDelay(1500)));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .withRequestBody(containing("slow2000"))
+            .willReturn(ok().withFixedDelay(2000)));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .withRequestBody(containing("slow4500"))
+            .willReturn(ok().withFixedDelay(4500)));
   }
 
   private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder ok() {
@@ -63,8 +78,10 @@ class StdioIT {
       jar.send("{\"jsonrpc\":\"2.0\",\"id\":{\"x\":1},\"method\":\"ping\"}");
       jar.send("{\"jsonrpc\":\"1.0\",\"id\":8,\"method\":\"ping\"}");
       jar.send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"no/such/method\"}");
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{\"name\":\"nope\",\"arguments\":{}}}");
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":{\"code\":5}}}");
+      jar.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{\"name\":\"nope\",\"arguments\":{}}}");
+      jar.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\",\"arguments\":{\"code\":5}}}");
       // A line over the 8 MiB limit, sent in pieces: rejected, and the next line still works.
       byte[] huge = new byte[9 * 1024 * 1024];
       java.util.Arrays.fill(huge, (byte) 'a');
@@ -74,12 +91,21 @@ class StdioIT {
 
       JsonNode call = jar.awaitReply(12, Duration.ofSeconds(20));
       assertEquals(0, call.path("result").path("structuredContent").path("exitCode").asInt(-1));
-      assertEquals(-32601, jar.awaitReply(9, Duration.ofSeconds(5)).path("error").path("code").asInt());
-      assertEquals(-32602, jar.awaitReply(10, Duration.ofSeconds(5)).path("error").path("code").asInt());
+      assertEquals(
+          -32601, jar.awaitReply(9, Duration.ofSeconds(5)).path("error").path("code").asInt());
+      assertEquals(
+          -32602, jar.awaitReply(10, Duration.ofSeconds(5)).path("error").path("code").asInt());
       JsonNode badArgs = jar.awaitReply(11, Duration.ofSeconds(5)).path("result");
       assertTrue(badArgs.path("isError").asBoolean());
-      assertTrue(badArgs.path("content").get(0).path("text").asText().contains("\"code\" must be a string"));
-      assertEquals(-32600, jar.awaitReply(8, Duration.ofSeconds(5)).path("error").path("code").asInt());
+      assertTrue(
+          badArgs
+              .path("content")
+              .get(0)
+              .path("text")
+              .asText()
+              .contains("\"code\" must be a string"));
+      assertEquals(
+          -32600, jar.awaitReply(8, Duration.ofSeconds(5)).path("error").path("code").asInt());
 
       List<Integer> nullIdCodes = new ArrayList<>();
       for (JsonNode m : jar.received()) {
@@ -102,19 +128,26 @@ class StdioIT {
       for (int i = 1; i <= 100; i++) {
         jar.send(JarProcess.call(7, "print(6 * 7)"));
         int answered = i;
-        jar.await(m -> repliesTo(jar, 7) >= answered, Duration.ofSeconds(20), "answer " + i + " to id 7");
+        jar.await(
+            m -> repliesTo(jar, 7) >= answered, Duration.ofSeconds(20), "answer " + i + " to id 7");
       }
-      List<JsonNode> replies = jar.received().stream().filter(m -> m.path("id").asInt(-1) == 7).toList();
+      List<JsonNode> replies =
+          jar.received().stream().filter(m -> m.path("id").asInt(-1) == 7).toList();
       assertEquals(100, replies.size());
       for (JsonNode reply : replies) {
-        assertEquals("42\n", reply.path("result").path("structuredContent").path("stdout").asText(), reply.toString());
+        assertEquals(
+            "42\n",
+            reply.path("result").path("structuredContent").path("stdout").asText(),
+            reply.toString());
       }
       jar.assertProtocolClean();
     }
   }
 
   private static long repliesTo(JarProcess jar, int id) {
-    return jar.received().stream().filter(m -> m.path("id").asInt(-1) == id && !m.has("method")).count();
+    return jar.received().stream()
+        .filter(m -> m.path("id").asInt(-1) == id && !m.has("method"))
+        .count();
   }
 
   @Test
@@ -147,13 +180,17 @@ class StdioIT {
 
   @Test
   void pipedSmokeTestFromTheReadmeAnswersTheCall() throws Exception {
-    String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"smoke\",\"version\":\"1\"}}}";
+    String init =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"smoke\",\"version\":\"1\"}}}";
     String initialized = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
-    String call = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
-        + "\"arguments\":{\"code\":\"print(6 * 7)\"}}}";
-    String script = "printf '%s\\n' '" + init + "' '" + initialized + "' '" + call + "' | \"$0\" -jar \"$1\"";
-    ProcessBuilder pb = new ProcessBuilder("sh", "-c", script, JarProcess.java(), JarProcess.jar().toString());
+    String call =
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
+            + "\"arguments\":{\"code\":\"print(6 * 7)\"}}}";
+    String script =
+        "printf '%s\\n' '" + init + "' '" + initialized + "' '" + call + "' | \"$0\" -jar \"$1\"";
+    ProcessBuilder pb =
+        new ProcessBuilder("sh", "-c", script, JarProcess.java(), JarProcess.jar().toString());
     pb.environment().putAll(JarProcess.envFor(api.baseUrl()));
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
     Process p = pb.start();
@@ -171,7 +208,8 @@ class StdioIT {
   void sixtyFourSlowCallsRunTogetherNotInWaves() throws Exception {
     try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
       jar.initialize();
-      // Warm up the connection path so the measurement is about concurrency, not first-call class loading.
+      // Warm up the connection path so the measurement is about concurrency, not first-call class
+      // loading.
       jar.send(JarProcess.call("warm", "print(1)"));
       jar.awaitReply("warm", Duration.ofSeconds(20));
       StringBuilder batch = new StringBuilder();
@@ -182,7 +220,8 @@ class StdioIT {
       // While the first replies are still 2 s away, all 64 requests must already be at the API:
       // a server that ran them in waves would have only the first wave there.
       awaitRequests(65);
-      assertTrue(jar.received().stream().noneMatch(m -> m.path("id").isInt()),
+      assertTrue(
+          jar.received().stream().noneMatch(m -> m.path("id").isInt()),
           "a reply came back before all 64 requests had reached the API: the calls ran in waves");
       for (int i = 0; i < 64; i++) {
         jar.awaitReply(i, Duration.ofSeconds(30));
@@ -205,12 +244,17 @@ class StdioIT {
       Thread.sleep(500); // the first 64 are still at the API: no 65th request may have started
       assertEquals(64, api.getAllServeEvents().size(), "more requests ran at once than the limit");
       for (int i = 64 + 1024; i < 64 + 1024 + 5; i++) {
-        assertEquals(-32000, jar.awaitReply(i, Duration.ofSeconds(10)).path("error").path("code").asInt(),
+        assertEquals(
+            -32000,
+            jar.awaitReply(i, Duration.ofSeconds(10)).path("error").path("code").asInt(),
             "request " + i + " should have been refused as too many");
       }
       for (int i = 0; i < 64 + 1024; i++) {
         JsonNode reply = jar.awaitReply(i, Duration.ofSeconds(60));
-        assertEquals("42\n", reply.path("result").path("structuredContent").path("stdout").asText(), reply.toString());
+        assertEquals(
+            "42\n",
+            reply.path("result").path("structuredContent").path("stdout").asText(),
+            reply.toString());
       }
       jar.assertProtocolClean();
     }
@@ -223,16 +267,21 @@ class StdioIT {
       jar.initialize();
       jar.send(JarProcess.call("c1", "print('never answered')"));
       assertTrue(hanging.awaitRequest(20), "the request never reached the API");
-      jar.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"c1\",\"reason\":\"user\"}}");
-      assertTrue(hanging.awaitHangUp(10), "the HTTP request was not aborted after the cancellation");
+      jar.send(
+          "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"c1\",\"reason\":\"user\"}}");
+      assertTrue(
+          hanging.awaitHangUp(10), "the HTTP request was not aborted after the cancellation");
       // Late and unknown cancellations are ignored quietly; the server still answers.
-      jar.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"c1\"}}");
-      jar.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":999}}");
+      jar.send(
+          "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"c1\"}}");
+      jar.send(
+          "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":999}}");
       jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}");
       jar.awaitReply("p", Duration.ofSeconds(10));
       jar.closeStdin();
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
-      assertTrue(jar.received().stream().noneMatch(m -> "c1".equals(m.path("id").asText(null))),
+      assertTrue(
+          jar.received().stream().noneMatch(m -> "c1".equals(m.path("id").asText(null))),
           "a cancelled call must get no reply");
       jar.assertProtocolClean();
     }
@@ -246,14 +295,18 @@ class StdioIT {
       jar.send(JarProcess.call("without", "slow4500"));
       jar.awaitReply("with", Duration.ofSeconds(20));
       jar.awaitReply("without", Duration.ofSeconds(20));
-      Thread.sleep(2500); // longer than the progress interval: a ticker left running would show here
+      Thread.sleep(
+          2500); // longer than the progress interval: a ticker left running would show here
       List<JsonNode> all = jar.received();
       int replyIndex = -1;
       List<Integer> progressIndexes = new ArrayList<>();
       for (int i = 0; i < all.size(); i++) {
         JsonNode m = all.get(i);
         if ("notifications/progress".equals(m.path("method").asText())) {
-          assertEquals("tok-1", m.path("params").path("progressToken").asText(), "progress only for the call with a token");
+          assertEquals(
+              "tok-1",
+              m.path("params").path("progressToken").asText(),
+              "progress only for the call with a token");
           progressIndexes.add(i);
         }
         if ("with".equals(m.path("id").asText(null)) && m.has("result")) {
@@ -261,9 +314,13 @@ class StdioIT {
         }
       }
       // one when sent, then one every 2 s while waiting 4.5 s
-      assertTrue(progressIndexes.size() >= 3, "expected at least 3 progress notifications, got " + progressIndexes.size());
+      assertTrue(
+          progressIndexes.size() >= 3,
+          "expected at least 3 progress notifications, got " + progressIndexes.size());
       final int reply = replyIndex;
-      assertTrue(progressIndexes.stream().allMatch(i -> i < reply), "a progress notification came after the reply");
+      assertTrue(
+          progressIndexes.stream().allMatch(i -> i < reply),
+          "a progress notification came after the reply");
       double previous = 0;
       for (int i : progressIndexes) {
         double progress = all.get(i).path("params").path("progress").asDouble();
@@ -276,34 +333,61 @@ class StdioIT {
 
   @Test
   void retryAfter429IsLoggedToTheClientAndRefusedKeyIsAnError() throws Exception {
-    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("rate")).inScenario("429")
-        .whenScenarioStateIs(Scenario.STARTED)
-        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0").withBody("{\"error\":\"slow down\"}"))
-        .willSetStateTo("second"));
-    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("rate")).inScenario("429")
-        .whenScenarioStateIs("second").willReturn(ok()));
-    api.stubFor(post(urlEqualTo("/run")).withRequestBody(containing("badkey"))
-        .willReturn(aResponse().withStatus(401).withBody("{\"error\":\"bad key " + JarProcess.KEY + "\"}")));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .withRequestBody(containing("rate"))
+            .inScenario("429")
+            .whenScenarioStateIs(Scenario.STARTED)
+            .willReturn(
+                aResponse()
+                    .withStatus(429)
+                    .withHeader("Retry-After", "0")
+                    .withBody("{\"error\":\"slow down\"}"))
+            .willSetStateTo("second"));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .withRequestBody(containing("rate"))
+            .inScenario("429")
+            .whenScenarioStateIs("second")
+            .willReturn(ok()));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .withRequestBody(containing("badkey"))
+            .willReturn(
+                aResponse()
+                    .withStatus(401)
+                    .withBody("{\"error\":\"bad key " + JarProcess.KEY + "\"}")));
     try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
       jar.initialize();
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"lvl\",\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}");
+      jar.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"lvl\",\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}");
       jar.awaitReply("lvl", Duration.ofSeconds(10));
       jar.send(JarProcess.call("r", "rate"));
       JsonNode reply = jar.awaitReply("r", Duration.ofSeconds(20));
       assertFalse(reply.path("result").path("isError").asBoolean(true));
-      JsonNode warning = jar.await(m -> "notifications/message".equals(m.path("method").asText())
-          && "warning".equals(m.path("params").path("level").asText()), Duration.ofSeconds(5), "a warning log message");
+      JsonNode warning =
+          jar.await(
+              m ->
+                  "notifications/message".equals(m.path("method").asText())
+                      && "warning".equals(m.path("params").path("level").asText()),
+              Duration.ofSeconds(5),
+              "a warning log message");
       assertTrue(warning.path("params").path("data").asText().contains("429"));
 
       jar.send(JarProcess.call("k", "badkey"));
       JsonNode refused = jar.awaitReply("k", Duration.ofSeconds(20)).path("result");
       assertTrue(refused.path("isError").asBoolean());
       assertTrue(refused.path("content").get(0).path("text").asText().contains("CINCH_API_KEY"));
-      jar.await(m -> "notifications/message".equals(m.path("method").asText())
-          && "error".equals(m.path("params").path("level").asText()), Duration.ofSeconds(5), "an error log message");
+      jar.await(
+          m ->
+              "notifications/message".equals(m.path("method").asText())
+                  && "error".equals(m.path("params").path("level").asText()),
+          Duration.ofSeconds(5),
+          "an error log message");
 
       // Above the level set by the client, messages are dropped.
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"lvl2\",\"method\":\"logging/setLevel\",\"params\":{\"level\":\"critical\"}}");
+      jar.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"lvl2\",\"method\":\"logging/setLevel\",\"params\":{\"level\":\"critical\"}}");
       jar.awaitReply("lvl2", Duration.ofSeconds(10));
       int before = countLogMessages(jar);
       jar.send(JarProcess.call("k2", "badkey"));
@@ -317,7 +401,8 @@ class StdioIT {
 
   @Test
   void misconfiguredServerStartsAndExplainsOnEveryCall() throws Exception {
-    try (JarProcess jar = JarProcess.start(Map.of("CINCH_BASE_URL", api.baseUrl(), "CINCH_TIMEOUT_MS", "soon"))) {
+    try (JarProcess jar =
+        JarProcess.start(Map.of("CINCH_BASE_URL", api.baseUrl(), "CINCH_TIMEOUT_MS", "soon"))) {
       jar.initialize();
       jar.send(JarProcess.call(1, "print(1)"));
       JsonNode result = jar.awaitReply(1, Duration.ofSeconds(20)).path("result");
@@ -332,13 +417,18 @@ class StdioIT {
   }
 
   private static int countLogMessages(JarProcess jar) {
-    return (int) jar.received().stream().filter(m -> "notifications/message".equals(m.path("method").asText())).count();
+    return (int)
+        jar.received().stream()
+            .filter(m -> "notifications/message".equals(m.path("method").asText()))
+            .count();
   }
 
   private void awaitRequests(int count) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (api.getAllServeEvents().size() < count) {
-      assertTrue(System.nanoTime() < deadline, "only " + api.getAllServeEvents().size() + " of " + count + " requests arrived");
+      assertTrue(
+          System.nanoTime() < deadline,
+          "only " + api.getAllServeEvents().size() + " of " + count + " requests arrived");
       Thread.sleep(10);
     }
   }

@@ -39,7 +39,9 @@ class ArgumentCheckTest {
 
   @Test
   void javascriptIsAccepted() {
-    assertEquals(Language.JAVASCRIPT, ArgumentCheck.check(Map.of("code", "1", "language", "javascript")).program().language());
+    assertEquals(
+        Language.JAVASCRIPT,
+        ArgumentCheck.check(Map.of("code", "1", "language", "javascript")).program().language());
   }
 
   @Test

@@ -36,8 +36,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The tool's call handler with real runners: a {@link CinchApiRunner} against WireMock, and the
- * {@link UnavailableRunner} a misconfigured server uses. Calls carry no progress token, so the handler
- * needs no client exchange (the transport's own tests cover progress and logging to the client).
+ * {@link UnavailableRunner} a misconfigured server uses. Calls carry no progress token, so the
+ * handler needs no client exchange (the transport's own tests cover progress and logging to the
+ * client).
  */
 class ExecuteCodeToolTest {
 
@@ -49,7 +50,8 @@ class ExecuteCodeToolTest {
 
   @BeforeAll
   static void start() {
-    wireMock = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+    wireMock =
+        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
     wireMock.start();
     workers = Executors.newCachedThreadPool();
     timers = Executors.newScheduledThreadPool(1);
@@ -73,13 +75,24 @@ class ExecuteCodeToolTest {
 
   private static CodeRunner cinch() {
     URI run = URI.create("http://127.0.0.1:" + wireMock.port() + "/run");
-    return new CinchApiRunner(run, KEY, Duration.ofSeconds(5), Version.userAgent(),
-        CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5), workers), workers, timers, Clock.systemUTC());
+    return new CinchApiRunner(
+        run,
+        KEY,
+        Duration.ofSeconds(5),
+        Version.userAgent(),
+        CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5), workers),
+        workers,
+        timers,
+        Clock.systemUTC());
   }
 
   private static CallToolResult call(CodeRunner runner, Map<String, Object> arguments) {
     CallToolRequest request = new CallToolRequest(ExecuteCodeTool.NAME, arguments);
-    return tool(runner).specification().callHandler().apply(null, request).block(Duration.ofSeconds(20));
+    return tool(runner)
+        .specification()
+        .callHandler()
+        .apply(null, request)
+        .block(Duration.ofSeconds(20));
   }
 
   private static String text(CallToolResult result) {
@@ -88,15 +101,22 @@ class ExecuteCodeToolTest {
 
   @Test
   void runsTheProgramAndReturnsItsOutput() {
-    wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200)
-        .withBody("{\"stdout\":\"4\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}")));
+    wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withBody(
+                        "{\"stdout\":\"4\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}")));
 
     CallToolResult r = call(cinch(), Map.of("code", "print(2+2)", "language", "python"));
 
     assertFalse(r.isError(), text(r));
     assertTrue(text(r).contains("--- stdout ---\n4\n"), text(r));
     assertEquals("4\n", ((Map<?, ?>) r.structuredContent()).get("stdout"));
-    wireMock.verify(postRequestedFor(urlEqualTo("/run")).withRequestBody(equalToJson("{\"code\":\"print(2+2)\",\"language\":\"python\"}")));
+    wireMock.verify(
+        postRequestedFor(urlEqualTo("/run"))
+            .withRequestBody(equalToJson("{\"code\":\"print(2+2)\",\"language\":\"python\"}")));
   }
 
   @Test
@@ -110,7 +130,9 @@ class ExecuteCodeToolTest {
 
   @Test
   void apiFailureIsAnErrorResultWithItsMessage() {
-    wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(402).withBody("{\"error\":\"no credits\"}")));
+    wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(aResponse().withStatus(402).withBody("{\"error\":\"no credits\"}")));
 
     CallToolResult r = call(cinch(), Map.of("code", "print(1)"));
 
@@ -121,8 +143,12 @@ class ExecuteCodeToolTest {
 
   @Test
   void misconfiguredServerAnswersEveryCallWithTheProblem() {
-    UnavailableRunner runner = new UnavailableRunner("cinch",
-        new RunFailure(RunFailure.Kind.MISCONFIGURED, "This server is not configured to run code: CINCH_API_KEY is not set."));
+    UnavailableRunner runner =
+        new UnavailableRunner(
+            "cinch",
+            new RunFailure(
+                RunFailure.Kind.MISCONFIGURED,
+                "This server is not configured to run code: CINCH_API_KEY is not set."));
 
     CallToolResult r = call(runner, Map.of("code", "print(1)"));
 

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 class ResultViewTest {
 
   private static RunResult run(String stdout, String stderr, Integer exit, boolean timedOut) {
-    return new RunResult(CappedText.of(stdout), CappedText.of(stderr), exit, timedOut, 287L, "cinch");
+    return new RunResult(
+        CappedText.of(stdout), CappedText.of(stderr), exit, timedOut, 287L, "cinch");
   }
 
   private static String text(CallToolResult result) {
@@ -65,7 +66,8 @@ class ResultViewTest {
 
   @Test
   void missingExitCodeIsAnErrorAndSaysSo() {
-    CallToolResult r = ResultView.of(new RunResult(CappedText.of("4"), null, null, false, null, "cinch"));
+    CallToolResult r =
+        ResultView.of(new RunResult(CappedText.of("4"), null, null, false, null, "cinch"));
 
     assertTrue(r.isError());
     String t = text(r);
@@ -82,7 +84,10 @@ class ResultViewTest {
     CallToolResult r = ResultView.of(run(out, "", 0, false));
 
     String t = text(r);
-    assertTrue(t.contains("[stdout cut: showing the first 20,000 of 20,001 characters; 1 more were not shown."), t);
+    assertTrue(
+        t.contains(
+            "[stdout cut: showing the first 20,000 of 20,001 characters; 1 more were not shown."),
+        t);
     Map<?, ?> s = (Map<?, ?>) r.structuredContent();
     assertEquals(true, s.get("stdoutTruncated"));
     assertEquals(20_001L, s.get("stdoutLength"));
@@ -92,9 +97,16 @@ class ResultViewTest {
 
   @Test
   void truncatedStderrOfAStreamedMillionIsReported() {
-    CallToolResult r = ResultView.of(new RunResult(null, new CappedText("e".repeat(20_000), 1_000_000), 1, false, 5L, "cinch"));
+    CallToolResult r =
+        ResultView.of(
+            new RunResult(
+                null, new CappedText("e".repeat(20_000), 1_000_000), 1, false, 5L, "cinch"));
 
-    assertTrue(text(r).contains("[stderr cut: showing the first 20,000 of 1,000,000 characters; 980,000 more were not shown."), text(r));
+    assertTrue(
+        text(r)
+            .contains(
+                "[stderr cut: showing the first 20,000 of 1,000,000 characters; 980,000 more were not shown."),
+        text(r));
   }
 
   @Test
@@ -106,8 +118,29 @@ class ResultViewTest {
   void structuredContentCarriesEveryField() {
     Map<String, Object> s = ResultView.structured(run("4\n", "", 0, false));
 
-    assertEquals(Map.of("stdout", "4\n", "stderr", "", "exitCode", 0, "timedOut", false, "durationMs", 287L,
-        "stdoutTruncated", false, "stderrTruncated", false, "stdoutLength", 2L, "stderrLength", 0L, "backend", "cinch"), s);
+    assertEquals(
+        Map.of(
+            "stdout",
+            "4\n",
+            "stderr",
+            "",
+            "exitCode",
+            0,
+            "timedOut",
+            false,
+            "durationMs",
+            287L,
+            "stdoutTruncated",
+            false,
+            "stderrTruncated",
+            false,
+            "stdoutLength",
+            2L,
+            "stderrLength",
+            0L,
+            "backend",
+            "cinch"),
+        s);
   }
 
   @Test

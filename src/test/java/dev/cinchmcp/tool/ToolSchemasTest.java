@@ -26,20 +26,22 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The tool's schemas, checked with a real JSON Schema validator (the server itself ships none, see
- * BuiltInSchemaCheck): both are valid 2020-12 schemas, every structured result conforms to the output
- * schema, and the hand-written argument check agrees with the input schema.
+ * BuiltInSchemaCheck): both are valid 2020-12 schemas, every structured result conforms to the
+ * output schema, and the hand-written argument check agrees with the input schema.
  */
 class ToolSchemasTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+  private static final SchemaRegistry REGISTRY =
+      SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
 
   private static JsonNode node(Object value) {
     return JSON.valueToTree(value);
   }
 
   private static List<Error> againstMetaSchema(Map<String, Object> schema) {
-    Schema meta = REGISTRY.getSchema(SchemaLocation.of(SpecificationVersion.DRAFT_2020_12.getDialectId()));
+    Schema meta =
+        REGISTRY.getSchema(SchemaLocation.of(SpecificationVersion.DRAFT_2020_12.getDialectId()));
     return meta.validate(node(schema));
   }
 
@@ -68,12 +70,24 @@ class ToolSchemasTest {
   static Stream<Arguments> runs() {
     String big = "x".repeat(CappedText.LIMIT + 5);
     return Stream.of(
-        Arguments.of("normal", new RunResult(CappedText.of("4\n"), CappedText.of(""), 0, false, 287L, "cinch")),
-        Arguments.of("failed", new RunResult(CappedText.of(""), CappedText.of("Traceback"), 1, false, 12L, "cinch")),
-        Arguments.of("truncated", new RunResult(CappedText.of(big), CappedText.of(big), 0, false, 9_000L, "cinch")),
-        Arguments.of("null exitCode and duration", new RunResult(null, null, null, false, null, "cinch")),
-        Arguments.of("timed out", new RunResult(CappedText.of("partial"), null, 137, true, 10_000L, "local")),
-        Arguments.of("huge lengths", new RunResult(new CappedText("a", 5_000_000_000L), null, -1, false, Long.MAX_VALUE, "cinch")));
+        Arguments.of(
+            "normal",
+            new RunResult(CappedText.of("4\n"), CappedText.of(""), 0, false, 287L, "cinch")),
+        Arguments.of(
+            "failed",
+            new RunResult(CappedText.of(""), CappedText.of("Traceback"), 1, false, 12L, "cinch")),
+        Arguments.of(
+            "truncated",
+            new RunResult(CappedText.of(big), CappedText.of(big), 0, false, 9_000L, "cinch")),
+        Arguments.of(
+            "null exitCode and duration", new RunResult(null, null, null, false, null, "cinch")),
+        Arguments.of(
+            "timed out",
+            new RunResult(CappedText.of("partial"), null, 137, true, 10_000L, "local")),
+        Arguments.of(
+            "huge lengths",
+            new RunResult(
+                new CappedText("a", 5_000_000_000L), null, -1, false, Long.MAX_VALUE, "cinch")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -83,13 +97,18 @@ class ToolSchemasTest {
 
     assertEquals(List.of(), validate(ToolSchemas.output(), structured));
     // And the same after a trip through JSON, as the client will see it.
-    assertEquals(List.of(), REGISTRY.getSchema(node(ToolSchemas.output())).validate(JSON.valueToTree(JSON.convertValue(structured, Map.class))));
+    assertEquals(
+        List.of(),
+        REGISTRY
+            .getSchema(node(ToolSchemas.output()))
+            .validate(JSON.valueToTree(JSON.convertValue(structured, Map.class))));
   }
 
   @Test
   void outputSchemaRefusesAResultMissingAFieldOrCarryingAnExtraOne() {
-    Map<String, Object> structured = new LinkedHashMap<>(ResultView.structured(
-        new RunResult(CappedText.of("4"), null, 0, false, 1L, "cinch")));
+    Map<String, Object> structured =
+        new LinkedHashMap<>(
+            ResultView.structured(new RunResult(CappedText.of("4"), null, 0, false, 1L, "cinch")));
     Map<String, Object> missing = new LinkedHashMap<>(structured);
     missing.remove("backend");
     Map<String, Object> extra = new LinkedHashMap<>(structured);
@@ -127,7 +146,10 @@ class ToolSchemasTest {
     boolean schemaAccepts = validate(ToolSchemas.input(), arguments).isEmpty();
     ArgumentCheck.Outcome outcome = ArgumentCheck.check(arguments);
 
-    assertEquals(schemaAccepts, outcome.problem() == null, "schema and check disagree: " + outcome.problem());
+    assertEquals(
+        schemaAccepts,
+        outcome.problem() == null,
+        "schema and check disagree: " + outcome.problem());
     if (schemaAccepts) {
       assertNull(outcome.problem());
       assertTrue(outcome.program() != null);

@@ -53,7 +53,8 @@ class AdmissionTest {
     assertFalse(offer(byCount, "d", 1));
 
     Admission bySize = new Admission(1, 100, 10);
-    assertTrue(offer(bySize, "e", 100)); // runs at once: only waiting requests count against the size
+    assertTrue(
+        offer(bySize, "e", 100)); // runs at once: only waiting requests count against the size
     assertTrue(offer(bySize, "f", 6));
     assertFalse(offer(bySize, "g", 6));
     bySize.finished(); // f starts, its bytes no longer wait

@@ -24,30 +24,41 @@ class JsonRpcWriterTest {
   void concurrentWritesNeverInterleave() throws Exception {
     ByteArrayOutputStream sink = new ByteArrayOutputStream();
     // A stream that writes in small pieces makes interleaving likely if the lock were missing.
-    JsonRpcWriter writer = new JsonRpcWriter(JSON, new java.io.OutputStream() {
-      @Override
-      public void write(int b) {
-        sink.write(b);
-      }
+    JsonRpcWriter writer =
+        new JsonRpcWriter(
+            JSON,
+            new java.io.OutputStream() {
+              @Override
+              public void write(int b) {
+                sink.write(b);
+              }
 
-      @Override
-      public void write(byte[] b, int off, int len) {
-        for (int i = 0; i < len; i += 7) {
-          sink.write(b, off + i, Math.min(7, len - i));
-          Thread.yield();
-        }
-      }
-    });
+              @Override
+              public void write(byte[] b, int off, int len) {
+                for (int i = 0; i < len; i += 7) {
+                  sink.write(b, off + i, Math.min(7, len - i));
+                  Thread.yield();
+                }
+              }
+            });
     ExecutorService pool = Executors.newFixedThreadPool(8);
     List<Future<?>> done = new ArrayList<>();
     for (int t = 0; t < 8; t++) {
       int thread = t;
-      done.add(pool.submit(() -> {
-        for (int i = 0; i < 200; i++) {
-          writer.write(Map.of("jsonrpc", "2.0", "id", thread * 1000 + i,
-              "result", Map.of("text", "line one\nline two \u2603 " + "x".repeat(i * 10))));
-        }
-      }));
+      done.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < 200; i++) {
+                  writer.write(
+                      Map.of(
+                          "jsonrpc",
+                          "2.0",
+                          "id",
+                          thread * 1000 + i,
+                          "result",
+                          Map.of("text", "line one\nline two \u2603 " + "x".repeat(i * 10))));
+                }
+              }));
     }
     for (Future<?> f : done) {
       f.get();
@@ -59,19 +70,23 @@ class JsonRpcWriterTest {
     for (String line : lines) {
       JsonNode node = JSON.readTree(line);
       ids.add(node.get("id").asInt());
-      assertEquals(true, node.path("result").path("text").asText().startsWith("line one\nline two"));
+      assertEquals(
+          true, node.path("result").path("text").asText().startsWith("line one\nline two"));
     }
     assertEquals(1600, ids.size());
   }
 
   @Test
   void writeAfterStdoutClosedReportsFalseInsteadOfThrowing() {
-    JsonRpcWriter writer = new JsonRpcWriter(JSON, new java.io.OutputStream() {
-      @Override
-      public void write(int b) throws java.io.IOException {
-        throw new java.io.IOException("Broken pipe");
-      }
-    });
+    JsonRpcWriter writer =
+        new JsonRpcWriter(
+            JSON,
+            new java.io.OutputStream() {
+              @Override
+              public void write(int b) throws java.io.IOException {
+                throw new java.io.IOException("Broken pipe");
+              }
+            });
     assertEquals(false, writer.write(Map.of("jsonrpc", "2.0")));
     assertEquals(false, writer.write(Map.of("jsonrpc", "2.0")));
   }

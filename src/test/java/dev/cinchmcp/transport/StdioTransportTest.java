@@ -24,26 +24,34 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The whole server, in process, fed a byte stream on "stdin": each malformed shape gets its JSON-RPC
- * error, and the valid request after it is still answered before {@code serve} returns.
+ * The whole server, in process, fed a byte stream on "stdin": each malformed shape gets its
+ * JSON-RPC error, and the valid request after it is still answered before {@code serve} returns.
  */
 class StdioTransportTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-      + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
-      + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
-  private static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":\"last\",\"method\":\"tools/call\",\"params\":"
-      + "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(6 * 7)\"}}}\n";
+  private static final String INIT =
+      "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+          + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+          + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+  private static final String CALL =
+      "{\"jsonrpc\":\"2.0\",\"id\":\"last\",\"method\":\"tools/call\",\"params\":"
+          + "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(6 * 7)\"}}}\n";
 
   private WireMockServer api;
 
   @BeforeEach
   void startApi() {
-    api = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+    api =
+        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
     api.start();
-    api.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withHeader("Content-Type", "application/json")
-        .withBody("{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":3}")));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(
+                        "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":3}")));
   }
 
   @AfterEach
@@ -52,7 +60,9 @@ class StdioTransportTest {
   }
 
   private List<JsonNode> serve(byte[] input) throws IOException {
-    Settings settings = Settings.fromEnvironment(Map.of("CINCH_API_KEY", "cinch_live_unit", "CINCH_BASE_URL", api.baseUrl()));
+    Settings settings =
+        Settings.fromEnvironment(
+            Map.of("CINCH_API_KEY", "cinch_live_unit", "CINCH_BASE_URL", api.baseUrl()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     new CinchMcpServer(settings).serve(new ByteArrayInputStream(input), out);
     List<JsonNode> messages = new ArrayList<>();
@@ -70,15 +80,20 @@ class StdioTransportTest {
 
   private static JsonNode lastReply(List<JsonNode> messages) {
     JsonNode last = messages.get(messages.size() - 1);
-    assertEquals("last", last.path("id").asText(), "the valid call after the bad input must be answered: " + messages);
+    assertEquals(
+        "last",
+        last.path("id").asText(),
+        "the valid call after the bad input must be answered: " + messages);
     assertEquals("42\n", last.path("result").path("structuredContent").path("stdout").asText());
     return last;
   }
 
-  private void assertErrorThenAnswered(String badLine, int code, boolean nullId) throws IOException {
+  private void assertErrorThenAnswered(String badLine, int code, boolean nullId)
+      throws IOException {
     List<JsonNode> messages = serve(bytes(INIT, badLine, "\n", CALL));
     JsonNode error = messages.get(1);
-    assertEquals(code, error.path("error").path("code").asInt(), "for input " + badLine + ": " + messages);
+    assertEquals(
+        code, error.path("error").path("code").asInt(), "for input " + badLine + ": " + messages);
     if (nullId) {
       assertTrue(error.get("id").isNull(), "the id must be null when it cannot be read");
     }
@@ -107,17 +122,20 @@ class StdioTransportTest {
     assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", -32600, true);
     assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":7}", -32600, false);
     assertErrorThenAnswered("{\"id\":6,\"method\":\"ping\"}", -32600, false);
-    assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":\"x\"}", -32600, false);
+    assertErrorThenAnswered(
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":\"x\"}", -32600, false);
   }
 
   @Test
   void unknownMethodIsMethodNotFoundAtOnce() throws IOException {
-    assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}", -32601, false);
+    assertErrorThenAnswered(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}", -32601, false);
   }
 
   @Test
   void blankLinesAndCarriageReturnsAreSkipped() throws IOException {
-    List<JsonNode> messages = serve(bytes(INIT, "\n", "   \n", "\r\n", "\t\n", CALL.replace("\n", "\r\n")));
+    List<JsonNode> messages =
+        serve(bytes(INIT, "\n", "   \n", "\r\n", "\t\n", CALL.replace("\n", "\r\n")));
     assertEquals(2, messages.size(), messages.toString());
     lastReply(messages);
   }
@@ -146,23 +164,43 @@ class StdioTransportTest {
 
   @Test
   void duplicateIdOfARunningRequestIsRefused() throws IOException {
-    String slow = "{\"jsonrpc\":\"2.0\",\"id\":\"dup\",\"method\":\"tools/call\",\"params\":"
-        + "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"slow\"}}}\n";
-    api.stubFor(post(urlEqualTo("/run")).withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.containing("slow"))
-        .willReturn(aResponse().withFixedDelay(500).withBody("{\"stdout\":\"\",\"exitCode\":0}")));
+    String slow =
+        "{\"jsonrpc\":\"2.0\",\"id\":\"dup\",\"method\":\"tools/call\",\"params\":"
+            + "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"slow\"}}}\n";
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.containing("slow"))
+            .willReturn(
+                aResponse().withFixedDelay(500).withBody("{\"stdout\":\"\",\"exitCode\":0}")));
     List<JsonNode> messages = serve(bytes(INIT, slow, slow, CALL));
     long dupReplies = messages.stream().filter(m -> "dup".equals(m.path("id").asText())).count();
     assertEquals(2, dupReplies, messages.toString());
-    assertTrue(messages.stream().anyMatch(m -> "dup".equals(m.path("id").asText()) && m.path("error").path("code").asInt() == -32600));
+    assertTrue(
+        messages.stream()
+            .anyMatch(
+                m ->
+                    "dup".equals(m.path("id").asText())
+                        && m.path("error").path("code").asInt() == -32600));
   }
 
   @Test
   void messageNestedTooDeeplyIsRefusedWithItsId() throws IOException {
     String nested = "[".repeat(900) + "]".repeat(900);
-    assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":"
-        + "\"execute_code\",\"arguments\":{\"code\":\"print(1)\",\"x\":" + nested + "}}}", -32600, false);
-    List<JsonNode> messages = serve(bytes(INIT, "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\",\"params\":{\"a\":"
-        + nested + "}}\n", CALL));
+    assertErrorThenAnswered(
+        "{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"execute_code\",\"arguments\":{\"code\":\"print(1)\",\"x\":"
+            + nested
+            + "}}}",
+        -32600,
+        false);
+    List<JsonNode> messages =
+        serve(
+            bytes(
+                INIT,
+                "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\",\"params\":{\"a\":"
+                    + nested
+                    + "}}\n",
+                CALL));
     assertEquals(42, messages.get(1).path("id").asInt());
     assertTrue(messages.get(1).path("error").path("message").asText().contains("nested more than"));
   }
@@ -170,8 +208,14 @@ class StdioTransportTest {
   @Test
   void ordinaryNestingIsFine() throws IOException {
     String nested = "{\"a\":".repeat(20) + "1" + "}".repeat(20);
-    List<JsonNode> messages = serve(bytes(INIT, "{\"jsonrpc\":\"2.0\",\"id\":43,\"method\":\"ping\",\"params\":{\"_meta\":"
-        + nested + "}}\n", CALL));
+    List<JsonNode> messages =
+        serve(
+            bytes(
+                INIT,
+                "{\"jsonrpc\":\"2.0\",\"id\":43,\"method\":\"ping\",\"params\":{\"_meta\":"
+                    + nested
+                    + "}}\n",
+                CALL));
     assertTrue(messages.get(1).has("result"), messages.toString());
   }
 }

@@ -6,72 +6,113 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Turns an API answer that is not a run into a {@link RunFailure} whose message tells the model what
- * happened and what to do. The status decides first; the wording of the body second (the API's error
- * format is not documented, so a body may be JSON, plain text or HTML).
+ * Turns an API answer that is not a run into a {@link RunFailure} whose message tells the model
+ * what happened and what to do. The status decides first; the wording of the body second (the API's
+ * error format is not documented, so a body may be JSON, plain text or HTML).
  */
 final class ApiErrors {
 
   static final int EXCERPT_LIMIT = 300;
 
-  private static final Pattern CREDITS = Pattern.compile("credit|balance|billing|payment|quota", Pattern.CASE_INSENSITIVE);
+  private static final Pattern CREDITS =
+      Pattern.compile("credit|balance|billing|payment|quota", Pattern.CASE_INSENSITIVE);
   private static final Pattern JSON_MESSAGE =
-      Pattern.compile("\"(?:error|message|detail|error_description)\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
+      Pattern.compile(
+          "\"(?:error|message|detail|error_description)\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
   private static final Pattern TAGS = Pattern.compile("<[^>]*>");
 
   private ApiErrors() {}
 
   static RunFailure forStatus(int status, String body) {
     String message = apiMessage(body);
-    if (status == 402 || (status >= 400 && CREDITS.matcher(message).find() && status != 401 && status != 429)) {
+    if (status == 402
+        || (status >= 400 && CREDITS.matcher(message).find() && status != 401 && status != 429)) {
       return creditsExhausted(message);
     }
     return switch (status) {
-      case 401, 403 -> new RunFailure(Kind.KEY_REFUSED, "The Cinch API refused the API key (HTTP " + status + ")"
-          + suffix(message) + ". Nothing ran. Check CINCH_API_KEY in this server's configuration: ask the user to"
-          + " copy a valid key from their Cinch account. Retrying will not help until the key is fixed.");
-      case 400, 413, 422 -> new RunFailure(Kind.REQUEST_REFUSED, "The Cinch API refused the request (HTTP " + status
-          + (status == 413 ? ", too large" : "") + ")" + suffix(message)
-          + ". Nothing ran. Change the program as the message says"
-          + (status == 413 ? " (make the code smaller)" : "") + " before trying again.");
+      case 401, 403 ->
+          new RunFailure(
+              Kind.KEY_REFUSED,
+              "The Cinch API refused the API key (HTTP "
+                  + status
+                  + ")"
+                  + suffix(message)
+                  + ". Nothing ran. Check CINCH_API_KEY in this server's configuration: ask the user to"
+                  + " copy a valid key from their Cinch account. Retrying will not help until the key is fixed.");
+      case 400, 413, 422 ->
+          new RunFailure(
+              Kind.REQUEST_REFUSED,
+              "The Cinch API refused the request (HTTP "
+                  + status
+                  + (status == 413 ? ", too large" : "")
+                  + ")"
+                  + suffix(message)
+                  + ". Nothing ran. Change the program as the message says"
+                  + (status == 413 ? " (make the code smaller)" : "")
+                  + " before trying again.");
       default -> {
         if (status >= 500) {
-          yield new RunFailure(Kind.SERVER_ERROR, "The Cinch API failed on its side (HTTP " + status + ")"
-              + suffix(message) + ". The program may or may not have run. Try again in a little while;"
-              + " if it keeps failing, tell the user the service is having problems.");
+          yield new RunFailure(
+              Kind.SERVER_ERROR,
+              "The Cinch API failed on its side (HTTP "
+                  + status
+                  + ")"
+                  + suffix(message)
+                  + ". The program may or may not have run. Try again in a little while;"
+                  + " if it keeps failing, tell the user the service is having problems.");
         }
         if (status >= 300 && status < 400) {
-          yield new RunFailure(Kind.UNEXPECTED_ANSWER, "The Cinch API answered with a redirect (HTTP " + status
-              + "), which this server does not follow. Nothing ran. CINCH_BASE_URL is probably wrong: ask the user"
-              + " to check it (the default is https://api.cinch.codes).");
+          yield new RunFailure(
+              Kind.UNEXPECTED_ANSWER,
+              "The Cinch API answered with a redirect (HTTP "
+                  + status
+                  + "), which this server does not follow. Nothing ran. CINCH_BASE_URL is probably wrong: ask the user"
+                  + " to check it (the default is https://api.cinch.codes).");
         }
-        yield new RunFailure(Kind.UNEXPECTED_ANSWER, "The Cinch API answered with an unexpected HTTP " + status
-            + suffix(message) + ". Check CINCH_BASE_URL; if it is right, tell the user.");
+        yield new RunFailure(
+            Kind.UNEXPECTED_ANSWER,
+            "The Cinch API answered with an unexpected HTTP "
+                + status
+                + suffix(message)
+                + ". Check CINCH_BASE_URL; if it is right, tell the user.");
       }
     };
   }
 
   static RunFailure creditsExhausted(String message) {
-    return new RunFailure(Kind.CREDITS_EXHAUSTED, "The Cinch account is out of credits" + suffix(message)
-        + ". Nothing ran. Do NOT retry: every retry will fail the same way. Tell the user to add credits to"
-        + " their Cinch account, then try again.");
+    return new RunFailure(
+        Kind.CREDITS_EXHAUSTED,
+        "The Cinch account is out of credits"
+            + suffix(message)
+            + ". Nothing ran. Do NOT retry: every retry will fail the same way. Tell the user to add credits to"
+            + " their Cinch account, then try again.");
   }
 
   static RunFailure rateLimited(int attempts, String retryHint) {
-    return new RunFailure(Kind.RATE_LIMITED, "The Cinch API is rate limiting this key (HTTP 429) and still was after "
-        + attempts + (attempts == 1 ? " attempt" : " attempts") + ". Nothing ran. Wait"
-        + (retryHint.isEmpty() ? " a little" : " " + retryHint) + " before running code again.");
+    return new RunFailure(
+        Kind.RATE_LIMITED,
+        "The Cinch API is rate limiting this key (HTTP 429) and still was after "
+            + attempts
+            + (attempts == 1 ? " attempt" : " attempts")
+            + ". Nothing ran. Wait"
+            + (retryHint.isEmpty() ? " a little" : " " + retryHint)
+            + " before running code again.");
   }
 
   static RunFailure notARun(String reason, String excerpt) {
-    return new RunFailure(Kind.UNEXPECTED_ANSWER, "The Cinch API gave an answer this server cannot read: " + reason
-        + excerptSuffix(excerpt) + ". The program may or may not have run. Check CINCH_BASE_URL points at the Cinch"
-        + " API; if it does, try again once.");
+    return new RunFailure(
+        Kind.UNEXPECTED_ANSWER,
+        "The Cinch API gave an answer this server cannot read: "
+            + reason
+            + excerptSuffix(excerpt)
+            + ". The program may or may not have run. Check CINCH_BASE_URL points at the Cinch"
+            + " API; if it does, try again once.");
   }
 
   /**
-   * The most useful short text of an error body: its JSON "error"/"message" string if it has one, else
-   * its text without HTML tags, collapsed onto one line and cut to {@value #EXCERPT_LIMIT} characters.
+   * The most useful short text of an error body: its JSON "error"/"message" string if it has one,
+   * else its text without HTML tags, collapsed onto one line and cut to {@value #EXCERPT_LIMIT}
+   * characters.
    */
   static String apiMessage(String body) {
     if (body == null || body.isBlank()) {

@@ -13,9 +13,9 @@ import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
@@ -67,8 +67,15 @@ public final class CinchApiRunner implements CodeRunner {
    * @param readers where answers are read (blocking reads of a body that is already arriving)
    * @param timers for deadlines and retry waits
    */
-  public CinchApiRunner(URI runUri, String apiKey, Duration timeout, String userAgent, HttpClient http,
-      Executor readers, ScheduledExecutorService timers, Clock clock) {
+  public CinchApiRunner(
+      URI runUri,
+      String apiKey,
+      Duration timeout,
+      String userAgent,
+      HttpClient http,
+      Executor readers,
+      ScheduledExecutorService timers,
+      Clock clock) {
     this.runUri = runUri;
     this.bearer = "Bearer " + apiKey;
     this.timeout = timeout;
@@ -80,11 +87,16 @@ public final class CinchApiRunner implements CodeRunner {
     this.clock = clock;
   }
 
-  /** The client this runner expects: no redirects, HTTP/1.1 on plain http (no h2c upgrade dance). */
+  /**
+   * The client this runner expects: no redirects, HTTP/1.1 on plain http (no h2c upgrade dance).
+   */
   public static HttpClient newHttpClient(URI base, Duration connectTimeout, Executor executor) {
     return HttpClient.newBuilder()
         .followRedirects(HttpClient.Redirect.NEVER)
-        .version("http".equalsIgnoreCase(base.getScheme()) ? HttpClient.Version.HTTP_1_1 : HttpClient.Version.HTTP_2)
+        .version(
+            "http".equalsIgnoreCase(base.getScheme())
+                ? HttpClient.Version.HTTP_1_1
+                : HttpClient.Version.HTTP_2)
         .connectTimeout(connectTimeout)
         .executor(executor)
         .build();
@@ -121,12 +133,13 @@ public final class CinchApiRunner implements CodeRunner {
 
     void start() {
       var deadline = timers.schedule(this::timedOut, timeout.toMillis(), TimeUnit.MILLISECONDS);
-      result.whenComplete((r, e) -> {
-        deadline.cancel(false);
-        if (result.isCancelled()) {
-          abort(); // the client cancelled the call: drop the request now
-        }
-      });
+      result.whenComplete(
+          (r, e) -> {
+            deadline.cancel(false);
+            if (result.isCancelled()) {
+              abort(); // the client cancelled the call: drop the request now
+            }
+          });
       attempt(1);
     }
 
@@ -139,39 +152,44 @@ public final class CinchApiRunner implements CodeRunner {
         timedOut();
         return;
       }
-      HttpRequest request = HttpRequest.newBuilder(runUri)
-          .timeout(Duration.ofMillis(remaining))
-          .header("Authorization", bearer)
-          .header("Content-Type", "application/json")
-          .header("Accept", "application/json")
-          .header("User-Agent", userAgent)
-          .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-          .build();
+      HttpRequest request =
+          HttpRequest.newBuilder(runUri)
+              .timeout(Duration.ofMillis(remaining))
+              .header("Authorization", bearer)
+              .header("Content-Type", "application/json")
+              .header("Accept", "application/json")
+              .header("User-Agent", userAgent)
+              .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+              .build();
       listener.sent(n);
       Thread caller = Thread.currentThread();
       var sent = http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
       inFlight = sent;
-      sent.whenComplete((response, error) -> {
-        if (error != null) {
-          fail(transportFailure(error));
-          return;
-        }
-        answer = response.body();
-        if (result.isDone()) {
-          abort();
-        } else if (Thread.currentThread() != caller) {
-          handle(n, response); // on the client's executor thread already: no further hand-off
-        } else {
-          // Completed before the callback was attached: never read a body on the caller's thread
-          // (for the server, the one that reads stdin).
-          try {
-            readers.execute(() -> handle(n, response));
-          } catch (RuntimeException rejected) { // the server is shutting down
-            abort();
-            fail(new RunFailure(Kind.UNREACHABLE, "The server is shutting down; the run was abandoned."));
-          }
-        }
-      });
+      sent.whenComplete(
+          (response, error) -> {
+            if (error != null) {
+              fail(transportFailure(error));
+              return;
+            }
+            answer = response.body();
+            if (result.isDone()) {
+              abort();
+            } else if (Thread.currentThread() != caller) {
+              handle(n, response); // on the client's executor thread already: no further hand-off
+            } else {
+              // Completed before the callback was attached: never read a body on the caller's
+              // thread
+              // (for the server, the one that reads stdin).
+              try {
+                readers.execute(() -> handle(n, response));
+              } catch (RuntimeException rejected) { // the server is shutting down
+                abort();
+                fail(
+                    new RunFailure(
+                        Kind.UNREACHABLE, "The server is shutting down; the run was abandoned."));
+              }
+            }
+          });
     }
 
     void handle(int attempt, HttpResponse<InputStream> response) {
@@ -186,7 +204,9 @@ public final class CinchApiRunner implements CodeRunner {
           String text = redactor.redactCut(BoundedBody.read(in, 16 * 1024));
           RunFailure failure = ApiErrors.forStatus(status, text);
           if (failure.kind() == Kind.KEY_REFUSED) {
-            listener.log(Level.ERROR, "The Cinch API refused the API key (HTTP " + status + "): check CINCH_API_KEY.");
+            listener.log(
+                Level.ERROR,
+                "The Cinch API refused the API key (HTTP " + status + "): check CINCH_API_KEY.");
           }
           fail(failure);
         }
@@ -198,35 +218,53 @@ public final class CinchApiRunner implements CodeRunner {
     void complete(InputStream in) throws IOException {
       try {
         RunResult run = RunAnswerReader.read(new InputStreamReader(in, StandardCharsets.UTF_8));
-        result.complete(new RunResult(
-            redactor.cappedSafe(run.stdout()), redactor.cappedSafe(run.stderr()),
-            run.exitCode(), run.timedOut(), run.durationMs(), name()));
+        result.complete(
+            new RunResult(
+                redactor.cappedSafe(run.stdout()),
+                redactor.cappedSafe(run.stderr()),
+                run.exitCode(),
+                run.timedOut(),
+                run.durationMs(),
+                name()));
       } catch (RunAnswerReader.NotARun e) {
         String apiMessage = e.apiMessage() == null ? "" : redactor.redactCut(e.apiMessage());
-        fail(ApiErrors.speaksOfCredits(apiMessage)
-            ? ApiErrors.creditsExhausted(ApiErrors.apiMessage(apiMessage))
-            : ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt())));
+        fail(
+            ApiErrors.speaksOfCredits(apiMessage)
+                ? ApiErrors.creditsExhausted(ApiErrors.apiMessage(apiMessage))
+                : ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt())));
       }
     }
 
     void retryAfter429(int attempt, HttpResponse<?> response) {
-      Duration wait = RetryAfter.parse(response.headers().firstValue("Retry-After").orElse(null), clock)
-          .orElse(DEFAULT_RETRY_WAIT);
+      Duration wait =
+          RetryAfter.parse(response.headers().firstValue("Retry-After").orElse(null), clock)
+              .orElse(DEFAULT_RETRY_WAIT);
       long remaining = deadlineMillis - clock.millis();
       if (attempt >= MAX_ATTEMPTS || wait.toMillis() >= remaining) {
         fail(ApiErrors.rateLimited(attempt, RetryAfter.describe(wait)));
         return;
       }
-      listener.log(Level.WARNING, "The Cinch API is rate limiting (HTTP 429); retrying in " + wait.toMillis()
-          + " ms (attempt " + (attempt + 1) + " of " + MAX_ATTEMPTS + ").");
+      listener.log(
+          Level.WARNING,
+          "The Cinch API is rate limiting (HTTP 429); retrying in "
+              + wait.toMillis()
+              + " ms (attempt "
+              + (attempt + 1)
+              + " of "
+              + MAX_ATTEMPTS
+              + ").");
       timers.schedule(() -> attempt(attempt + 1), wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     void timedOut() {
-      if (fail(new RunFailure(Kind.TIMEOUT, "The Cinch API did not answer within " + timeout.toMillis()
-          + " ms (CINCH_TIMEOUT_MS). The program may or may not have run; the sandbox itself stops programs"
-          + " after 10 s. If the program is slow, make it faster or print progress sooner; if every call times out,"
-          + " the API may be unreachable or CINCH_TIMEOUT_MS too small."))) {
+      if (fail(
+          new RunFailure(
+              Kind.TIMEOUT,
+              "The Cinch API did not answer within "
+                  + timeout.toMillis()
+                  + " ms (CINCH_TIMEOUT_MS). The program may or may not have run; the sandbox itself stops programs"
+                  + " after 10 s. If the program is slow, make it faster or print progress sooner; if every call times out,"
+                  + " the API may be unreachable or CINCH_TIMEOUT_MS too small."))) {
         abort();
       }
     }
@@ -258,26 +296,48 @@ public final class CinchApiRunner implements CodeRunner {
       }
       String where = "the Cinch API at " + runUri.resolve("/");
       if (cause instanceof HttpConnectTimeoutException) {
-        return new RunFailure(Kind.UNREACHABLE, "Cannot reach " + where + " (the connection timed out). Nothing ran."
-            + " Check the network and CINCH_BASE_URL (default https://api.cinch.codes); tell the user if it persists.");
+        return new RunFailure(
+            Kind.UNREACHABLE,
+            "Cannot reach "
+                + where
+                + " (the connection timed out). Nothing ran."
+                + " Check the network and CINCH_BASE_URL (default https://api.cinch.codes); tell the user if it persists.");
       }
       if (cause instanceof HttpTimeoutException) {
         timedOut();
         return null;
       }
       log.debug("Request to the Cinch API failed: {}", cause.toString());
-      if (cause instanceof ConnectException || cause instanceof UnresolvedAddressException
-          || cause instanceof java.net.UnknownHostException || cause instanceof SSLException
-          || hasCause(cause, UnresolvedAddressException.class) || hasCause(cause, SSLException.class)) {
-        String why = hasCause(cause, SSLException.class) ? "the TLS handshake failed"
-            : hasCause(cause, UnresolvedAddressException.class) || cause instanceof java.net.UnknownHostException
-                ? "its host name does not resolve" : "the connection was refused";
-        return new RunFailure(Kind.UNREACHABLE, "Cannot reach " + where + " (" + why + "). Nothing ran. Check the"
-            + " network and CINCH_BASE_URL (default https://api.cinch.codes); tell the user if it persists.");
+      if (cause instanceof ConnectException
+          || cause instanceof UnresolvedAddressException
+          || cause instanceof java.net.UnknownHostException
+          || cause instanceof SSLException
+          || hasCause(cause, UnresolvedAddressException.class)
+          || hasCause(cause, SSLException.class)) {
+        String why =
+            hasCause(cause, SSLException.class)
+                ? "the TLS handshake failed"
+                : hasCause(cause, UnresolvedAddressException.class)
+                        || cause instanceof java.net.UnknownHostException
+                    ? "its host name does not resolve"
+                    : "the connection was refused";
+        return new RunFailure(
+            Kind.UNREACHABLE,
+            "Cannot reach "
+                + where
+                + " ("
+                + why
+                + "). Nothing ran. Check the"
+                + " network and CINCH_BASE_URL (default https://api.cinch.codes); tell the user if it persists.");
       }
-      return new RunFailure(Kind.UNREACHABLE, "The connection to " + where + " failed before an answer arrived ("
-          + redactor.redact(String.valueOf(cause.getMessage())) + "). The program may or may not have run; try"
-          + " again once, and tell the user if it fails again.");
+      return new RunFailure(
+          Kind.UNREACHABLE,
+          "The connection to "
+              + where
+              + " failed before an answer arrived ("
+              + redactor.redact(String.valueOf(cause.getMessage()))
+              + "). The program may or may not have run; try"
+              + " again once, and tell the user if it fails again.");
     }
   }
 

@@ -5,8 +5,8 @@ import java.io.Reader;
 
 /**
  * A small pull scanner for one JSON document read from a stream, built for one job: to read a run's
- * answer without ever holding more of a string than the caller keeps. Jackson would materialise each
- * string whole, and a program that prints 50 MB would then cost the server 100 MB of heap.
+ * answer without ever holding more of a string than the caller keeps. Jackson would materialise
+ * each string whole, and a program that prints 50 MB would then cost the server 100 MB of heap.
  *
  * <p>It checks the grammar as far as the reading needs and reports anything else as a {@link
  * Malformed} exception; it does not build a tree.
@@ -72,8 +72,8 @@ final class JsonScanner {
   }
 
   /**
-   * Reads a string value, appending at most {@code keep} of its characters to {@code sink}; the rest is
-   * read and counted but not kept. Returns the string's full length in UTF-16 characters.
+   * Reads a string value, appending at most {@code keep} of its characters to {@code sink}; the
+   * rest is read and counted but not kept. Returns the string's full length in UTF-16 characters.
    */
   long readString(StringBuilder sink, int keep) throws IOException, Malformed {
     expect('"');

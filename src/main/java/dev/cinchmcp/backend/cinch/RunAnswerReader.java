@@ -11,8 +11,9 @@ import java.util.Locale;
  * false, "durationMs": 287}}) straight from the response stream, keeping at most {@link
  * CappedText#LIMIT} characters of each output stream however much the program printed.
  *
- * <p>Unknown fields are skipped, missing ones tolerated, and snake_case names accepted too (the wire
- * format is not documented beyond one example). An answer with none of the run's fields is not a run.
+ * <p>Unknown fields are skipped, missing ones tolerated, and snake_case names accepted too (the
+ * wire format is not documented beyond one example). An answer with none of the run's fields is not
+ * a run.
  */
 final class RunAnswerReader {
 
@@ -59,14 +60,16 @@ final class RunAnswerReader {
         throw new JsonScanner.Malformed("more after the end of the JSON object");
       }
     } catch (JsonScanner.Malformed e) {
-      throw new NotARun("the answer is not the expected JSON (" + e.getMessage() + ")", json.excerpt(), null);
+      throw new NotARun(
+          "the answer is not the expected JSON (" + e.getMessage() + ")", json.excerpt(), null);
     }
     if (!f.anyRunField) {
       throw new NotARun("the answer has none of the fields of a run", json.excerpt(), f.apiMessage);
     }
     CappedText stdout = f.stdout == null ? CappedText.EMPTY : capped(f.stdout, f.stdoutLength);
     CappedText stderr = f.stderr == null ? CappedText.EMPTY : capped(f.stderr, f.stderrLength);
-    return new RunResult(stdout, stderr, f.exitCode, Boolean.TRUE.equals(f.timedOut), f.durationMs, "cinch");
+    return new RunResult(
+        stdout, stderr, f.exitCode, Boolean.TRUE.equals(f.timedOut), f.durationMs, "cinch");
   }
 
   private static final class Fields {
@@ -81,7 +84,8 @@ final class RunAnswerReader {
     boolean anyRunField;
   }
 
-  private static void readField(JsonScanner json, String name, Fields f) throws IOException, JsonScanner.Malformed {
+  private static void readField(JsonScanner json, String name, Fields f)
+      throws IOException, JsonScanner.Malformed {
     boolean isNull = json.peek() == 'n';
     if (isNull) {
       json.readLiteral(); // a null field counts as missing
@@ -125,7 +129,8 @@ final class RunAnswerReader {
     }
   }
 
-  private static Integer wholeNumber(JsonScanner json, String name) throws IOException, JsonScanner.Malformed {
+  private static Integer wholeNumber(JsonScanner json, String name)
+      throws IOException, JsonScanner.Malformed {
     int c = json.peek();
     if (c != '-' && (c < '0' || c > '9')) {
       throw new JsonScanner.Malformed(name + " is not a number");

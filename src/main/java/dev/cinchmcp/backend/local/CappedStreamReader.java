@@ -58,7 +58,9 @@ final class CappedStreamReader implements Runnable {
     return new CappedText(kept.substring(0, CappedText.cutIndex(kept, CappedText.LIMIT)), length);
   }
 
-  /** Like {@link #result()}, with a line of the sandbox's own appended (e.g. why it was stopped). */
+  /**
+   * Like {@link #result()}, with a line of the sandbox's own appended (e.g. why it was stopped).
+   */
   synchronized CappedText resultWithNote(String note) {
     CappedText text = result();
     if (note == null) {

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Measured: it costs ~2 s per run. Here runsc runs with {@code --ignore-cgroups}, and a tiny shell
  * joins the run's cgroup and then execs runsc, so runsc, its gofer, the Sentry and every stub
  * process are in it from their first instruction. Measured cost: none visible (~0.17 s per run with
- * or without); limits measured to hold: a 400 MB Python or Node allocation is killed, 150 MB passes.
+ * or without); limits measured to hold: a 400 MB Python or Node allocation is killed, 150 MB
+ * passes.
  *
  * <p>Only cgroup v1 (the layout of these machines) is supported. Under cgroup v2 a process cannot
  * make child cgroups of its own cgroup with controllers unless the cgroup was delegated to it; the
@@ -39,6 +40,7 @@ final class CgroupLimits {
 
   /** controller name → the directory that holds this backend's per-run cgroups. */
   private final Map<String, Path> parents;
+
   private final String unavailableReason;
 
   private CgroupLimits(Map<String, Path> parents, String unavailableReason) {
@@ -55,7 +57,8 @@ final class CgroupLimits {
         String ownPath = own.get(controller);
         Path mount = CGROUP_FS.resolve(controller);
         if (ownPath == null || !Files.isDirectory(mount)) {
-          return new CgroupLimits(Map.of(), "no cgroup v1 " + controller + " controller mounted at " + mount);
+          return new CgroupLimits(
+              Map.of(), "no cgroup v1 " + controller + " controller mounted at " + mount);
         }
         Path parent = mount.resolve(ownPath.substring(1)).resolve(PARENT);
         Files.createDirectories(parent);
@@ -63,7 +66,9 @@ final class CgroupLimits {
       }
       return new CgroupLimits(parents, null);
     } catch (IOException | RuntimeException e) {
-      return new CgroupLimits(Map.of(), "cannot create cgroups (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+      return new CgroupLimits(
+          Map.of(),
+          "cannot create cgroups (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
     }
   }
 
@@ -90,7 +95,8 @@ final class CgroupLimits {
   }
 
   /** Makes the cgroups of one run and writes its limits. */
-  RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare) throws IOException {
+  RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare)
+      throws IOException {
     List<Path> dirs = new ArrayList<>();
     for (String controller : CONTROLLERS) {
       Path dir = parents.get(controller).resolve(runId);
@@ -107,7 +113,9 @@ final class CgroupLimits {
       }
       write(cgroup.pids().resolve("pids.max"), Integer.toString(maxHostTasks));
       write(cgroup.cpu().resolve("cpu.cfs_period_us"), Long.toString(CPU_PERIOD_US));
-      write(cgroup.cpu().resolve("cpu.cfs_quota_us"), Long.toString(Math.max(1000, (long) (cpuShare * CPU_PERIOD_US))));
+      write(
+          cgroup.cpu().resolve("cpu.cfs_quota_us"),
+          Long.toString(Math.max(1000, (long) (cpuShare * CPU_PERIOD_US))));
     } catch (IOException e) {
       cgroup.remove();
       throw e;

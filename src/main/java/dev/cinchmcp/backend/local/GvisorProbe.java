@@ -30,12 +30,18 @@ final class GvisorProbe {
   static final String INSTALL_HINT =
       "install gVisor (https://gvisor.dev/docs/user_guide/install/) or apt-get install runsc";
 
-  private static final Map<Language, String> VERSION_PROGRAMS = Map.of(
-      Language.PYTHON, "import platform; print(platform.python_version())",
-      Language.JAVASCRIPT, "console.log(process.versions.node)");
+  private static final Map<Language, String> VERSION_PROGRAMS =
+      Map.of(
+          Language.PYTHON, "import platform; print(platform.python_version())",
+          Language.JAVASCRIPT, "console.log(process.versions.node)");
 
   /** What the probe found. When {@code usable} is false, {@code reason} says what to do. */
-  record Outcome(boolean usable, String reason, Runsc runsc, CgroupLimits cgroups, SandboxRuntimes runtimes,
+  record Outcome(
+      boolean usable,
+      String reason,
+      Runsc runsc,
+      CgroupLimits cgroups,
+      SandboxRuntimes runtimes,
       RuntimeVersions versions) {}
 
   private GvisorProbe() {}
@@ -47,38 +53,62 @@ final class GvisorProbe {
       return unusable("runsc not found " + where + ": " + INSTALL_HINT);
     }
     SandboxRuntimes runtimes = SandboxRuntimes.find();
-    if (runtimes.interpreter(Language.PYTHON).isEmpty() && runtimes.interpreter(Language.JAVASCRIPT).isEmpty()) {
-      return unusable("no interpreter the sandbox can see: " + SandboxRuntimes.missingMessage(Language.PYTHON)
-          + "; " + SandboxRuntimes.missingMessage(Language.JAVASCRIPT));
+    if (runtimes.interpreter(Language.PYTHON).isEmpty()
+        && runtimes.interpreter(Language.JAVASCRIPT).isEmpty()) {
+      return unusable(
+          "no interpreter the sandbox can see: "
+              + SandboxRuntimes.missingMessage(Language.PYTHON)
+              + "; "
+              + SandboxRuntimes.missingMessage(Language.JAVASCRIPT));
     }
     try {
       makePrivateDir(settings.stateDir());
       makePrivateDir(settings.runscRoot());
       makePrivateDir(settings.bundles());
     } catch (IOException e) {
-      return unusable("the state directory " + settings.stateDir() + " cannot be made (" + e.getMessage() + ")");
+      return unusable(
+          "the state directory "
+              + settings.stateDir()
+              + " cannot be made ("
+              + e.getMessage()
+              + ")");
     }
     Runsc runsc = new Runsc(binary.get(), settings.runscRoot(), settings.runscEnvironment());
     CgroupLimits cgroups = CgroupLimits.detect();
-    cgroups.unavailableReason().ifPresent(reason -> log.warn(
-        "Local sandbox without cgroup limits ({}): memory is held only by RLIMIT_AS (Python) and the heap limit "
-            + "(Node), processes by RLIMIT_NPROC, and there is no CPU share", reason));
+    cgroups
+        .unavailableReason()
+        .ifPresent(
+            reason ->
+                log.warn(
+                    "Local sandbox without cgroup limits ({}): memory is held only by RLIMIT_AS (Python) and the heap limit "
+                        + "(Node), processes by RLIMIT_NPROC, and there is no CPU share",
+                    reason));
     Housekeeping.removeLeftovers(runsc, settings.bundles(), cgroups);
 
     Map<Language, String> versions = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
       if (runtimes.interpreter(language).isEmpty()) {
-        log.warn("Local sandbox without {}: {}", language.wireName(), SandboxRuntimes.missingMessage(language));
+        log.warn(
+            "Local sandbox without {}: {}",
+            language.wireName(),
+            SandboxRuntimes.missingMessage(language));
         continue;
       }
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
-      SandboxRun run = new SandboxRun(Housekeeping.nextRunId(), program, settings, runsc, cgroups, runtimes, streamThreads);
+      SandboxRun run =
+          new SandboxRun(
+              Housekeeping.nextRunId(), program, settings, runsc, cgroups, runtimes, streamThreads);
       try {
         RunResult result = run.execute();
         if (!result.succeeded()) {
-          return unusable("the gVisor self-test (" + language.wireName() + ") failed with exit code "
-              + result.exitCode() + (result.timedOut() ? " (timed out)" : "") + ": "
-              + result.stderr().text().strip().lines().findFirst().orElse("no output"));
+          return unusable(
+              "the gVisor self-test ("
+                  + language.wireName()
+                  + ") failed with exit code "
+                  + result.exitCode()
+                  + (result.timedOut() ? " (timed out)" : "")
+                  + ": "
+                  + result.stderr().text().strip().lines().findFirst().orElse("no output"));
         }
         versions.put(language, result.stdout().text().strip());
       } catch (RunFailure e) {

@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Run ids, and the clean-up of what an earlier server process left behind when it crashed.
  *
- * <p>Every run is {@code cinchmcp-<pid>-<n>}: the server's pid tells whose a leftover is, so that two
- * servers sharing a state directory never delete each other's running sandboxes — only those of a
- * process that is gone.
+ * <p>Every run is {@code cinchmcp-<pid>-<n>}: the server's pid tells whose a leftover is, so that
+ * two servers sharing a state directory never delete each other's running sandboxes — only those of
+ * a process that is gone.
  */
 final class Housekeeping {
 
@@ -32,7 +32,10 @@ final class Housekeeping {
     return PREFIX + OWN_PID + "-" + COUNTER.incrementAndGet();
   }
 
-  /** Whether {@code name} (a run id, or a state file named after one) belongs to a process that is gone. */
+  /**
+   * Whether {@code name} (a run id, or a state file named after one) belongs to a process that is
+   * gone.
+   */
   static boolean isLeftover(String name) {
     if (!name.startsWith(PREFIX)) {
       return false;
@@ -90,19 +93,22 @@ final class Housekeeping {
   /** Deletes a file or a directory tree; quiet when it is already gone. */
   static void deleteTree(Path root) {
     try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.deleteIfExists(file);
-          return FileVisitResult.CONTINUE;
-        }
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                throws IOException {
+              Files.deleteIfExists(file);
+              return FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-          Files.deleteIfExists(dir);
-          return FileVisitResult.CONTINUE;
-        }
-      });
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+              Files.deleteIfExists(dir);
+              return FileVisitResult.CONTINUE;
+            }
+          });
     } catch (NoSuchFileException e) {
       // already gone
     } catch (IOException e) {

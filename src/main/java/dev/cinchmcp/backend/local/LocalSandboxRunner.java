@@ -8,8 +8,8 @@ import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * rest wait in a queue, and their time starts only when their sandbox does. Cancelling a returned
  * future kills its sandbox (or drops it from the queue).
  *
- * <p>If the start-up probe failed, every call fails with {@link RunFailure.Kind#SANDBOX_UNAVAILABLE}
- * and the probe's reason: code never runs outside gVisor.
+ * <p>If the start-up probe failed, every call fails with {@link
+ * RunFailure.Kind#SANDBOX_UNAVAILABLE} and the probe's reason: code never runs outside gVisor.
  */
 public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
@@ -38,18 +38,26 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   private final GvisorProbe.Outcome probe;
   private final ExecutorService sandboxes;
   private final ExecutorService streamThreads;
+
   /** Futures not yet complete, so that {@link #close()} can answer the queued ones. */
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
 
   private LocalSandboxRunner(LocalSandboxSettings settings) {
     this.settings = settings;
     this.streamThreads = Executors.newCachedThreadPool(daemonThreads("cinchmcp-sandbox-stream"));
-    this.sandboxes = Executors.newFixedThreadPool(settings.maxConcurrent(), daemonThreads("cinchmcp-sandbox"));
+    this.sandboxes =
+        Executors.newFixedThreadPool(settings.maxConcurrent(), daemonThreads("cinchmcp-sandbox"));
     this.probe = GvisorProbe.probe(settings, streamThreads);
     if (probe.usable()) {
-      log.info("Local gVisor sandbox ready: {} ({}, {} MB, {} processes, {} CPU, {} s, {} at once{})",
-          probe.versions().describe(), probe.runsc().binary(), settings.memoryMebibytes(), settings.maxProcesses(),
-          settings.cpuShare(), settings.wallClock().toSeconds(), settings.maxConcurrent(),
+      log.info(
+          "Local gVisor sandbox ready: {} ({}, {} MB, {} processes, {} CPU, {} s, {} at once{})",
+          probe.versions().describe(),
+          probe.runsc().binary(),
+          settings.memoryMebibytes(),
+          settings.maxProcesses(),
+          settings.cpuShare(),
+          settings.wallClock().toSeconds(),
+          settings.maxConcurrent(),
           probe.cgroups().available() ? "" : ", no cgroup limits");
     } else {
       log.warn("Local gVisor sandbox unavailable: {}", probe.reason());
@@ -92,35 +100,55 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   public CompletableFuture<RunResult> run(Program program, RunListener listener) {
     RunListener events = listener == null ? RunListener.NONE : listener;
     if (!probe.usable()) {
-      return CompletableFuture.failedFuture(new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
-          "The local gVisor sandbox is not available: " + probe.reason() + ". Nothing was run."));
+      return CompletableFuture.failedFuture(
+          new RunFailure(
+              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              "The local gVisor sandbox is not available: "
+                  + probe.reason()
+                  + ". Nothing was run."));
     }
     if (probe.runtimes().interpreter(program.language()).isEmpty()) {
-      return CompletableFuture.failedFuture(new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
-          "The local sandbox cannot run " + program.language().wireName() + ": "
-              + SandboxRuntimes.missingMessage(program.language()) + ". Nothing was run."));
+      return CompletableFuture.failedFuture(
+          new RunFailure(
+              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              "The local sandbox cannot run "
+                  + program.language().wireName()
+                  + ": "
+                  + SandboxRuntimes.missingMessage(program.language())
+                  + ". Nothing was run."));
     }
-    SandboxRun run = new SandboxRun(Housekeeping.nextRunId(), program, settings, probe.runsc(), probe.cgroups(),
-        probe.runtimes(), streamThreads);
+    SandboxRun run =
+        new SandboxRun(
+            Housekeeping.nextRunId(),
+            program,
+            settings,
+            probe.runsc(),
+            probe.cgroups(),
+            probe.runtimes(),
+            streamThreads);
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     // Cancelling the caller's future kills the sandbox (or, while queued, keeps it from starting).
     pending.add(future);
-    future.whenComplete((result, error) -> {
-      pending.remove(future);
-      if (error instanceof CancellationException) {
-        run.cancel();
-      }
-    });
+    future.whenComplete(
+        (result, error) -> {
+          pending.remove(future);
+          if (error instanceof CancellationException) {
+            run.cancel();
+          }
+        });
     try {
       sandboxes.execute(() -> execute(run, future, events));
     } catch (java.util.concurrent.RejectedExecutionException e) {
-      future.completeExceptionally(new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
-          "The local sandbox runner is shutting down. Nothing was run."));
+      future.completeExceptionally(
+          new RunFailure(
+              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              "The local sandbox runner is shutting down. Nothing was run."));
     }
     return future;
   }
 
-  private static void execute(SandboxRun run, CompletableFuture<RunResult> future, RunListener events) {
+  private static void execute(
+      SandboxRun run, CompletableFuture<RunResult> future, RunListener events) {
     if (future.isDone()) {
       return; // cancelled while queued
     }
@@ -129,7 +157,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     try {
       RunResult result = run.execute();
       if (result.timedOut()) {
-        events.log(RunListener.Level.INFO, "Local sandbox " + run.id() + " timed out and was killed");
+        events.log(
+            RunListener.Level.INFO, "Local sandbox " + run.id() + " timed out and was killed");
       }
       future.complete(result);
     } catch (RunFailure e) {
@@ -137,8 +166,12 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       future.completeExceptionally(e);
     } catch (RuntimeException e) {
       log.error("Local sandbox {} failed", run.id(), e);
-      future.completeExceptionally(new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
-          "The local sandbox failed unexpectedly (" + e.getClass().getSimpleName() + "). Try again, or use the cinch backend."));
+      future.completeExceptionally(
+          new RunFailure(
+              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              "The local sandbox failed unexpectedly ("
+                  + e.getClass().getSimpleName()
+                  + "). Try again, or use the cinch backend."));
     }
   }
 
@@ -151,8 +184,10 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     sandboxes.shutdownNow();
     streamThreads.shutdown();
     for (CompletableFuture<RunResult> future : pending) {
-      future.completeExceptionally(new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
-          "The local sandbox runner was shut down before the program finished."));
+      future.completeExceptionally(
+          new RunFailure(
+              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              "The local sandbox runner was shut down before the program finished."));
     }
   }
 

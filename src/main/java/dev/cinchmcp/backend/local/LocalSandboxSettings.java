@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param stateDir where runsc keeps its state ({@code --root}) and where bundles are written; only
  *     this backend may use it, because leftovers in it are deleted at start-up
  * @param wallClock how long a run may take, from the start of runsc, before it is killed
- * @param memoryBytes memory for the program; the sandbox as a whole gets {@link #GVISOR_OVERHEAD_BYTES} more
+ * @param memoryBytes memory for the program; the sandbox as a whole gets {@link
+ *     #GVISOR_OVERHEAD_BYTES} more
  * @param maxProcesses the most processes (and threads) the program may have at once
  * @param cpuShare the CPUs the sandbox may use, e.g. 0.5 for half a CPU
  * @param maxConcurrent how many sandboxes may run at once; further runs queue
@@ -50,7 +51,9 @@ public record LocalSandboxSettings(
    * CPU; each sandbox is held to half a CPU, so 4 fill 2 cores).
    */
   public static LocalSandboxSettings defaults() {
-    String path = System.getenv().getOrDefault("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    String path =
+        System.getenv()
+            .getOrDefault("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
     return new LocalSandboxSettings(
         "runsc",
         Path.of(System.getProperty("java.io.tmpdir"), "cinchmcp-local"),
@@ -63,27 +66,75 @@ public record LocalSandboxSettings(
   }
 
   public LocalSandboxSettings withRunsc(String newRunsc) {
-    return new LocalSandboxSettings(newRunsc, stateDir, wallClock, memoryBytes, maxProcesses, cpuShare, maxConcurrent, runscEnvironment);
+    return new LocalSandboxSettings(
+        newRunsc,
+        stateDir,
+        wallClock,
+        memoryBytes,
+        maxProcesses,
+        cpuShare,
+        maxConcurrent,
+        runscEnvironment);
   }
 
   public LocalSandboxSettings withStateDir(Path newStateDir) {
-    return new LocalSandboxSettings(runsc, newStateDir, wallClock, memoryBytes, maxProcesses, cpuShare, maxConcurrent, runscEnvironment);
+    return new LocalSandboxSettings(
+        runsc,
+        newStateDir,
+        wallClock,
+        memoryBytes,
+        maxProcesses,
+        cpuShare,
+        maxConcurrent,
+        runscEnvironment);
   }
 
   public LocalSandboxSettings withWallClock(Duration newWallClock) {
-    return new LocalSandboxSettings(runsc, stateDir, newWallClock, memoryBytes, maxProcesses, cpuShare, maxConcurrent, runscEnvironment);
+    return new LocalSandboxSettings(
+        runsc,
+        stateDir,
+        newWallClock,
+        memoryBytes,
+        maxProcesses,
+        cpuShare,
+        maxConcurrent,
+        runscEnvironment);
   }
 
   public LocalSandboxSettings withMaxConcurrent(int newMaxConcurrent) {
-    return new LocalSandboxSettings(runsc, stateDir, wallClock, memoryBytes, maxProcesses, cpuShare, newMaxConcurrent, runscEnvironment);
+    return new LocalSandboxSettings(
+        runsc,
+        stateDir,
+        wallClock,
+        memoryBytes,
+        maxProcesses,
+        cpuShare,
+        newMaxConcurrent,
+        runscEnvironment);
   }
 
   public LocalSandboxSettings withCpuShare(double newCpuShare) {
-    return new LocalSandboxSettings(runsc, stateDir, wallClock, memoryBytes, maxProcesses, newCpuShare, maxConcurrent, runscEnvironment);
+    return new LocalSandboxSettings(
+        runsc,
+        stateDir,
+        wallClock,
+        memoryBytes,
+        maxProcesses,
+        newCpuShare,
+        maxConcurrent,
+        runscEnvironment);
   }
 
   public LocalSandboxSettings withRunscEnvironment(Map<String, String> newEnvironment) {
-    return new LocalSandboxSettings(runsc, stateDir, wallClock, memoryBytes, maxProcesses, cpuShare, maxConcurrent, newEnvironment);
+    return new LocalSandboxSettings(
+        runsc,
+        stateDir,
+        wallClock,
+        memoryBytes,
+        maxProcesses,
+        cpuShare,
+        maxConcurrent,
+        newEnvironment);
   }
 
   /** The directory runsc keeps its container state in. */

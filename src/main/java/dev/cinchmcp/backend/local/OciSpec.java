@@ -25,8 +25,8 @@ final class OciSpec {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The environment of every program, complete. */
-  static final List<String> ENVIRONMENT = List.of(
-      "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8", "LC_CTYPE=C.UTF-8");
+  static final List<String> ENVIRONMENT =
+      List.of("PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8", "LC_CTYPE=C.UTF-8");
 
   static final String TMP_SIZE = "64m";
 
@@ -70,10 +70,16 @@ final class OciSpec {
 
     ArrayNode mounts = spec.putArray("mounts");
     mount(mounts, "/proc", "proc", "proc", List.of("nosuid", "noexec", "nodev"));
-    mount(mounts, "/tmp", "tmpfs", "tmpfs", List.of("nosuid", "nodev", "mode=1777", "size=" + TMP_SIZE));
+    mount(
+        mounts,
+        "/tmp",
+        "tmpfs",
+        "tmpfs",
+        List.of("nosuid", "nodev", "mode=1777", "size=" + TMP_SIZE));
     for (String dir : SandboxRuntimes.VISIBLE_DIRS) {
       if (!Files.exists(Path.of(dir))) {
-        continue; // e.g. no /lib64 on some architectures; a bind of a missing source fails the start
+        continue; // e.g. no /lib64 on some architectures; a bind of a missing source fails the
+        // start
       }
       mount(mounts, dir, "bind", dir, List.of("rbind", "ro", "nosuid", "nodev"));
     }
@@ -90,7 +96,8 @@ final class OciSpec {
     rlimits.addObject().put("type", type).put("hard", value).put("soft", value);
   }
 
-  private static void mount(ArrayNode mounts, String destination, String type, String source, List<String> options) {
+  private static void mount(
+      ArrayNode mounts, String destination, String type, String source, List<String> options) {
     ObjectNode mount = mounts.addObject();
     mount.put("destination", destination);
     mount.put("type", type);

@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cgroups of one run (one directory per controller), made by {@link CgroupLimits#create}.
- * Also the place that learns afterwards whether a limit was what ended the run.
+ * The cgroups of one run (one directory per controller), made by {@link CgroupLimits#create}. Also
+ * the place that learns afterwards whether a limit was what ended the run.
  */
 record RunCgroup(Path memory, Path pids, Path cpu) {
 
@@ -22,7 +22,9 @@ record RunCgroup(Path memory, Path pids, Path cpu) {
    * outside its limits: the script exits {@value #JOIN_FAILED} without a runsc log.
    */
   private static final String JOIN_THEN_EXEC =
-      "for procs in \"$1\" \"$2\" \"$3\"; do echo $$ > \"$procs\" || exit " + 125 + "; done; shift 3; exec \"$@\"";
+      "for procs in \"$1\" \"$2\" \"$3\"; do echo $$ > \"$procs\" || exit "
+          + 125
+          + "; done; shift 3; exec \"$@\"";
 
   static final int JOIN_FAILED = 125;
 
@@ -41,7 +43,9 @@ record RunCgroup(Path memory, Path pids, Path cpu) {
     return counter(memory.resolve("memory.oom_control"), "oom_kill") > 0;
   }
 
-  /** Whether the host task limit refused a new process or thread (gVisor then stops the sandbox). */
+  /**
+   * Whether the host task limit refused a new process or thread (gVisor then stops the sandbox).
+   */
   boolean processLimitHit() {
     return counter(pids.resolve("pids.events"), "max") > 0;
   }
@@ -72,7 +76,8 @@ record RunCgroup(Path memory, Path pids, Path cpu) {
   /** Sends SIGKILL to every process in the run's cgroup. */
   void killAll() {
     try {
-      for (String pid : Files.readAllLines(pids.resolve("cgroup.procs"), StandardCharsets.US_ASCII)) {
+      for (String pid :
+          Files.readAllLines(pids.resolve("cgroup.procs"), StandardCharsets.US_ASCII)) {
         if (!pid.isBlank()) {
           ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(ProcessHandle::destroyForcibly);
         }
@@ -96,7 +101,8 @@ record RunCgroup(Path memory, Path pids, Path cpu) {
   static void killAndRemove(Path dir) {
     for (int attempt = 0; attempt < 50; attempt++) {
       try {
-        for (String pid : Files.readAllLines(dir.resolve("cgroup.procs"), StandardCharsets.US_ASCII)) {
+        for (String pid :
+            Files.readAllLines(dir.resolve("cgroup.procs"), StandardCharsets.US_ASCII)) {
           if (!pid.isBlank()) {
             ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(ProcessHandle::destroyForcibly);
           }

@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One runsc binary and its state directory: the command lines, and the small housekeeping commands. */
+/**
+ * One runsc binary and its state directory: the command lines, and the small housekeeping commands.
+ */
 final class Runsc {
 
   private static final Logger log = LoggerFactory.getLogger(Runsc.class);
@@ -30,7 +32,10 @@ final class Runsc {
     this.environment = environment;
   }
 
-  /** Resolves a bare name on the PATH of {@code environment}; a name with a slash is taken as a path. */
+  /**
+   * Resolves a bare name on the PATH of {@code environment}; a name with a slash is taken as a
+   * path.
+   */
   static Optional<Path> locate(String runsc, Map<String, String> environment) {
     if (runsc.contains("/")) {
       Path path = Path.of(runsc);
@@ -53,13 +58,20 @@ final class Runsc {
   }
 
   /**
-   * The global flags of every call. {@code --rootless} so that no host privilege is used;
-   * {@code --network=none}: the sandbox gets a loopback device and nothing else;
-   * {@code --ignore-cgroups}: limits come from {@link CgroupLimits}, which is ~2 s per run faster.
+   * The global flags of every call. {@code --rootless} so that no host privilege is used; {@code
+   * --network=none}: the sandbox gets a loopback device and nothing else; {@code --ignore-cgroups}:
+   * limits come from {@link CgroupLimits}, which is ~2 s per run faster.
    */
   List<String> command(String... rest) {
-    List<String> argv = new ArrayList<>(List.of(
-        binary.toString(), "--rootless", "--network=none", "--ignore-cgroups", "--root", root.toString()));
+    List<String> argv =
+        new ArrayList<>(
+            List.of(
+                binary.toString(),
+                "--rootless",
+                "--network=none",
+                "--ignore-cgroups",
+                "--root",
+                root.toString()));
     argv.addAll(List.of(rest));
     return argv;
   }
@@ -74,7 +86,9 @@ final class Runsc {
 
   /** The ids of the containers in this state directory. */
   List<String> list() {
-    return housekeeping("list", "-quiet").map(out -> out.lines().filter(l -> !l.isBlank()).toList()).orElse(List.of());
+    return housekeeping("list", "-quiet")
+        .map(out -> out.lines().filter(l -> !l.isBlank()).toList())
+        .orElse(List.of());
   }
 
   /** Kills and deletes a container; quiet when it is already gone. */
@@ -98,7 +112,8 @@ final class Runsc {
       }
       String text = new String(out, StandardCharsets.UTF_8);
       if (process.exitValue() != 0) {
-        log.debug("runsc {} exited {}: {}", String.join(" ", rest), process.exitValue(), text.strip());
+        log.debug(
+            "runsc {} exited {}: {}", String.join(" ", rest), process.exitValue(), text.strip());
         return Optional.empty();
       }
       return Optional.of(text);

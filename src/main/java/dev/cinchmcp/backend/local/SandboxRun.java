@@ -18,8 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One program in one fresh sandbox: writes the bundle, starts runsc inside the run's cgroups, drains
- * both streams, enforces the wall clock, and removes every trace afterwards, whatever happens.
+ * One program in one fresh sandbox: writes the bundle, starts runsc inside the run's cgroups,
+ * drains both streams, enforces the wall clock, and removes every trace afterwards, whatever
+ * happens.
  *
  * <p>The program travels as a file inside the bundle's own read-only root ({@code /code/main.py} or
  * {@code /code/main.js}), not as an argument: no size limit of argv applies, nothing of the host
@@ -28,8 +29,10 @@ import org.slf4j.LoggerFactory;
 final class SandboxRun {
 
   private static final Logger log = LoggerFactory.getLogger(SandboxRun.class);
+
   /** runsc's own exit status for "could not run the container" (util.Fatalf). */
   private static final int RUNSC_FATAL = 128;
+
   /** How long the streams may take to end after the sandbox is gone. */
   private static final long DRAIN_GRACE_MILLIS = 2_000;
 
@@ -45,8 +48,14 @@ final class SandboxRun {
   private volatile RunCgroup cgroup;
   private volatile boolean cancelled;
 
-  SandboxRun(String id, Program program, LocalSandboxSettings settings, Runsc runsc, CgroupLimits cgroups,
-      SandboxRuntimes runtimes, ExecutorService streamThreads) {
+  SandboxRun(
+      String id,
+      Program program,
+      LocalSandboxSettings settings,
+      Runsc runsc,
+      CgroupLimits cgroups,
+      SandboxRuntimes runtimes,
+      ExecutorService streamThreads) {
     this.id = id;
     this.program = program;
     this.settings = settings;
@@ -67,18 +76,29 @@ final class SandboxRun {
     try {
       List<String> command = writeBundle();
       if (cgroups.available()) {
-        cgroup = cgroups.create(id, settings.memoryBytes() + LocalSandboxSettings.GVISOR_OVERHEAD_BYTES,
-            hostTaskLimit(), settings.cpuShare());
+        cgroup =
+            cgroups.create(
+                id,
+                settings.memoryBytes() + LocalSandboxSettings.GVISOR_OVERHEAD_BYTES,
+                hostTaskLimit(),
+                settings.cpuShare());
         this.cgroup = cgroup;
         command = cgroup.wrap(command);
       }
       return runAndWait(command, cgroup);
     } catch (IOException e) {
-      throw new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
-          "The local gVisor sandbox could not be prepared (" + e.getClass().getSimpleName() + ": " + e.getMessage()
-              + "). Check that " + settings.stateDir() + " is writable, or use the cinch backend.");
+      throw new RunFailure(
+          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "The local gVisor sandbox could not be prepared ("
+              + e.getClass().getSimpleName()
+              + ": "
+              + e.getMessage()
+              + "). Check that "
+              + settings.stateDir()
+              + " is writable, or use the cinch backend.");
     } finally {
-      // Clean-up waits for processes to leave; an interrupt (the runner closing) must not cut it short.
+      // Clean-up waits for processes to leave; an interrupt (the runner closing) must not cut it
+      // short.
       boolean interrupted = Thread.interrupted();
       cleanUp(cgroup);
       if (interrupted) {
@@ -88,9 +108,9 @@ final class SandboxRun {
   }
 
   /**
-   * Host threads the whole sandbox may have: the Sentry and gofer use ~50; under ptrace each sandbox
-   * process adds a few stub threads. This is the backstop; RLIMIT_NPROC inside stops forks first,
-   * with a clean EAGAIN.
+   * Host threads the whole sandbox may have: the Sentry and gofer use ~50; under ptrace each
+   * sandbox process adds a few stub threads. This is the backstop; RLIMIT_NPROC inside stops forks
+   * first, with a clean EAGAIN.
    */
   private int hostTaskLimit() {
     return 128 + 8 * settings.maxProcesses();
@@ -111,8 +131,10 @@ final class SandboxRun {
     // RLIMIT_AS only when there is no cgroup: it limits address space, not memory, and glibc
     // reserves 64 MB of it per thread arena, so under 256 MB Python could start only ~5 threads
     // (measured). With the cgroup, a memory bomb is killed and the result says so.
-    long addressSpace = language == Language.PYTHON && !cgroups.available() ? settings.memoryBytes() : 0;
-    Files.writeString(bundle.resolve("config.json"), OciSpec.json(args, addressSpace, settings.maxProcesses()));
+    long addressSpace =
+        language == Language.PYTHON && !cgroups.available() ? settings.memoryBytes() : 0;
+    Files.writeString(
+        bundle.resolve("config.json"), OciSpec.json(args, addressSpace, settings.maxProcesses()));
     return runsc.command("--log", logFile().toString(), "run", "--bundle", bundle.toString(), id);
   }
 
@@ -126,8 +148,12 @@ final class SandboxRun {
     try {
       started0 = runsc.processBuilder(command).start();
     } catch (IOException e) {
-      throw new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
-          "runsc (" + runsc.binary() + ") could not be started: " + e.getMessage()
+      throw new RunFailure(
+          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "runsc ("
+              + runsc.binary()
+              + ") could not be started: "
+              + e.getMessage()
               + ". Reinstall gVisor (apt-get install runsc), or use the cinch backend.");
     }
     process = started0;
@@ -154,13 +180,15 @@ final class SandboxRun {
       // The runner is closing: kill the sandbox; the finally block of execute() cleans up.
       kill();
       Thread.currentThread().interrupt();
-      throw new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
+      throw new RunFailure(
+          RunFailure.Kind.SANDBOX_UNAVAILABLE,
           "The local sandbox runner was shut down before the program finished.");
     }
     long durationMs = (System.nanoTime() - started) / 1_000_000;
 
     if (cancelled) {
-      return new RunResult(stdout.result(), stderr.result(), null, false, durationMs, LocalSandboxRunner.NAME);
+      return new RunResult(
+          stdout.result(), stderr.result(), null, false, durationMs, LocalSandboxRunner.NAME);
     }
     Integer exitCode = started0.isAlive() ? null : started0.exitValue();
     if (!timedOut && exitCode != null) {
@@ -168,10 +196,17 @@ final class SandboxRun {
     }
     String note = null;
     if (cgroup != null && cgroup.memoryExceeded()) {
-      note = "[sandbox] killed: the program used more than its " + settings.memoryMebibytes() + " MB of memory";
-      exitCode = 137; // what a Linux OOM kill (SIGKILL) reports; gVisor's own status here is arbitrary
+      note =
+          "[sandbox] killed: the program used more than its "
+              + settings.memoryMebibytes()
+              + " MB of memory";
+      exitCode =
+          137; // what a Linux OOM kill (SIGKILL) reports; gVisor's own status here is arbitrary
     } else if (cgroup != null && cgroup.processLimitHit()) {
-      note = "[sandbox] killed: the program started more than " + settings.maxProcesses() + " processes or threads";
+      note =
+          "[sandbox] killed: the program started more than "
+              + settings.maxProcesses()
+              + " processes or threads";
       exitCode = 137;
     } else if (timedOut) {
       exitCode = null;
@@ -179,7 +214,13 @@ final class SandboxRun {
     if (cgroup != null) {
       log.debug("Run {} peak memory {} bytes", id, cgroup.peakMemory());
     }
-    return new RunResult(stdout.result(), stderr.resultWithNote(note), exitCode, timedOut, durationMs, LocalSandboxRunner.NAME);
+    return new RunResult(
+        stdout.result(),
+        stderr.resultWithNote(note),
+        exitCode,
+        timedOut,
+        durationMs,
+        LocalSandboxRunner.NAME);
   }
 
   /**
@@ -190,17 +231,21 @@ final class SandboxRun {
   private void failIfSandboxDidNotStart(int exitCode, CappedText stderr) {
     Path logFile = logFile();
     if (exitCode == 125 && !Files.exists(logFile)) {
-      throw new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
+      throw new RunFailure(
+          RunFailure.Kind.SANDBOX_UNAVAILABLE,
           "The local sandbox could not be placed in its cgroups (memory/pids/cpu limits): "
-              + firstLine(stderr.text()) + ". Run the server as root on a cgroup v1 host, or use the cinch backend.");
+              + firstLine(stderr.text())
+              + ". Run the server as root on a cgroup v1 host, or use the cinch backend.");
     }
     if (exitCode != RUNSC_FATAL) {
       return;
     }
     String error = readRunscError(logFile);
     if (error != null) {
-      throw new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE,
-          "gVisor (runsc) could not start the sandbox: " + error
+      throw new RunFailure(
+          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "gVisor (runsc) could not start the sandbox: "
+              + error
               + ". Check the runsc installation (runsc --version), or use the cinch backend.");
     }
   }
@@ -210,7 +255,10 @@ final class SandboxRun {
       for (String line : Files.readAllLines(logFile, StandardCharsets.UTF_8)) {
         if (line.contains("\"level\":\"error\"") || line.startsWith("E")) {
           int msg = line.indexOf("\"msg\":\"");
-          String text = msg >= 0 ? line.substring(msg + 7, Math.max(msg + 7, line.indexOf("\",\"", msg + 7))) : line;
+          String text =
+              msg >= 0
+                  ? line.substring(msg + 7, Math.max(msg + 7, line.indexOf("\",\"", msg + 7)))
+                  : line;
           return text.length() > 400 ? text.substring(0, 400) + "..." : text;
         }
       }

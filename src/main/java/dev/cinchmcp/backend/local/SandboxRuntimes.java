@@ -10,18 +10,22 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The interpreters a sandbox can run. The sandbox sees only {@link #VISIBLE_DIRS} of the host, so an
- * interpreter counts only when it, and the file it links to, live there: a pyenv shim under /root or
- * a node under /opt would be invisible inside.
+ * The interpreters a sandbox can run. The sandbox sees only {@link #VISIBLE_DIRS} of the host, so
+ * an interpreter counts only when it, and the file it links to, live there: a pyenv shim under
+ * /root or a node under /opt would be invisible inside.
  */
 final class SandboxRuntimes {
 
-  /** The host directories bound read-only into every sandbox: what the interpreters need, nothing else. */
+  /**
+   * The host directories bound read-only into every sandbox: what the interpreters need, nothing
+   * else.
+   */
   static final List<String> VISIBLE_DIRS = List.of("/usr", "/lib", "/lib64", "/bin");
 
-  private static final Map<Language, List<String>> CANDIDATES = Map.of(
-      Language.PYTHON, List.of("/usr/bin/python3", "/usr/local/bin/python3"),
-      Language.JAVASCRIPT, List.of("/usr/bin/node", "/usr/local/bin/node", "/usr/bin/nodejs"));
+  private static final Map<Language, List<String>> CANDIDATES =
+      Map.of(
+          Language.PYTHON, List.of("/usr/bin/python3", "/usr/local/bin/python3"),
+          Language.JAVASCRIPT, List.of("/usr/bin/node", "/usr/local/bin/node", "/usr/bin/nodejs"));
 
   private final Map<Language, String> interpreters;
 
@@ -59,25 +63,31 @@ final class SandboxRuntimes {
     return Optional.ofNullable(interpreters.get(language));
   }
 
-  /** The argv that runs {@code codePath} (a path inside the sandbox) in the language's interpreter. */
+  /**
+   * The argv that runs {@code codePath} (a path inside the sandbox) in the language's interpreter.
+   */
   List<String> command(Language language, String codePath, long memoryMebibytes) {
     String interpreter = interpreters.get(language);
     return switch (language) {
       // -I: isolated mode; ignores PYTHON* variables and the user site directory.
       case PYTHON -> List.of(interpreter, "-I", "-c", PythonBootstrap.SOURCE, codePath);
       // V8 reserves far more address space than it uses, so RLIMIT_AS cannot hold Node; its heap
-      // limit makes a heap bomb end with V8's clear "heap out of memory" error, and the cgroup holds
+      // limit makes a heap bomb end with V8's clear "heap out of memory" error, and the cgroup
+      // holds
       // everything else (buffers, native memory). The heap gets most, not all, of the allowance.
-      case JAVASCRIPT -> List.of(interpreter, "--max-old-space-size=" + (memoryMebibytes * 3 / 4), codePath);
+      case JAVASCRIPT ->
+          List.of(interpreter, "--max-old-space-size=" + (memoryMebibytes * 3 / 4), codePath);
     };
   }
 
   static String missingMessage(Language language) {
     return switch (language) {
-      case PYTHON -> "python3 is not installed where the sandbox can see it (/usr/bin/python3): "
-          + "install it with apt-get install -y python3";
-      case JAVASCRIPT -> "node is not installed where the sandbox can see it (/usr/bin/node): "
-          + "install it with apt-get install -y nodejs";
+      case PYTHON ->
+          "python3 is not installed where the sandbox can see it (/usr/bin/python3): "
+              + "install it with apt-get install -y python3";
+      case JAVASCRIPT ->
+          "node is not installed where the sandbox can see it (/usr/bin/node): "
+              + "install it with apt-get install -y nodejs";
     };
   }
 }

@@ -1,14 +1,15 @@
 /**
  * The local backend: each program runs once in a fresh gVisor sandbox on this machine.
  *
- * <p>Use: {@code LocalSandboxRunner runner = LocalSandboxRunner.start();} then
- * {@link dev.cinchmcp.backend.local.LocalSandboxRunner#usable()} /
- * {@link dev.cinchmcp.backend.local.LocalSandboxRunner#unavailableReason()} for the ready line, and
- * {@link dev.cinchmcp.backend.local.LocalSandboxRunner#versions()} ("Python 3.11.2, Node.js 20.20.2")
- * for the tool description. When gVisor is missing every run fails with SANDBOX_UNAVAILABLE and what
- * to install; code is never run outside gVisor.
+ * <p>Use: {@code LocalSandboxRunner runner = LocalSandboxRunner.start();} then {@link
+ * dev.cinchmcp.backend.local.LocalSandboxRunner#usable()} / {@link
+ * dev.cinchmcp.backend.local.LocalSandboxRunner#unavailableReason()} for the ready line, and {@link
+ * dev.cinchmcp.backend.local.LocalSandboxRunner#versions()} ("Python 3.11.2, Node.js 20.20.2") for
+ * the tool description. When gVisor is missing every run fails with SANDBOX_UNAVAILABLE and what to
+ * install; code is never run outside gVisor.
  *
  * <p>The walls, and where each is enforced:
+ *
  * <ul>
  *   <li>files: an empty read-only root plus read-only /usr, /lib, /lib64, /bin; 64 MB tmpfs /tmp;
  *       uid 65534; no new privileges ({@link dev.cinchmcp.backend.local.OciSpec});
@@ -21,8 +22,8 @@
  * </ul>
  *
  * <p>Needs: Linux, root (rootless runsc as root; cgroup v1 directories), {@code apt-get install -y
- * runsc} (Debian's 2022 build works), and python3 / node installed under /usr (Debian's
- * {@code python3} and {@code nodejs} packages) — a pyenv or nvm interpreter under /root or /opt is
+ * runsc} (Debian's 2022 build works), and python3 / node installed under /usr (Debian's {@code
+ * python3} and {@code nodejs} packages) — a pyenv or nvm interpreter under /root or /opt is
  * invisible inside the sandbox. The tests need the same.
  */
 package dev.cinchmcp.backend.local;

@@ -6,18 +6,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.backend.RunFailure.Kind;
 import org.junit.jupiter.api.Test;
 
-/** The wording rules behind the WireMock failure tests, at the edges that are awkward to reach over HTTP. */
+/**
+ * The wording rules behind the WireMock failure tests, at the edges that are awkward to reach over
+ * HTTP.
+ */
 class ApiErrorsTest {
 
   @Test
   void apiMessagePrefersTheJsonErrorString() {
-    assertEquals("bad \"code\" / here", ApiErrors.apiMessage("{\"code\":17,\"error\":\"bad \\\"code\\\" \\/ here\"}"));
+    assertEquals(
+        "bad \"code\" / here",
+        ApiErrors.apiMessage("{\"code\":17,\"error\":\"bad \\\"code\\\" \\/ here\"}"));
     assertEquals("nope", ApiErrors.apiMessage("{\"detail\":\"nope\"}"));
   }
 
   @Test
   void apiMessageStripsTagsAndCollapsesWhitespace() {
-    assertEquals("Oops It broke.", ApiErrors.apiMessage("<html>\n<h1>Oops</h1>\n\n<p>It   broke.</p></html>"));
+    assertEquals(
+        "Oops It broke.",
+        ApiErrors.apiMessage("<html>\n<h1>Oops</h1>\n\n<p>It   broke.</p></html>"));
   }
 
   @Test
@@ -35,8 +42,11 @@ class ApiErrorsTest {
 
   @Test
   void statusDecidesBeforeWording() {
-    // A refused key that mentions billing is still a refused key; a 429 about quota is still a rate limit.
-    assertEquals(Kind.KEY_REFUSED, ApiErrors.forStatus(401, "{\"error\":\"billing account not found\"}").kind());
+    // A refused key that mentions billing is still a refused key; a 429 about quota is still a rate
+    // limit.
+    assertEquals(
+        Kind.KEY_REFUSED,
+        ApiErrors.forStatus(401, "{\"error\":\"billing account not found\"}").kind());
     assertEquals(Kind.CREDITS_EXHAUSTED, ApiErrors.forStatus(402, "").kind());
     assertEquals(Kind.REQUEST_REFUSED, ApiErrors.forStatus(413, "").kind());
     assertTrue(ApiErrors.forStatus(413, "").getMessage().contains("smaller"));

@@ -40,7 +40,8 @@ final class ApiHarness implements AutoCloseable {
   private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(1, daemon());
 
   ApiHarness() {
-    wireMock = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+    wireMock =
+        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
     wireMock.start();
   }
 
@@ -53,9 +54,17 @@ final class ApiHarness implements AutoCloseable {
   }
 
   CinchApiRunner runner(URI runUri, Duration timeout) {
-    Duration connect = timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10);
-    return new CinchApiRunner(runUri, KEY, timeout, Version.userAgent(),
-        CinchApiRunner.newHttpClient(runUri, connect, workers), workers, timers, Clock.systemUTC());
+    Duration connect =
+        timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10);
+    return new CinchApiRunner(
+        runUri,
+        KEY,
+        timeout,
+        Version.userAgent(),
+        CinchApiRunner.newHttpClient(runUri, connect, workers),
+        workers,
+        timers,
+        Clock.systemUTC());
   }
 
   /** A listener that keeps what it is told. */
@@ -82,7 +91,8 @@ final class ApiHarness implements AutoCloseable {
     try {
       return runner.run(program, RunListener.NONE).get(TEST_WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw new AssertionError("expected a result but the run failed: " + e.getCause(), e.getCause());
+      throw new AssertionError(
+          "expected a result but the run failed: " + e.getCause(), e.getCause());
     } catch (InterruptedException | TimeoutException e) {
       throw new AssertionError("the run did not complete", e);
     }

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.RunFailure;
-import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunFailure.Kind;
+import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -39,7 +39,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every way the API can fail a call, against a real local WireMock server. */
 class CinchApiRunnerFailureTest {
 
-  private static final String OK_RUN = "{\"stdout\":\"4\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}";
+  private static final String OK_RUN =
+      "{\"stdout\":\"4\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}";
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
   private static ApiHarness api;
@@ -64,7 +65,9 @@ class CinchApiRunnerFailureTest {
     JSON_ERROR("application/json", "{\"error\":\"%s\"}"),
     JSON_MESSAGE("application/json", "{\"status\":\"failed\",\"message\":\"%s\"}"),
     PLAIN("text/plain", "%s"),
-    HTML("text/html", "<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Error</h1><p>%s</p></body></html>"),
+    HTML(
+        "text/html",
+        "<!DOCTYPE html><html><head><title>Error</title></head><body><h1>Error</h1><p>%s</p></body></html>"),
     EMPTY("text/plain", "");
 
     final String contentType;
@@ -81,8 +84,13 @@ class CinchApiRunnerFailureTest {
   }
 
   private static void answer(int status, Shape shape, String sentence) {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(
-        aResponse().withStatus(status).withHeader("Content-Type", shape.contentType).withBody(shape.body(sentence))));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withStatus(status)
+                    .withHeader("Content-Type", shape.contentType)
+                    .withBody(shape.body(sentence))));
   }
 
   private static Stream<Arguments> statusesAndShapes(int... statuses) {
@@ -110,7 +118,9 @@ class CinchApiRunnerFailureTest {
     assertEquals(Kind.KEY_REFUSED, failure.kind());
     assertTrue(failure.getMessage().contains("CINCH_API_KEY"), failure.getMessage());
     assertTrue(failure.getMessage().contains("HTTP " + status), failure.getMessage());
-    assertTrue(listener.logs.stream().anyMatch(l -> l.startsWith("ERROR") && l.contains("CINCH_API_KEY")), listener.logs::toString);
+    assertTrue(
+        listener.logs.stream().anyMatch(l -> l.startsWith("ERROR") && l.contains("CINCH_API_KEY")),
+        listener.logs::toString);
     api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 
@@ -138,9 +148,14 @@ class CinchApiRunnerFailureTest {
   }
 
   @ParameterizedTest(name = "{0} body")
-  @ValueSource(strings = {"{\"error\":\"Insufficient credits\"}", "{\"message\":\"Your balance is too low to run code\"}"})
+  @ValueSource(
+      strings = {
+        "{\"error\":\"Insufficient credits\"}",
+        "{\"message\":\"Your balance is too low to run code\"}"
+      })
   void okAnswerThatOnlySpeaksOfCreditsMeansCreditsExhausted(String body) {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
 
     assertCreditsExhausted(runFails(api.runner(TIMEOUT)));
   }
@@ -167,7 +182,8 @@ class CinchApiRunnerFailureTest {
     assertEquals(Kind.REQUEST_REFUSED, failure.kind());
     assertTrue(failure.getMessage().contains("HTTP " + status), failure.getMessage());
     if (shape != Shape.EMPTY) {
-      assertTrue(failure.getMessage().contains("code must not exceed 100000 bytes"), failure.getMessage());
+      assertTrue(
+          failure.getMessage().contains("code must not exceed 100000 bytes"), failure.getMessage());
     }
     assertFalse(failure.getMessage().contains("<"), "no HTML tags: " + failure.getMessage());
     api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
@@ -187,35 +203,54 @@ class CinchApiRunnerFailureTest {
     assertEquals(Kind.SERVER_ERROR, failure.kind());
     assertTrue(failure.getMessage().contains("HTTP " + status), failure.getMessage());
     if (shape != Shape.EMPTY) {
-      assertTrue(failure.getMessage().contains("upstream sandbox pool exhausted"), failure.getMessage());
+      assertTrue(
+          failure.getMessage().contains("upstream sandbox pool exhausted"), failure.getMessage());
     }
-    // A 5xx may have reached the sandbox: it is never retried (a retry could run the program twice).
+    // A 5xx may have reached the sandbox: it is never retried (a retry could run the program
+    // twice).
     api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 
   @Test
   void hugeServerErrorPageGivesOnlyAShortExcerpt() {
-    String page = "<html><body>" + "Internal failure. ".repeat(200_000) + "</body></html>"; // ~3.6 MB
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(500).withBody(page)));
+    String page =
+        "<html><body>" + "Internal failure. ".repeat(200_000) + "</body></html>"; // ~3.6 MB
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(500).withBody(page)));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
     assertEquals(Kind.SERVER_ERROR, failure.kind());
     assertTrue(failure.getMessage().contains("Internal failure."), failure.getMessage());
-    assertTrue(failure.getMessage().length() < 1_000, "message is " + failure.getMessage().length() + " chars");
+    assertTrue(
+        failure.getMessage().length() < 1_000,
+        "message is " + failure.getMessage().length() + " chars");
   }
 
   @Test
   void rateLimitThenSuccessRetriesAndReturnsTheRun() {
     String scenario = "429 then 200";
-    api.wireMock.stubFor(post(urlEqualTo("/run")).inScenario(scenario).whenScenarioStateIs(STARTED)
-        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0").withBody("{\"error\":\"slow down\"}"))
-        .willSetStateTo("second"));
-    api.wireMock.stubFor(post(urlEqualTo("/run")).inScenario(scenario).whenScenarioStateIs("second")
-        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0"))
-        .willSetStateTo("third"));
-    api.wireMock.stubFor(post(urlEqualTo("/run")).inScenario(scenario).whenScenarioStateIs("third")
-        .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .inScenario(scenario)
+            .whenScenarioStateIs(STARTED)
+            .willReturn(
+                aResponse()
+                    .withStatus(429)
+                    .withHeader("Retry-After", "0")
+                    .withBody("{\"error\":\"slow down\"}"))
+            .willSetStateTo("second"));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .inScenario(scenario)
+            .whenScenarioStateIs("second")
+            .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0"))
+            .willSetStateTo("third"));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .inScenario(scenario)
+            .whenScenarioStateIs("third")
+            .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
     ApiHarness.Recorder listener = new ApiHarness.Recorder();
 
     RunResult result = api.runner(TIMEOUT).run(python("print(2+2)"), listener).join();
@@ -224,29 +259,46 @@ class CinchApiRunnerFailureTest {
     assertEquals(0, result.exitCode());
     api.wireMock.verify(3, postRequestedFor(urlEqualTo("/run")));
     assertEquals(List.of(1, 2, 3), listener.sent);
-    assertEquals(2, listener.logs.stream().filter(l -> l.startsWith("WARNING") && l.contains("429")).count(), listener.logs::toString);
+    assertEquals(
+        2,
+        listener.logs.stream().filter(l -> l.startsWith("WARNING") && l.contains("429")).count(),
+        listener.logs::toString);
   }
 
   @Test
   void rateLimitRetriesABoundedNumberOfTimesThenSaysRateLimited() {
-    api.wireMock.stubFor(post(urlEqualTo("/run"))
-        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0").withBody("Too Many Requests")));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withStatus(429)
+                    .withHeader("Retry-After", "0")
+                    .withBody("Too Many Requests")));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
     assertEquals(Kind.RATE_LIMITED, failure.kind());
     assertTrue(failure.getMessage().contains("429"), failure.getMessage());
-    assertTrue(failure.getMessage().contains(CinchApiRunner.MAX_ATTEMPTS + " attempts"), failure.getMessage());
+    assertTrue(
+        failure.getMessage().contains(CinchApiRunner.MAX_ATTEMPTS + " attempts"),
+        failure.getMessage());
     api.wireMock.verify(CinchApiRunner.MAX_ATTEMPTS, postRequestedFor(urlEqualTo("/run")));
   }
 
   @Test
   void rateLimitWithOneSecondRetryAfterWaitsThenSucceeds() {
     String scenario = "429 (1 s) then 200";
-    api.wireMock.stubFor(post(urlEqualTo("/run")).inScenario(scenario).whenScenarioStateIs(STARTED)
-        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "1")).willSetStateTo("ok"));
-    api.wireMock.stubFor(post(urlEqualTo("/run")).inScenario(scenario).whenScenarioStateIs("ok")
-        .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .inScenario(scenario)
+            .whenScenarioStateIs(STARTED)
+            .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "1"))
+            .willSetStateTo("ok"));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .inScenario(scenario)
+            .whenScenarioStateIs("ok")
+            .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
 
     long start = System.nanoTime();
     RunResult result = runOk(api.runner(TIMEOUT), python("print(2+2)"));
@@ -260,8 +312,9 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void rateLimitWhoseWaitWouldPassTheTimeoutFailsAtOnceWithoutRetrying() {
-    api.wireMock.stubFor(post(urlEqualTo("/run"))
-        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "60")));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "60")));
 
     RunFailure failure = runFails(api.runner(Duration.ofMillis(2_000)));
 
@@ -287,7 +340,8 @@ class CinchApiRunnerFailureTest {
     try (ServerSocket socket = new ServerSocket(0)) {
       closedPort = socket.getLocalPort();
     }
-    CinchApiRunner runner = api.runner(URI.create("http://127.0.0.1:" + closedPort + "/run"), TIMEOUT);
+    CinchApiRunner runner =
+        api.runner(URI.create("http://127.0.0.1:" + closedPort + "/run"), TIMEOUT);
 
     RunFailure failure = runFails(runner);
 
@@ -309,9 +363,11 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void tlsFailureSaysCannotBeReached() {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
     // https spoken to a plain-http port: the handshake cannot succeed.
-    CinchApiRunner runner = api.runner(URI.create("https://127.0.0.1:" + api.wireMock.port() + "/run"), TIMEOUT);
+    CinchApiRunner runner =
+        api.runner(URI.create("https://127.0.0.1:" + api.wireMock.port() + "/run"), TIMEOUT);
 
     RunFailure failure = runFails(runner);
 
@@ -321,8 +377,10 @@ class CinchApiRunnerFailureTest {
 
   static Stream<Arguments> notARun() {
     return Stream.of(
-        Arguments.of("HTML", "<html><body><h1>Welcome to nginx!</h1></body></html>", "Welcome to nginx!"),
-        Arguments.of("truncated JSON", "{\"stdout\":\"4\",\"stderr\":\"\",\"exitC", "{\"stdout\":\"4\""),
+        Arguments.of(
+            "HTML", "<html><body><h1>Welcome to nginx!</h1></body></html>", "Welcome to nginx!"),
+        Arguments.of(
+            "truncated JSON", "{\"stdout\":\"4\",\"stderr\":\"\",\"exitC", "{\"stdout\":\"4\""),
         Arguments.of("array", "[{\"stdout\":\"4\"}]", "[{"),
         Arguments.of("empty object", "{}", "{}"),
         Arguments.of("empty body", "", "empty"),
@@ -335,8 +393,10 @@ class CinchApiRunnerFailureTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("notARun")
-  void okAnswerThatIsNotARunIsAnUnexpectedAnswerWithExcerpt(String what, String body, String expectedInMessage) {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+  void okAnswerThatIsNotARunIsAnUnexpectedAnswerWithExcerpt(
+      String what, String body, String expectedInMessage) {
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
@@ -348,21 +408,31 @@ class CinchApiRunnerFailureTest {
   @Test
   void hugeOkAnswerThatIsNotARunGivesOnlyAShortExcerpt() {
     String body = "<html>" + "x".repeat(5_000_000) + "</html>";
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
     assertEquals(Kind.UNEXPECTED_ANSWER, failure.kind());
-    assertTrue(failure.getMessage().length() < 1_000, "message is " + failure.getMessage().length() + " chars");
+    assertTrue(
+        failure.getMessage().length() < 1_000,
+        "message is " + failure.getMessage().length() + " chars");
   }
 
   @ParameterizedTest(name = "HTTP {0}")
   @ValueSource(ints = {301, 302, 303, 307, 308})
   void redirectIsNotFollowedAndIsAnError(int status) {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(
-        aResponse().withStatus(status).withHeader("Location", api.base() + "/elsewhere/run")));
-    api.wireMock.stubFor(post(urlEqualTo("/elsewhere/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
-    api.wireMock.stubFor(get(urlEqualTo("/elsewhere/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withStatus(status)
+                    .withHeader("Location", api.base() + "/elsewhere/run")));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/elsewhere/run"))
+            .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.wireMock.stubFor(
+        get(urlEqualTo("/elsewhere/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
@@ -376,7 +446,9 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void slowAnswerIsATimeoutWithinTheTimeout() {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN).withFixedDelay(3_000)));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(aResponse().withStatus(200).withBody(OK_RUN).withFixedDelay(3_000)));
 
     long start = System.nanoTime();
     RunFailure failure = runFails(api.runner(Duration.ofMillis(400)));
@@ -390,8 +462,10 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void answerWhoseBodyDribblesPastTheTimeoutIsATimeout() {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(
-        aResponse().withStatus(200).withBody(OK_RUN).withChunkedDribbleDelay(20, 4_000)));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse().withStatus(200).withBody(OK_RUN).withChunkedDribbleDelay(20, 4_000)));
 
     long start = System.nanoTime();
     RunFailure failure = runFails(api.runner(Duration.ofMillis(500)));
@@ -412,23 +486,27 @@ class CinchApiRunnerFailureTest {
     assertTrue(failure.getMessage().contains("CINCH_BASE_URL"), failure.getMessage());
   }
 
-
   @Test
   void aListenerThatThrowsCannotStallTheCall() {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(401).withBody("{\"error\":\"no\"}")));
-    RunListener throwing = new RunListener() {
-      @Override
-      public void sent(int attempt) {
-        throw new IllegalStateException("sent");
-      }
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(aResponse().withStatus(401).withBody("{\"error\":\"no\"}")));
+    RunListener throwing =
+        new RunListener() {
+          @Override
+          public void sent(int attempt) {
+            throw new IllegalStateException("sent");
+          }
 
-      @Override
-      public void log(Level level, String message) {
-        throw new IllegalStateException("log");
-      }
-    };
+          @Override
+          public void log(Level level, String message) {
+            throw new IllegalStateException("log");
+          }
+        };
     // A stalled call would only end at its 60 s deadline; the harness gives up after 20 s.
-    RunFailure failure = ApiHarness.runFails(api.runner(Duration.ofSeconds(60)), ApiHarness.python("print(1)"), throwing);
+    RunFailure failure =
+        ApiHarness.runFails(
+            api.runner(Duration.ofSeconds(60)), ApiHarness.python("print(1)"), throwing);
     assertEquals(RunFailure.Kind.KEY_REFUSED, failure.kind());
   }
 }

@@ -35,7 +35,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** What goes on the wire: one POST to {base}/run with the agreed headers and JSON body. */
 class CinchApiRunnerRequestTest {
 
-  private static final String OK_RUN = "{\"stdout\":\"\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":1}";
+  private static final String OK_RUN =
+      "{\"stdout\":\"\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":1}";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static ApiHarness api;
@@ -61,42 +62,52 @@ class CinchApiRunnerRequestTest {
     ApiHarness.runOk(api.runner(Duration.ofSeconds(5)), new Program("print(2+2)", Language.PYTHON));
 
     api.wireMock.verify(1, anyRequestedFor(anyUrl()));
-    api.wireMock.verify(postRequestedFor(urlEqualTo("/run"))
-        .withHeader("Authorization", equalTo("Bearer " + ApiHarness.KEY))
-        .withHeader("Content-Type", equalTo("application/json"))
-        .withHeader("Accept", equalTo("application/json"))
-        .withHeader("User-Agent", matching("cinch-mcp/" + Pattern.quote(Version.get()) + " .*"))
-        .withRequestBody(equalToJson("{\"code\":\"print(2+2)\",\"language\":\"python\"}")));
+    api.wireMock.verify(
+        postRequestedFor(urlEqualTo("/run"))
+            .withHeader("Authorization", equalTo("Bearer " + ApiHarness.KEY))
+            .withHeader("Content-Type", equalTo("application/json"))
+            .withHeader("Accept", equalTo("application/json"))
+            .withHeader("User-Agent", matching("cinch-mcp/" + Pattern.quote(Version.get()) + " .*"))
+            .withRequestBody(equalToJson("{\"code\":\"print(2+2)\",\"language\":\"python\"}")));
   }
 
   @Test
   void userAgentCarriesTheBuiltVersion() {
     ApiHarness.runOk(api.runner(Duration.ofSeconds(5)), ApiHarness.python("print(1)"));
 
-    String userAgent = api.wireMock.findAll(postRequestedFor(urlEqualTo("/run"))).get(0).getHeader("User-Agent");
+    String userAgent =
+        api.wireMock.findAll(postRequestedFor(urlEqualTo("/run"))).get(0).getHeader("User-Agent");
     assertTrue(userAgent.startsWith("cinch-mcp/"), userAgent);
-    // The build filters the version into the jar; an unfiltered or missing resource would show here.
-    assertFalse(Version.get().isBlank() || Version.get().equals("dev") || Version.get().contains("${"), Version.get());
+    // The build filters the version into the jar; an unfiltered or missing resource would show
+    // here.
+    assertFalse(
+        Version.get().isBlank() || Version.get().equals("dev") || Version.get().contains("${"),
+        Version.get());
     assertTrue(userAgent.contains(Version.get()), userAgent);
   }
 
   @Test
   void javascriptIsSentAsJavascript() {
-    ApiHarness.runOk(api.runner(Duration.ofSeconds(5)), new Program("console.log(1)", Language.JAVASCRIPT));
+    ApiHarness.runOk(
+        api.runner(Duration.ofSeconds(5)), new Program("console.log(1)", Language.JAVASCRIPT));
 
-    api.wireMock.verify(postRequestedFor(urlEqualTo("/run"))
-        .withRequestBody(equalToJson("{\"code\":\"console.log(1)\",\"language\":\"javascript\"}")));
+    api.wireMock.verify(
+        postRequestedFor(urlEqualTo("/run"))
+            .withRequestBody(
+                equalToJson("{\"code\":\"console.log(1)\",\"language\":\"javascript\"}")));
   }
 
   @ParameterizedTest(name = "[{index}]")
-  @ValueSource(strings = {
-      "print(\"hello \\\"world\\\"\")",
-      "import sys\r\nfor i in range(3):\n\tprint(i)\n",
-      "print('héllo wörld — ünïcödé 日本語 😀 \\u0000 done')",
-      "s = '\u0001\u001f\u007f'\nprint(len(s))",
-      "print('</script><script>alert(1)</script>')",
-      "print('\\\\ back\\\\slash \\\\n not a newline')",
-      "x = '\u2028\u2029'"})
+  @ValueSource(
+      strings = {
+        "print(\"hello \\\"world\\\"\")",
+        "import sys\r\nfor i in range(3):\n\tprint(i)\n",
+        "print('héllo wörld — ünïcödé 日本語 😀 \\u0000 done')",
+        "s = '\u0001\u001f\u007f'\nprint(len(s))",
+        "print('</script><script>alert(1)</script>')",
+        "print('\\\\ back\\\\slash \\\\n not a newline')",
+        "x = '\u2028\u2029'"
+      })
   void codeIsSentExactlyWhateverItHolds(String code) throws Exception {
     ApiHarness.runOk(api.runner(Duration.ofSeconds(5)), ApiHarness.python(code));
 
@@ -107,8 +118,10 @@ class CinchApiRunnerRequestTest {
     assertEquals("python", body.get("language").asText());
     assertEquals(2, body.size(), "only code and language: " + body);
     // And it is UTF-8 on the wire.
-    assertEquals(JSON.writeValueAsString(body), JSON.writeValueAsString(
-        JSON.readTree(new String(requests.get(0).getBody(), StandardCharsets.UTF_8))));
+    assertEquals(
+        JSON.writeValueAsString(body),
+        JSON.writeValueAsString(
+            JSON.readTree(new String(requests.get(0).getBody(), StandardCharsets.UTF_8))));
   }
 
   @Test

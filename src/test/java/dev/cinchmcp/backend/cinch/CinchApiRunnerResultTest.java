@@ -45,8 +45,13 @@ class CinchApiRunnerResultTest {
   }
 
   private static RunResult answer(String body) {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(
-        aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(body)));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(body)));
     return runOk(api.runner(Duration.ofSeconds(10)), python("print(1)"));
   }
 
@@ -66,7 +71,9 @@ class CinchApiRunnerResultTest {
 
   @Test
   void documentedAnswerIsReadWhole() {
-    RunResult r = answer("{\"stdout\": \"4\", \"stderr\": \"\", \"exitCode\": 0, \"timedOut\": false, \"durationMs\": 287}");
+    RunResult r =
+        answer(
+            "{\"stdout\": \"4\", \"stderr\": \"\", \"exitCode\": 0, \"timedOut\": false, \"durationMs\": 287}");
 
     assertEquals("4", r.stdout().text());
     assertEquals(1, r.stdout().originalLength());
@@ -80,9 +87,11 @@ class CinchApiRunnerResultTest {
 
   @Test
   void unknownFieldsOfEveryKindAreIgnored() {
-    RunResult r = answer("{\"id\":\"run_123\",\"meta\":{\"region\":\"eu\",\"tags\":[1,2,{\"a\":[[],{}]}],\"x\":null},"
-        + "\"stdout\":\"hi\\n\",\"cost\":0.00012,\"ok\":true,\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,"
-        + "\"durationMs\":12,\"sandbox\":{\"python\":\"3.12\"},\"warnings\":[]}");
+    RunResult r =
+        answer(
+            "{\"id\":\"run_123\",\"meta\":{\"region\":\"eu\",\"tags\":[1,2,{\"a\":[[],{}]}],\"x\":null},"
+                + "\"stdout\":\"hi\\n\",\"cost\":0.00012,\"ok\":true,\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,"
+                + "\"durationMs\":12,\"sandbox\":{\"python\":\"3.12\"},\"warnings\":[]}");
 
     assertEquals("hi\n", r.stdout().text());
     assertEquals(0, r.exitCode());
@@ -104,7 +113,9 @@ class CinchApiRunnerResultTest {
 
   @Test
   void nullFieldsCountAsMissing() {
-    RunResult r = answer("{\"stdout\":\"4\",\"stderr\":null,\"exitCode\":null,\"timedOut\":null,\"durationMs\":null}");
+    RunResult r =
+        answer(
+            "{\"stdout\":\"4\",\"stderr\":null,\"exitCode\":null,\"timedOut\":null,\"durationMs\":null}");
 
     assertEquals("4", r.stdout().text());
     assertEquals(CappedText.EMPTY, r.stderr());
@@ -115,7 +126,9 @@ class CinchApiRunnerResultTest {
 
   @Test
   void snakeCaseNamesAreAccepted() {
-    RunResult r = answer("{\"stdout\":\"\",\"stderr\":\"boom\",\"exit_code\":1,\"timed_out\":true,\"duration_ms\":10001}");
+    RunResult r =
+        answer(
+            "{\"stdout\":\"\",\"stderr\":\"boom\",\"exit_code\":1,\"timed_out\":true,\"duration_ms\":10001}");
 
     assertEquals("boom", r.stderr().text());
     assertEquals(1, r.exitCode());
@@ -126,7 +139,9 @@ class CinchApiRunnerResultTest {
 
   @Test
   void nonZeroExitIsNotASuccess() {
-    RunResult r = answer("{\"stdout\":\"\",\"stderr\":\"Traceback\",\"exitCode\":-9,\"timedOut\":false,\"durationMs\":5}");
+    RunResult r =
+        answer(
+            "{\"stdout\":\"\",\"stderr\":\"Traceback\",\"exitCode\":-9,\"timedOut\":false,\"durationMs\":5}");
 
     assertEquals(-9, r.exitCode());
     assertFalse(r.succeeded());
@@ -134,7 +149,9 @@ class CinchApiRunnerResultTest {
 
   @Test
   void timedOutWithExitZeroIsNotASuccess() {
-    RunResult r = answer("{\"stdout\":\"partial\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":true,\"durationMs\":10000}");
+    RunResult r =
+        answer(
+            "{\"stdout\":\"partial\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":true,\"durationMs\":10000}");
 
     assertTrue(r.timedOut());
     assertFalse(r.succeeded());
@@ -142,7 +159,9 @@ class CinchApiRunnerResultTest {
 
   @Test
   void escapesAreDecodedAndCountedAsTheCharactersTheyStandFor() {
-    RunResult r = answer("{\"stdout\":\"caf\\u00e9 \\ud83d\\ude00 \\\"q\\\" \\\\ \\/ \\t\\r\\n\",\"exitCode\":0}");
+    RunResult r =
+        answer(
+            "{\"stdout\":\"caf\\u00e9 \\ud83d\\ude00 \\\"q\\\" \\\\ \\/ \\t\\r\\n\",\"exitCode\":0}");
 
     assertEquals("café \uD83D\uDE00 \"q\" \\ / \t\r\n", r.stdout().text());
     assertEquals(r.stdout().text().length(), r.stdout().originalLength());

@@ -38,14 +38,18 @@ import org.slf4j.LoggerFactory;
  */
 class RedactionTest {
 
-  /** WireMock's response templating writes the request's own Authorization header into the answer. */
+  /**
+   * WireMock's response templating writes the request's own Authorization header into the answer.
+   */
   private static final String ECHO = "{{request.headers.Authorization}}";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static ApiHarness api;
 
   private PrintStream originalErr;
   private final ByteArrayOutputStream capturedErr = new ByteArrayOutputStream();
+
   /** Everything that came back from the runner, as text, to search for the key. */
   private final List<String> seen = new ArrayList<>();
 
@@ -77,13 +81,19 @@ class RedactionTest {
   }
 
   private void echo(int status, String body) {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(
-        aResponse().withStatus(status).withBody(body).withTransformers("response-template")));
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withStatus(status)
+                    .withBody(body)
+                    .withTransformers("response-template")));
   }
 
   private RunFailure failure() {
     ApiHarness.Recorder listener = new ApiHarness.Recorder();
-    RunFailure failure = ApiHarness.runFails(api.runner(Duration.ofSeconds(5)), python("print(1)"), listener);
+    RunFailure failure =
+        ApiHarness.runFails(api.runner(Duration.ofSeconds(5)), python("print(1)"), listener);
     seen.add(failure.getMessage());
     seen.addAll(listener.logs);
     return failure;
@@ -102,9 +112,13 @@ class RedactionTest {
     // Without this, every test below would pass against a WireMock that echoed nothing.
     echo(200, "{\"stdout\":\"" + ECHO + "\"}");
     var http = java.net.http.HttpClient.newHttpClient();
-    var response = http.send(java.net.http.HttpRequest.newBuilder(api.base().resolve("/run"))
-            .header("Authorization", "Bearer " + KEY).POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
-        java.net.http.HttpResponse.BodyHandlers.ofString());
+    var response =
+        http.send(
+            java.net.http.HttpRequest.newBuilder(api.base().resolve("/run"))
+                .header("Authorization", "Bearer " + KEY)
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody())
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
     assertTrue(response.body().contains(KEY), response.body());
   }
 
@@ -158,10 +172,13 @@ class RedactionTest {
 
   @Test
   void keyPrintedOnStdoutAndStderrIsMasked() throws Exception {
-    echo(200, JSON.writeValueAsString(Map.of(
-        "stdout", "env says " + ECHO + "\nand again " + KEY + "\n",
-        "stderr", "warning: " + KEY,
-        "exitCode", 0)));
+    echo(
+        200,
+        JSON.writeValueAsString(
+            Map.of(
+                "stdout", "env says " + ECHO + "\nand again " + KEY + "\n",
+                "stderr", "warning: " + KEY,
+                "exitCode", 0)));
 
     RunResult r = result();
 
@@ -183,16 +200,20 @@ class RedactionTest {
         assertTrue(stream.truncated(), "cut with " + kept + " chars of the key kept");
         assertEquals(stdout.length(), stream.originalLength());
         if (kept >= 6) {
-          assertFalse(text.endsWith(KEY.substring(0, kept)), kept + " chars of the key survived the cut");
+          assertFalse(
+              text.endsWith(KEY.substring(0, kept)), kept + " chars of the key survived the cut");
         }
-        assertFalse(text.contains(KEY.substring(0, Math.max(6, kept))), "the key's start survived (kept " + kept + ")");
+        assertFalse(
+            text.contains(KEY.substring(0, Math.max(6, kept))),
+            "the key's start survived (kept " + kept + ")");
       }
     }
   }
 
   @Test
   void keyStraddlingTheExcerptOfAnAnswerThatIsNotARunLeavesNoRecognisableStart() {
-    // The excerpt of an unreadable answer is its first 300 characters: put the key across that edge.
+    // The excerpt of an unreadable answer is its first 300 characters: put the key across that
+    // edge.
     int before = RunAnswerReader.EXCERPT_LIMIT - 20;
     echo(200, "<" + "x".repeat(before - 1) + KEY + " and more");
 
@@ -205,7 +226,13 @@ class RedactionTest {
   @Test
   void keyStraddlingTheCutOfACreditsMessageLeavesNoRecognisableStart() {
     String words = "Out of credits for ";
-    echo(200, "{\"error\":\"" + words + "y".repeat(RunAnswerReader.EXCERPT_LIMIT - words.length() - 20) + KEY + "\"}");
+    echo(
+        200,
+        "{\"error\":\""
+            + words
+            + "y".repeat(RunAnswerReader.EXCERPT_LIMIT - words.length() - 20)
+            + KEY
+            + "\"}");
 
     RunFailure failure = failure();
 
@@ -215,7 +242,8 @@ class RedactionTest {
 
   @Test
   void keyStraddlingTheCutOfALongErrorBodyLeavesNoRecognisableStart() {
-    // Error bodies are read up to 16 KiB: a page whose text starts just before that edge with the key.
+    // Error bodies are read up to 16 KiB: a page whose text starts just before that edge with the
+    // key.
     int edge = 16 * 1024;
     String page = "<div " + "x".repeat(edge - 5 - 1 - 20) + ">" + KEY + " and more";
     echo(500, page);
@@ -227,21 +255,30 @@ class RedactionTest {
   }
 
   @Test
-  void transportFailuresAreLoggedWithoutTheKey() throws IOException, InterruptedException, ExecutionException,
-      java.util.concurrent.TimeoutException {
+  void transportFailuresAreLoggedWithoutTheKey()
+      throws IOException,
+          InterruptedException,
+          ExecutionException,
+          java.util.concurrent.TimeoutException {
     int closedPort;
     try (ServerSocket socket = new ServerSocket(0)) {
       closedPort = socket.getLocalPort();
     }
-    CinchApiRunner runner = api.runner(URI.create("http://127.0.0.1:" + closedPort + "/run"), Duration.ofSeconds(5));
+    CinchApiRunner runner =
+        api.runner(URI.create("http://127.0.0.1:" + closedPort + "/run"), Duration.ofSeconds(5));
     try {
-      runner.run(python("print(1)"), dev.cinchmcp.backend.RunListener.NONE).get(10, TimeUnit.SECONDS);
+      runner
+          .run(python("print(1)"), dev.cinchmcp.backend.RunListener.NONE)
+          .get(10, TimeUnit.SECONDS);
     } catch (ExecutionException expected) {
       seen.add(expected.getCause().getMessage());
     }
     // The capture works: the failure was logged (at debug, which the test configuration shows).
-    assertTrue(LoggerFactory.getLogger(CinchApiRunner.class).isDebugEnabled(), "tests log dev.cinchmcp at debug");
-    assertTrue(capturedErr.toString(StandardCharsets.UTF_8).contains("Request to the Cinch API failed"),
+    assertTrue(
+        LoggerFactory.getLogger(CinchApiRunner.class).isDebugEnabled(),
+        "tests log dev.cinchmcp at debug");
+    assertTrue(
+        capturedErr.toString(StandardCharsets.UTF_8).contains("Request to the Cinch API failed"),
         capturedErr.toString(StandardCharsets.UTF_8));
   }
 }

@@ -50,6 +50,8 @@ class RedactorTest {
 
   @Test
   void redactCutMasksATrailingStartAndWholeCopies() {
-    assertEquals("[REDACTED] then [REDACTED]", redactor.redactCut(KEY + " then " + KEY.substring(0, KEY.length() - 1)));
+    assertEquals(
+        "[REDACTED] then [REDACTED]",
+        redactor.redactCut(KEY + " then " + KEY.substring(0, KEY.length() - 1)));
   }
 }

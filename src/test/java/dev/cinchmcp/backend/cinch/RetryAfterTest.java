@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class RetryAfterTest {
 
-  private static final Clock NOW = Clock.fixed(Instant.parse("2026-03-01T12:00:00Z"), ZoneOffset.UTC);
+  private static final Clock NOW =
+      Clock.fixed(Instant.parse("2026-03-01T12:00:00Z"), ZoneOffset.UTC);
 
   @Test
   void secondsAreSeconds() {
@@ -25,12 +26,15 @@ class RetryAfterTest {
 
   @Test
   void httpDateIsTheTimeUntilThen() {
-    assertEquals(Optional.of(Duration.ofSeconds(30)), RetryAfter.parse("Sun, 01 Mar 2026 12:00:30 GMT", NOW));
+    assertEquals(
+        Optional.of(Duration.ofSeconds(30)),
+        RetryAfter.parse("Sun, 01 Mar 2026 12:00:30 GMT", NOW));
   }
 
   @Test
   void httpDateInThePastMeansNoWait() {
-    assertEquals(Optional.of(Duration.ZERO), RetryAfter.parse("Sun, 01 Mar 2026 11:00:00 GMT", NOW));
+    assertEquals(
+        Optional.of(Duration.ZERO), RetryAfter.parse("Sun, 01 Mar 2026 11:00:00 GMT", NOW));
   }
 
   @ParameterizedTest

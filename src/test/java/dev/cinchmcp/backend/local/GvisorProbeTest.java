@@ -26,18 +26,26 @@ class GvisorProbeTest {
   @Test
   void runscAtAMissingPathRefusesEverythingAndRunsNothing() throws Exception {
     Path marker = state.resolve("ran-outside-" + UUID.randomUUID());
-    try (LocalSandboxRunner runner = LocalSandboxRunner.start(
-        LocalSandboxSettings.defaults().withStateDir(state).withRunsc("/nonexistent/bin/runsc"))) {
+    try (LocalSandboxRunner runner =
+        LocalSandboxRunner.start(
+            LocalSandboxSettings.defaults()
+                .withStateDir(state)
+                .withRunsc("/nonexistent/bin/runsc"))) {
       assertFalse(runner.usable());
-      assertEquals("runsc not found at /nonexistent/bin/runsc: install gVisor "
-          + "(https://gvisor.dev/docs/user_guide/install/) or apt-get install runsc", runner.unavailableReason());
+      assertEquals(
+          "runsc not found at /nonexistent/bin/runsc: install gVisor "
+              + "(https://gvisor.dev/docs/user_guide/install/) or apt-get install runsc",
+          runner.unavailableReason());
       assertEquals("no interpreter", runner.versions().describe());
 
       String py = "open('" + marker + "', 'w').write('ran')";
       String js = "require('fs').writeFileSync('" + marker + "', 'ran')";
-      for (Program program : new Program[] {new Program(py, Language.PYTHON), new Program(js, Language.JAVASCRIPT)}) {
-        ExecutionException e = assertThrows(ExecutionException.class,
-            () -> runner.run(program, RunListener.NONE).get(5, TimeUnit.SECONDS));
+      for (Program program :
+          new Program[] {new Program(py, Language.PYTHON), new Program(js, Language.JAVASCRIPT)}) {
+        ExecutionException e =
+            assertThrows(
+                ExecutionException.class,
+                () -> runner.run(program, RunListener.NONE).get(5, TimeUnit.SECONDS));
         RunFailure failure = (RunFailure) e.getCause();
         assertEquals(RunFailure.Kind.SANDBOX_UNAVAILABLE, failure.kind());
         assertTrue(failure.getMessage().contains("apt-get install runsc"), failure.getMessage());
@@ -51,10 +59,15 @@ class GvisorProbeTest {
 
   @Test
   void runscMissingFromPathSaysSo() {
-    try (LocalSandboxRunner runner = LocalSandboxRunner.start(LocalSandboxSettings.defaults()
-        .withStateDir(state).withRunscEnvironment(Map.of("PATH", state.toString())))) {
+    try (LocalSandboxRunner runner =
+        LocalSandboxRunner.start(
+            LocalSandboxSettings.defaults()
+                .withStateDir(state)
+                .withRunscEnvironment(Map.of("PATH", state.toString())))) {
       assertFalse(runner.usable());
-      assertTrue(runner.unavailableReason().startsWith("runsc not found on PATH: install gVisor"), runner.unavailableReason());
+      assertTrue(
+          runner.unavailableReason().startsWith("runsc not found on PATH: install gVisor"),
+          runner.unavailableReason());
     }
   }
 
@@ -64,12 +77,22 @@ class GvisorProbeTest {
     Path fake = state.resolve("runsc");
     Files.writeString(fake, "#!/bin/sh\necho 'runsc: simulated failure' >&2\nexit 1\n");
     assertTrue(fake.toFile().setExecutable(true));
-    try (LocalSandboxRunner runner = LocalSandboxRunner.start(
-        LocalSandboxSettings.defaults().withStateDir(state.resolve("s")).withRunsc(fake.toString()))) {
+    try (LocalSandboxRunner runner =
+        LocalSandboxRunner.start(
+            LocalSandboxSettings.defaults()
+                .withStateDir(state.resolve("s"))
+                .withRunsc(fake.toString()))) {
       assertFalse(runner.usable());
       assertTrue(runner.unavailableReason().contains("self-test"), runner.unavailableReason());
-      RunFailure failure = (RunFailure) assertThrows(ExecutionException.class,
-          () -> runner.run(new Program("print(1)", Language.PYTHON), RunListener.NONE).get()).getCause();
+      RunFailure failure =
+          (RunFailure)
+              assertThrows(
+                      ExecutionException.class,
+                      () ->
+                          runner
+                              .run(new Program("print(1)", Language.PYTHON), RunListener.NONE)
+                              .get())
+                  .getCause();
       assertEquals(RunFailure.Kind.SANDBOX_UNAVAILABLE, failure.kind());
     }
   }

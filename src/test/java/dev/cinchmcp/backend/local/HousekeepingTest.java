@@ -11,7 +11,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A server that crashed left a running sandbox, its bundle and its cgroup: the next start removes them. */
+/**
+ * A server that crashed left a running sandbox, its bundle and its cgroup: the next start removes
+ * them.
+ */
 class HousekeepingTest {
 
   @TempDir Path state;
@@ -29,12 +32,25 @@ class HousekeepingTest {
 
     // A sandbox still running under the dead server's id, as a crash would leave it.
     Path bundle = Files.createDirectories(settings.bundles().resolve(leftover).resolve("rootfs"));
-    Files.writeString(bundle.resolve("../config.json"),
-        OciSpec.json(List.of(SandboxRuntimes.find().interpreter(Language.PYTHON).orElseThrow(), "-c", "import time; time.sleep(60)"), 0, 64));
+    Files.writeString(
+        bundle.resolve("../config.json"),
+        OciSpec.json(
+            List.of(
+                SandboxRuntimes.find().interpreter(Language.PYTHON).orElseThrow(),
+                "-c",
+                "import time; time.sleep(60)"),
+            0,
+            64));
     Files.createDirectories(settings.runscRoot());
-    Runsc runsc = new Runsc(Path.of("/usr/bin/runsc"), settings.runscRoot(), settings.runscEnvironment());
-    Process crashed = runsc.processBuilder(runsc.command("run", "--bundle", bundle.getParent().toString(), leftover))
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Runsc runsc =
+        new Runsc(Path.of("/usr/bin/runsc"), settings.runscRoot(), settings.runscEnvironment());
+    Process crashed =
+        runsc
+            .processBuilder(
+                runsc.command("run", "--bundle", bundle.getParent().toString(), leftover))
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     long deadline = System.nanoTime() + 10_000_000_000L;
     while (!runsc.list().contains(leftover)) {
       assertTrue(System.nanoTime() < deadline, "the leftover sandbox did not start");

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import java.nio.file.Path;
 import java.util.List;
-import dev.cinchmcp.backend.RunFailure;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,11 +23,17 @@ class LocalSandboxCancelTest {
 
   @Test
   void cancellingKillsTheSandboxPromptly() throws Exception {
-    try (LocalSandboxRunner runner = LocalSandboxRunner.start(
-        LocalSandboxSettings.defaults().withStateDir(state).withMaxConcurrent(1))) {
-      Runsc runsc = new Runsc(Path.of("/usr/bin/runsc"), runner.settings().runscRoot(), runner.settings().runscEnvironment());
+    try (LocalSandboxRunner runner =
+        LocalSandboxRunner.start(
+            LocalSandboxSettings.defaults().withStateDir(state).withMaxConcurrent(1))) {
+      Runsc runsc =
+          new Runsc(
+              Path.of("/usr/bin/runsc"),
+              runner.settings().runscRoot(),
+              runner.settings().runscEnvironment());
       CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
-      CompletableFuture<RunResult> queued = python(runner, "open('/tmp/x', 'w')\nimport time\ntime.sleep(60)");
+      CompletableFuture<RunResult> queued =
+          python(runner, "open('/tmp/x', 'w')\nimport time\ntime.sleep(60)");
       List<String> ids = waitForContainers(runsc, 1);
       assertEquals(1, ids.size(), "one sandbox at once; the second waits: " + ids);
 
@@ -35,7 +41,9 @@ class LocalSandboxCancelTest {
       long cancelledAt = System.nanoTime();
       assertTrue(running.cancel(true));
       while (!runsc.list().isEmpty() || !Sandboxes.ownCgroups().isEmpty()) {
-        assertTrue(System.nanoTime() - cancelledAt < 3_000_000_000L, "sandbox still there 3 s after cancel");
+        assertTrue(
+            System.nanoTime() - cancelledAt < 3_000_000_000L,
+            "sandbox still there 3 s after cancel");
         Thread.sleep(50);
       }
       long goneMs = (System.nanoTime() - cancelledAt) / 1_000_000;
@@ -50,15 +58,23 @@ class LocalSandboxCancelTest {
 
   @Test
   void closingTheRunnerKillsItsSandboxesAndFailsTheirFutures() throws Exception {
-    LocalSandboxRunner runner = LocalSandboxRunner.start(
-        LocalSandboxSettings.defaults().withStateDir(state.resolve("close")).withMaxConcurrent(1));
-    Runsc runsc = new Runsc(Path.of("/usr/bin/runsc"), runner.settings().runscRoot(), runner.settings().runscEnvironment());
+    LocalSandboxRunner runner =
+        LocalSandboxRunner.start(
+            LocalSandboxSettings.defaults()
+                .withStateDir(state.resolve("close"))
+                .withMaxConcurrent(1));
+    Runsc runsc =
+        new Runsc(
+            Path.of("/usr/bin/runsc"),
+            runner.settings().runscRoot(),
+            runner.settings().runscEnvironment());
     CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
     CompletableFuture<RunResult> queued = python(runner, "print(1)");
     waitForContainers(runsc, 1);
     runner.close();
     for (CompletableFuture<RunResult> future : List.of(running, queued)) {
-      ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(5, TimeUnit.SECONDS));
+      ExecutionException e =
+          assertThrows(ExecutionException.class, () -> future.get(5, TimeUnit.SECONDS));
       assertEquals(RunFailure.Kind.SANDBOX_UNAVAILABLE, ((RunFailure) e.getCause()).kind());
     }
     long deadline = System.nanoTime() + 3_000_000_000L;
@@ -70,7 +86,8 @@ class LocalSandboxCancelTest {
     Sandboxes.assertNothingLeft(runner);
   }
 
-  private static List<String> waitForContainers(Runsc runsc, int count) throws InterruptedException {
+  private static List<String> waitForContainers(Runsc runsc, int count)
+      throws InterruptedException {
     long deadline = System.nanoTime() + 10_000_000_000L;
     List<String> ids = runsc.list();
     while (ids.size() < count && System.nanoTime() < deadline) {

@@ -14,7 +14,6 @@ import dev.cinchmcp.backend.RunResult;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
@@ -58,16 +57,28 @@ class LocalSandboxContainmentTest {
   @BeforeAll
   static void startSlowRuns() throws IOException {
     // The environment runsc itself starts with holds a secret: it must not reach the program.
-    runner = LocalSandboxRunner.start(LocalSandboxSettings.defaults()
-        .withStateDir(state)
-        .withRunscEnvironment(Map.of("PATH", System.getenv("PATH"), "CINCH_API_KEY", MARKER)));
+    runner =
+        LocalSandboxRunner.start(
+            LocalSandboxSettings.defaults()
+                .withStateDir(state)
+                .withRunscEnvironment(
+                    Map.of("PATH", System.getenv("PATH"), "CINCH_API_KEY", MARKER)));
     assertTrue(runner.usable(), runner::unavailableReason);
-    plantedInHome = Files.writeString(Path.of(System.getProperty("user.home"), ".cinchmcp-planted-" + UUID.randomUUID()), MARKER);
+    plantedInHome =
+        Files.writeString(
+            Path.of(System.getProperty("user.home"), ".cinchmcp-planted-" + UUID.randomUUID()),
+            MARKER);
     Files.writeString(plantedDir.resolve("secret.txt"), MARKER);
 
     infiniteLoop = python(runner, "print('started', flush=True)\nwhile True:\n    pass");
-    forkBomb = python(runner, "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass");
-    forkCounter = python(runner, """
+    forkBomb =
+        python(
+            runner,
+            "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass");
+    forkCounter =
+        python(
+            runner,
+            """
         import os, time
         n = 0
         while n < 1000:
@@ -81,12 +92,26 @@ class LocalSandboxContainmentTest {
                 os._exit(0)
         print('forked', n)
         """);
-    pythonMemoryBomb = python(runner, "b = bytearray(150 * 2**20)\nprint('150 MB ok', flush=True)\nc = bytearray(400 * 2**20)\nprint('400 MB too')");
-    nodeBufferBomb = javascript(runner, "const a = Buffer.alloc(150 * 2**20, 1); console.log('150 MB ok');\n"
-        + "const b = Buffer.alloc(400 * 2**20, 1); console.log('400 MB too')");
-    nodeHeapBomb = javascript(runner, "const a = []; for (let i = 0; ; i++) a.push(new Array(100000).fill(i));");
-    flood = python(runner, "import sys\nsys.stdout.write('a' + '\\U0001F600' * 15000)\nfor i in range(50):\n    sys.stdout.write('x' * 100000)\nprint('end')");
-    tmpFiller = python(runner, """
+    pythonMemoryBomb =
+        python(
+            runner,
+            "b = bytearray(150 * 2**20)\nprint('150 MB ok', flush=True)\nc = bytearray(400 * 2**20)\nprint('400 MB too')");
+    nodeBufferBomb =
+        javascript(
+            runner,
+            "const a = Buffer.alloc(150 * 2**20, 1); console.log('150 MB ok');\n"
+                + "const b = Buffer.alloc(400 * 2**20, 1); console.log('400 MB too')");
+    nodeHeapBomb =
+        javascript(
+            runner, "const a = []; for (let i = 0; ; i++) a.push(new Array(100000).fill(i));");
+    flood =
+        python(
+            runner,
+            "import sys\nsys.stdout.write('a' + '\\U0001F600' * 15000)\nfor i in range(50):\n    sys.stdout.write('x' * 100000)\nprint('end')");
+    tmpFiller =
+        python(
+            runner,
+            """
         n = 0
         try:
             with open('/tmp/fill', 'wb') as f:
@@ -113,7 +138,11 @@ class LocalSandboxContainmentTest {
 
   @Test
   void hostFilesAreInvisible() {
-    RunResult result = await(python(runner, """
+    RunResult result =
+        await(
+            python(
+                runner,
+                """
         import os
         for path in ['%s', '%s', '/etc/hostname', '/etc/passwd', '/root', '/home', '%s']:
             try:
@@ -124,12 +153,15 @@ class LocalSandboxContainmentTest {
             except OSError as e:
                 print(path, 'DENIED', type(e).__name__)
         print('ROOT', sorted(os.listdir('/')))
-        """.formatted(plantedInHome, plantedDir.resolve("secret.txt"), state)));
+        """
+                    .formatted(plantedInHome, plantedDir.resolve("secret.txt"), state)));
     String out = result.stdout().text();
     assertFalse(out.contains(MARKER), describe(result));
     assertFalse(out.contains("READ") || out.contains("LISTED"), describe(result));
     assertTrue(out.contains("/etc/hostname DENIED FileNotFoundError"), describe(result));
-    assertFalse(out.contains("'home'") || out.contains("'root'") || out.contains("'work'"), describe(result));
+    assertFalse(
+        out.contains("'home'") || out.contains("'root'") || out.contains("'work'"),
+        describe(result));
   }
 
   @Test
@@ -145,7 +177,11 @@ class LocalSandboxContainmentTest {
       Thread.ofPlatformOrDaemon(() -> acceptAll(server, accepted));
     }
     try {
-      RunResult result = await(python(runner, """
+      RunResult result =
+          await(
+              python(
+                  runner,
+                  """
           import socket
           for target in [%s]:
               try:
@@ -158,10 +194,12 @@ class LocalSandboxContainmentTest {
               print('DNS RESOLVED')
           except OSError as e:
               print('DNS FAILED', e)
-          """.formatted(String.join(", ", targets))));
+          """
+                      .formatted(String.join(", ", targets))));
       assertFalse(result.stdout().text().contains("CONNECTED"), describe(result));
       assertFalse(result.stdout().text().contains("RESOLVED"), describe(result));
-      assertEquals(targets.size(), result.stdout().text().split("FAILED", -1).length - 2, describe(result));
+      assertEquals(
+          targets.size(), result.stdout().text().split("FAILED", -1).length - 2, describe(result));
       Thread.sleep(300);
       assertEquals(0, accepted.get(), "a connection from the sandbox reached the host");
     } finally {
@@ -173,7 +211,11 @@ class LocalSandboxContainmentTest {
 
   @Test
   void writesOutsideTmpFail() {
-    RunResult result = await(python(runner, """
+    RunResult result =
+        await(
+            python(
+                runner,
+                """
         for path in ['/usr/x', '/x', '/code/main.py', '/bin/x', '/proc/x']:
             try:
                 open(path, 'w').write('x')
@@ -190,14 +232,19 @@ class LocalSandboxContainmentTest {
 
   @Test
   void theServersEnvironmentNeverArrives() {
-    RunResult py = await(python(runner, """
+    RunResult py =
+        await(
+            python(
+                runner,
+                """
         import os
         print(sorted(os.environ))
         print(open('/proc/self/environ').read())
         print(open('/proc/1/environ').read())
         """));
     assertFalse(py.stdout().text().contains(MARKER), describe(py));
-    assertTrue(py.stdout().text().startsWith("['HOME', 'LANG', 'LC_CTYPE', 'PATH']\n"), describe(py));
+    assertTrue(
+        py.stdout().text().startsWith("['HOME', 'LANG', 'LC_CTYPE', 'PATH']\n"), describe(py));
     RunResult js = await(javascript(runner, "console.log(JSON.stringify(process.env))"));
     assertFalse(js.stdout().text().contains(MARKER), describe(js));
     assertFalse(js.stdout().text().contains("CINCH_API_KEY"), describe(js));
@@ -209,7 +256,9 @@ class LocalSandboxContainmentTest {
     assertTrue(result.timedOut(), describe(result));
     assertNull(result.exitCode());
     assertEquals("started\n", result.stdout().text(), describe(result));
-    assertTrue(result.durationMs() >= 9_900 && result.durationMs() < 14_000, "duration " + result.durationMs());
+    assertTrue(
+        result.durationMs() >= 9_900 && result.durationMs() < 14_000,
+        "duration " + result.durationMs());
   }
 
   @Test
@@ -234,7 +283,9 @@ class LocalSandboxContainmentTest {
     RunResult result = await(pythonMemoryBomb);
     assertEquals("150 MB ok\n", result.stdout().text(), describe(result));
     assertFalse(result.succeeded(), describe(result));
-    assertTrue(result.stderr().text().contains("MemoryError") || result.stderr().text().contains("256 MB"), describe(result));
+    assertTrue(
+        result.stderr().text().contains("MemoryError") || result.stderr().text().contains("256 MB"),
+        describe(result));
   }
 
   @Test

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /** The CPU share holds: the same work takes about twice as long at half a CPU as at a whole one. */
 class LocalSandboxCpuTest {
 
-  private static final String WORK = """
+  private static final String WORK =
+      """
       import time
       start = time.monotonic()
       n = 0
@@ -27,9 +28,12 @@ class LocalSandboxCpuTest {
 
   @Test
   void halfACpuIsHalfAsFast() {
-    double whole = seconds(LocalSandboxSettings.defaults().withStateDir(state.resolve("whole")).withCpuShare(2.0));
+    double whole =
+        seconds(
+            LocalSandboxSettings.defaults().withStateDir(state.resolve("whole")).withCpuShare(2.0));
     double half = seconds(LocalSandboxSettings.defaults().withStateDir(state.resolve("half")));
-    LoggerFactory.getLogger(LocalSandboxCpuTest.class).info("Same work: {} s at a whole CPU, {} s at half", whole, half);
+    LoggerFactory.getLogger(LocalSandboxCpuTest.class)
+        .info("Same work: {} s at a whole CPU, {} s at half", whole, half);
     assertTrue(half / whole > 1.6, "half a CPU took " + half + " s, a whole one " + whole + " s");
   }
 

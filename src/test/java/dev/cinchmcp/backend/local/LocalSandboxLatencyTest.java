@@ -39,17 +39,26 @@ class LocalSandboxLatencyTest {
         assertEquals("4\n", result.stdout().text());
       }
       Arrays.sort(millis);
-      log.info("print(2+2), 20 sequential runs: p50 {} ms, min {} ms, max {} ms",
-          millis[millis.length / 2], millis[0], millis[millis.length - 1]);
+      log.info(
+          "print(2+2), 20 sequential runs: p50 {} ms, min {} ms, max {} ms",
+          millis[millis.length / 2],
+          millis[0],
+          millis[millis.length - 1]);
 
       for (String language : List.of("python", "javascript")) {
         long start = System.nanoTime();
         List<CompletableFuture<RunResult>> runs = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-          runs.add(language.equals("python") ? python(runner, "print(2+2)") : Sandboxes.javascript(runner, "console.log(2+2)"));
+          runs.add(
+              language.equals("python")
+                  ? python(runner, "print(2+2)")
+                  : Sandboxes.javascript(runner, "console.log(2+2)"));
         }
         runs.forEach(run -> assertEquals("4\n", await(run).stdout().text()));
-        log.info("8 parallel {} runs ({} at once): {} ms wall", language, runner.settings().maxConcurrent(),
+        log.info(
+            "8 parallel {} runs ({} at once): {} ms wall",
+            language,
+            runner.settings().maxConcurrent(),
             (System.nanoTime() - start) / 1_000_000);
       }
     }

@@ -36,8 +36,12 @@ class LocalSandboxRunnerTest {
   @Test
   void reportsTheVersionsInsideTheSandbox() {
     assertEquals("local", runner.name());
-    assertTrue(runner.versions().version(Language.PYTHON).orElseThrow().matches("3\\.\\d+\\.\\d+"), runner.versions().describe());
-    assertTrue(runner.versions().version(Language.JAVASCRIPT).orElseThrow().matches("\\d+\\.\\d+\\.\\d+"), runner.versions().describe());
+    assertTrue(
+        runner.versions().version(Language.PYTHON).orElseThrow().matches("3\\.\\d+\\.\\d+"),
+        runner.versions().describe());
+    assertTrue(
+        runner.versions().version(Language.JAVASCRIPT).orElseThrow().matches("\\d+\\.\\d+\\.\\d+"),
+        runner.versions().describe());
     assertTrue(runner.versions().describe().startsWith("Python 3."), runner.versions().describe());
   }
 
@@ -74,14 +78,20 @@ class LocalSandboxRunnerTest {
     assertEquals("before\n", py.stdout().text());
     assertTrue(py.stderr().text().contains("ValueError: boom"), describe(py));
     // The traceback reads as if the file had been run directly: no frame of the bootstrap.
-    assertTrue(py.stderr().text().startsWith("Traceback (most recent call last):\n  File \"/code/main.py\", line 2, in <module>\n"), describe(py));
+    assertTrue(
+        py.stderr()
+            .text()
+            .startsWith(
+                "Traceback (most recent call last):\n  File \"/code/main.py\", line 2, in <module>\n"),
+        describe(py));
     assertFalse(py.stderr().text().contains("<string>"), describe(py));
     RunResult syntax = await(python(runner, "print('ok')\nprint(("));
     assertEquals(1, syntax.exitCode());
     assertTrue(syntax.stderr().text().contains("SyntaxError"), describe(syntax));
     assertFalse(syntax.stderr().text().contains("<string>"), describe(syntax));
     RunResult main = await(python(runner, "import sys\nprint(__name__, __file__, sys.argv)"));
-    assertEquals("__main__ /code/main.py ['/code/main.py']\n", main.stdout().text(), describe(main));
+    assertEquals(
+        "__main__ /code/main.py ['/code/main.py']\n", main.stdout().text(), describe(main));
 
     RunResult js = await(javascript(runner, "console.log('before'); throw new Error('boom')"));
     assertEquals(1, js.exitCode());
@@ -92,24 +102,37 @@ class LocalSandboxRunnerTest {
   void stdinIsClosed() {
     RunResult py = await(python(runner, "import sys; print(repr(sys.stdin.read()))"));
     assertEquals("''\n", py.stdout().text(), describe(py));
-    RunResult js = await(javascript(runner, "console.log(JSON.stringify(require('fs').readFileSync(0, 'utf8')))"));
+    RunResult js =
+        await(
+            javascript(
+                runner, "console.log(JSON.stringify(require('fs').readFileSync(0, 'utf8')))"));
     assertEquals("\"\"\n", js.stdout().text(), describe(js));
   }
 
   @Test
   void unicodeSurvivesBothWays() {
     String text = "héllo wörld — 日本語 😀";
-    RunResult py = await(python(runner, "import sys\nprint('" + text + "')\nprint('" + text + "', file=sys.stderr)"));
+    RunResult py =
+        await(
+            python(
+                runner,
+                "import sys\nprint('" + text + "')\nprint('" + text + "', file=sys.stderr)"));
     assertEquals(text + "\n", py.stdout().text(), describe(py));
     assertEquals(text + "\n", py.stderr().text(), describe(py));
-    RunResult js = await(javascript(runner, "console.log('" + text + "'); console.log('" + text + "'.length)"));
+    RunResult js =
+        await(
+            javascript(runner, "console.log('" + text + "'); console.log('" + text + "'.length)"));
     assertEquals(text + "\n" + text.length() + "\n", js.stdout().text(), describe(js));
   }
 
   @Test
   void threadsWork() {
     // Thread pools are ordinary Python; a limit on address space would allow only ~5 threads.
-    RunResult result = await(python(runner, """
+    RunResult result =
+        await(
+            python(
+                runner,
+                """
         from concurrent.futures import ThreadPoolExecutor
         with ThreadPoolExecutor(24) as pool:
             print(sum(pool.map(lambda x: x * x, range(100))))
@@ -120,7 +143,8 @@ class LocalSandboxRunnerTest {
   @Test
   void runsStartFreshEveryTime() {
     await(python(runner, "open('/tmp/left-behind', 'w').write('x')"));
-    RunResult second = await(python(runner, "import os; print(os.path.exists('/tmp/left-behind'))"));
+    RunResult second =
+        await(python(runner, "import os; print(os.path.exists('/tmp/left-behind'))"));
     assertEquals("False\n", second.stdout().text(), describe(second));
     assertFalse(second.timedOut());
   }

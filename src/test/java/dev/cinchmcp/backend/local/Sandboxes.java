@@ -25,8 +25,11 @@ final class Sandboxes {
 
   /** A runner with its own state directory under {@code dir}. */
   static LocalSandboxRunner runner(Path dir) {
-    LocalSandboxRunner runner = LocalSandboxRunner.start(LocalSandboxSettings.defaults().withStateDir(dir));
-    assertTrue(runner.usable(), () -> "gVisor must be usable for these tests: " + runner.unavailableReason());
+    LocalSandboxRunner runner =
+        LocalSandboxRunner.start(LocalSandboxSettings.defaults().withStateDir(dir));
+    assertTrue(
+        runner.usable(),
+        () -> "gVisor must be usable for these tests: " + runner.unavailableReason());
     return runner;
   }
 
@@ -47,14 +50,21 @@ final class Sandboxes {
   }
 
   static String describe(RunResult result) {
-    return "exit=" + result.exitCode() + " timedOut=" + result.timedOut() + "\nstdout: " + result.stdout().text()
-        + "\nstderr: " + result.stderr().text();
+    return "exit="
+        + result.exitCode()
+        + " timedOut="
+        + result.timedOut()
+        + "\nstdout: "
+        + result.stdout().text()
+        + "\nstderr: "
+        + result.stderr().text();
   }
 
   /** Asserts that the runner left nothing behind: no container, no bundle, no cgroup of its own. */
   static void assertNothingLeft(LocalSandboxRunner runner) throws IOException {
     LocalSandboxSettings settings = runner.settings();
-    Runsc runsc = new Runsc(Path.of("/usr/bin/runsc"), settings.runscRoot(), settings.runscEnvironment());
+    Runsc runsc =
+        new Runsc(Path.of("/usr/bin/runsc"), settings.runscRoot(), settings.runscEnvironment());
     assertEquals(List.of(), runsc.list(), "runsc list");
     assertEquals(List.of(), entries(settings.runscRoot()), "runsc state files");
     assertEquals(List.of(), entries(settings.bundles()), "bundles");
