@@ -9,7 +9,7 @@ import java.util.concurrent.CompletionException;
  * selector thread) that a client should not wait for before {@code initialize} is answered; a first
  * call simply waits for it.
  */
-public final class DeferredRunner implements CodeRunner {
+public final class DeferredRunner implements CodeRunner, AutoCloseable {
 
   private final String name;
   private final CompletableFuture<CodeRunner> backend;
@@ -58,5 +58,14 @@ public final class DeferredRunner implements CodeRunner {
               });
         });
     return result;
+  }
+
+  /** Closes the backend if it was built and can be closed; one still being built is left alone. */
+  @Override
+  public void close() throws Exception {
+    CodeRunner runner = backend.getNow(null);
+    if (runner instanceof AutoCloseable closeable) {
+      closeable.close();
+    }
   }
 }

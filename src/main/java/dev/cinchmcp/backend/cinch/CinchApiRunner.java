@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * response (or one of {@code readers}, should it come before the callback was attached). Everything
  * about one call (its attempts, its deadline, its cancellation) lives in a {@link Call}.
  */
-public final class CinchApiRunner implements CodeRunner {
+public final class CinchApiRunner implements CodeRunner, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(CinchApiRunner.class);
 
@@ -112,6 +112,21 @@ public final class CinchApiRunner implements CodeRunner {
     Call call = new Call(program, listener);
     call.start();
     return call.result;
+  }
+
+  /**
+   * Stops the HTTP client where the JDK allows it (21 and later). Its selector thread otherwise
+   * sits in native code, and the JVM waits up to 300 ms for such threads when it exits.
+   */
+  @Override
+  public void close() {
+    if (http instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        log.debug("Closing the HTTP client failed: {}", e.toString());
+      }
+    }
   }
 
   /** One tool call: up to {@link #MAX_ATTEMPTS} requests, one deadline, one result. */
