@@ -42,11 +42,10 @@ public final class CinchMcpServer {
    */
   public void serve(InputStream in, OutputStream out) {
     ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-io"));
-    // Start-up work is split over two cores. Another thread builds the JSON mapper, then readies
-    // what the client's first messages need (the session id's SecureRandom, Jackson's
-    // (de)serialisers),
-    // then the backend; this one builds the MCP session meanwhile. initialize waits for none of it
-    // but the mapper.
+    // Start-up is split over two cores. Another thread builds the JSON mapper, then readies what
+    // the client's first messages need (the session id's SecureRandom, Jackson's (de)serialisers),
+    // then the backend; this one builds the MCP session meanwhile. initialize waits only for the
+    // mapper.
     CompletableFuture<ObjectMapper> mapperReady =
         CompletableFuture.supplyAsync(
             () ->
@@ -61,17 +60,15 @@ public final class CinchMcpServer {
             },
             workers);
     ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, daemon("cinch-timer"));
-    // Every call schedules a deadline that is almost always cancelled; drop those at once rather
-    // than
-    // keeping them (and the call they refer to) queued until the deadline would have passed.
+    // Every call schedules a deadline that is almost always cancelled: drop those at once, rather
+    // than keep them (and the calls they refer to) queued until the deadline would have passed.
     timers.setRemoveOnCancelPolicy(true);
     BackendChoice backend =
         BackendChoice.choose(settings, warmUp, workers, timers, BackendChoice::startLocal);
 
     ObjectMapper mapper = mapperReady.join();
     JacksonMcpJsonMapper mcpMapper = new JacksonMcpJsonMapper(mapper);
-    // Answers still owed at the end of stdin are waited for up to the API timeout, and a little
-    // more.
+    // Answers still owed at the end of stdin are waited for up to the API timeout, and a bit more.
     StdioTransport transport =
         new StdioTransport(mapper, mcpMapper, in, out, settings.timeout().plusSeconds(5));
 

@@ -55,10 +55,9 @@ public final class ExecuteCodeTool {
         .description(description())
         .outputSchema(ToolSchemas.output())
         // readOnly: a run cannot touch the user's machine, files or network: it happens in a fresh,
-        //   isolated sandbox that is thrown away afterwards. So it is also not destructive.
+        // isolated sandbox that is thrown away afterwards. So it is also not destructive.
         // idempotent = false: the same program can print something different each time (time,
-        // randomness),
-        //   and every run is billed, so a client should not repeat calls on its own.
+        // randomness), and every run is billed, so a client should not repeat calls on its own.
         // openWorld = false: the program reaches no outside system; the sandbox has no network.
         .annotations(
             ToolAnnotations.builder()

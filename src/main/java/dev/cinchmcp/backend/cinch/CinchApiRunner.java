@@ -193,8 +193,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
               handle(n, response); // on the client's executor thread already: no further hand-off
             } else {
               // Completed before the callback was attached: never read a body on the caller's
-              // thread
-              // (for the server, the one that reads stdin).
+              // thread (for the server, the one that reads stdin).
               try {
                 readers.execute(() -> handle(n, response));
               } catch (RuntimeException rejected) { // the server is shutting down

@@ -78,8 +78,8 @@ final class OciSpec {
         List.of("nosuid", "nodev", "mode=1777", "size=" + TMP_SIZE));
     for (String dir : SandboxRuntimes.VISIBLE_DIRS) {
       if (!Files.exists(Path.of(dir))) {
-        continue; // e.g. no /lib64 on some architectures; a bind of a missing source fails the
-        // start
+        // e.g. no /lib64 on some architectures; a bind of a missing source fails the start
+        continue;
       }
       mount(mounts, dir, "bind", dir, List.of("rbind", "ro", "nosuid", "nodev"));
     }

@@ -73,8 +73,8 @@ final class SandboxRuntimes {
       case PYTHON -> List.of(interpreter, "-I", "-c", PythonBootstrap.SOURCE, codePath);
       // V8 reserves far more address space than it uses, so RLIMIT_AS cannot hold Node; its heap
       // limit makes a heap bomb end with V8's clear "heap out of memory" error, and the cgroup
-      // holds
-      // everything else (buffers, native memory). The heap gets most, not all, of the allowance.
+      // holds everything else (buffers, native memory). The heap gets most, not all, of the
+      // allowance.
       case JAVASCRIPT ->
           List.of(interpreter, "--max-old-space-size=" + (memoryMebibytes * 3 / 4), codePath);
     };
