@@ -42,29 +42,30 @@ public final class CinchMcpServer {
    */
   public void serve(InputStream in, OutputStream out) {
     ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-io"));
-    // Start-up is split over two cores. Another thread builds the JSON mapper, then readies what
-    // the client's first messages need (the session id's SecureRandom, Jackson's (de)serialisers),
-    // then the backend; this one builds the MCP session meanwhile. initialize waits only for the
-    // mapper.
+    // Start-up is split over two cores. Other threads build the JSON mapper, then ready what
+    // initialize needs (the session id's SecureRandom, Jackson's (de)serialisers), then, side by
+    // side, the backend and what tool calls need; this thread builds the MCP session meanwhile.
+    // initialize waits only for the mapper.
     CompletableFuture<ObjectMapper> mapperReady =
         CompletableFuture.supplyAsync(
             () ->
                 new ObjectMapper()
                     .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false),
             workers);
-    CompletableFuture<Void> warmUp =
+    CompletableFuture<Void> initializeReady =
         mapperReady.thenAcceptAsync(
             m -> {
               UUID.randomUUID();
-              JsonWarmUp.run(m);
+              JsonWarmUp.initialize(m);
             },
             workers);
+    initializeReady.thenRunAsync(() -> JsonWarmUp.calls(mapperReady.join()), workers);
     ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, daemon("cinch-timer"));
     // Every call schedules a deadline that is almost always cancelled: drop those at once, rather
     // than keep them (and the calls they refer to) queued until the deadline would have passed.
     timers.setRemoveOnCancelPolicy(true);
     BackendChoice backend =
-        BackendChoice.choose(settings, warmUp, workers, timers, BackendChoice::startLocal);
+        BackendChoice.choose(settings, initializeReady, workers, timers, BackendChoice::startLocal);
 
     ObjectMapper mapper = mapperReady.join();
     JacksonMcpJsonMapper mcpMapper = new JacksonMcpJsonMapper(mapper);

@@ -28,8 +28,11 @@ public final class JsonWarmUp {
 
   private JsonWarmUp() {}
 
-  /** Runs the warm-up; never throws (a failure only means the first real message pays the cost). */
-  public static void run(ObjectMapper mapper) {
+  /**
+   * Readies what {@code initialize} needs. Never throws (a failure only means the first real
+   * message pays the cost); nor does {@link #calls}.
+   */
+  public static void initialize(ObjectMapper mapper) {
     try {
       JsonNode init = mapper.readTree(INITIALIZE);
       Envelope.classify(init);
@@ -49,7 +52,14 @@ public final class JsonWarmUp {
       mapper.convertValue(
           mapper.readTree("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
           McpSchema.JSONRPCNotification.class);
+    } catch (Exception | LinkageError e) {
+      log.debug("JSON warm-up skipped: {}", e.toString());
+    }
+  }
 
+  /** Readies what tools/list and tools/call need, after {@link #initialize}. */
+  public static void calls(ObjectMapper mapper) {
+    try {
       JsonNode call = mapper.readTree(CALL);
       McpSchema.JSONRPCRequest callRequest =
           (McpSchema.JSONRPCRequest) Envelope.toMessage(mapper, call);
