@@ -18,8 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +39,7 @@ public final class CinchMcpServer {
    * Serves MCP on the given streams until {@code in} ends and every call read has been answered.
    */
   public void serve(InputStream in, OutputStream out) {
-    ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-io"));
+    ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-io"));
     // Start-up is split over two cores. Other threads build the JSON mapper, then ready what
     // initialize needs (the session id's SecureRandom, Jackson's (de)serialisers), then, side by
     // side, the backend and what tool calls need; this thread builds the MCP session meanwhile.
@@ -60,7 +58,8 @@ public final class CinchMcpServer {
             },
             workers);
     initializeReady.thenRunAsync(() -> JsonWarmUp.calls(mapperReady.join()), workers);
-    ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, daemon("cinch-timer"));
+    ScheduledThreadPoolExecutor timers =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinch-timer"));
     // Every call schedules a deadline that is almost always cancelled: drop those at once, rather
     // than keep them (and the calls they refer to) queued until the deadline would have passed.
     timers.setRemoveOnCancelPolicy(true);
@@ -78,8 +77,8 @@ public final class CinchMcpServer {
             .serverInfo("cinch-mcp", Version.get())
             .jsonMapper(mcpMapper)
             .jsonSchemaValidator(new BuiltInSchemaCheck())
-            .validateToolInputs(
-                false) // ExecuteCodeTool checks its two arguments itself, with clearer messages
+            // ExecuteCodeTool checks its two arguments itself, with clearer messages.
+            .validateToolInputs(false)
             .capabilities(ServerCapabilities.builder().tools(false).logging().build())
             .tools(
                 new ExecuteCodeTool(backend.runner(), timers, backend.runtimes()).specification())
@@ -93,8 +92,7 @@ public final class CinchMcpServer {
           Version.get());
       backend.problems().forEach(p -> log.error("  {}", p));
     }
-    // SIGTERM (or Ctrl-C) while calls are running: answer them first, as at the end of stdin, then
-    // exit 0.
+    // SIGTERM (or Ctrl-C) while calls run: answer them first, as at the end of stdin; then exit 0.
     Thread drainOnSignal =
         new Thread(
             () -> {
@@ -119,14 +117,5 @@ public final class CinchMcpServer {
     } catch (Exception e) {
       log.debug("Closing the backend failed: {}", e.toString());
     }
-  }
-
-  private static ThreadFactory daemon(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
   }
 }

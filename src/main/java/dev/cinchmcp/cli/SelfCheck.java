@@ -1,6 +1,7 @@
 package dev.cinchmcp.cli;
 
 import dev.cinchmcp.BackendChoice;
+import dev.cinchmcp.DaemonThreads;
 import dev.cinchmcp.Version;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.Language;
@@ -50,8 +51,8 @@ final class SelfCheck {
   int run(PrintStream out) {
     CheckReport report = new CheckReport(Version.get());
     ScheduledExecutorService timers =
-        Executors.newSingleThreadScheduledExecutor(daemon("cinch-check-timer"));
-    ExecutorService workers = Executors.newCachedThreadPool(daemon("cinch-check-io"));
+        Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("cinch-check-timer"));
+    ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-check-io"));
     BackendChoice backend = null;
     try {
       backend =
@@ -116,13 +117,5 @@ final class SelfCheck {
 
   private static long millisSince(long startNanos) {
     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
   }
 }
