@@ -96,6 +96,7 @@ class BackendChoiceTest {
   }
 
   @Test
+  @RequiresGvisor
   void autoWithoutAKeyRunsLocallyWhenGvisorWorks() throws Exception {
     BackendChoice c = choose();
     assertTrue(c.usable(), c.problems().toString());

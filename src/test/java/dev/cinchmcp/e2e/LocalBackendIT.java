@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.RequiresGvisor;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * The built jar with no Cinch key: it serves from a local gVisor sandbox (runsc, installed by
  * .ci/run), says so on stderr, promises the interpreter versions it really has, and runs code.
  */
+@RequiresGvisor
 class LocalBackendIT {
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.Language;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A server that crashed left a running sandbox, its bundle and its cgroup: the next start removes
  * them.
  */
+@RequiresGvisor
 class HousekeepingTest {
 
   @TempDir Path state;

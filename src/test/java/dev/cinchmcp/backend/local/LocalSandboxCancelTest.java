@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Cancelling a future kills its sandbox promptly, or keeps a queued one from ever starting. */
+@RequiresGvisor
 class LocalSandboxCancelTest {
 
   @TempDir Path state;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
 import java.io.IOException;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * would fail if its wall were missing. The slow ones (time-out, bombs, flood) are all started in
  * {@link #startSlowRuns()} so they run side by side, and each test only awaits its own.
  */
+@RequiresGvisor
 class LocalSandboxContainmentTest {
 
   private static final String MARKER = "cinchmcp-secret-" + UUID.randomUUID();

@@ -5,6 +5,7 @@ import static dev.cinchmcp.backend.local.Sandboxes.describe;
 import static dev.cinchmcp.backend.local.Sandboxes.python;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.RunResult;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /** The CPU share holds: the same work takes about twice as long at half a CPU as at a whole one. */
+@RequiresGvisor
 class LocalSandboxCpuTest {
 
   private static final String WORK =

@@ -4,6 +4,7 @@ import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.python;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.RunResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * run with {@code ./mvnw -B -q test -Dtest=LocalSandboxLatencyTest -Dcinch.local.latency=true}.
  */
 @EnabledIfSystemProperty(named = "cinch.local.latency", matches = "true")
+@RequiresGvisor
 class LocalSandboxLatencyTest {
 
   private static final Logger log = LoggerFactory.getLogger(LocalSandboxLatencyTest.class);

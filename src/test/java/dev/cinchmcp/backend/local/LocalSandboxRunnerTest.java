@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunResult;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Ordinary programs in the local sandbox: output, exit codes, errors, stdin, unicode. */
+@RequiresGvisor
 class LocalSandboxRunnerTest {
 
   @TempDir static Path state;
