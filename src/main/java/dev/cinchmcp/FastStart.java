@@ -17,9 +17,10 @@ import java.util.OptionalInt;
  * left its class-data archive beside the jar made by this very JVM, the server is started again as
  * a child with the options of {@code launch-args.txt}: that costs one small JVM start and saves
  * several times it. The child inherits stdin, stdout and stderr as they are (nothing is copied
- * through this process); a SIGTERM here is passed on, and the child's exit status is returned. In
- * every other case nothing happens and the server runs in this JVM, as before. {@code
- * CINCH_FAST_START=0} turns it off.
+ * through this process); a SIGTERM here is passed on, and the child's exit status is returned (were
+ * this process killed outright, the child still ends when the client closes stdin). In every other
+ * case nothing happens and the server runs in this JVM, as before. {@code CINCH_FAST_START=0} turns
+ * it off.
  */
 final class FastStart {
 
