@@ -19,6 +19,7 @@ final class Admission {
   private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
   private int running;
   private long waitingBytes;
+  private final ThreadLocal<Boolean> startingHere = ThreadLocal.withInitial(() -> false);
 
   Admission(int maxRunning, int maxWaiting, long maxWaitingBytes) {
     this.maxRunning = maxRunning;
@@ -52,23 +53,42 @@ final class Admission {
   }
 
   /**
-   * A running request has ended: the longest-waiting one that was not cancelled meanwhile starts.
+   * A running request has ended: the longest-waiting ones that were not cancelled meanwhile start,
+   * as many as there is room for. A request that ends while it is being started (one answered
+   * without any I/O) only frees its place here; the loop of the outer call starts the next, so a
+   * long queue of such requests never nests one start inside another (and never overflows the
+   * stack).
    */
   void finished() {
-    Waiting next;
     synchronized (this) {
       running--;
-      do {
-        next = waiting.poll();
-        if (next != null) {
-          waitingBytes -= next.bytes();
-        }
-      } while (next != null && next.call().ended());
-      if (next == null) {
-        return;
-      }
-      running++;
     }
-    next.start().run();
+    if (startingHere.get()) {
+      return;
+    }
+    startingHere.set(true);
+    try {
+      while (true) {
+        Waiting next;
+        synchronized (this) {
+          if (running >= maxRunning) {
+            return;
+          }
+          do {
+            next = waiting.poll();
+            if (next != null) {
+              waitingBytes -= next.bytes();
+            }
+          } while (next != null && next.call().ended());
+          if (next == null) {
+            return;
+          }
+          running++;
+        }
+        next.start().run();
+      }
+    } finally {
+      startingHere.set(false);
+    }
   }
 }

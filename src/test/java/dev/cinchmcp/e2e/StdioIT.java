@@ -261,6 +261,27 @@ class StdioIT {
   }
 
   @Test
+  void manyQuickRequestsWaitingBehindSlowOnesAreAllAnswered() throws Exception {
+    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+      jar.initialize();
+      StringBuilder burst = new StringBuilder();
+      for (int i = 0; i < 64; i++) {
+        burst.append(JarProcess.call(i, "slow1500")).append('\n');
+      }
+      // Answered without any I/O, so each completes on the thread that starts it: when the slow
+      // calls end, the whole queue is started in a row, which must not nest one call in another.
+      for (int i = 64; i < 64 + 1000; i++) {
+        burst.append("{\"jsonrpc\":\"2.0\",\"id\":").append(i).append(",\"method\":\"ping\"}\n");
+      }
+      jar.sendRaw(burst.toString().getBytes(StandardCharsets.UTF_8));
+      for (int i = 0; i < 64 + 1000; i++) {
+        assertTrue(jar.awaitReply(i, Duration.ofSeconds(60)).has("result"), "request " + i);
+      }
+      jar.assertProtocolClean();
+    }
+  }
+
+  @Test
   void cancelledCallDropsItsRequestAndGetsNoReply() throws Exception {
     try (HangingHttpServer hanging = new HangingHttpServer();
         JarProcess jar = JarProcess.start(JarProcess.envFor(hanging.baseUrl()))) {

@@ -60,4 +60,24 @@ class AdmissionTest {
     bySize.finished(); // f starts, its bytes no longer wait
     assertTrue(offer(bySize, "h", 6));
   }
+
+  @Test
+  void requestsThatEndWhileStartingAreStartedInALoopNotNested() {
+    Admission admission = new Admission(1, 100_000, Long.MAX_VALUE);
+    int[] started = {0};
+    InFlight.Call first = inFlight.open("first");
+    admission.offer(first, 1, () -> started[0]++); // runs, and stays running
+    for (int i = 0; i < 50_000; i++) {
+      // Each one ends inside its own start, as a request answered without I/O does.
+      admission.offer(
+          inFlight.open("q" + i),
+          1,
+          () -> {
+            started[0]++;
+            admission.finished();
+          });
+    }
+    admission.finished(); // the first ends: the whole queue runs, without a stack overflow
+    assertEquals(50_001, started[0]);
+  }
 }
