@@ -73,7 +73,7 @@ public record BackendChoice(
       return new BackendChoice(
           local,
           versions,
-          "backend local (gVisor sandbox on this machine: " + versions + ")",
+          "backend local: a gVisor sandbox on this machine, " + versions,
           List.of());
     }
     if (backend == Backend.LOCAL) {
@@ -81,7 +81,7 @@ public record BackendChoice(
       return new BackendChoice(
           local,
           "Python and Node.js",
-          "backend local, UNAVAILABLE: " + local.unavailableReason(),
+          "backend local: UNAVAILABLE, " + local.unavailableReason(),
           List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
     }
     local.close();
@@ -123,7 +123,7 @@ public record BackendChoice(
     return new BackendChoice(
         new DeferredRunner("cinch", runner),
         CINCH_RUNTIMES,
-        "backend cinch (" + settings.describe() + ")",
+        "backend cinch: " + settings.describe(),
         List.of());
   }
 
