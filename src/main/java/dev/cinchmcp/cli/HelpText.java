@@ -15,21 +15,23 @@ final class HelpText {
         "cinch-mcp "
             + version
             + ": an MCP server with one tool, execute_code, that runs Python or JavaScript",
-        "in a disposable Cinch sandbox (https://cinch.codes) instead of on your machine.",
+        "in a disposable Cinch sandbox (https://cinch.codes) instead of on your machine, or, with",
+        "no key, in a local gVisor sandbox (Linux, gVisor's runsc installed).",
         "",
         USAGE,
         "",
         "  (no option)   Serve MCP over stdin/stdout. MCP clients (Claude Desktop, Claude Code, Cursor,",
         "                VS Code) start it this way; run by hand it waits for JSON-RPC on stdin.",
-        "  --check       Read the configuration as the server does, run one tiny program at the API and",
-        "                report whether execute_code calls will work. The key is never printed.",
+        "  --check       Read the configuration as the server does, run one tiny program (at the API,",
+        "                or locally) and report whether execute_code calls will work. The key is never",
+        "                printed.",
         "  --version     Print the version.",
         "  --help, -h    Print this help.",
         "",
         "Environment:",
         "  "
             + Settings.API_KEY
-            + "     Your Cinch API key (required). Sent only to "
+            + "     Your Cinch API key (required for the API). Sent only to "
             + Settings.BASE_URL
             + ".",
         "  "
@@ -42,6 +44,11 @@ final class HelpText {
             + "  How long to wait for one run's answer, in ms (default "
             + Settings.DEFAULT_TIMEOUT.toMillis()
             + ").",
+        "  "
+            + Settings.BACKEND
+            + "     auto (default: the API with a key, else local gVisor), cinch or local.",
+        "  " + Settings.RUNSC + "       gVisor's runsc for local runs (default: runsc on PATH).",
+        "  CINCH_FAST_START  0: never restart a plain java -jar with the fast-start options.",
         "  "
             + LogLevel.VARIABLE
             + "   Log level on stderr: "
