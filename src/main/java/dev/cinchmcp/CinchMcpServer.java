@@ -2,6 +2,7 @@ package dev.cinchmcp;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;

@@ -1,9 +1,9 @@
 package dev.cinchmcp.cli;
 
 import dev.cinchmcp.BackendChoice;
-import dev.cinchmcp.DaemonThreads;
 import dev.cinchmcp.Version;
 import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;

@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
@@ -12,8 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,9 +43,11 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
   private LocalSandboxRunner(LocalSandboxSettings settings) {
     this.settings = settings;
-    this.streamThreads = Executors.newCachedThreadPool(daemonThreads("cinchmcp-sandbox-stream"));
+    this.streamThreads =
+        Executors.newCachedThreadPool(DaemonThreads.named("cinchmcp-sandbox-stream"));
     this.sandboxes =
-        Executors.newFixedThreadPool(settings.maxConcurrent(), daemonThreads("cinchmcp-sandbox"));
+        Executors.newFixedThreadPool(
+            settings.maxConcurrent(), DaemonThreads.named("cinchmcp-sandbox"));
     this.probe = GvisorProbe.probe(settings, streamThreads);
     if (probe.usable()) {
       log.info(
@@ -189,15 +190,6 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
               RunFailure.Kind.SANDBOX_UNAVAILABLE,
               "The local sandbox runner was shut down before the program finished."));
     }
-  }
-
-  private static ThreadFactory daemonThreads(String name) {
-    AtomicInteger count = new AtomicInteger();
-    return task -> {
-      Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 
   /** True when the language can run here (its interpreter was found and passed the self-test). */

@@ -1,4 +1,4 @@
-package dev.cinchmcp;
+package dev.cinchmcp.backend;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
