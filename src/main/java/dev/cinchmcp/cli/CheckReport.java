@@ -49,19 +49,8 @@ final class CheckReport {
     row("API key", "accepted");
     row("Credits", "available (the test run was accepted)");
     row("Round trip", millis + " ms");
-    String printed = result.stdout().text().strip();
-    if (!result.succeeded() || !printed.equals(expectedStdout)) {
-      // The API took the call, so the tool will work; but the sandbox did something odd.
-      wrap(
-          "Note: the test program printed \""
-              + shorten(printed)
-              + "\" with exit code "
-              + result.exitCode()
-              + (result.timedOut() ? " and timed out" : "")
-              + "; expected \""
-              + expectedStdout
-              + "\" and exit code 0.");
-    }
+    // The API took the call, so the tool will work, even if the sandbox did something odd.
+    noteIfUnexpected(result, expectedStdout);
     ok = true;
     verdict = "OK: execute_code calls will work.";
     return this;
@@ -71,23 +60,31 @@ final class CheckReport {
   CheckReport ranLocally(RunResult result, long millis, String expectedStdout) {
     row("Sandbox", "ran the test program in a fresh gVisor sandbox");
     row("Run time", millis + " ms");
-    String printed = result.stdout().text().strip();
-    if (!result.succeeded() || !printed.equals(expectedStdout)) {
-      wrap(
-          "Note: the test program printed \""
-              + shorten(printed)
-              + "\" with exit code "
-              + result.exitCode()
-              + (result.timedOut() ? " and timed out" : "")
-              + "; expected \""
-              + expectedStdout
-              + "\" and exit code 0.");
+    if (noteIfUnexpected(result, expectedStdout)) {
       return fail(
           "the local sandbox started but did not run the test program correctly (see above).");
     }
     ok = true;
     verdict = "OK: execute_code calls will work, in a local gVisor sandbox.";
     return this;
+  }
+
+  /** Adds a note when the test program did not print what it should or exit 0; says whether. */
+  private boolean noteIfUnexpected(RunResult result, String expectedStdout) {
+    String printed = result.stdout().text().strip();
+    if (result.succeeded() && printed.equals(expectedStdout)) {
+      return false;
+    }
+    wrap(
+        "Note: the test program printed \""
+            + shorten(printed)
+            + "\" with exit code "
+            + result.exitCode()
+            + (result.timedOut() ? " and timed out" : "")
+            + "; expected \""
+            + expectedStdout
+            + "\" and exit code 0.");
+    return true;
   }
 
   /** The API call failed: which questions it answers, and what to do, depend on the kind. */
