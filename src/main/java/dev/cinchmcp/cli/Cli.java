@@ -1,8 +1,8 @@
 package dev.cinchmcp.cli;
 
-import dev.cinchmcp.CinchMcpServer;
-import dev.cinchmcp.Version;
 import dev.cinchmcp.config.Settings;
+import dev.cinchmcp.config.Version;
+import dev.cinchmcp.server.CinchMcpServer;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;

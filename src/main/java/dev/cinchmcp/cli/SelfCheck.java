@@ -1,7 +1,5 @@
 package dev.cinchmcp.cli;
 
-import dev.cinchmcp.BackendChoice;
-import dev.cinchmcp.Version;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Language;
@@ -11,6 +9,8 @@ import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.config.Settings;
+import dev.cinchmcp.config.Version;
+import dev.cinchmcp.server.BackendChoice;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cinchmcp.Version;
+import dev.cinchmcp.config.Version;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cinchmcp.Version;
 import dev.cinchmcp.config.Settings;
+import dev.cinchmcp.config.Version;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,9 +1,10 @@
-package dev.cinchmcp;
+package dev.cinchmcp.server;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.config.Settings;
+import dev.cinchmcp.config.Version;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
 import dev.cinchmcp.transport.JsonWarmUp;

@@ -1,4 +1,4 @@
-package dev.cinchmcp;
+package dev.cinchmcp.config;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.cinchmcp;
+package dev.cinchmcp.server;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DeferredRunner;
@@ -9,6 +9,7 @@ import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.backend.local.LocalSandboxSettings;
 import dev.cinchmcp.config.Backend;
 import dev.cinchmcp.config.Settings;
+import dev.cinchmcp.config.Version;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
