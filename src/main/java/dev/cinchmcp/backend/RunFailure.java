@@ -28,7 +28,11 @@ public final class RunFailure extends RuntimeException {
     /** An answer this client cannot read: a redirect, or a 200 that is not the expected JSON. */
     UNEXPECTED_ANSWER,
     /** The sandbox itself could not be started (local backend). */
-    SANDBOX_UNAVAILABLE
+    SANDBOX_UNAVAILABLE,
+    /**
+     * The launcher could not give the program its stdin, files or args; the program did not run.
+     */
+    INPUT_NOT_DELIVERED
   }
 
   private final Kind kind;

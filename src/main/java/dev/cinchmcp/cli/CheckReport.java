@@ -100,7 +100,8 @@ final class CheckReport {
       case REQUEST_REFUSED -> answers("yes", "not refused", NOT_CHECKED);
       case UNEXPECTED_ANSWER ->
           answers("something answered, but not like the Cinch API", NOT_CHECKED, NOT_CHECKED);
-      case MISCONFIGURED, SANDBOX_UNAVAILABLE -> answers(NOT_CHECKED, NOT_CHECKED, NOT_CHECKED);
+      case MISCONFIGURED, SANDBOX_UNAVAILABLE, INPUT_NOT_DELIVERED ->
+          answers(NOT_CHECKED, NOT_CHECKED, NOT_CHECKED);
     }
     row("Round trip", millis + " ms, failed");
     wrap("Detail: " + failure.getMessage());
@@ -139,7 +140,7 @@ final class CheckReport {
       case REQUEST_REFUSED ->
           "the API refused the test program, which should not happen. Please report it.";
       case UNEXPECTED_ANSWER -> "the answer did not come from the Cinch API. Check CINCH_BASE_URL.";
-      case MISCONFIGURED, SANDBOX_UNAVAILABLE ->
+      case MISCONFIGURED, SANDBOX_UNAVAILABLE, INPUT_NOT_DELIVERED ->
           "the server cannot run code (see the detail above).";
     };
   }

@@ -2,6 +2,7 @@ package dev.cinchmcp.tool;
 
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.ProgramInput;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -13,10 +14,10 @@ import java.util.TreeSet;
  */
 final class ArgumentCheck {
 
-  private static final Set<String> KNOWN = Set.of("code", "language");
+  private static final Set<String> KNOWN = Set.of("code", "language", "stdin", "files", "args");
 
-  /** The outcome: a program to run, or a message for the model. */
-  record Outcome(Program program, String problem) {}
+  /** The outcome: a program to run with its input, or a message for the model. */
+  record Outcome(Program program, ProgramInput input, String problem) {}
 
   private ArgumentCheck() {}
 
@@ -29,7 +30,8 @@ final class ArgumentCheck {
           "unknown "
               + (unknown.size() == 1 ? "argument " : "arguments ")
               + quoted(unknown)
-              + ": execute_code accepts only \"code\" (required) and \"language\".");
+              + ": execute_code accepts only \"code\" (required), \"language\", \"stdin\","
+              + " \"files\" and \"args\".");
     }
     Object code = args.get("code");
     if (code == null) {
@@ -41,9 +43,13 @@ final class ArgumentCheck {
     if (text.isBlank()) {
       return problem("\"code\" is empty: pass the complete program to run.");
     }
+    InputCheck.Result input = InputCheck.check(args);
+    if (input.problem() != null) {
+      return problem(input.problem());
+    }
     Object language = args.get("language");
     if (language == null) {
-      return new Outcome(new Program(text, Language.PYTHON), null);
+      return new Outcome(new Program(text, Language.PYTHON), input.input(), null);
     }
     if (!(language instanceof String name)) {
       return problem(
@@ -52,7 +58,7 @@ final class ArgumentCheck {
               + ".");
     }
     return Language.fromWireName(name)
-        .map(l -> new Outcome(new Program(text, l), null))
+        .map(l -> new Outcome(new Program(text, l), input.input(), null))
         .orElseGet(
             () ->
                 problem(
@@ -62,7 +68,7 @@ final class ArgumentCheck {
   }
 
   private static Outcome problem(String message) {
-    return new Outcome(null, "Invalid arguments: " + message + " Nothing was run.");
+    return new Outcome(null, null, "Invalid arguments: " + message + " Nothing was run.");
   }
 
   private static String quoted(Set<String> names) {
@@ -73,11 +79,11 @@ final class ArgumentCheck {
     return sb.toString();
   }
 
-  private static String shorten(String s) {
+  static String shorten(String s) {
     return s.length() > 40 ? s.substring(0, 40) + "..." : s;
   }
 
-  private static String typeName(Object value) {
+  static String typeName(Object value) {
     if (value instanceof Number) {
       return "a number";
     }

@@ -1,6 +1,7 @@
 package dev.cinchmcp.tool;
 
 import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.InputLauncher;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
@@ -86,7 +87,8 @@ public final class ExecuteCodeTool {
         + "- Nothing persists between calls: each program must be complete, with its own imports and data.\n"
         + "- Only printed output comes back (a bare expression on the last line shows nothing), and each stream"
         + " is cut at 20,000 characters: print results, not bulk data.\n"
-        + "A non-zero exit or a timeout is reported as an error, with the output so far.";
+        + "A non-zero exit or a timeout is reported as an error, with the output so far.\n\n"
+        + InputSchema.description();
   }
 
   private Mono<CallToolResult> call(McpAsyncServerExchange exchange, CallToolRequest request) {
@@ -99,8 +101,10 @@ public final class ExecuteCodeTool {
           ProgressReporter progress =
               ProgressReporter.start(exchange, request.progressToken(), timers);
           RunListener listener = new ClientLog(exchange, progress);
-          return Mono.fromFuture(() -> runner.run(checked.program(), listener))
-              .map(ResultView::of)
+          InputLauncher.Launch launch = InputLauncher.prepare(checked.program(), checked.input());
+          return Mono.fromFuture(() -> runner.run(launch.program(), listener))
+              .map(launch::delivered)
+              .map(run -> ResultView.of(run, checked.input()))
               .onErrorResume(error -> Mono.just(ResultView.error(failureMessage(error))))
               // Stop progress before the result is handed on, so no progress follows the reply.
               .doOnNext(result -> progress.stop())

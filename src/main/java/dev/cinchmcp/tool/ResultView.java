@@ -1,6 +1,7 @@
 package dev.cinchmcp.tool;
 
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunResult;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.LinkedHashMap;
@@ -14,8 +15,13 @@ final class ResultView {
   private ResultView() {}
 
   static CallToolResult of(RunResult run) {
+    return of(run, ProgramInput.NONE);
+  }
+
+  /** A run, with a first line saying what input it was given (none: no line). */
+  static CallToolResult of(RunResult run, ProgramInput input) {
     return CallToolResult.builder()
-        .addTextContent(text(run))
+        .addTextContent(InputSummary.line(input) + text(run))
         .structuredContent(structured(run))
         .isError(!run.succeeded())
         .build();

@@ -14,7 +14,7 @@ final class ToolSchemas {
   private ToolSchemas() {}
 
   static Map<String, Object> input() {
-    return object(
+    Map<String, Object> properties =
         props(
             "code",
                 map(
@@ -33,8 +33,9 @@ final class ToolSchemas {
                     "default",
                     "python",
                     "description",
-                    "python (3.12) or javascript (Node 20). Defaults to python.")),
-        List.of("code"));
+                    "python (3.12) or javascript (Node 20). Defaults to python."));
+    properties.putAll(InputSchema.properties()); // stdin, files, args
+    return object(properties, List.of("code"));
   }
 
   static Map<String, Object> output() {

@@ -1,0 +1,129 @@
+package dev.cinchmcp.backend;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Map;
+
+/**
+ * Gives a program its {@link ProgramInput} on any backend. A backend takes only code and a
+ * language, so a program with input is sent as a small launcher in the same language (resources
+ * {@code launcher.py} and {@code launcher.js}): it writes the program to {@link #PROGRAM_DIR} and
+ * the files under {@link ProgramInput#WORK_DIR}, runs the program there as a child process with the
+ * stdin and arguments, passes its output through untouched and exits with its status.
+ *
+ * <p>The program, files, stdin and arguments travel base64-encoded inside the launcher's text: one
+ * ASCII literal, so nothing in them can break out of it, whatever quotes or backslashes they hold.
+ * A program without input is sent exactly as it is, with no launcher.
+ */
+public final class InputLauncher {
+
+  /** Where the launcher writes the program itself, apart from the files it is given. */
+  public static final String PROGRAM_DIR = "/tmp/program";
+
+  private static final String PYTHON_TEMPLATE = resource("launcher.py");
+  private static final String JAVASCRIPT_TEMPLATE = resource("launcher.js");
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private InputLauncher() {}
+
+  /** The program's path inside the sandbox when it runs under the launcher. */
+  public static String programPath(Language language) {
+    return PROGRAM_DIR + (language == Language.PYTHON ? "/main.py" : "/main.js");
+  }
+
+  /** What to send for this program and input: the program itself when there is no input. */
+  public static Launch prepare(Program program, ProgramInput input) {
+    if (input.isEmpty()) {
+      return new Launch(program, null);
+    }
+    // A fresh marker per run: a program cannot print it by accident.
+    String marker = "[cinch-mcp launcher " + HexFormat.of().formatHex(nonce()) + "]";
+    String template = program.language() == Language.PYTHON ? PYTHON_TEMPLATE : JAVASCRIPT_TEMPLATE;
+    String code =
+        template.replace("@MARKER@", marker).replace("@PAYLOAD@", payload(program, input));
+    return new Launch(new Program(code, program.language()), marker);
+  }
+
+  private static String payload(Program program, ProgramInput input) {
+    ObjectNode given = JSON.createObjectNode();
+    given.put("program", programPath(program.language()));
+    given.put("workDir", ProgramInput.WORK_DIR);
+    given.put("code", program.code());
+    given.put("stdin", input.stdin());
+    ArrayNode files = given.putArray("files");
+    for (Map.Entry<String, String> file : input.files().entrySet()) {
+      files.addArray().add(file.getKey()).add(file.getValue());
+    }
+    ArrayNode args = given.putArray("args");
+    input.args().forEach(args::add);
+    try {
+      return Base64.getEncoder()
+          .encodeToString(JSON.writeValueAsString(given).getBytes(StandardCharsets.UTF_8));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the launcher's input", e); // strings only
+    }
+  }
+
+  private static byte[] nonce() {
+    byte[] bytes = new byte[8];
+    RANDOM.nextBytes(bytes);
+    return bytes;
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = InputLauncher.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * One program ready to send, and how to read its result.
+   *
+   * @param program what the backend runs: the launcher, or the program itself
+   * @param marker the launcher's mark on its own failures, or null without a launcher
+   */
+  public record Launch(Program program, String marker) {
+
+    /**
+     * The run as the program's own, or a {@link RunFailure} when the launcher failed before the
+     * program could run (its line on stderr starts with the marker).
+     */
+    public RunResult delivered(RunResult run) {
+      if (marker == null) {
+        return run;
+      }
+      String stderr = run.stderr().text();
+      int at = stderr.indexOf(marker);
+      if (at < 0) {
+        return run;
+      }
+      int end = stderr.indexOf('\n', at);
+      String what = stderr.substring(at + marker.length(), end < 0 ? stderr.length() : end).strip();
+      if (what.length() > 500) {
+        what = what.substring(0, 500) + "...";
+      }
+      throw new RunFailure(
+          RunFailure.Kind.INPUT_NOT_DELIVERED,
+          "The program did not run: the sandbox could not be given its input (the launcher that"
+              + " writes files and passes stdin and args "
+              + what
+              + "). This is not an error in the program. Try again once; if it fails again, run"
+              + " without stdin, files and args, with the data in the code.");
+    }
+  }
+}

@@ -1,0 +1,192 @@
+package dev.cinchmcp.tool;
+
+import dev.cinchmcp.backend.ProgramInput;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Checks the optional {@code stdin}, {@code files} and {@code args} arguments against the limits of
+ * {@link ProgramInput}, before anything is sent. A refusal names the argument, the path or item,
+ * and the rule. Empty values ({@code ""}, {@code {}}, {@code []}) and nulls count as not given.
+ */
+final class InputCheck {
+
+  /** The input, or a message for the model (without the "Invalid arguments" frame). */
+  record Result(ProgramInput input, String problem) {}
+
+  private InputCheck() {}
+
+  static Result check(Map<String, Object> arguments) {
+    Object stdin = arguments.get("stdin");
+    if (stdin != null && !(stdin instanceof String)) {
+      return refuse(
+          "\"stdin\" must be a string (the text the program reads on standard input), not "
+              + ArgumentCheck.typeName(stdin)
+              + ".");
+    }
+    Result args = args(arguments.get("args"));
+    if (args.problem() != null) {
+      return args;
+    }
+    Result files = files(arguments.get("files"));
+    if (files.problem() != null) {
+      return files;
+    }
+    String text = stdin == null || ((String) stdin).isEmpty() ? null : (String) stdin;
+    ProgramInput input = new ProgramInput(text, files.input().files(), args.input().args());
+    String tooLarge = tooLarge(input);
+    return tooLarge == null ? new Result(input, null) : refuse(tooLarge);
+  }
+
+  private static Result args(Object value) {
+    if (value == null) {
+      return new Result(ProgramInput.NONE, null);
+    }
+    if (!(value instanceof List<?> list)) {
+      return refuse(
+          "\"args\" must be an array of strings (the program's command-line arguments), not "
+              + ArgumentCheck.typeName(value)
+              + ".");
+    }
+    if (list.size() > ProgramInput.MAX_ARGS) {
+      return refuse(
+          String.format(
+              Locale.ROOT,
+              "\"args\" has %d items; at most %d are allowed. Pass data in \"stdin\" or \"files\".",
+              list.size(),
+              ProgramInput.MAX_ARGS));
+    }
+    List<String> args = new ArrayList<>(list.size());
+    long bytes = 0;
+    for (int i = 0; i < list.size(); i++) {
+      if (!(list.get(i) instanceof String arg)) {
+        return refuse(
+            "\"args\" item "
+                + i
+                + " must be a string, not "
+                + ArgumentCheck.typeName(list.get(i))
+                + ": pass every argument as text, e.g. \"3\".");
+      }
+      if (arg.indexOf('\0') >= 0) {
+        return refuse(
+            "\"args\" item " + i + " holds a NUL character, which no command-line argument can.");
+      }
+      bytes += utf8Length(arg);
+      args.add(arg);
+    }
+    if (bytes > ProgramInput.MAX_ARGS_BYTES) {
+      return refuse(
+          String.format(
+              Locale.ROOT,
+              "\"args\" hold %,d bytes; at most %,d are allowed. Arguments are for flags and"
+                  + " names: pass data in \"stdin\" or \"files\".",
+              bytes,
+              ProgramInput.MAX_ARGS_BYTES));
+    }
+    return new Result(new ProgramInput(null, Map.of(), args), null);
+  }
+
+  private static Result files(Object value) {
+    if (value == null) {
+      return new Result(ProgramInput.NONE, null);
+    }
+    if (!(value instanceof Map<?, ?> map)) {
+      return refuse(
+          "\"files\" must be an object mapping relative paths to text, e.g. {\"data/input.csv\":"
+              + " \"a,b\\n1,2\\n\"}, not "
+              + ArgumentCheck.typeName(value)
+              + ".");
+    }
+    if (map.size() > ProgramInput.MAX_FILES) {
+      return refuse(
+          String.format(
+              Locale.ROOT,
+              "\"files\" has %d entries; at most %d files are allowed.",
+              map.size(),
+              ProgramInput.MAX_FILES));
+    }
+    Map<String, String> files = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> entry : map.entrySet()) {
+      String path = String.valueOf(entry.getKey());
+      String wrong = FilePathRule.problem(path);
+      if (wrong != null) {
+        return refuse("\"files\" path \"" + ArgumentCheck.shorten(path) + "\" " + wrong);
+      }
+      if (!(entry.getValue() instanceof String text)) {
+        return refuse(
+            "\"files\" entry \""
+                + ArgumentCheck.shorten(path)
+                + "\" must be the file's text as a string, not "
+                + ArgumentCheck.typeName(entry.getValue())
+                + ".");
+      }
+      files.put(path, text);
+    }
+    String clash = FilePathRule.fileAndFolder(files.keySet());
+    return clash == null
+        ? new Result(new ProgramInput(null, files, List.of()), null)
+        : refuse("\"files\" " + clash);
+  }
+
+  /** The total size rule; names the largest part, which is the one to shrink. */
+  private static String tooLarge(ProgramInput input) {
+    long total = 0;
+    long largest = -1;
+    String largestName = null;
+    if (input.stdin() != null) {
+      largest = total = utf8Length(input.stdin());
+      largestName = "\"stdin\"";
+    }
+    for (Map.Entry<String, String> file : input.files().entrySet()) {
+      long size = utf8Length(file.getKey()) + utf8Length(file.getValue());
+      total += size;
+      if (size > largest) {
+        largest = size;
+        largestName = "\"files\" entry \"" + ArgumentCheck.shorten(file.getKey()) + "\"";
+      }
+    }
+    for (String arg : input.args()) {
+      total += utf8Length(arg);
+    }
+    if (total <= ProgramInput.MAX_TOTAL_BYTES) {
+      return null;
+    }
+    return String.format(
+        Locale.ROOT,
+        "\"stdin\", \"files\" and \"args\" hold %,d bytes of UTF-8 together; at most %,d (4 MB) are"
+            + " allowed. The largest is %s (%,d bytes). Pass less data, or have the program"
+            + " generate or sample it.",
+        total,
+        ProgramInput.MAX_TOTAL_BYTES,
+        largestName,
+        largest);
+  }
+
+  private static Result refuse(String message) {
+    return new Result(null, message);
+  }
+
+  /** The length of {@code s} in UTF-8, without encoding it. */
+  static long utf8Length(String s) {
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n += 1;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
+}
