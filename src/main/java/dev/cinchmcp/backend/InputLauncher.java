@@ -122,8 +122,8 @@ public final class InputLauncher {
           "The program did not run: the sandbox could not be given its input (the launcher that"
               + " writes files and passes stdin and args "
               + what
-              + "). This is not an error in the program. Try again once; if it fails again, run"
-              + " without stdin, files and args, with the data in the code.");
+              + "). This is not an error in the program's code. Check the input against the"
+              + " limits in the tool's description; if it keeps failing, tell the user.");
     }
   }
 }

@@ -109,9 +109,10 @@ class ArgumentCheckTest {
   void unknownPropertiesAreNamedAndTheKnownOnesListed() {
     String one = problem(Map.of("code", "x", "timeout", 5));
     assertTrue(one.contains("unknown argument \"timeout\""), one);
-    assertTrue(one.contains("\"code\" (required) and \"language\""), one);
+    assertTrue(
+        one.contains("\"code\" (required), \"language\", \"stdin\", \"files\" and \"args\""), one);
 
-    String two = problem(Map.of("code", "x", "stdin", "", "args", List.of()));
-    assertTrue(two.contains("unknown arguments \"args\", \"stdin\""), two);
+    String two = problem(Map.of("code", "x", "input", "", "argv", List.of()));
+    assertTrue(two.contains("unknown arguments \"argv\", \"input\""), two);
   }
 }

@@ -137,7 +137,24 @@ class ToolSchemasTest {
         Arguments.of(Map.of("code", "x", "language", "Python")),
         Arguments.of(Map.of("code", "x", "language", 3)),
         Arguments.of(Map.of("code", "x", "timeout", 5)),
-        Arguments.of(Map.of("language", "python")));
+        Arguments.of(Map.of("language", "python")),
+        Arguments.of(
+            Map.of(
+                "code",
+                "x",
+                "stdin",
+                "text",
+                "files",
+                Map.of("data/input.csv", "a,b\n"),
+                "args",
+                List.of("a b"))),
+        Arguments.of(Map.of("code", "x", "stdin", 3)),
+        Arguments.of(Map.of("code", "x", "files", "data.csv")),
+        Arguments.of(Map.of("code", "x", "files", Map.of("a.txt", 1))),
+        Arguments.of(Map.of("code", "x", "files", List.of("a.txt"))),
+        Arguments.of(Map.of("code", "x", "args", "a b")),
+        Arguments.of(Map.of("code", "x", "args", List.of("a", 2))),
+        Arguments.of(Map.of("code", "x", "args", java.util.Collections.nCopies(257, "a"))));
   }
 
   @ParameterizedTest(name = "{0}")

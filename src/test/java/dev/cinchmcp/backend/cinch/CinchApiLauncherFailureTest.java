@@ -1,0 +1,68 @@
+package dev.cinchmcp.backend.cinch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.cinchmcp.backend.InputLauncher;
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.ProgramInput;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A launcher that really fails (its sandbox's /tmp is too small for the files) is reported as a
+ * failure to deliver the input, not as the program's error.
+ */
+class CinchApiLauncherFailureTest {
+
+  private static RunningFakeApi api;
+  private static ApiHarness harness;
+  private static CinchApiRunner runner;
+
+  @BeforeAll
+  static void start() throws Exception {
+    assumeTrue(RunningFakeApi.canIsolateTmp(), "needs root: each run gets its own /tmp");
+    Path runs = Files.createDirectories(Path.of("target", "fake-api-runs").toAbsolutePath());
+    api = new RunningFakeApi(runs, "1m");
+    harness = new ApiHarness();
+    runner = harness.runner(api.runUri(), Duration.ofSeconds(30));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (api != null) {
+      runner.close();
+      harness.close();
+      api.close();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Language.class)
+  void aFullTmpIsTheLaunchersFailureNamingTheFile(Language language) throws Exception {
+    ProgramInput input =
+        new ProgramInput(null, Map.of("data/big.csv", "x".repeat(2_000_000)), List.of());
+    InputLauncher.Launch launch = InputLauncher.prepare(new Program("print(1)", language), input);
+    RunResult run = runner.run(launch.program(), RunListener.NONE).get(30, TimeUnit.SECONDS);
+
+    RunFailure failure = assertThrows(RunFailure.class, () -> launch.delivered(run));
+
+    assertEquals(RunFailure.Kind.INPUT_NOT_DELIVERED, failure.kind());
+    assertTrue(failure.getMessage().contains("could not write data/big.csv"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("not an error in the program's code"));
+  }
+}
