@@ -29,11 +29,6 @@ public final class InputLauncher {
   /** Where the launcher writes the program itself, apart from the files it is given. */
   public static final String PROGRAM_DIR = "/tmp/program";
 
-  private static final String PYTHON_TEMPLATE = resource("launcher.py");
-  private static final String JAVASCRIPT_TEMPLATE = resource("launcher.js");
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final SecureRandom RANDOM = new SecureRandom();
-
   private InputLauncher() {}
 
   /** The program's path inside the sandbox when it runs under the launcher. */
@@ -48,14 +43,14 @@ public final class InputLauncher {
     }
     // A fresh marker per run: a program cannot print it by accident.
     String marker = "[cinch-mcp launcher " + HexFormat.of().formatHex(nonce()) + "]";
-    String template = program.language() == Language.PYTHON ? PYTHON_TEMPLATE : JAVASCRIPT_TEMPLATE;
+    String template = program.language() == Language.PYTHON ? Loaded.PYTHON : Loaded.JAVASCRIPT;
     String code =
         template.replace("@MARKER@", marker).replace("@PAYLOAD@", payload(program, input));
     return new Launch(new Program(code, program.language()), marker);
   }
 
   private static String payload(Program program, ProgramInput input) {
-    ObjectNode given = JSON.createObjectNode();
+    ObjectNode given = Loaded.JSON.createObjectNode();
     given.put("program", programPath(program.language()));
     given.put("workDir", ProgramInput.WORK_DIR);
     given.put("code", program.code());
@@ -68,7 +63,7 @@ public final class InputLauncher {
     input.args().forEach(args::add);
     try {
       return Base64.getEncoder()
-          .encodeToString(JSON.writeValueAsString(given).getBytes(StandardCharsets.UTF_8));
+          .encodeToString(Loaded.JSON.writeValueAsString(given).getBytes(StandardCharsets.UTF_8));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write the launcher's input", e); // strings only
     }
@@ -76,8 +71,19 @@ public final class InputLauncher {
 
   private static byte[] nonce() {
     byte[] bytes = new byte[8];
-    RANDOM.nextBytes(bytes);
+    Loaded.RANDOM.nextBytes(bytes);
     return bytes;
+  }
+
+  /**
+   * What only a run with input needs, loaded at its first use: a call without input (the usual one)
+   * pays for none of it.
+   */
+  private static final class Loaded {
+    static final String PYTHON = resource("launcher.py");
+    static final String JAVASCRIPT = resource("launcher.js");
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final SecureRandom RANDOM = new SecureRandom();
   }
 
   private static String resource(String name) {

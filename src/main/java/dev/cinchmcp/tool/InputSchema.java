@@ -17,7 +17,7 @@ final class InputSchema {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put(
         "stdin",
-        Map.of(
+        ordered(
             "type",
             "string",
             "description",
@@ -26,7 +26,7 @@ final class InputSchema {
                 + " stdin is empty."));
     properties.put(
         "files",
-        Map.of(
+        ordered(
             "type",
             "object",
             "additionalProperties",
@@ -44,7 +44,7 @@ final class InputSchema {
                 + " files."));
     properties.put(
         "args",
-        Map.of(
+        ordered(
             "type",
             "array",
             "items",
@@ -55,6 +55,15 @@ final class InputSchema {
             "Command-line arguments: sys.argv[1:] in Python, process.argv.slice(2) in JavaScript."
                 + " For flags and names; pass data in stdin or files."));
     return properties;
+  }
+
+  /** A map that keeps the order written, so the schema reads type first, description last. */
+  private static Map<String, Object> ordered(Object... pairs) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      m.put((String) pairs[i], pairs[i + 1]);
+    }
+    return m;
   }
 
   /** The tool description's paragraph about input. */
