@@ -189,6 +189,10 @@ public abstract class InputScenarios {
     RunResult direct = python(code, ProgramInput.NONE);
     RunResult launched = python(code, args("x"));
     assertEquals(direct.exitCode(), launched.exitCode(), describe(launched));
+    String js = "process.kill(process.pid, 'SIGKILL');";
+    RunResult jsDirect = javascript(js, ProgramInput.NONE);
+    RunResult jsLaunched = javascript(js, args("x"));
+    assertEquals(jsDirect.exitCode(), jsLaunched.exitCode(), describe(jsLaunched));
   }
 
   @Test

@@ -104,7 +104,8 @@ class SdkClientIT {
       assertTrue(tool.description().contains("No network"), tool.description());
       @SuppressWarnings("unchecked")
       Map<String, Object> props = (Map<String, Object>) tool.inputSchema().get("properties");
-      assertEquals(List.of("code", "language"), List.copyOf(props.keySet()));
+      assertEquals(
+          List.of("code", "language", "stdin", "files", "args"), List.copyOf(props.keySet()));
       assertEquals(List.of("code"), tool.inputSchema().get("required"));
       assertEquals(false, tool.inputSchema().get("additionalProperties"));
       assertNotNull(tool.outputSchema());
