@@ -41,6 +41,10 @@ final class ArgumentCheck {
     if (text.isBlank()) {
       return problem("\"code\" is empty: pass the complete program to run.");
     }
+    String badText = CodeText.problem(text);
+    if (badText != null) {
+      return problem(badText);
+    }
     Object language = args.get("language");
     if (language == null) {
       return new Outcome(new Program(text, Language.PYTHON), null);
