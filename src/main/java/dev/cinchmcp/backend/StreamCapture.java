@@ -9,6 +9,9 @@ package dev.cinchmcp.backend;
  */
 public final class StreamCapture implements OutputCleaner.Units {
 
+  /** How far into a line a cut looks for the line's end, to cut there instead. */
+  public static final int LINE_SNAP = 160;
+
   private final OutputCleaner cleaner = new OutputCleaner(this);
   private final StringBuilder head = new StringBuilder();
   private long headCost;
@@ -40,6 +43,11 @@ public final class StreamCapture implements OutputCleaner.Units {
   public void append(String text) {
     char[] chars = text.toCharArray();
     append(chars, 0, chars.length);
+  }
+
+  /** Characters held now: the head and the ring, never more than the limit. */
+  int heldCharacters() {
+    return head.length() + (ring == null ? 0 : ring.length);
   }
 
   /** The original length so far, in UTF-16 characters. */
@@ -74,6 +82,7 @@ public final class StreamCapture implements OutputCleaner.Units {
     while (take > 0 && weightFromEnd(take - 1) == 0) {
       take--; // never start inside a unit: a surrogate pair or a run of symbols stays whole
     }
+    take = startOfLine(take);
     StringBuilder tail = new StringBuilder(take);
     long tailRaw = cleaner.trailingRemoved();
     for (int i = take - 1; i >= 0; i--) {
@@ -147,6 +156,22 @@ public final class StreamCapture implements OutputCleaner.Units {
     }
     ring[slot] = c;
     weights[slot] = raw;
+  }
+
+  /**
+   * A tail that would start inside a line starts after that line's end instead, when the end is
+   * near: a traceback's first line is then read whole, not from its middle.
+   */
+  private int startOfLine(int take) {
+    if (take < ringLength && charFromEnd(take) == '\n') {
+      return take; // the tail already starts a line
+    }
+    for (int i = 0; i < Math.min(LINE_SNAP, take); i++) {
+      if (charFromEnd(take - 1 - i) == '\n') {
+        return take - 1 - i;
+      }
+    }
+    return take;
   }
 
   private char charFromEnd(int i) {

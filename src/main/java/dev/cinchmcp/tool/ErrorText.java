@@ -1,6 +1,10 @@
 package dev.cinchmcp.tool;
 
+import static dev.cinchmcp.backend.CappedText.count;
+
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.StreamCapture;
 import dev.cinchmcp.backend.WireCost;
 
 /**
@@ -26,11 +30,21 @@ final class ErrorText {
 
   private ErrorText() {}
 
-  static String of(String statusLine, String summary, CappedText stdout, CappedText stderr) {
-    String fixed = statusLine + "\n" + summary + "\n";
-    int room = LIMIT - fixed.length() - 2 * ("--- stdout ---\n".length() + PER_STREAM_ROOM);
+  static String of(String statusLine, RunSummary summary, RunResult run) {
+    // Room for the summary's longest form: the two sentences about cuts are written after picking.
+    String longest =
+        statusLine
+            + "\n"
+            + RunSummary.join(
+                summary.outcome(run),
+                cutSentence("stdout", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE),
+                cutSentence("stderr", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE),
+                RunSummary.cleaning(run),
+                RunSummary.nextStep(run))
+            + "\n";
+    int room = LIMIT - longest.length() - 2 * ("--- stdout ---\n".length() + PER_STREAM_ROOM);
     while (true) {
-      String text = build(fixed, Math.max(room, 0), stdout, stderr);
+      String text = build(statusLine, summary, run, Math.max(room, 0));
       long cost = WireCost.of(text);
       if ((text.length() <= LIMIT && cost <= LIMIT_BYTES) || room <= 0) {
         return text;
@@ -40,24 +54,55 @@ final class ErrorText {
     }
   }
 
-  private static String build(String fixed, int room, CappedText stdout, CappedText stderr) {
-    Pick out = new Pick(stdout);
-    Pick err = new Pick(stderr);
+  private static String build(String statusLine, RunSummary summary, RunResult run, int room) {
+    Pick out = new Pick(run.stdout());
+    Pick err = new Pick(run.stderr());
     room -= err.growEnd(Math.min(STDERR_END_FIRST, room));
     room -= out.growEnd(Math.min(STDOUT_END_FIRST, room));
     room -= err.growEnd(room);
     room -= out.growEnd(room);
     room -= err.growStart(room);
     out.growStart(room);
-    return fixed + section("stdout", out) + section("stderr", err);
+    CappedText shownOut = out.shown();
+    CappedText shownErr = err.shown();
+    String words =
+        RunSummary.join(
+            summary.outcome(run),
+            cut("stdout", shownOut),
+            cut("stderr", shownErr),
+            RunSummary.cleaning(run),
+            RunSummary.nextStep(run));
+    return statusLine
+        + "\n"
+        + words
+        + "\n"
+        + section("stdout", shownOut)
+        + section("stderr", shownErr);
   }
 
-  private static String section(String name, Pick pick) {
+  private static String cut(String name, CappedText shown) {
+    return shown.truncated()
+        ? cutSentence(name, shown.originalLength(), shown.head().length(), shown.tail().length())
+        : "";
+  }
+
+  private static String cutSentence(String name, long length, int head, int tail) {
+    return name
+        + " was "
+        + count(length)
+        + " characters long: "
+        + (head == 0 ? "" : "its first " + count(head) + " and ")
+        + (head == 0 ? "its last " : "last ")
+        + count(tail)
+        + " are shown here; the marker counts the rest.";
+  }
+
+  private static String section(String name, CappedText stream) {
     StringBuilder sb = new StringBuilder("--- ").append(name).append(" ---\n");
-    if (pick.stream.originalLength() == 0) {
+    if (stream.originalLength() == 0) {
       return sb.append("(empty)\n").toString();
     }
-    String shown = pick.shown().text();
+    String shown = stream.text();
     sb.append(shown);
     if (!shown.endsWith("\n")) {
       sb.append('\n');
@@ -129,17 +174,37 @@ final class ErrorText {
           stream.cleaned());
     }
 
-    /** A prefix length that does not end in half a surrogate pair. */
+    /**
+     * A prefix length that does not end in half a surrogate pair, and ends at a line's end when one
+     * is near.
+     */
     private static int safeStart(String s, int n) {
-      return n > 0 && n < s.length() && Character.isHighSurrogate(s.charAt(n - 1)) ? n - 1 : n;
+      if (n <= 0 || n >= s.length()) {
+        return Math.max(n, 0);
+      }
+      int lineEnd = s.lastIndexOf('\n', n - 1);
+      if (lineEnd >= 0 && n - 1 - lineEnd < StreamCapture.LINE_SNAP) {
+        return lineEnd + 1;
+      }
+      return Character.isHighSurrogate(s.charAt(n - 1)) ? n - 1 : n;
     }
 
-    /** Where a suffix of {@code n} characters starts, not inside a surrogate pair. */
+    /**
+     * Where a suffix of {@code n} characters starts: not inside a surrogate pair, and at a line's
+     * start when one is near.
+     */
     private static int safeEnd(String s, int n) {
       int from = s.length() - n;
-      return from > 0 && from < s.length() && Character.isLowSurrogate(s.charAt(from))
-          ? from + 1
-          : from;
+      if (from <= 0 || from >= s.length()) {
+        return Math.max(from, 0);
+      }
+      if (s.charAt(from - 1) != '\n') {
+        int lineEnd = s.indexOf('\n', from);
+        if (lineEnd >= 0 && lineEnd - from < StreamCapture.LINE_SNAP) {
+          return lineEnd + 1;
+        }
+      }
+      return Character.isLowSurrogate(s.charAt(from)) ? from + 1 : from;
     }
   }
 }

@@ -38,7 +38,7 @@ final class ResultView {
 
   String text(RunResult run) {
     if (!run.succeeded()) {
-      return ErrorText.of(statusLine(run), summary.of(run), run.stdout(), run.stderr());
+      return ErrorText.of(statusLine(run), summary, run);
     }
     StringBuilder sb = new StringBuilder(statusLine(run)).append('\n');
     stream(sb, "stdout", run.stdout());

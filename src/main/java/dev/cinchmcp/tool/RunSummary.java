@@ -20,17 +20,26 @@ final class RunSummary {
   }
 
   String of(RunResult run) {
-    StringBuilder sb = new StringBuilder(outcome(run));
-    stream(sb, "stdout", run.stdout());
-    stream(sb, "stderr", run.stderr());
-    String next = nextStep(run);
-    if (!next.isEmpty()) {
-      sb.append(' ').append(next);
+    return join(
+        outcome(run),
+        cut("stdout", run.stdout()),
+        cut("stderr", run.stderr()),
+        cleaning(run),
+        nextStep(run));
+  }
+
+  /** Sentences joined by a space, the empty ones left out. */
+  static String join(String... sentences) {
+    StringBuilder sb = new StringBuilder();
+    for (String s : sentences) {
+      if (!s.isEmpty()) {
+        sb.append(sb.length() == 0 ? "" : " ").append(s);
+      }
     }
     return sb.toString();
   }
 
-  private String outcome(RunResult run) {
+  String outcome(RunResult run) {
     String took = run.durationMs() == null ? "" : " after " + run.durationMs() + " ms";
     if (run.timedOut()) {
       return "The program was stopped at the sandbox's "
@@ -46,29 +55,35 @@ final class RunSummary {
     return "The program failed: it exited with code " + run.exitCode() + took + ".";
   }
 
-  private static void stream(StringBuilder sb, String name, CappedText text) {
-    if (text.truncated()) {
-      sb.append(' ')
-          .append(name)
-          .append(" was ")
-          .append(count(text.originalLength()))
-          .append(" characters long: its first ")
-          .append(count(text.head().length()))
-          .append(" and last ")
-          .append(count(text.tail().length()))
-          .append(" are shown; the marker between them counts the ")
-          .append(count(text.omittedChars()))
-          .append(" characters left out.");
+  /** What the capture left out of a stream, if anything. */
+  static String cut(String name, CappedText text) {
+    if (!text.truncated()) {
+      return "";
     }
-    if (text.cleaned()) {
-      sb.append(' ')
-          .append(name)
-          .append(" held control characters or terminal codes: codes were removed, other controls")
-          .append(" are shown as symbols (\u2400 to \u241F, \uFFFD).");
-    }
+    return name
+        + " was "
+        + count(text.originalLength())
+        + " characters long: its first "
+        + count(text.head().length())
+        + " and last "
+        + count(text.tail().length())
+        + " are shown; the marker between them counts the "
+        + count(text.omittedChars())
+        + " characters left out.";
   }
 
-  private static String nextStep(RunResult run) {
+  static String cleaning(RunResult run) {
+    boolean out = run.stdout().cleaned();
+    boolean err = run.stderr().cleaned();
+    if (!out && !err) {
+      return "";
+    }
+    return (out && err ? "stdout and stderr" : out ? "stdout" : "stderr")
+        + " held control characters or terminal codes: the codes were removed, other controls are"
+        + " shown as symbols (\u2400 to \u241F, a run as [\u2401 \u00D7N]) and invalid text as \uFFFD.";
+  }
+
+  static String nextStep(RunResult run) {
     if (run.timedOut()) {
       return "Make the program do less work or finish sooner, then run it again.";
     }
