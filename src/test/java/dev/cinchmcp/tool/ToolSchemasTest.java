@@ -147,8 +147,8 @@ class ToolSchemasTest {
         Arguments.of(Map.of("code", "x", "language", "Python")),
         Arguments.of(Map.of("code", "x", "language", 3)),
         Arguments.of(Map.of("code", "x", "timeout", 5)),
-        Arguments.of(Map.of("language", "python")),
-        Arguments.of(Map.of("code", "print('\uD800')")));
+        // (A lone surrogate in code is refused too, which no JSON Schema can express.)
+        Arguments.of(Map.of("language", "python")));
   }
 
   @ParameterizedTest(name = "{0}")
