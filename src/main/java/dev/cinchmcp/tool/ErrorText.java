@@ -87,6 +87,9 @@ final class ErrorText {
   }
 
   private static String cutSentence(String name, long length, int head, int tail) {
+    if (head == 0 && tail == 0) {
+      return name + " was " + count(length) + " characters long; none of it fits here.";
+    }
     return name
         + " was "
         + count(length)

@@ -43,7 +43,8 @@ class LocalBackendIT {
               .path("language")
               .path("description")
               .asText();
-      assertTrue(language.contains("Node.js "), "the schema names the local versions too: " + language);
+      assertTrue(
+          language.contains("Node.js "), "the schema names the local versions too: " + language);
 
       jar.send(JarProcess.call(1, "print(6 * 7)"));
       JsonNode result = jar.awaitReply(1, Duration.ofSeconds(30)).path("result");
