@@ -41,7 +41,7 @@ final class ArgumentCheck {
     if (text.isBlank()) {
       return problem("\"code\" is empty: pass the complete program to run.");
     }
-    String badText = CodeText.problem(text);
+    String badText = CodeText.problem("code", text);
     if (badText != null) {
       return problem(badText);
     }

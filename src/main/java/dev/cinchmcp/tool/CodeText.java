@@ -16,8 +16,11 @@ final class CodeText {
 
   private CodeText() {}
 
-  /** What is wrong with the text, naming the argument and the place; null when it can be sent. */
-  static String problem(String code) {
+  /**
+   * What is wrong with the text of {@code argument}, naming it and the place; null when it can be
+   * sent.
+   */
+  static String problem(String argument, String code) {
     int line = 1;
     int column = 1;
     for (int i = 0; i < code.length(); i++) {
@@ -32,9 +35,10 @@ final class CodeText {
       if (Character.isSurrogate(c)) {
         return String.format(
             Locale.ROOT,
-            "\"code\" holds a lone surrogate (U+%04X) at line %d, column %d (character %d):"
+            "\"%s\" holds a lone surrogate (U+%04X) at line %d, column %d (character %d):"
                 + " half of a UTF-16 pair is not text and cannot be sent. Remove it or write the"
                 + " whole character (or an escape such as \\u%04X inside a string literal).",
+            argument,
             (int) c,
             line,
             column,
