@@ -26,6 +26,12 @@ final class OutputCleaner {
 
     /** One one-character unit. */
     void unit(char c, long raw);
+
+    /**
+     * A run of one-character units, each standing for itself, the first for {@code extraRaw}
+     * original characters more.
+     */
+    void plain(char[] buf, int off, int len, long extraRaw);
   }
 
   static final int RUN_MIN = 4;
@@ -66,9 +72,13 @@ final class OutputCleaner {
     int i = off;
     while (i < end) {
       if (state == State.TEXT && pendingHigh == 0 && !pendingReturn && runLength == 0) {
-        // The common case: plain text passes straight through.
+        // The common case: plain text passes straight through, in one step.
+        int start = i;
         while (i < end && plain(buf[i])) {
-          emit(buf[i++]);
+          i++;
+        }
+        if (i > start) {
+          out.plain(buf, start, i - start, takeRemoved());
         }
         if (i == end) {
           return;

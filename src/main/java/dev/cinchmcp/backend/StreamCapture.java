@@ -1,5 +1,7 @@
 package dev.cinchmcp.backend;
 
+import java.util.Arrays;
+
 /**
  * Captures one output stream as it arrives, for a {@link CappedText}: the output is cleaned ({@link
  * OutputCleaner}), the start is kept, and the end is kept in a ring that overwrites its oldest
@@ -121,6 +123,61 @@ public final class StreamCapture implements OutputCleaner.Units {
       for (int i = 0; i < text.length(); i++) {
         push(text.charAt(i), i == 0 ? raw : 0);
       }
+    }
+  }
+
+  @Override
+  public void plain(char[] buf, int off, int len, long extraRaw) {
+    int end = off + len;
+    if (shownLength + len <= CappedText.LIMIT) {
+      for (int i = off; i < end; i++) {
+        account(buf[i]);
+      }
+    } else {
+      // The stream no longer fits whole, so its cost no longer matters: count line breaks only.
+      shownLength += len;
+      for (int i = off; i < end; i++) {
+        if (buf[i] == '\n') {
+          lineBreaks++;
+        }
+      }
+    }
+    int i = off;
+    long extra = extraRaw;
+    while (headOpen && i < end && fitsHead(1, WireCost.of(buf[i]))) {
+      head.append(buf[i]);
+      headCost += WireCost.of(buf[i]);
+      headRaw += 1 + extra;
+      extra = 0;
+      i++;
+    }
+    if (i == end) {
+      return;
+    }
+    push(buf[i], 1 + extra);
+    i++;
+    // Only the last ring-full of the rest can stay: copy that much, in at most two pieces.
+    int capacity = ring.length;
+    int skip = Math.max(0, (end - i) - capacity);
+    if (skip > 0) {
+      ringStart = 0;
+      ringLength = 0;
+      i += skip;
+    }
+    while (i < end) {
+      int slot = (ringStart + ringLength) % capacity;
+      int n =
+          ringLength < capacity
+              ? Math.min(end - i, Math.min(capacity - ringLength, capacity - slot))
+              : Math.min(end - i, capacity - ringStart);
+      System.arraycopy(buf, i, ring, slot, n);
+      Arrays.fill(weights, slot, slot + n, 1L);
+      if (ringLength < capacity) {
+        ringLength += n;
+      } else {
+        ringStart = (ringStart + n) % capacity;
+      }
+      i += n;
     }
   }
 

@@ -160,6 +160,28 @@ class StreamCaptureTest {
   }
 
   @Test
+  void longPlainRunsInBulkGiveWhatOneCharacterAtATimeGives() {
+    Random random = new Random(11);
+    for (int round = 0; round < 20; round++) {
+      StringBuilder sb = new StringBuilder();
+      while (sb.length() < 10_000 + random.nextInt(60_000)) {
+        sb.append(
+            String.valueOf((char) ('a' + random.nextInt(26))).repeat(1 + random.nextInt(25_000)));
+        sb.append(random.nextBoolean() ? "\n" : EMOJI);
+      }
+      String text = sb.toString();
+      StreamCapture oneByOne = new StreamCapture();
+      for (char c : text.toCharArray()) {
+        oneByOne.append(c);
+      }
+      CappedText expected = oneByOne.result();
+
+      assertEquals(expected, inPieces(text, round), "round " + round);
+      assertEquals(expected, capture(text), "round " + round);
+    }
+  }
+
+  @Test
   void aStreamThatGoesOnAfterAResultKeepsCounting() {
     StreamCapture capture = new StreamCapture();
     capture.append("x".repeat(25_000));
