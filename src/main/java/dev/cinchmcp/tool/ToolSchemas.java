@@ -44,7 +44,7 @@ final class ToolSchemas {
   static Map<String, Object> output() {
     Map<String, Object> nullableInteger = map("type", List.of("integer", "null"));
     String shown =
-        " as shown: " + SandboxFacts.outputCut() + " " + SandboxFacts.controlCharacters();
+        ", as shown. " + SandboxFacts.outputCut() + " " + SandboxFacts.controlCharacters();
     return object(
         props(
             "summary",
