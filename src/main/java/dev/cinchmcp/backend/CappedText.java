@@ -67,11 +67,6 @@ public record CappedText(
     }
   }
 
-  /** A stream that was kept whole and needed no cleaning. */
-  public static CappedText whole(String text) {
-    return text == null ? EMPTY : new CappedText(text, "", text.length(), 0, 0, false);
-  }
-
   /** Captures a whole string as a stream would be captured. */
   public static CappedText of(String full) {
     if (full == null) {

@@ -52,11 +52,6 @@ public final class StreamCapture implements OutputCleaner.Units {
     return head.length() + (ring == null ? 0 : ring.length);
   }
 
-  /** The original length so far, in UTF-16 characters. */
-  public long length() {
-    return rawLength;
-  }
-
   /**
    * The stream so far, as shown. Whatever is pending (an unfinished escape sequence, a lone half of
    * a pair at the very end) is taken as the end of the stream; more may be appended afterwards.

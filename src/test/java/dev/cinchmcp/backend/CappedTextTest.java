@@ -46,7 +46,7 @@ class CappedTextTest {
 
   @Test
   void aWholeStreamIsItsHeadWithNoMarker() {
-    CappedText whole = CappedText.whole("hello");
+    CappedText whole = CappedText.of("hello");
     assertEquals("hello", whole.text());
     assertEquals("", whole.marker());
     assertFalse(whole.truncated());

@@ -56,7 +56,7 @@ class RedactorTest {
   @Test
   void anUncutStreamEndingInTheKeysStartIsLeftAlone() {
     // Not cut: the text really ends there, so it is not a key cut in two.
-    CappedText whole = CappedText.whole("cinch_live_");
+    CappedText whole = CappedText.of("cinch_live_");
     assertSame(whole, redactor.cappedSafe(whole));
   }
 
