@@ -2,7 +2,8 @@
 # Drives the built jar with real third-party MCP clients, against the local fake Cinch API
 # (scripts/fake-cinch-api.mjs), so nothing leaves this machine but the npm install:
 #   - MCP Inspector CLI: tools/list, a successful tools/call (it checks structuredContent against the
-#     outputSchema), a failing one (exit status 5), and one with a key the API refuses;
+#     outputSchema), a cut one (the same check), a failing one (exit status 5), and one with a key
+#     the API refuses;
 #   - Claude Code CLI: `claude mcp add` + `claude mcp list` in a throw-away HOME must say "Connected";
 #   - the Claude Desktop bundle: `mcpb validate` on its manifest, then the server started from the
 #     unpacked target/cinch-mcp.mcpb exactly as the mcpb package computes the launch command;
@@ -115,6 +116,15 @@ if [[ $STATUS -eq 0 ]] && json_ok 'r.result.isError === false && r.result.struct
   pass "Inspector: a successful tools/call, structuredContent valid against the outputSchema"
 else
   fail "Inspector: successful tools/call (exit $STATUS)" "$OUT"
+fi
+
+# A cut success: the Inspector checks the structuredContent (marker inside stdout, summary in words)
+# against the outputSchema and exits 1 on a mismatch.
+inspector --method tools/call --tool-name execute_code --tool-args-json '{"code":"fake:stdout=50000"}'
+if [[ $STATUS -eq 0 ]] && json_ok 'r.result.isError === false && r.result.structuredContent.stdoutTruncated === true && r.result.structuredContent.stdoutLength === 50000 && r.result.structuredContent.stdout.includes("left out here") && r.result.structuredContent.summary.includes("50,000 characters")'; then
+  pass "Inspector: a cut success (50,000 characters) still passes the outputSchema, with its marker and summary"
+else
+  fail "Inspector: cut success (exit $STATUS)" "$OUT"
 fi
 
 inspector --method tools/call --tool-name execute_code --tool-args-json '{"code":"fake:exit=3","language":"javascript"}'

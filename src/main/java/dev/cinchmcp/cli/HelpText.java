@@ -1,11 +1,14 @@
 package dev.cinchmcp.cli;
 
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.Settings;
 
 /** The text of {@code --help}, and the one-line usage shown after a usage error. */
 final class HelpText {
 
   static final String USAGE = "Usage: java -jar cinch-mcp.jar [--check | --version | --help]";
+
+  private static final int WIDTH = 100;
 
   private HelpText() {}
 
@@ -57,6 +60,19 @@ final class HelpText {
             + LogLevel.DEFAULT
             + ").",
         "",
+        "The sandbox:",
+        wrap(
+            "  ",
+            "A new one for every program: "
+                + SandboxFacts.SERVICE_RUNTIMES
+                + " at the Cinch API (in the local sandbox, the versions installed there), standard"
+                + " library only; no network; "
+                + SandboxFacts.SERVICE_LIMITS
+                + "; "
+                + SandboxFacts.fileSystem()
+                + ". "
+                + SandboxFacts.outputCut()),
+        "",
         "Exit codes:",
         "  " + ExitCode.OK + "  success; with --check: calls will work",
         "  "
@@ -66,5 +82,23 @@ final class HelpText {
         "",
         "The server writes only JSON-RPC on stdout; its log goes to stderr.",
         "");
+  }
+
+  /** Breaks a sentence into lines of at most {@value #WIDTH} characters, each indented. */
+  static String wrap(String indent, String text) {
+    StringBuilder out = new StringBuilder();
+    StringBuilder line = new StringBuilder(indent);
+    for (String word : text.split(" ")) {
+      if (line.length() > indent.length() && line.length() + 1 + word.length() > WIDTH) {
+        out.append(line).append('\n');
+        line.setLength(0);
+        line.append(indent);
+      }
+      if (line.length() > indent.length()) {
+        line.append(' ');
+      }
+      line.append(word);
+    }
+    return out.append(line).toString();
   }
 }

@@ -3,6 +3,7 @@ package dev.cinchmcp.server;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DeferredRunner;
 import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.UnavailableRunner;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
@@ -40,7 +41,7 @@ public record BackendChoice(
     CodeRunner runner, String runtimes, String summary, List<String> problems) {
 
   /** What the Cinch service runs. */
-  static final String CINCH_RUNTIMES = "Python 3.12 and Node 20";
+  static final String CINCH_RUNTIMES = SandboxFacts.SERVICE_RUNTIMES;
 
   /** The restart hint every configuration message ends with. */
   private static final String RESTART =

@@ -3,6 +3,7 @@ package dev.cinchmcp.server;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.backend.DaemonThreads;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
@@ -83,7 +84,9 @@ public final class CinchMcpServer {
             .validateToolInputs(false)
             .capabilities(ServerCapabilities.builder().tools(false).logging().build())
             .tools(
-                new ExecuteCodeTool(backend.runner(), timers, backend.runtimes()).specification())
+                new ExecuteCodeTool(
+                        backend.runner(), timers, SandboxFacts.withRuntimes(backend.runtimes()))
+                    .specification())
             .build();
 
     if (backend.usable()) {

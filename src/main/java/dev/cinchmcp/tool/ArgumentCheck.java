@@ -43,6 +43,10 @@ final class ArgumentCheck {
     if (text.isBlank()) {
       return problem("\"code\" is empty: pass the complete program to run.");
     }
+    String badText = CodeText.problem("code", text);
+    if (badText != null) {
+      return problem(badText);
+    }
     InputCheck.Result input = InputCheck.check(args);
     if (input.problem() != null) {
       return problem(input.problem());

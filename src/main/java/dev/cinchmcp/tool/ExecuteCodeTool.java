@@ -4,6 +4,7 @@ import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.InputLauncher;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.SandboxFacts;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -32,18 +33,19 @@ public final class ExecuteCodeTool {
 
   private final CodeRunner runner;
   private final ScheduledExecutorService timers;
-  private final String runtimes;
+  private final SandboxFacts facts;
+  private final ResultView view;
 
   /**
    * @param runner what runs the code
    * @param timers for progress notifications while a run is under way
-   * @param runtimes the language versions to promise in the description, e.g. "Python 3.12 and Node
-   *     20"
+   * @param facts what the sandbox that serves offers, for the description, schema and results
    */
-  public ExecuteCodeTool(CodeRunner runner, ScheduledExecutorService timers, String runtimes) {
+  public ExecuteCodeTool(CodeRunner runner, ScheduledExecutorService timers, SandboxFacts facts) {
     this.runner = runner;
     this.timers = timers;
-    this.runtimes = runtimes;
+    this.facts = facts;
+    this.view = new ResultView(facts);
   }
 
   public AsyncToolSpecification specification() {
@@ -51,7 +53,7 @@ public final class ExecuteCodeTool {
   }
 
   Tool definition() {
-    return Tool.builder(NAME, ToolSchemas.input())
+    return Tool.builder(NAME, ToolSchemas.input(facts))
         .title("Run code in a sandbox")
         .description(description())
         .outputSchema(ToolSchemas.output())
@@ -78,17 +80,26 @@ public final class ExecuteCodeTool {
         + " arithmetic, parsing or transforming data, testing a regex, checking that a snippet works.\n\n"
         + "Write code that fits these limits:\n"
         + "- "
-        + runtimes
+        + facts.runtimes()
         + ", standard library only: no third-party packages (no numpy, pandas, requests, lodash)"
         + " and no way to install any.\n"
         + "- No network: HTTP, DNS and package installs all fail.\n"
-        + "- Read-only file system except a small /tmp (64 MB) that is wiped after the run.\n"
-        + "- 10 seconds, 256 MB of memory, half a CPU.\n"
+        + "- "
+        + capitalised(SandboxFacts.fileSystem())
+        + ".\n"
+        + "- "
+        + facts.limits()
+        + ".\n"
         + "- Nothing persists between calls: each program must be complete, with its own imports and data.\n"
-        + "- Only printed output comes back (a bare expression on the last line shows nothing), and each stream"
-        + " is cut at 20,000 characters: print results, not bulk data.\n"
+        + "- Only printed output comes back (a bare expression on the last line shows nothing). "
+        + SandboxFacts.outputCut()
+        + " Print results, not bulk data.\n"
         + "A non-zero exit or a timeout is reported as an error, with the output so far.\n\n"
         + InputSchema.description();
+  }
+
+  private static String capitalised(String phrase) {
+    return Character.toUpperCase(phrase.charAt(0)) + phrase.substring(1);
   }
 
   private Mono<CallToolResult> call(McpAsyncServerExchange exchange, CallToolRequest request) {
@@ -104,7 +115,7 @@ public final class ExecuteCodeTool {
           InputLauncher.Launch launch = InputLauncher.prepare(checked.program(), checked.input());
           return Mono.fromFuture(() -> runner.run(launch.program(), listener))
               .map(launch::delivered)
-              .map(run -> ResultView.of(run, checked.input()))
+              .map(run -> view.of(run, checked.input()))
               .onErrorResume(error -> Mono.just(ResultView.error(failureMessage(error))))
               // Stop progress before the result is handed on, so no progress follows the reply.
               .doOnNext(result -> progress.stop())

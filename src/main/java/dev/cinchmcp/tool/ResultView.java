@@ -3,26 +3,36 @@ package dev.cinchmcp.tool;
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxFacts;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * How a run is shown to the model: a text block to read at a glance, and the same facts as data.
+ * How a run is shown to the model: the same facts as data ({@code structuredContent}, which is all
+ * Claude Code passes on for a success, so it carries a summary in words) and as a text block to
+ * read at a glance (all Claude Code passes on for an error, so an error's text stays within {@link
+ * ErrorText#LIMIT} characters and puts what matters first).
  */
 final class ResultView {
 
-  private ResultView() {}
+  private final SandboxFacts facts;
+  private final RunSummary summary;
 
-  static CallToolResult of(RunResult run) {
+  ResultView(SandboxFacts facts) {
+    this.facts = facts;
+    this.summary = new RunSummary(facts);
+  }
+
+  CallToolResult of(RunResult run) {
     return of(run, ProgramInput.NONE);
   }
 
-  /** A run, with a first line saying what input it was given (none: no line). */
-  static CallToolResult of(RunResult run, ProgramInput input) {
+  /** A run, with a line saying what input it was given (none: no line). */
+  CallToolResult of(RunResult run, ProgramInput input) {
     return CallToolResult.builder()
-        .addTextContent(InputSummary.line(input) + text(run))
-        .structuredContent(structured(run))
+        .addTextContent(text(run, input))
+        .structuredContent(structured(run, input))
         .isError(!run.succeeded())
         .build();
   }
@@ -32,29 +42,37 @@ final class ResultView {
     return CallToolResult.builder().addTextContent(message).isError(true).build();
   }
 
-  static String text(RunResult run) {
-    StringBuilder sb =
-        new StringBuilder(run.stdout().text().length() + run.stderr().text().length() + 256);
-    sb.append("Exit code: ")
-        .append(run.exitCode() == null ? "unknown (not reported)" : run.exitCode());
-    sb.append(" | Duration: ")
-        .append(run.durationMs() == null ? "unknown" : run.durationMs() + " ms");
-    sb.append(" | Timed out: ")
-        .append(run.timedOut() ? "yes (the sandbox stopped the program at its 10 s limit)" : "no");
-    sb.append('\n');
+  String text(RunResult run) {
+    return text(run, ProgramInput.NONE);
+  }
+
+  String text(RunResult run, ProgramInput input) {
+    // The input line leads, and counts inside an error's window like the status line.
+    String head = InputSummary.line(input) + statusLine(run);
+    if (!run.succeeded()) {
+      return ErrorText.of(head, summary, run);
+    }
+    StringBuilder sb = new StringBuilder(head).append('\n');
     stream(sb, "stdout", run.stdout());
     stream(sb, "stderr", run.stderr());
-    if (run.timedOut()) {
-      sb.append(
-          "\nThe program ran out of time. Make it do less work or finish sooner; output printed before the"
-              + " limit is shown above.");
-    } else if (run.exitCode() == null) {
-      sb.append("\nThe sandbox did not report an exit code, so success is not certain.");
-    } else if (run.exitCode() != 0) {
-      sb.append(
-          "\nThe program failed (non-zero exit). Read stderr above, fix the code and run it again.");
+    if (run.stdout().truncated()
+        || run.stderr().truncated()
+        || run.stdout().cleaned()
+        || run.stderr().cleaned()) {
+      sb.append('\n').append(summary.of(run)).append('\n');
     }
     return sb.toString();
+  }
+
+  private String statusLine(RunResult run) {
+    return "Exit code: "
+        + (run.exitCode() == null ? "unknown (not reported)" : run.exitCode())
+        + " | Duration: "
+        + (run.durationMs() == null ? "unknown" : run.durationMs() + " ms")
+        + " | Timed out: "
+        + (run.timedOut()
+            ? "yes (the sandbox stopped the program at its " + facts.timeLimit() + " limit)"
+            : "no");
   }
 
   private static void stream(StringBuilder sb, String name, CappedText text) {
@@ -63,25 +81,24 @@ final class ResultView {
       sb.append("(empty)\n");
       return;
     }
-    sb.append(text.text());
-    if (!text.text().endsWith("\n")) {
+    String shown = text.text();
+    sb.append(shown);
+    if (!shown.endsWith("\n")) {
       sb.append('\n');
-    }
-    if (text.truncated()) {
-      sb.append(
-          String.format(
-              java.util.Locale.ROOT,
-              "[%s cut: showing the first %,d of %,d characters; %,d more were not shown."
-                  + " Print less, or print a summary.]%n",
-              name,
-              text.text().length(),
-              text.originalLength(),
-              text.cutCount()));
     }
   }
 
-  static Map<String, Object> structured(RunResult run) {
+  Map<String, Object> structured(RunResult run) {
+    return structured(run, ProgramInput.NONE);
+  }
+
+  Map<String, Object> structured(RunResult run, ProgramInput input) {
     Map<String, Object> m = new LinkedHashMap<>();
+    m.put("summary", summary.of(run));
+    if (!input.isEmpty()) {
+      // Claude Code shows the model only this part of a success: say here that the input arrived.
+      m.put("input", InputSummary.line(input).strip());
+    }
     m.put("stdout", run.stdout().text());
     m.put("stderr", run.stderr().text());
     m.put("exitCode", run.exitCode());

@@ -1,5 +1,6 @@
 package dev.cinchmcp.tool;
 
+import dev.cinchmcp.backend.SandboxFacts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ final class ToolSchemas {
 
   private ToolSchemas() {}
 
-  static Map<String, Object> input() {
+  static Map<String, Object> input(SandboxFacts facts) {
     Map<String, Object> properties =
         props(
             "code",
@@ -23,7 +24,8 @@ final class ToolSchemas {
                     "minLength",
                     1,
                     "description",
-                    "A complete, self-contained program. Print whatever you want to see."),
+                    "A complete, self-contained program; only what it prints comes back, so print"
+                        + " whatever you want to see."),
             "language",
                 map(
                     "type",
@@ -33,19 +35,28 @@ final class ToolSchemas {
                     "default",
                     "python",
                     "description",
-                    "python (3.12) or javascript (Node 20). Defaults to python."));
+                    "python or javascript (the sandbox runs "
+                        + facts.runtimes()
+                        + "). Defaults to python."));
     properties.putAll(InputSchema.properties()); // stdin, files, args
     return object(properties, List.of("code"));
   }
 
   static Map<String, Object> output() {
     Map<String, Object> nullableInteger = map("type", List.of("integer", "null"));
+    String shown =
+        ", as shown. " + SandboxFacts.outputCut() + " " + SandboxFacts.controlCharacters();
     return object(
         props(
-            "stdout",
-                map("type", "string", "description", "Standard output, cut at 20,000 characters."),
-            "stderr",
-                map("type", "string", "description", "Standard error, cut at 20,000 characters."),
+            "summary",
+                map(
+                    "type",
+                    "string",
+                    "description",
+                    "What happened, in words: the exit code or time-out, what was cut and where,"
+                        + " and what to do next. Read it first."),
+            "stdout", map("type", "string", "description", "Standard output" + shown),
+            "stderr", map("type", "string", "description", "Standard error" + shown),
             "exitCode",
                 with(
                     nullableInteger,
@@ -62,8 +73,18 @@ final class ToolSchemas {
                     nullableInteger,
                     "description",
                     "Run time in the sandbox, in milliseconds; null if not reported."),
-            "stdoutTruncated", map("type", "boolean"),
-            "stderrTruncated", map("type", "boolean"),
+            "stdoutTruncated",
+                map(
+                    "type",
+                    "boolean",
+                    "description",
+                    "True when the middle of stdout was left out (its marker says how much)."),
+            "stderrTruncated",
+                map(
+                    "type",
+                    "boolean",
+                    "description",
+                    "True when the middle of stderr was left out (its marker says how much)."),
             "stdoutLength",
                 map(
                     "type",
@@ -71,7 +92,7 @@ final class ToolSchemas {
                     "minimum",
                     0,
                     "description",
-                    "Length of the full stdout, in characters."),
+                    "Length of the full stdout as the program printed it, in characters."),
             "stderrLength",
                 map(
                     "type",
@@ -79,14 +100,21 @@ final class ToolSchemas {
                     "minimum",
                     0,
                     "description",
-                    "Length of the full stderr, in characters."),
+                    "Length of the full stderr as the program printed it, in characters."),
             "backend",
                 map(
                     "type",
                     "string",
                     "description",
-                    "What ran the program: cinch (the Cinch API) or local (gVisor).")),
+                    "What ran the program: cinch (the Cinch API) or local (gVisor)."),
+            "input",
+                map(
+                    "type",
+                    "string",
+                    "description",
+                    "Present when stdin, files or args were given: what the program received.")),
         List.of(
+            "summary",
             "stdout",
             "stderr",
             "exitCode",

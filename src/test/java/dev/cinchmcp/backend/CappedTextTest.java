@@ -7,87 +7,68 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 class CappedTextTest {
 
-  private static final String EMOJI = "\uD83D\uDE00"; // one code point, two chars
-
-  @ParameterizedTest(name = "length {0}, limit {1} -> {2}")
-  @CsvSource({"0, 5, 0", "3, 5, 3", "5, 5, 5", "6, 5, 5", "6, 0, 0", "1, 0, 0"})
-  void cutIndexOfPlainTextIsTheLimitOrTheLength(int length, int limit, int expected) {
-    assertEquals(expected, CappedText.cutIndex("x".repeat(length), limit));
+  @Test
+  void theLimitsLeaveRoomForTheLongestMarker() {
+    // A petabyte of output, all line breaks: more than any run can print.
+    long most = 999_999_999_999_999L;
+    CappedText worst = new CappedText("a", "b", most, most, most, true);
+    assertTrue(
+        worst.marker().length() <= CappedText.MARKER_ROOM,
+        worst.marker().length() + ": " + worst.marker());
+    assertTrue(
+        WireCost.of(worst.marker())
+            <= CappedText.LIMIT_BYTES - CappedText.HEAD_BYTES - CappedText.TAIL_BYTES);
+    assertEquals(CappedText.LIMIT, CappedText.HEAD + CappedText.TAIL + CappedText.MARKER_ROOM);
   }
 
   @Test
-  void cutIndexNeverSplitsASurrogatePair() {
-    String text = "ab" + EMOJI + "cd";
-    assertEquals(2, CappedText.cutIndex(text, 3), "the cut would fall between the pair's halves");
-    assertEquals(4, CappedText.cutIndex(text, 4), "the whole pair fits");
-    assertEquals(2, CappedText.cutIndex(text, 2), "the cut falls before the pair");
+  void aCutStreamShowsHeadMarkerAndTail() {
+    CappedText cut = new CappedText("start\n", "end\n", 1_000_000, 999_990, 40_000, false);
+
+    assertEquals(
+        "start\n[... 999,990 characters (40,000 line breaks) left out here ...]\nend\n",
+        cut.text());
+    assertTrue(cut.truncated());
   }
 
   @Test
-  void cutIndexAtOneWithALeadingPairKeepsNothing() {
-    assertEquals(0, CappedText.cutIndex(EMOJI + "x", 1));
+  void theMarkerGoesOnALineOfItsOwnAndSaysWhenNoLineWasCut() {
+    CappedText cut = new CappedText("xx", "yy", 10, 6, 0, false);
+
+    assertEquals("xx\n[... 6 characters (no line break) left out here ...]\nyy", cut.text());
+    assertEquals(
+        "[... 6 characters (1 line break) left out here ...]\n",
+        new CappedText("", "y", 10, 6, 1, false).marker());
   }
 
   @Test
-  void cutIndexKeepsAPairAtTheEndWhenTheTextFits() {
-    assertEquals(3, CappedText.cutIndex("a" + EMOJI, 3));
+  void aWholeStreamIsItsHeadWithNoMarker() {
+    CappedText whole = CappedText.of("hello");
+    assertEquals("hello", whole.text());
+    assertEquals("", whole.marker());
+    assertFalse(whole.truncated());
+    assertEquals(5, whole.originalLength());
   }
 
   @Test
   void ofNullIsEmpty() {
     assertSame(CappedText.EMPTY, CappedText.of(null));
     assertEquals("", CappedText.EMPTY.text());
-    assertFalse(CappedText.EMPTY.truncated());
   }
 
   @Test
-  void ofShortTextKeepsItAll() {
-    CappedText c = CappedText.of("hello");
-    assertEquals("hello", c.text());
-    assertEquals(5, c.originalLength());
-    assertFalse(c.truncated());
-    assertEquals(0, c.cutCount());
+  void nullPartsAreEmpty() {
+    assertEquals("", new CappedText(null, null, 0, 0, 0, false).text());
   }
 
   @Test
-  void ofTextAtTheLimitKeepsItAll() {
-    CappedText c = CappedText.of("x".repeat(CappedText.LIMIT));
-    assertFalse(c.truncated());
-    assertEquals(CappedText.LIMIT, c.text().length());
-  }
-
-  @Test
-  void ofTextOneOverTheLimitCutsOne() {
-    CappedText c = CappedText.of("x".repeat(CappedText.LIMIT + 1));
-    assertTrue(c.truncated());
-    assertEquals(CappedText.LIMIT, c.text().length());
-    assertEquals(CappedText.LIMIT + 1, c.originalLength());
-    assertEquals(1, c.cutCount());
-  }
-
-  @Test
-  void ofTextWithAPairAcrossTheLimitKeepsNoHalfPair() {
-    String full = "x".repeat(CappedText.LIMIT - 1) + EMOJI + "y";
-    CappedText c = CappedText.of(full);
-    assertEquals(CappedText.LIMIT - 1, c.text().length());
-    assertFalse(Character.isHighSurrogate(c.text().charAt(c.text().length() - 1)));
-    assertEquals(full.length(), c.originalLength());
-    assertEquals(3, c.cutCount());
-  }
-
-  @Test
-  void nullTextIsEmpty() {
-    assertEquals("", new CappedText(null, 0).text());
-  }
-
-  @Test
-  void originalShorterThanKeptIsRefused() {
-    assertThrows(IllegalArgumentException.class, () -> new CappedText("abc", 2));
+  void impossibleCountsAreRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new CappedText("a", "", 2, 3, 0, false));
+    assertThrows(IllegalArgumentException.class, () -> new CappedText("a", "b", 2, 0, 0, false));
+    assertThrows(IllegalArgumentException.class, () -> new CappedText("a", "", -1, 0, 0, false));
   }
 
   @Test

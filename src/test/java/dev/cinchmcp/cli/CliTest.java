@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.Version;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,27 @@ class CliTest {
       assertTrue(
           run.out().contains(expected),
           () -> "--help should mention " + expected + ":\n" + run.out());
+    }
+  }
+
+  @Test
+  void helpStatesTheSandboxFactsFromTheirOneSource() {
+    String out = CliRun.of(Map.of(), "--help").out().replaceAll("\\s+", " ");
+
+    for (String fact :
+        List.of(
+            SandboxFacts.SERVICE_RUNTIMES,
+            SandboxFacts.SERVICE_LIMITS,
+            SandboxFacts.fileSystem(),
+            SandboxFacts.outputCut())) {
+      assertTrue(out.contains(fact), () -> "--help should state: " + fact + "\n" + out);
+    }
+  }
+
+  @Test
+  void helpLinesFitAHundredColumns() {
+    for (String line : CliRun.of(Map.of(), "--help").out().split("\n")) {
+      assertTrue(line.length() <= 100, line);
     }
   }
 

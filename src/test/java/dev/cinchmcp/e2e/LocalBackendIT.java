@@ -33,6 +33,18 @@ class LocalBackendIT {
       assertFalse(
           description.contains("Python 3.12 and Node 20"),
           "the local versions, not the service's: " + description);
+      String language =
+          jar.awaitReply("list", Duration.ofSeconds(1))
+              .path("result")
+              .path("tools")
+              .get(0)
+              .path("inputSchema")
+              .path("properties")
+              .path("language")
+              .path("description")
+              .asText();
+      assertTrue(
+          language.contains("Node.js "), "the schema names the local versions too: " + language);
 
       jar.send(JarProcess.call(1, "print(6 * 7)"));
       JsonNode result = jar.awaitReply(1, Duration.ofSeconds(30)).path("result");

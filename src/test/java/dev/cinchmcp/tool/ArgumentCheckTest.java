@@ -115,4 +115,25 @@ class ArgumentCheckTest {
     String two = problem(Map.of("code", "x", "input", "", "argv", List.of()));
     assertTrue(two.contains("unknown arguments \"argv\", \"input\""), two);
   }
+
+  @Test
+  void aLoneSurrogateInCodeIsRefusedWithItsLineAndColumn() {
+    String p = problem(Map.of("code", "a = 1\nb = '\uDC00'\n"));
+    assertTrue(
+        p.contains("\"code\" holds a lone surrogate (U+DC00) at line 2, column 6 (character 12)"),
+        p);
+  }
+
+  @Test
+  void aPairBeforeTheLoneSurrogateCountsAsOneColumn() {
+    String p = problem(Map.of("code", "'\uD83D\uDE00\uD800'"));
+    assertTrue(p.contains("line 1, column 3 (character 4)"), p);
+  }
+
+  @Test
+  void pairsAndNulArePassedOn() {
+    assertEquals(
+        "s = '\uD83D\uDE00\u0000'",
+        ArgumentCheck.check(Map.of("code", "s = '\uD83D\uDE00\u0000'")).program().code());
+  }
 }

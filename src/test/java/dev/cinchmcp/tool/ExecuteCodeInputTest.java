@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.config.Version;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -97,7 +98,7 @@ class ExecuteCodeInputTest {
 
   private static CallToolResult call(Map<String, Object> arguments) {
     CodeRunner r = runner;
-    return new ExecuteCodeTool(r, timers, "Python 3.12 and Node 20")
+    return new ExecuteCodeTool(r, timers, SandboxFacts.SERVICE)
         .specification()
         .callHandler()
         .apply(null, new CallToolRequest(ExecuteCodeTool.NAME, arguments))

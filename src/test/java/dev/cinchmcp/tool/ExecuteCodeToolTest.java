@@ -15,6 +15,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.UnavailableRunner;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.config.Version;
@@ -70,7 +71,7 @@ class ExecuteCodeToolTest {
   }
 
   private static ExecuteCodeTool tool(CodeRunner runner) {
-    return new ExecuteCodeTool(runner, timers, "Python 3.12 and Node 20");
+    return new ExecuteCodeTool(runner, timers, SandboxFacts.SERVICE);
   }
 
   private static CodeRunner cinch() {
@@ -129,6 +130,29 @@ class ExecuteCodeToolTest {
   }
 
   @Test
+  void codeWithALoneSurrogateIsRefusedWithItsPlaceAndNothingIsSent() {
+    CallToolResult r = call(cinch(), Map.of("code", "x = 1\nprint('a\uD800')"));
+
+    assertTrue(r.isError());
+    assertTrue(
+        text(r).contains("\"code\" holds a lone surrogate (U+D800) at line 2, column 9"), text(r));
+    wireMock.verify(0, anyRequestedFor(anyUrl()));
+  }
+
+  @Test
+  void theDescriptionAndSchemaUseTheFactsOfTheBackendThatServes() {
+    Tool tool =
+        new ExecuteCodeTool(
+                cinch(), timers, SandboxFacts.withRuntimes("Python 3.11.2, Node.js 20.20.2"))
+            .definition();
+
+    assertTrue(
+        tool.description().contains("- Python 3.11.2, Node.js 20.20.2, standard library only"));
+    assertFalse(tool.description().contains("3.12"));
+    assertTrue(tool.inputSchema().toString().contains("Python 3.11.2, Node.js 20.20.2"));
+  }
+
+  @Test
   void apiFailureIsAnErrorResultWithItsMessage() {
     wireMock.stubFor(
         post(urlEqualTo("/run"))
@@ -168,5 +192,7 @@ class ExecuteCodeToolTest {
     assertFalse(tool.annotations().openWorldHint());
     assertTrue(tool.description().contains("Python 3.12 and Node 20"));
     assertTrue(tool.description().contains("20,000 characters"));
+    assertTrue(tool.description().contains("- " + SandboxFacts.SERVICE_LIMITS + ".\n"));
+    assertTrue(tool.description().contains("/tmp (64 MB)"));
   }
 }

@@ -14,6 +14,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxFacts;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,8 +58,11 @@ class ToolSchemasTest {
 
   @Test
   void inputSchemaIsAValidObjectSchema() {
-    assertEquals(List.of(), againstMetaSchema(ToolSchemas.input()));
-    assertEquals("object", ToolSchemas.input().get("type"), "MCP requires an object input schema");
+    assertEquals(List.of(), againstMetaSchema(ToolSchemas.input(SandboxFacts.SERVICE)));
+    assertEquals(
+        "object",
+        ToolSchemas.input(SandboxFacts.SERVICE).get("type"),
+        "MCP requires an object input schema");
   }
 
   @Test
@@ -87,13 +91,18 @@ class ToolSchemasTest {
         Arguments.of(
             "huge lengths",
             new RunResult(
-                new CappedText("a", 5_000_000_000L), null, -1, false, Long.MAX_VALUE, "cinch")));
+                new CappedText("a", "b", 5_000_000_000L, 4_999_999_998L, 7, true),
+                null,
+                -1,
+                false,
+                Long.MAX_VALUE,
+                "cinch")));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("runs")
   void everyStructuredResultConformsToTheOutputSchema(String what, RunResult run) {
-    Map<String, Object> structured = ResultView.structured(run);
+    Map<String, Object> structured = new ResultView(SandboxFacts.SERVICE).structured(run);
 
     assertEquals(List.of(), validate(ToolSchemas.output(), structured));
     // And the same after a trip through JSON, as the client will see it.
@@ -108,7 +117,8 @@ class ToolSchemasTest {
   void outputSchemaRefusesAResultMissingAFieldOrCarryingAnExtraOne() {
     Map<String, Object> structured =
         new LinkedHashMap<>(
-            ResultView.structured(new RunResult(CappedText.of("4"), null, 0, false, 1L, "cinch")));
+            new ResultView(SandboxFacts.SERVICE)
+                .structured(new RunResult(CappedText.of("4"), null, 0, false, 1L, "cinch")));
     Map<String, Object> missing = new LinkedHashMap<>(structured);
     missing.remove("backend");
     Map<String, Object> extra = new LinkedHashMap<>(structured);
@@ -137,6 +147,7 @@ class ToolSchemasTest {
         Arguments.of(Map.of("code", "x", "language", "Python")),
         Arguments.of(Map.of("code", "x", "language", 3)),
         Arguments.of(Map.of("code", "x", "timeout", 5)),
+        // (A lone surrogate in code is refused too, which no JSON Schema can express.)
         Arguments.of(Map.of("language", "python")),
         Arguments.of(
             Map.of(
@@ -160,7 +171,7 @@ class ToolSchemasTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("argumentSets")
   void argumentCheckAgreesWithTheInputSchema(Map<String, Object> arguments) {
-    boolean schemaAccepts = validate(ToolSchemas.input(), arguments).isEmpty();
+    boolean schemaAccepts = validate(ToolSchemas.input(SandboxFacts.SERVICE), arguments).isEmpty();
     ArgumentCheck.Outcome outcome = ArgumentCheck.check(arguments);
 
     assertEquals(

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.cinch;
 
+import dev.cinchmcp.backend.StreamCapture;
 import java.io.IOException;
 import java.io.Reader;
 
@@ -71,18 +72,65 @@ final class JsonScanner {
     return false;
   }
 
+  /** Where the characters of a string go as they are read. */
+  interface Sink {
+    void append(char[] buf, int off, int len);
+
+    void append(char c);
+  }
+
   /**
    * Reads a string value, appending at most {@code keep} of its characters to {@code sink}; the
    * rest is read and counted but not kept. Returns the string's full length in UTF-16 characters.
    */
   long readString(StringBuilder sink, int keep) throws IOException, Malformed {
+    return readString(
+        new Sink() {
+          @Override
+          public void append(char[] buf, int off, int len) {
+            int room = keep - sink.length();
+            if (room > 0) {
+              sink.append(buf, off, Math.min(room, len));
+            }
+          }
+
+          @Override
+          public void append(char c) {
+            if (sink.length() < keep) {
+              sink.append(c);
+            }
+          }
+        });
+  }
+
+  /**
+   * Reads a string value into {@code capture}, which keeps what it keeps of it; returns the
+   * string's full length in UTF-16 characters.
+   */
+  long readString(StreamCapture capture) throws IOException, Malformed {
+    return readString(
+        new Sink() {
+          @Override
+          public void append(char[] buf, int off, int len) {
+            capture.append(buf, off, len);
+          }
+
+          @Override
+          public void append(char c) {
+            capture.append(c);
+          }
+        });
+  }
+
+  /** Reads a string value, handing each of its characters to {@code sink}; returns its length. */
+  long readString(Sink sink) throws IOException, Malformed {
     expect('"');
     long length = 0;
     while (true) {
       if (pos == end && !fill()) {
         throw new Malformed("the answer ended inside a string");
       }
-      // Fast path: a run of plain characters is kept (or counted) in one step, not one by one.
+      // Fast path: a run of plain characters is handed on in one step, not one by one.
       int start = pos;
       while (pos < end) {
         char c = buf[pos];
@@ -93,9 +141,7 @@ final class JsonScanner {
       }
       int run = pos - start;
       if (run > 0) {
-        if (length < keep) {
-          sink.append(buf, start, (int) Math.min(run, keep - length));
-        }
+        sink.append(buf, start, run);
         length += run;
       }
       if (pos == end) {
@@ -110,9 +156,7 @@ final class JsonScanner {
       } else {
         throw new Malformed("a control character inside a string");
       }
-      if (length < keep) {
-        sink.append(c);
-      }
+      sink.append(c);
       length++;
     }
   }

@@ -10,8 +10,8 @@ final class Redactor {
 
   static final String MASK = "[REDACTED]";
 
-  // A key's tail cut off by truncation still leaks its start; mask such a tail from this many
-  // chars.
+  // A key cut in two by a limit still leaks the piece that was kept; such a piece is masked from
+  // this many chars.
   private static final int MIN_TAIL = 6;
 
   private final String secret;
@@ -39,24 +39,40 @@ final class Redactor {
   }
 
   /**
-   * The same stream with the key masked, including a key's start left at the end by the cut; its
-   * original length stays as the API reported it.
+   * The same stream with the key masked, including a key cut in two by the cut in the middle: its
+   * start at the end of the head, its end at the start of the tail. The counts stay as captured.
    */
   CappedText cappedSafe(CappedText text) {
     if (secret == null) {
       return text;
     }
-    String safe = redact(text.text());
+    String head = redact(text.head());
+    String tail = redact(text.tail());
     if (text.truncated()) {
-      safe = maskTail(safe);
+      head = maskTail(head);
+      tail = maskHead(tail);
     }
-    if (safe.equals(text.text())) {
+    if (head.equals(text.head()) && tail.equals(text.tail())) {
       return text;
     }
-    // A whole stream keeps being whole (its length is what is shown); a cut one keeps the API's
-    // length.
     return new CappedText(
-        safe, text.truncated() ? Math.max(text.originalLength(), safe.length()) : safe.length());
+        head,
+        tail,
+        text.originalLength(),
+        text.omittedChars(),
+        text.omittedLines(),
+        text.cleaned());
+  }
+
+  /** Masks a leading piece of text that is the end of the secret (a key cut in two by a limit). */
+  private String maskHead(String text) {
+    int longest = Math.min(secret.length() - 1, text.length());
+    for (int n = longest; n >= Math.min(MIN_TAIL, secret.length() - 1) && n > 0; n--) {
+      if (text.regionMatches(0, secret, secret.length() - n, n)) {
+        return MASK + text.substring(n);
+      }
+    }
+    return text;
   }
 
   /**

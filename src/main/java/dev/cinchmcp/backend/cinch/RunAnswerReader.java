@@ -2,14 +2,15 @@ package dev.cinchmcp.backend.cinch;
 
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.StreamCapture;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.Locale;
 
 /**
  * Reads the API's answer to a run ({@code {"stdout": ..., "stderr": ..., "exitCode": 0, "timedOut":
- * false, "durationMs": 287}}) straight from the response stream, keeping at most {@link
- * CappedText#LIMIT} characters of each output stream however much the program printed.
+ * false, "durationMs": 287}}) straight from the response stream, keeping the start and the end of
+ * each output stream ({@link StreamCapture}) however much the program printed.
  *
  * <p>Unknown fields are skipped, missing ones tolerated, and snake_case names accepted too (the
  * wire format is not documented beyond one example). An answer with none of the run's fields is not
@@ -66,17 +67,15 @@ final class RunAnswerReader {
     if (!f.anyRunField) {
       throw new NotARun("the answer has none of the fields of a run", json.excerpt(), f.apiMessage);
     }
-    CappedText stdout = f.stdout == null ? CappedText.EMPTY : capped(f.stdout, f.stdoutLength);
-    CappedText stderr = f.stderr == null ? CappedText.EMPTY : capped(f.stderr, f.stderrLength);
+    CappedText stdout = f.stdout == null ? CappedText.EMPTY : f.stdout.result();
+    CappedText stderr = f.stderr == null ? CappedText.EMPTY : f.stderr.result();
     return new RunResult(
         stdout, stderr, f.exitCode, Boolean.TRUE.equals(f.timedOut), f.durationMs, "cinch");
   }
 
   private static final class Fields {
-    StringBuilder stdout;
-    long stdoutLength;
-    StringBuilder stderr;
-    long stderrLength;
+    StreamCapture stdout;
+    StreamCapture stderr;
     Integer exitCode;
     Boolean timedOut;
     Long durationMs;
@@ -93,13 +92,13 @@ final class RunAnswerReader {
     }
     switch (name) {
       case "stdout" -> {
-        f.stdout = new StringBuilder();
-        f.stdoutLength = json.readString(f.stdout, CappedText.LIMIT + 1);
+        f.stdout = new StreamCapture();
+        json.readString(f.stdout);
         f.anyRunField = true;
       }
       case "stderr" -> {
-        f.stderr = new StringBuilder();
-        f.stderrLength = json.readString(f.stderr, CappedText.LIMIT + 1);
+        f.stderr = new StreamCapture();
+        json.readString(f.stderr);
         f.anyRunField = true;
       }
       case "exitcode" -> {
@@ -145,11 +144,5 @@ final class RunAnswerReader {
   /** exitCode, exit_code and EXITCODE all mean the same field. */
   private static String normalise(String name) {
     return name.replace("_", "").toLowerCase(Locale.ROOT);
-  }
-
-  /** The scanner kept LIMIT + 1 characters so that a pair straddling the cut can be seen whole. */
-  private static CappedText capped(StringBuilder kept, long fullLength) {
-    int cut = CappedText.cutIndex(kept, CappedText.LIMIT);
-    return new CappedText(kept.substring(0, cut), fullLength);
   }
 }

@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.StreamCapture;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -8,19 +9,18 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Drains one output stream of a sandbox to its end, keeping only its first {@link CappedText#LIMIT}
- * characters and counting the rest. Draining everything matters: a program blocked on a full pipe
- * would never exit. Keeping only the start matters: a flood must not fill the server's heap.
+ * Drains one output stream of a sandbox to its end, keeping its start and its end ({@link
+ * StreamCapture}) and counting the rest. Draining everything matters: a program blocked on a full
+ * pipe would never exit. Keeping only the two ends matters: a flood must not fill the server's
+ * heap.
  *
  * <p>Runs on its own thread ({@link #run()}); {@link #result()} is read once the stream has ended.
  */
 final class CappedStreamReader implements Runnable {
 
   private final InputStream stream;
-  // One character beyond the limit, so that CappedText.cutIndex can see whether the kept text would
-  // end in half a surrogate pair.
-  private final StringBuilder kept = new StringBuilder();
-  private long length;
+  private final StreamCapture capture = new StreamCapture();
+  private char last = '\n';
   private volatile boolean done;
 
   CappedStreamReader(InputStream stream) {
@@ -34,12 +34,11 @@ final class CappedStreamReader implements Runnable {
     try (Reader reader = new InputStreamReader(stream, StandardCharsets.UTF_8)) {
       int n;
       while ((n = reader.read(buffer)) >= 0) {
-        synchronized (this) {
-          int room = CappedText.LIMIT + 1 - kept.length();
-          if (room > 0) {
-            kept.append(buffer, 0, Math.min(room, n));
+        if (n > 0) {
+          synchronized (this) {
+            capture.append(buffer, 0, n);
+            last = buffer[n - 1];
           }
-          length += n;
         }
       }
     } catch (IOException e) {
@@ -53,24 +52,20 @@ final class CappedStreamReader implements Runnable {
     return done;
   }
 
-  /** The kept start of the stream and its full length, so far. */
+  /** The kept start and end of the stream and its full length, so far. */
   synchronized CappedText result() {
-    return new CappedText(kept.substring(0, CappedText.cutIndex(kept, CappedText.LIMIT)), length);
+    return capture.result();
   }
 
   /**
-   * Like {@link #result()}, with a line of the sandbox's own appended (e.g. why it was stopped).
+   * Like {@link #result()}, with a line of the sandbox's own appended (e.g. why it was stopped): it
+   * is the last thing in the stream, so it is always shown, and it counts in the length.
    */
   synchronized CappedText resultWithNote(String note) {
-    CappedText text = result();
-    if (note == null) {
-      return text;
+    if (note != null) {
+      capture.append((last == '\n' ? "" : "\n") + note + "\n");
+      last = '\n';
     }
-    String separator = text.text().isEmpty() || text.text().endsWith("\n") ? "" : "\n";
-    String line = separator + note + "\n";
-    // A stream already cut keeps its cut; the note then only counts in the length.
-    return text.truncated()
-        ? new CappedText(text.text(), text.originalLength() + line.length())
-        : CappedText.of(text.text() + line);
+    return capture.result();
   }
 }

@@ -189,47 +189,52 @@ class CinchApiRunnerResultTest {
 
   @ParameterizedTest(name = "{0} characters")
   @ValueSource(ints = {20_001, 20_002, 100_000})
-  void streamsOverTheLimitAreCutAtTheLimitWithTheirLengthReported(int length) throws Exception {
+  void streamsOverTheLimitKeepTheirStartAndEndWithTheirLengthReported(int length) throws Exception {
     String out = "0123456789".repeat(length / 10 + 1).substring(0, length);
     RunResult r = answer(run(out, out));
 
-    assertEquals(out.substring(0, CappedText.LIMIT), r.stdout().text());
-    assertEquals(length, r.stdout().originalLength());
-    assertTrue(r.stdout().truncated());
-    assertEquals(length - CappedText.LIMIT, r.stdout().cutCount());
-    assertEquals(out.substring(0, CappedText.LIMIT), r.stderr().text());
-    assertEquals(length, r.stderr().originalLength());
+    for (CappedText stream : java.util.List.of(r.stdout(), r.stderr())) {
+      assertEquals(out.substring(0, CappedText.HEAD), stream.head());
+      assertEquals(out.substring(length - CappedText.TAIL), stream.tail());
+      assertEquals(length, stream.originalLength());
+      assertTrue(stream.truncated());
+      assertEquals(length - CappedText.HEAD - CappedText.TAIL, stream.omittedChars());
+    }
   }
 
   @Test
-  void emojiAcrossTheCutIsDroppedWhole() throws Exception {
-    // 19,999 chars, then a surrogate pair at 19,999-20,000: the cut at 20,000 would split it.
-    String out = "a".repeat(19_999) + "\uD83D\uDE00" + "tail";
+  void emojiAcrossTheHeadCutIsLeftOutWhole() throws Exception {
+    String out = "a".repeat(CappedText.HEAD - 1) + "\uD83D\uDE00" + "b".repeat(30_000);
     RunResult r = answer(run(out, ""));
 
-    String kept = r.stdout().text();
-    assertEquals(19_999, kept.length());
-    assertFalse(Character.isHighSurrogate(kept.charAt(kept.length() - 1)));
+    assertEquals("a".repeat(CappedText.HEAD - 1), r.stdout().head());
     assertEquals(out.length(), r.stdout().originalLength());
-    assertTrue(r.stdout().truncated());
+    assertEquals(
+        out.length() - r.stdout().head().length() - r.stdout().tail().length(),
+        r.stdout().omittedChars());
   }
 
   @Test
-  void escapedEmojiAcrossTheCutIsDroppedWhole() {
-    String body = "{\"stdout\":\"" + "a".repeat(19_999) + "\\ud83d\\ude00tail\",\"exitCode\":0}";
+  void escapedEmojiAcrossTheTailCutIsLeftOutWhole() {
+    String body =
+        "{\"stdout\":\""
+            + "a".repeat(30_000)
+            + "\\ud83d\\ude00"
+            + "c".repeat(CappedText.TAIL - 1)
+            + "\",\"exitCode\":0}";
     RunResult r = answer(body);
 
-    assertEquals(19_999, r.stdout().text().length());
-    assertEquals(20_005, r.stdout().originalLength());
+    assertEquals("c".repeat(CappedText.TAIL - 1), r.stdout().tail());
+    assertEquals(30_000 + 2 + CappedText.TAIL - 1, r.stdout().originalLength());
   }
 
   @Test
-  void emojiEndingExactlyAtTheLimitIsKept() throws Exception {
-    String out = "a".repeat(19_998) + "\uD83D\uDE00";
-    RunResult r = answer(run(out, ""));
+  void escapedControlCharactersAndLoneSurrogatesAreShownCompactly() {
+    RunResult r = answer("{\"stdout\":\"a\\u0001b\\ud800c\\u001b[31md\",\"exitCode\":0}");
 
-    assertEquals(out, r.stdout().text());
-    assertFalse(r.stdout().truncated());
+    assertEquals("a\u2401b\uFFFDcd", r.stdout().text());
+    assertEquals(11, r.stdout().originalLength());
+    assertTrue(r.stdout().cleaned());
   }
 
   @Test
@@ -238,7 +243,8 @@ class CinchApiRunnerResultTest {
     String out = "y".repeat(length);
     RunResult r = answer(run(out, "small"));
 
-    assertEquals(CappedText.LIMIT, r.stdout().text().length());
+    assertEquals(CappedText.HEAD, r.stdout().head().length());
+    assertEquals(CappedText.TAIL, r.stdout().tail().length());
     assertEquals(length, r.stdout().originalLength());
     assertEquals("small", r.stderr().text());
     assertEquals(0, r.exitCode());

@@ -29,17 +29,34 @@ class RedactorTest {
   }
 
   @Test
-  void aCutStreamEndingInTheKeysStartHasItMasked() {
-    CappedText cut = new CappedText("out: " + KEY.substring(0, 12), 100);
+  void aHeadEndingInTheKeysStartHasItMasked() {
+    CappedText cut = new CappedText("out: " + KEY.substring(0, 12), "tail", 100, 80, 3, false);
     CappedText safe = redactor.cappedSafe(cut);
-    assertEquals("out: [REDACTED]", safe.text());
+    assertEquals("out: [REDACTED]", safe.head());
+    assertEquals("tail", safe.tail());
     assertEquals(100, safe.originalLength());
+    assertEquals(80, safe.omittedChars());
+    assertEquals(3, safe.omittedLines());
+  }
+
+  @Test
+  void aTailStartingWithTheKeysEndHasItMasked() {
+    CappedText cut = new CappedText("head", KEY.substring(9) + " more", 100, 80, 0, false);
+    assertEquals("[REDACTED] more", redactor.cappedSafe(cut).tail());
+  }
+
+  @Test
+  void wholeCopiesInBothPartsAreMasked() {
+    CappedText cut = new CappedText("a " + KEY, KEY + " b", 200, 100, 0, false);
+    CappedText safe = redactor.cappedSafe(cut);
+    assertEquals("a [REDACTED]", safe.head());
+    assertEquals("[REDACTED] b", safe.tail());
   }
 
   @Test
   void anUncutStreamEndingInTheKeysStartIsLeftAlone() {
     // Not cut: the text really ends there, so it is not a key cut in two.
-    CappedText whole = new CappedText("cinch_live_", 11);
+    CappedText whole = CappedText.of("cinch_live_");
     assertSame(whole, redactor.cappedSafe(whole));
   }
 

@@ -312,9 +312,12 @@ class LocalSandboxContainmentTest {
     RunResult result = await(flood);
     assertEquals(0, result.exitCode(), describe(result));
     CappedText out = result.stdout();
-    // 'a' then 15,000 two-char emoji: the 20,000th char would be half a pair, so 19,999 are kept.
-    assertEquals(CappedText.LIMIT - 1, out.text().length());
-    assertFalse(Character.isHighSurrogate(out.text().charAt(out.text().length() - 1)));
+    // 'a' then 15,000 two-char emoji, then a flood: each end is cut at a whole code point, and the
+    // emoji (four bytes as JSON each) fill the head's byte budget before its character budget.
+    assertTrue(out.head().startsWith("a\uD83D\uDE00"), describe(result));
+    assertFalse(Character.isHighSurrogate(out.head().charAt(out.head().length() - 1)));
+    assertFalse(Character.isLowSurrogate(out.tail().charAt(0)));
+    assertTrue(out.tail().endsWith("xend\n"), "the end of the flood is shown");
     assertEquals(1 + 30_000 + 50 * 100_000 + 4, out.originalLength());
     assertTrue(out.truncated());
   }

@@ -1,0 +1,285 @@
+package dev.cinchmcp.backend;
+
+/**
+ * Turns a program's output, as it streams, into text that is cheap to send and safe to show:
+ *
+ * <ul>
+ *   <li>terminal escape sequences (ANSI colours, cursor moves, window titles) are removed;
+ *   <li>other control characters (all but tab and newline; a carriage return only when no newline
+ *       follows it) become their visible Unicode symbol, e.g. U+0001 becomes {@code ␁}, DEL {@code
+ *       ␡}; C1 controls (U+0080 to U+009F) and lone surrogates become {@code �};
+ *   <li>a run of {@value #RUN_MIN} or more of the same such symbol is shown once with its count,
+ *       {@code [␁ ×30000]}, so a flood of controls costs a few bytes, not six per character.
+ * </ul>
+ *
+ * Each piece of output goes to a {@link Units} sink as one unit (a character, a surrogate pair, a
+ * run), together with how many characters of the original it stands for, so that the cut made after
+ * this step can still count the original exactly. Holds at most one unfinished escape sequence
+ * ({@value #MAX_SEQUENCE} characters) and one character of look-ahead.
+ */
+final class OutputCleaner {
+
+  /** Where the cleaned units go. */
+  interface Units {
+    /** One unit of {@code text.length()} characters that stands for {@code raw} original ones. */
+    void unit(String text, long raw);
+
+    /** One one-character unit. */
+    void unit(char c, long raw);
+
+    /**
+     * A run of one-character units, each standing for itself, the first for {@code extraRaw}
+     * original characters more.
+     */
+    void plain(char[] buf, int off, int len, long extraRaw);
+  }
+
+  static final int RUN_MIN = 4;
+  static final int MAX_SEQUENCE = 256;
+  private static final char ESC = 0x1B;
+  private static final char REPLACEMENT = '\uFFFD';
+
+  private enum State {
+    TEXT,
+    ESCAPE, // ESC seen
+    INTERMEDIATE, // ESC followed by 0x20-0x2F, e.g. ESC ( B
+    CSI, // ESC [
+    OSC, // ESC ], ended by BEL or ESC \
+    OSC_ESCAPE // ESC inside an OSC
+  }
+
+  private final Units out;
+  private State state = State.TEXT;
+  private final StringBuilder sequence = new StringBuilder();
+  private char pendingHigh;
+  private boolean pendingReturn;
+  private char runSymbol;
+  private long runLength;
+  private long removed; // original characters removed since the last unit, added to the next one
+  private boolean changed;
+
+  OutputCleaner(Units out) {
+    this.out = out;
+  }
+
+  /** Whether anything was removed or replaced so far. */
+  boolean changed() {
+    return changed;
+  }
+
+  void accept(char[] buf, int off, int len) {
+    int end = off + len;
+    int i = off;
+    while (i < end) {
+      if (state == State.TEXT && pendingHigh == 0 && !pendingReturn && runLength == 0) {
+        // The common case: plain text passes straight through, in one step.
+        int start = i;
+        while (i < end && plain(buf[i])) {
+          i++;
+        }
+        if (i > start) {
+          out.plain(buf, start, i - start, takeRemoved());
+        }
+        if (i == end) {
+          return;
+        }
+      }
+      accept(buf[i++]);
+    }
+  }
+
+  void accept(char c) {
+    switch (state) {
+      case TEXT -> text(c);
+      case ESCAPE -> {
+        if (c == '[') {
+          state = State.CSI;
+          sequence.append(c);
+        } else if (c == ']') {
+          state = State.OSC;
+          sequence.append(c);
+        } else if (c >= 0x20 && c <= 0x2F) {
+          state = State.INTERMEDIATE;
+          sequence.append(c);
+        } else if (c >= 0x30 && c <= 0x7E) {
+          complete();
+        } else {
+          abandon(c);
+        }
+      }
+      case INTERMEDIATE -> {
+        if (c >= 0x20 && c <= 0x2F) {
+          grow(c);
+        } else if (c >= 0x30 && c <= 0x7E) {
+          complete();
+        } else {
+          abandon(c);
+        }
+      }
+      case CSI -> {
+        if (c >= 0x20 && c <= 0x3F) {
+          grow(c);
+        } else if (c >= 0x40 && c <= 0x7E) {
+          complete();
+        } else {
+          abandon(c);
+        }
+      }
+      case OSC -> {
+        if (c == 0x07) {
+          complete();
+        } else if (c == ESC) {
+          state = State.OSC_ESCAPE;
+          sequence.append(c);
+        } else if (c >= 0x20 && !Character.isSurrogate(c) && (c < 0x7F || c >= 0xA0)) {
+          grow(c);
+        } else {
+          abandon(c);
+        }
+      }
+      case OSC_ESCAPE -> {
+        if (c == '\\') {
+          complete();
+        } else {
+          abandon(c);
+        }
+      }
+    }
+  }
+
+  /** The end of the stream: whatever is still pending is shown. */
+  void finish() {
+    while (state != State.TEXT) {
+      abandon(); // what followed the ESC may itself end in an unfinished sequence
+    }
+    if (pendingHigh != 0) {
+      pendingHigh = 0;
+      replace(REPLACEMENT);
+    }
+    if (pendingReturn) {
+      pendingReturn = false;
+      replace(symbol('\r'));
+    }
+    flushRun();
+  }
+
+  /** Original characters removed at the very end, which no unit stands for. */
+  long trailingRemoved() {
+    return removed;
+  }
+
+  private void text(char c) {
+    if (pendingHigh != 0) {
+      char high = pendingHigh;
+      pendingHigh = 0;
+      if (Character.isLowSurrogate(c)) {
+        flushRun();
+        out.unit(new String(new char[] {high, c}), 2 + takeRemoved());
+        return;
+      }
+      replace(REPLACEMENT);
+    }
+    if (pendingReturn) {
+      pendingReturn = false;
+      if (c == '\n') {
+        emit('\r');
+        emit('\n');
+        return;
+      }
+      replace(symbol('\r'));
+    }
+    if (plain(c)) {
+      emit(c);
+    } else if (c == '\r') {
+      pendingReturn = true;
+    } else if (c == ESC) {
+      state = State.ESCAPE;
+      sequence.append(c);
+    } else if (Character.isHighSurrogate(c)) {
+      pendingHigh = c;
+    } else {
+      replace(c < 0x20 || c == 0x7F ? symbol(c) : REPLACEMENT);
+    }
+  }
+
+  /** Printable, tab, newline, or any character above the C1 controls that is not a surrogate. */
+  private static boolean plain(char c) {
+    return (c >= 0x20 && c < 0x7F)
+        || c == '\n'
+        || c == '\t'
+        || (c >= 0xA0 && !Character.isSurrogate(c));
+  }
+
+  /** The Control Pictures block: ␀ for NUL up to ␟ for U+001F, ␡ for DEL. */
+  private static char symbol(char control) {
+    return control == 0x7F ? '\u2421' : (char) (0x2400 + control);
+  }
+
+  private void emit(char c) {
+    if (runLength > 0) {
+      flushRun();
+    }
+    out.unit(c, 1 + takeRemoved());
+  }
+
+  private void replace(char shown) {
+    changed = true;
+    if (runLength > 0 && runSymbol != shown) {
+      flushRun();
+    }
+    runSymbol = shown;
+    runLength++;
+  }
+
+  private void flushRun() {
+    if (runLength == 0) {
+      return;
+    }
+    long n = runLength;
+    runLength = 0;
+    if (n >= RUN_MIN) {
+      out.unit("[" + runSymbol + " \u00D7" + n + "]", n + takeRemoved());
+    } else {
+      for (long i = 0; i < n; i++) {
+        out.unit(runSymbol, 1 + takeRemoved());
+      }
+    }
+  }
+
+  private long takeRemoved() {
+    long r = removed;
+    removed = 0;
+    return r;
+  }
+
+  private void grow(char c) {
+    sequence.append(c);
+    if (sequence.length() >= MAX_SEQUENCE) {
+      abandon();
+    }
+  }
+
+  /** A whole escape sequence was read: it is dropped, and counted with the next unit. */
+  private void complete() {
+    changed = true;
+    removed += sequence.length() + 1;
+    sequence.setLength(0);
+    state = State.TEXT;
+  }
+
+  /** Not an escape sequence after all: show the ESC, then read what followed it as text. */
+  private void abandon(char next) {
+    abandon();
+    accept(next);
+  }
+
+  private void abandon() {
+    String read = sequence.toString();
+    sequence.setLength(0);
+    state = State.TEXT;
+    replace(symbol(ESC));
+    for (int i = 1; i < read.length(); i++) {
+      accept(read.charAt(i));
+    }
+  }
+}

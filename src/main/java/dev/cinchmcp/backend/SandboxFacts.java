@@ -1,0 +1,73 @@
+package dev.cinchmcp.backend;
+
+import java.util.Objects;
+
+/**
+ * What a program can count on in the sandbox, written once: the tool's description, the input
+ * schema's texts, the notes in a result, {@code --help} and the README all take their wording from
+ * here (a test holds the README to it). The limits are the Cinch service's, which the local gVisor
+ * sandbox enforces too; the language versions are the service's unless the backend that serves
+ * knows its own (the local sandbox reports the interpreters it really runs).
+ *
+ * @param runtimes the languages and versions, e.g. "Python 3.12 and Node 20"
+ * @param limits the limits that hold, as a phrase, e.g. "10 seconds, 256 MB of memory, half a CPU"
+ */
+public record SandboxFacts(String runtimes, String limits) {
+
+  /** The Cinch service's interpreters. */
+  public static final String SERVICE_RUNTIMES = "Python 3.12 and Node 20";
+
+  /** Wall-clock time a run may take before the sandbox stops it. */
+  public static final int TIME_LIMIT_SECONDS = 10;
+
+  public static final int MEMORY_MEGABYTES = 256;
+
+  /** The size of the writable /tmp, the only writable place. */
+  public static final int TMP_MEGABYTES = 64;
+
+  public static final String SERVICE_LIMITS =
+      TIME_LIMIT_SECONDS + " seconds, " + MEMORY_MEGABYTES + " MB of memory, half a CPU";
+
+  /** The service as it is documented; what the cinch backend serves. */
+  public static final SandboxFacts SERVICE = new SandboxFacts(SERVICE_RUNTIMES, SERVICE_LIMITS);
+
+  public SandboxFacts {
+    Objects.requireNonNull(runtimes, "runtimes");
+    Objects.requireNonNull(limits, "limits");
+  }
+
+  /** The service's limits with the versions a backend really runs. */
+  public static SandboxFacts withRuntimes(String runtimes) {
+    return new SandboxFacts(runtimes, SERVICE_LIMITS);
+  }
+
+  /** "10 s", for the notes about a run that timed out. */
+  public String timeLimit() {
+    return TIME_LIMIT_SECONDS + " s";
+  }
+
+  /** The file system, as a phrase. */
+  public static String fileSystem() {
+    return "a read-only file system except a small /tmp ("
+        + TMP_MEGABYTES
+        + " MB) that is wiped after the run";
+  }
+
+  /** How output is cut, as a sentence. */
+  public static String outputCut() {
+    return "Each output stream is shown up to "
+        + CappedText.count(CappedText.LIMIT)
+        + " characters; a longer one shows its first "
+        + CappedText.count(CappedText.HEAD)
+        + " and last "
+        + CappedText.count(CappedText.TAIL)
+        + ", with a marker that counts what was left out between them (fewer when the text is"
+        + " costly to send, e.g. non-Latin scripts or emoji).";
+  }
+
+  /** How control characters are shown, as a sentence. */
+  public static String controlCharacters() {
+    return "Terminal colour and cursor codes are removed, other control characters are shown as"
+        + " symbols (e.g. \u2401 for U+0001, runs as [\u2401 \u00D7500]) and invalid text as \uFFFD.";
+  }
+}

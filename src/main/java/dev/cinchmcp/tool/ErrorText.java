@@ -1,0 +1,213 @@
+package dev.cinchmcp.tool;
+
+import static dev.cinchmcp.backend.CappedText.count;
+
+import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.StreamCapture;
+import dev.cinchmcp.backend.WireCost;
+
+/**
+ * The text of a failed run, at most {@link #LIMIT} characters in all: Claude Code shows the model
+ * only the text of an error, and cuts one over 11,024 characters to its two ends, which would lose
+ * the stderr header and the start of stderr. The room is given by priority: the status line and the
+ * summary (what happened, what to do) always; then the end of stderr, where a traceback ends; then
+ * the end of stdout; then more of both ends; then the starts. Where a stream is cut further than it
+ * was captured, its marker counts everything left out.
+ */
+final class ErrorText {
+
+  static final int LIMIT = 10_000;
+
+  /** Bytes as JSON: with the structured content's two streams, an answer stays near 100 KB. */
+  static final int LIMIT_BYTES = 24_000;
+
+  private static final int STDERR_END_FIRST = 5_000;
+  private static final int STDOUT_END_FIRST = 2_000;
+
+  /** Room kept for each stream's marker and line ends. */
+  private static final int PER_STREAM_ROOM = 110;
+
+  private ErrorText() {}
+
+  static String of(String statusLine, RunSummary summary, RunResult run) {
+    // Room for the summary's longest form: the two sentences about cuts are written after picking.
+    String longest =
+        statusLine
+            + "\n"
+            + RunSummary.join(
+                summary.outcome(run),
+                cutSentence("stdout", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE),
+                cutSentence("stderr", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE),
+                RunSummary.cleaning(run),
+                RunSummary.nextStep(run))
+            + "\n";
+    int room = LIMIT - longest.length() - 2 * ("--- stdout ---\n".length() + PER_STREAM_ROOM);
+    while (true) {
+      String text = build(statusLine, summary, run, Math.max(room, 0));
+      long cost = WireCost.of(text);
+      if ((text.length() <= LIMIT && cost <= LIMIT_BYTES) || room <= 0) {
+        return text;
+      }
+      // Costly characters (non-Latin text, emoji): give the streams less room and try again.
+      room = (int) (room * Math.min(0.9, (double) LIMIT_BYTES / cost));
+    }
+  }
+
+  private static String build(String statusLine, RunSummary summary, RunResult run, int room) {
+    Pick out = new Pick(run.stdout());
+    Pick err = new Pick(run.stderr());
+    room -= err.growEnd(Math.min(STDERR_END_FIRST, room));
+    room -= out.growEnd(Math.min(STDOUT_END_FIRST, room));
+    room -= err.growEnd(room);
+    room -= out.growEnd(room);
+    room -= err.growStart(room);
+    out.growStart(room);
+    CappedText shownOut = out.shown();
+    CappedText shownErr = err.shown();
+    String words =
+        RunSummary.join(
+            summary.outcome(run),
+            cut("stdout", shownOut),
+            cut("stderr", shownErr),
+            RunSummary.cleaning(run),
+            RunSummary.nextStep(run));
+    return statusLine
+        + "\n"
+        + words
+        + "\n"
+        + section("stdout", shownOut)
+        + section("stderr", shownErr);
+  }
+
+  private static String cut(String name, CappedText shown) {
+    return shown.truncated()
+        ? cutSentence(name, shown.originalLength(), shown.head().length(), shown.tail().length())
+        : "";
+  }
+
+  private static String cutSentence(String name, long length, int head, int tail) {
+    if (head == 0 && tail == 0) {
+      return name + " was " + count(length) + " characters long; none of it fits here.";
+    }
+    return name
+        + " was "
+        + count(length)
+        + " characters long: "
+        + (head == 0 ? "" : "its first " + count(head) + " and ")
+        + (head == 0 ? "its last " : "last ")
+        + count(tail)
+        + " are shown here; the marker counts the rest.";
+  }
+
+  private static String section(String name, CappedText stream) {
+    StringBuilder sb = new StringBuilder("--- ").append(name).append(" ---\n");
+    if (stream.originalLength() == 0) {
+      return sb.append("(empty)\n").toString();
+    }
+    String shown = stream.text();
+    sb.append(shown);
+    if (!shown.endsWith("\n")) {
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+
+  /** How much of one stream's shown start and end the text keeps. */
+  private static final class Pick {
+    final CappedText stream;
+    int start;
+    int end;
+
+    Pick(CappedText stream) {
+      this.stream = stream;
+    }
+
+    /** The end that can be shown: the tail of a cut stream, else the whole text. */
+    private String endPart() {
+      return stream.truncated() ? stream.tail() : stream.head();
+    }
+
+    int growEnd(int want) {
+      int more = Math.max(0, Math.min(want, endPart().length() - end - startOverlap()));
+      end += more;
+      return more;
+    }
+
+    int growStart(int want) {
+      int limit = stream.truncated() ? stream.head().length() : stream.head().length() - end;
+      int more = Math.max(0, Math.min(want, limit - start));
+      start += more;
+      return more;
+    }
+
+    private int startOverlap() {
+      return stream.truncated() ? 0 : start;
+    }
+
+    /** The stream as this text shows it, with a marker that counts everything left out. */
+    CappedText shown() {
+      String head = stream.head();
+      String tail = stream.tail();
+      if (stream.truncated()) {
+        if (start >= head.length() && end >= tail.length()) {
+          return stream;
+        }
+        int h = safeStart(head, start);
+        int t = safeEnd(tail, end);
+        return narrowed(
+            head.substring(0, h), tail.substring(t), head.substring(h) + tail.substring(0, t));
+      }
+      if (start + end >= head.length()) {
+        return stream;
+      }
+      int h = safeStart(head, start);
+      int t = safeEnd(head, end);
+      return narrowed(head.substring(0, h), head.substring(t), head.substring(h, t));
+    }
+
+    /** The dropped characters are counted as shown: exact unless codes were removed from them. */
+    private CappedText narrowed(String keptHead, String keptTail, String dropped) {
+      return new CappedText(
+          keptHead,
+          keptTail,
+          stream.originalLength(),
+          Math.min(stream.originalLength(), stream.omittedChars() + dropped.length()),
+          stream.omittedLines() + dropped.chars().filter(c -> c == '\n').count(),
+          stream.cleaned());
+    }
+
+    /**
+     * A prefix length that does not end in half a surrogate pair, and ends at a line's end when one
+     * is near.
+     */
+    private static int safeStart(String s, int n) {
+      if (n <= 0 || n >= s.length()) {
+        return Math.max(n, 0);
+      }
+      int lineEnd = s.lastIndexOf('\n', n - 1);
+      if (lineEnd >= 0 && n - 1 - lineEnd < StreamCapture.LINE_SNAP) {
+        return lineEnd + 1;
+      }
+      return Character.isHighSurrogate(s.charAt(n - 1)) ? n - 1 : n;
+    }
+
+    /**
+     * Where a suffix of {@code n} characters starts: not inside a surrogate pair, and at a line's
+     * start when one is near.
+     */
+    private static int safeEnd(String s, int n) {
+      int from = s.length() - n;
+      if (from <= 0 || from >= s.length()) {
+        return Math.max(from, 0);
+      }
+      if (s.charAt(from - 1) != '\n') {
+        int lineEnd = s.indexOf('\n', from);
+        if (lineEnd >= 0 && lineEnd - from < StreamCapture.LINE_SNAP) {
+          return lineEnd + 1;
+        }
+      }
+      return Character.isLowSurrogate(s.charAt(from)) ? from + 1 : from;
+    }
+  }
+}

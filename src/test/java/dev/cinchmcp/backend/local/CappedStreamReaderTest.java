@@ -1,0 +1,63 @@
+package dev.cinchmcp.backend.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.backend.CappedText;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The local backend's stream capture, fed bytes as a sandbox's pipe would deliver them. */
+class CappedStreamReaderTest {
+
+  private static CappedStreamReader read(byte[] bytes) {
+    CappedStreamReader reader = new CappedStreamReader(new ByteArrayInputStream(bytes));
+    reader.run();
+    assertTrue(reader.done());
+    return reader;
+  }
+
+  @Test
+  void aFloodKeepsItsStartAndItsEnd() {
+    String out = "first line\n" + "x".repeat(100_000) + "\nTraceback: the end\n";
+    CappedText text = read(out.getBytes(StandardCharsets.UTF_8)).result();
+
+    assertTrue(text.head().startsWith("first line\n"));
+    assertTrue(text.tail().endsWith("\nTraceback: the end\n"));
+    assertEquals(out.length(), text.originalLength());
+    assertEquals(out.length() - text.head().length() - text.tail().length(), text.omittedChars());
+  }
+
+  @Test
+  void invalidUtf8IsShownAsTheReplacementCharacter() {
+    CappedText text = read(new byte[] {'a', (byte) 0xFF, 'b'}).result();
+    assertEquals("a\uFFFDb", text.text());
+  }
+
+  @Test
+  void controlBytesAreShownCompactly() {
+    CappedText text =
+        read("\u001b[31mred\u001b[0m\u0000".getBytes(StandardCharsets.UTF_8)).result();
+    assertEquals("red\u2400", text.text());
+    assertTrue(text.cleaned());
+  }
+
+  @Test
+  void theSandboxNoteEndsTheStreamOnALineOfItsOwnAndCounts() {
+    CappedStreamReader reader = read("partial".getBytes(StandardCharsets.UTF_8));
+    CappedText text = reader.resultWithNote("[sandbox] killed: out of memory");
+
+    assertEquals("partial\n[sandbox] killed: out of memory\n", text.text());
+    assertEquals(text.text().length(), text.originalLength());
+  }
+
+  @Test
+  void theNoteIsShownEvenAfterAFlood() {
+    CappedStreamReader reader = read("y".repeat(50_000).getBytes(StandardCharsets.UTF_8));
+    CappedText text = reader.resultWithNote("[sandbox] killed: too many processes");
+
+    assertTrue(text.tail().endsWith("y\n[sandbox] killed: too many processes\n"), text.tail());
+    assertEquals(50_000 + 38, text.originalLength());
+  }
+}

@@ -1,0 +1,40 @@
+package dev.cinchmcp.tool;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.SandboxFacts;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The README's "What the tool does" states the sandbox's facts as SandboxFacts has them. */
+class ReadmeFactsTest {
+
+  private static String section() throws IOException {
+    String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
+    int start = readme.indexOf("## What the tool does");
+    int end = readme.indexOf("\n## ", start + 1);
+    return readme.substring(start, end).replaceAll("\\s+", " ");
+  }
+
+  @Test
+  void theReadmeStatesTheFactsOfSandboxFacts() throws IOException {
+    String s = section();
+    for (String fact :
+        new String[] {
+          SandboxFacts.SERVICE_RUNTIMES,
+          SandboxFacts.SERVICE_LIMITS,
+          "/tmp (" + SandboxFacts.TMP_MEGABYTES + " MB)",
+          CappedText.count(CappedText.LIMIT),
+          "first " + CappedText.count(CappedText.HEAD),
+          "last " + CappedText.count(CappedText.TAIL),
+          CappedText.count(ErrorText.LIMIT),
+          "SandboxFacts"
+        }) {
+      assertTrue(s.contains(fact), "README's \"What the tool does\" lacks: " + fact);
+    }
+  }
+}
