@@ -27,6 +27,11 @@ final class InputCheck {
               + ArgumentCheck.typeName(stdin)
               + ".");
     }
+    // Like the code, input travels as UTF-8: half of a surrogate pair cannot, so say where it is.
+    String badStdin = stdin == null ? null : CodeText.problem("stdin", (String) stdin);
+    if (badStdin != null) {
+      return refuse(badStdin);
+    }
     Result args = args(arguments.get("args"));
     if (args.problem() != null) {
       return args;
@@ -73,6 +78,10 @@ final class InputCheck {
       if (arg.indexOf('\0') >= 0) {
         return refuse(
             "\"args\" item " + i + " holds a NUL character, which no command-line argument can.");
+      }
+      String badText = CodeText.problem("args", arg);
+      if (badText != null) {
+        return refuse("In item " + i + ": " + badText);
       }
       bytes += utf8Length(arg);
       args.add(arg);
@@ -122,6 +131,11 @@ final class InputCheck {
                 + "\" must be the file's text as a string, not "
                 + ArgumentCheck.typeName(entry.getValue())
                 + ".");
+      }
+      String badText = CodeText.problem("files", path);
+      badText = badText != null ? badText : CodeText.problem("files", text);
+      if (badText != null) {
+        return refuse("In the entry \"" + ArgumentCheck.shorten(path) + "\": " + badText);
       }
       files.put(path, text);
     }

@@ -1,6 +1,7 @@
 package dev.cinchmcp.tool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -164,5 +165,24 @@ class InputCheckTest {
     assertEquals(0, InputCheck.utf8Length(""));
     assertEquals(1 + 2 + 3 + 4, InputCheck.utf8Length("aé日😀"));
     assertEquals(3, InputCheck.utf8Length("\ud800")); // a lone surrogate: one replacement char
+  }
+
+  @Test
+  void loneSurrogatesInAnyInputAreRefusedWithWhere() {
+    String stdin = problem(Map.of("stdin", "ok\nab\ud800"));
+    assertTrue(
+        stdin.contains("\"stdin\" holds a lone surrogate (U+D800) at line 2, column 3"), stdin);
+    String arg = problem(Map.of("args", List.of("fine", "x\udc00")));
+    assertTrue(arg.contains("item 1") && arg.contains("\"args\" holds a lone surrogate"), arg);
+    String file = problem(Map.of("files", Map.of("data/a.csv", "a,b\n\ud83d")));
+    assertTrue(file.contains("data/a.csv") && file.contains("line 2, column 1"), file);
+    String path = problem(Map.of("files", Map.of("a\ud800.txt", "x")));
+    assertTrue(path.contains("\"files\" holds a lone surrogate"), path);
+  }
+
+  private static String problem(Map<String, Object> arguments) {
+    InputCheck.Result result = InputCheck.check(arguments);
+    assertNotNull(result.problem(), "refused: " + arguments);
+    return result.problem();
   }
 }
