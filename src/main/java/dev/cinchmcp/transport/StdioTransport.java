@@ -214,7 +214,11 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
     if (PING.equals(method)) {
       // The session holds every request until notifications/initialized; a ping must not wait.
-      writer.write(Map.of("jsonrpc", "2.0", "id", id.echo(), "result", Map.of()));
+      Map<String, Object> pong = new LinkedHashMap<>();
+      pong.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+      pong.put("id", id.echo());
+      pong.put("result", Map.of());
+      writer.write(pong);
       return;
     }
     Request request = requests.open(id, node, bytes);

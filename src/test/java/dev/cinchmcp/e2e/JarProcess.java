@@ -228,6 +228,10 @@ final class JarProcess implements AutoCloseable {
   /** Every line on stdout was one JSON-RPC 2.0 message, and the key appeared nowhere. */
   void assertProtocolClean() {
     for (String line : stdoutLines) {
+      assertTrue(
+          line.chars().noneMatch(c -> c == 0x2028 || c == 0x2029 || c == 0x85),
+          "stdout carried a raw U+2028, U+2029 or U+0085, a line end to some clients: "
+              + abbreviate(line));
       JsonNode node;
       try {
         node = JSON.readTree(line);
