@@ -25,6 +25,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
@@ -147,7 +148,9 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
     }
 
     void start() {
-      var deadline = timers.schedule(this::timedOut, timeout.toMillis(), TimeUnit.MILLISECONDS);
+      var deadline =
+          timers.schedule(
+              () -> offTimer(this::timedOut), timeout.toMillis(), TimeUnit.MILLISECONDS);
       result.whenComplete(
           (r, e) -> {
             deadline.cancel(false);
@@ -272,7 +275,8 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
               + " of "
               + MAX_ATTEMPTS
               + ").");
-      timers.schedule(() -> attempt(attempt + 1), wait.toMillis(), TimeUnit.MILLISECONDS);
+      timers.schedule(
+          () -> offTimer(() -> attempt(attempt + 1)), wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     void timedOut() {
@@ -374,6 +378,19 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
               + redactor.redact(String.valueOf(cause.getMessage()))
               + "). The program may or may not have run; try"
               + " again once, and tell the user if it fails again.");
+    }
+  }
+
+  /**
+   * Runs what a timer set off on a reader thread. One timer thread serves every call's deadline;
+   * what a deadline sets off (the answer travelling up to the client, which may block on its
+   * stdout; closing the exchange) must never hold it, or every other call would miss its deadline.
+   */
+  private void offTimer(Runnable action) {
+    try {
+      readers.execute(action);
+    } catch (RejectedExecutionException shuttingDown) {
+      action.run();
     }
   }
 

@@ -57,6 +57,33 @@ class DeadlineTest {
     }
   }
 
+  @Test
+  void anAnswerThatCannotBeDeliveredNeverHoldsUpAnotherCallsDeadline() throws Exception {
+    // The first call's answer blocks on its way up (as a write to a stdout nobody reads does);
+    // the second call, stalled after its headers, must still end at its own deadline.
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    try (ApiHarness harness = new ApiHarness();
+        StalledApi stalled = new StalledApi()) {
+      CinchApiRunner runner = harness.runner(stalled.runUri(), TIMEOUT);
+      long start = System.nanoTime();
+      CompletableFuture<RunResult> blocked =
+          runner.run(ApiHarness.python("headers"), RunListener.NONE);
+      blocked.whenComplete(
+          (r, e) -> {
+            try {
+              release.await();
+            } catch (InterruptedException interrupted) {
+              Thread.currentThread().interrupt();
+            }
+          });
+      CompletableFuture<RunResult> other =
+          runner.run(ApiHarness.python("headers"), RunListener.NONE);
+      assertTimedOut(other, start);
+    } finally {
+      release.countDown();
+    }
+  }
+
   private static void assertTimedOut(CompletableFuture<RunResult> call, long startNanos)
       throws Exception {
     try {
