@@ -338,6 +338,25 @@ class RedactionTest {
     assertTrue(r.stdout().text().contains(Redactor.MASK), "encoding #" + encoding);
   }
 
+  @ParameterizedTest
+  @MethodSource("encodings")
+  void keyEchoedEncodedInResponseHeadersReachesNothing(int encoding) {
+    // Headers are never quoted to the model; a Retry-After holding the key is just not a number.
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withStatus(429)
+                    .withHeader("Retry-After", encoded(encoding))
+                    .withHeader("WWW-Authenticate", "Bearer error=\"" + encoded(encoding) + "\"")));
+
+    // A deadline shorter than the default 1 s wait: refused at once, no retries to sit through.
+    RunFailure failure = ApiHarness.runFails(api.runner(Duration.ofMillis(900)));
+    seen.add(failure.getMessage());
+
+    assertEquals(RunFailure.Kind.RATE_LIMITED, failure.kind());
+  }
+
   @Test
   void keyWithASlashEchoedWithItsSlashEscapedIsMasked() {
     // The issue's case: PHP's json_encode writes '/' as '\/'; the old masking looked for the raw
