@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -125,14 +126,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     drained = true;
     long deadline = System.nanoTime() + drainLimit.toNanos();
     if (!initialized) {
-      for (Request r : requests.cancelAll()) {
-        writer.write(
-            JsonRpcErrors.reply(
-                r.echoId(),
-                JsonRpcErrors.INVALID_REQUEST,
-                "The input ended before the session was initialized (initialize, then"
-                    + " notifications/initialized), so this request was never run."));
-      }
+      answerNeverRun(requests.cancelAll(), deadline);
     }
     log.debug("Draining: {} request(s) still owed an answer", requests.size());
     if (!requests.awaitEmpty(deadline)) {
@@ -147,6 +141,36 @@ public final class StdioTransport implements McpServerTransportProvider {
           "{} answer(s) could not be written (stdout was closed or not being read) and were"
               + " dropped",
           dropped);
+    }
+  }
+
+  /**
+   * Tells each request the session held that it never ran. On a thread of its own, waited for only
+   * until the deadline: a client that does not read stdout must not hold the drain up.
+   */
+  private void answerNeverRun(List<Request> held, long deadlineNanos) {
+    if (held.isEmpty()) {
+      return;
+    }
+    Thread notices =
+        new Thread(
+            () -> {
+              for (Request r : held) {
+                writer.write(
+                    JsonRpcErrors.reply(
+                        r.echoId(),
+                        JsonRpcErrors.INVALID_REQUEST,
+                        "The server stopped before the session was initialized (initialize, then"
+                            + " notifications/initialized), so this request was never run."));
+              }
+            },
+            "cinch-never-run");
+    notices.setDaemon(true);
+    notices.start();
+    try {
+      notices.join(Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -248,15 +272,17 @@ public final class StdioTransport implements McpServerTransportProvider {
     Mono<Void> handling;
     try {
       handling = session.handle(toSdkRequest(request, node));
-    } catch (IllegalArgumentException e) {
-      requests.finished(request);
+    } catch (RuntimeException e) {
+      // The session refused it outright: answer it, and free its place and its id.
+      log.warn("The session could not take {}: {}", request, e.toString());
       if (request.answer()) {
         writer.write(
             JsonRpcErrors.reply(
                 request.echoId(),
                 JsonRpcErrors.INVALID_REQUEST,
-                "Invalid request: its fields have the wrong types."));
+                "Invalid request: it could not be handled."));
       }
+      requests.finished(request);
       return;
     }
     Disposable work =

@@ -239,4 +239,19 @@ class RequestLifeTest {
     assertEquals(-32603, reply.path("error").path("code").asInt());
     assertTrue(!reply.toString().contains("java") && !reply.toString().contains("Cannot invoke"));
   }
+
+  @Test
+  void aSessionThatThrowsStillAnswersAndFreesThePlaceAndTheId() throws IOException {
+    session.behaviour =
+        r -> {
+          throw new IllegalStateException("boom");
+        };
+    call(12, "throws");
+    session.behaviour = r -> session.answer(r);
+    call(12, "again"); // the id is free again, and so is the place
+
+    List<JsonNode> written = written();
+    assertEquals(-32600, written.get(0).path("error").path("code").asInt(), written.toString());
+    assertEquals("again", written.get(1).path("result").path("for").asText());
+  }
 }
