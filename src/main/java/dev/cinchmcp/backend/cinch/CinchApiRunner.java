@@ -333,6 +333,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
         timedOut();
         return;
       }
+      log.debug("Request to the Cinch API failed: {}", redactor.redact(cause.toString()));
       fail(exchangeFailure(cause));
     }
 
@@ -347,7 +348,6 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
                 + " (the connection timed out). Nothing ran."
                 + " Check the network and CINCH_BASE_URL (default https://api.cinch.codes); tell the user if it persists.");
       }
-      log.debug("Request to the Cinch API failed: {}", redactor.redact(cause.toString()));
       if (cause instanceof ConnectException
           || cause instanceof UnresolvedAddressException
           || cause instanceof java.net.UnknownHostException
