@@ -2,6 +2,7 @@ package dev.cinchmcp.cli;
 
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.cinch.Redactor;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +12,10 @@ import java.util.List;
  * configuration right, can I reach the API, is my key good, do I have credits, how fast is it),
  * then a verdict that says what to do. Lines that the check never got to say "not checked".
  *
- * <p>It never sees the key: it gets the settings' description (which says only "set") and the
- * failure messages, which the Cinch runner has already stripped of the key.
+ * <p>It should never see the key: it gets the settings' description (which says only "set") and the
+ * failure messages, which the Cinch runner has already stripped of the key. Every line is still
+ * masked once more as it is added (a local run's output, a message from a path nobody thought of),
+ * in each encoding {@link Redactor} knows.
  */
 final class CheckReport {
 
@@ -20,11 +23,13 @@ final class CheckReport {
   private static final int WIDTH = 100;
   private static final String INDENT = "                 ";
 
+  private final Redactor redactor;
   private final List<String> lines = new ArrayList<>();
   private String verdict = "";
   private boolean ok;
 
-  CheckReport(String version) {
+  CheckReport(String version, Redactor redactor) {
+    this.redactor = redactor;
     lines.add("cinch-mcp " + version + " self-check");
   }
 
@@ -153,16 +158,17 @@ final class CheckReport {
 
   private CheckReport fail(String why) {
     ok = false;
-    verdict = "FAILED: " + why;
+    verdict = "FAILED: " + redactor.redact(why);
     return this;
   }
 
   private void row(String label, String value) {
-    lines.add("  " + String.format("%-15s", label) + value);
+    lines.add("  " + String.format("%-15s", label) + redactor.redact(value));
   }
 
   /** Adds a long sentence under the table, broken at spaces to fit a terminal. */
   private void wrap(String text) {
+    text = redactor.redact(text); // before the text is broken up, so a key is masked whole
     StringBuilder line = new StringBuilder(INDENT);
     for (String word : text.split(" ")) {
       if (line.length() > INDENT.length() && line.length() + 1 + word.length() > WIDTH) {

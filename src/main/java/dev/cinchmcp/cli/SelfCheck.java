@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.cinch.Redactor;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
@@ -49,7 +50,8 @@ final class SelfCheck {
 
   /** Runs the check, prints the report to {@code out} and returns the exit code. */
   int run(PrintStream out) {
-    CheckReport report = new CheckReport(Version.get());
+    CheckReport report =
+        new CheckReport(Version.get(), new Redactor(settings.apiKey().orElse(null)));
     ScheduledExecutorService timers =
         Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("cinch-check-timer"));
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-check-io"));

@@ -66,6 +66,11 @@ public final class CinchMcpServer {
     // Every call schedules a deadline that is almost always cancelled: drop those at once, rather
     // than keep them (and the calls they refer to) queued until the deadline would have passed.
     timers.setRemoveOnCancelPolicy(true);
+    // Progress notifications get their own timer thread: each is a write to stdout, which blocks
+    // while the client is not reading, and must never hold up a call's deadline.
+    ScheduledThreadPoolExecutor progressTimers =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinch-progress"));
+    progressTimers.setRemoveOnCancelPolicy(true);
     BackendChoice backend =
         BackendChoice.choose(settings, initializeReady, workers, timers, BackendChoice::startLocal);
 
@@ -85,7 +90,9 @@ public final class CinchMcpServer {
             .capabilities(ServerCapabilities.builder().tools(false).logging().build())
             .tools(
                 new ExecuteCodeTool(
-                        backend.runner(), timers, SandboxFacts.withRuntimes(backend.runtimes()))
+                        backend.runner(),
+                        progressTimers,
+                        SandboxFacts.withRuntimes(backend.runtimes()))
                     .specification())
             .build();
 
@@ -98,6 +105,8 @@ public final class CinchMcpServer {
       backend.problems().forEach(p -> log.error("  {}", p));
     }
     // SIGTERM (or Ctrl-C) while calls run: answer them first, as at the end of stdin; then exit 0.
+    // The drain is bounded as a whole (a client that stopped reading stdout cannot hold it up),
+    // so the process ends within the drain limit whatever the client does.
     Thread drainOnSignal =
         new Thread(
             () -> {
@@ -114,6 +123,7 @@ public final class CinchMcpServer {
     }
     workers.shutdownNow();
     timers.shutdownNow();
+    progressTimers.shutdownNow();
   }
 
   private static void closeQuietly(AutoCloseable closeable) {

@@ -9,10 +9,10 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
  * What one parsed line is, by the JSON-RPC 2.0 rules: a request, a notification, a response, a
  * cancellation (handled by the transport itself), or not a message at all, with the reason why.
  *
- * @param id the request's id (String or Number) where one could be read, else null
+ * @param id the message's id where one could be read (a string or a number), else null
  * @param problem why the line is not a valid message, or null
  */
-record Envelope(Kind kind, Object id, String problem) {
+record Envelope(Kind kind, RequestId id, String problem) {
 
   enum Kind {
     REQUEST,
@@ -32,7 +32,10 @@ record Envelope(Kind kind, Object id, String problem) {
    */
   static final int MAX_DEPTH = 64;
 
-  static Envelope classify(JsonNode node) {
+  /**
+   * @param id the top-level id as {@link LineParser} read it, or null
+   */
+  static Envelope classify(JsonNode node, RequestId id) {
     if (node.isArray()) {
       return invalid(
           null, "Batches (JSON arrays) are not supported: send one JSON-RPC message per line.");
@@ -41,29 +44,19 @@ record Envelope(Kind kind, Object id, String problem) {
       return invalid(null, "Invalid request: a message must be a JSON object.");
     }
     if (deeperThan(node, MAX_DEPTH)) {
-      JsonNode rawId = node.get("id");
-      Object id = rawId != null && (rawId.isTextual() || rawId.isNumber()) ? idValue(rawId) : null;
       return invalid(id, "Invalid request: nested more than " + MAX_DEPTH + " levels deep.");
     }
-    JsonNode idNode = node.get("id");
-    boolean hasId = idNode != null;
-    boolean validId =
-        hasId && (idNode.isTextual() || idNode.isIntegralNumber() || idNode.isNumber());
-    Object id = validId ? idValue(idNode) : null;
+    boolean hasId = node.has("id");
     if (!"2.0".equals(node.path("jsonrpc").asText(null)) || !node.path("jsonrpc").isTextual()) {
       return invalid(id, "Invalid request: \"jsonrpc\" must be \"2.0\".");
     }
-    if (hasId && !validId) {
+    if (hasId && id == null) {
       return invalid(null, "Invalid request: \"id\" must be a string or a number.");
     }
     JsonNode method = node.get("method");
     if (method != null) {
       if (!method.isTextual() || method.asText().isEmpty()) {
         return invalid(id, "Invalid request: \"method\" must be a non-empty string.");
-      }
-      JsonNode params = node.get("params");
-      if (params != null && !params.isObject() && !params.isArray() && !params.isNull()) {
-        return invalid(id, "Invalid request: \"params\" must be an object.");
       }
       if (!hasId) {
         return new Envelope(
@@ -81,15 +74,10 @@ record Envelope(Kind kind, Object id, String problem) {
         "Invalid request: a message needs a \"method\" (or, for a response, \"result\" or \"error\").");
   }
 
-  /** The id as the SDK carries it: a String, or an Integer / Long / BigInteger / Double. */
-  static Object idValue(JsonNode idNode) {
-    if (idNode == null || idNode.isNull()) {
-      return null;
-    }
-    return idNode.isNumber() ? idNode.numberValue() : idNode.asText();
-  }
-
-  /** Converts a classified node into the SDK's message type. */
+  /**
+   * Converts a notification or a response into the SDK's message type (a request is built by the
+   * transport, with its {@link Request} as the id).
+   */
   static JSONRPCMessage toMessage(ObjectMapper mapper, JsonNode node) {
     Class<? extends JSONRPCMessage> type =
         node.has("method")
@@ -121,7 +109,7 @@ record Envelope(Kind kind, Object id, String problem) {
     return false;
   }
 
-  private static Envelope invalid(Object id, String problem) {
+  private static Envelope invalid(RequestId id, String problem) {
     return new Envelope(Kind.INVALID, id, problem);
   }
 }

@@ -1,52 +1,129 @@
 package dev.cinchmcp.transport;
 
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The only writer of the real stdout: each message goes out whole, as one line, flushed at once,
- * and never interleaved with another (one lock around serialise-and-write). Jackson escapes line
- * breaks inside strings, so a message can never span two lines.
+ * and never interleaved with another (one lock around the write). Jackson escapes line breaks
+ * inside strings; this writer also escapes U+2028, U+2029 and U+0085, which some line readers
+ * (JavaScript's, Python's {@code str.splitlines}) take for line ends, so a message can never span
+ * two lines for any client.
+ *
+ * <p>At shutdown, {@link #close} gives the writes under way until a deadline; a write that cannot
+ * finish by then (the client stopped reading stdout) is abandoned, and every answer that was not
+ * written is counted, so the server can say how many it dropped.
  */
 final class JsonRpcWriter {
 
   private static final Logger log = LoggerFactory.getLogger(JsonRpcWriter.class);
 
-  private final ObjectMapper mapper;
+  private final ObjectWriter json;
   private final OutputStream out;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final AtomicInteger unfinished = new AtomicInteger();
+  private final AtomicInteger dropped = new AtomicInteger();
+  private volatile boolean closed;
   private boolean broken;
 
   JsonRpcWriter(ObjectMapper mapper, OutputStream out) {
-    this.mapper = mapper;
+    this.json = mapper.writer().with(new LineSafeEscapes());
     this.out = out;
   }
 
-  /** Writes one message; returns false if stdout is gone (the client went away). */
-  synchronized boolean write(Object message) {
-    if (broken) {
+  /** Writes one message; returns false if it was not written (stdout gone, or closed). */
+  boolean write(Object message) {
+    byte[] bytes;
+    try {
+      bytes = json.writeValueAsBytes(message);
+    } catch (IOException | RuntimeException e) {
+      // Our bug, not the client's: stdout itself is fine, so later messages still go out.
+      log.error("A message could not be serialised ({}); it was not sent", e.toString());
       return false;
     }
+    if (closed) {
+      dropped.incrementAndGet();
+      return false;
+    }
+    unfinished.incrementAndGet();
+    lock.lock();
     try {
-      byte[] bytes = mapper.writeValueAsBytes(message);
+      if (broken || closed) {
+        dropped.incrementAndGet();
+        return false;
+      }
       out.write(bytes);
       out.write('\n');
       out.flush();
       return true;
     } catch (IOException e) {
       broken = true;
+      dropped.incrementAndGet();
       log.warn("stdout is closed; the client is gone ({})", e.toString());
       return false;
+    } finally {
+      unfinished.decrementAndGet();
+      lock.unlock();
     }
   }
 
-  synchronized void flush() {
+  /**
+   * Stops writing: writes under way get until {@code deadlineNanos} ({@link System#nanoTime}) to
+   * finish; after that nothing more is written. Never blocks past the deadline, even when a write
+   * is stuck on a client that does not read. Returns how many messages were not written (dropped
+   * after closing, stuck at the deadline, or lost to a closed stdout).
+   */
+  int close(long deadlineNanos) {
+    closed = true;
     try {
-      out.flush();
-    } catch (IOException e) {
-      broken = true;
+      long left = deadlineNanos - System.nanoTime();
+      if (lock.tryLock(Math.max(0, left), TimeUnit.NANOSECONDS)) {
+        try {
+          if (!broken) {
+            out.flush();
+          }
+        } catch (IOException e) {
+          broken = true;
+        } finally {
+          lock.unlock();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return dropped.get() + unfinished.get();
+  }
+
+  /** Escapes, on top of JSON's own, the characters some clients read as a line end. */
+  private static final class LineSafeEscapes extends CharacterEscapes {
+    private static final SerializableString LS = new SerializedString("\\u2028");
+    private static final SerializableString PS = new SerializedString("\\u2029");
+    private static final SerializableString NEL = new SerializedString("\\u0085");
+    private final int[] ascii = standardAsciiEscapesForJSON();
+
+    @Override
+    public int[] getEscapeCodesForAscii() {
+      return ascii;
+    }
+
+    @Override
+    public SerializableString getEscapeSequence(int ch) {
+      return switch (ch) {
+        case 0x2028 -> LS;
+        case 0x2029 -> PS;
+        case 0x85 -> NEL;
+        default -> null;
+      };
     }
   }
 }

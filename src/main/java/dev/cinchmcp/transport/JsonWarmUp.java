@@ -3,6 +3,7 @@ package dev.cinchmcp.transport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -34,11 +35,12 @@ public final class JsonWarmUp {
    */
   public static void initialize(ObjectMapper mapper) {
     try {
-      JsonNode init = mapper.readTree(INITIALIZE);
-      Envelope.classify(init);
-      McpSchema.JSONRPCRequest request =
-          (McpSchema.JSONRPCRequest) Envelope.toMessage(mapper, init);
-      mapper.convertValue(request.params(), McpSchema.InitializeRequest.class);
+      LineParser.Value init =
+          new LineParser(mapper).parse(INITIALIZE.getBytes(StandardCharsets.UTF_8)).value();
+      Envelope.classify(init.node(), init.id());
+      ParamsCheck.problem("initialize", init.node().get("params"));
+      Object params = mapper.convertValue(init.node().get("params"), Object.class);
+      mapper.convertValue(params, McpSchema.InitializeRequest.class);
       McpSchema.ServerCapabilities capabilities =
           McpSchema.ServerCapabilities.builder().tools(false).logging().build();
       mapper.writeValueAsBytes(
@@ -60,10 +62,10 @@ public final class JsonWarmUp {
   /** Readies what tools/list and tools/call need, after {@link #initialize}. */
   public static void calls(ObjectMapper mapper) {
     try {
-      JsonNode call = mapper.readTree(CALL);
-      McpSchema.JSONRPCRequest callRequest =
-          (McpSchema.JSONRPCRequest) Envelope.toMessage(mapper, call);
-      mapper.convertValue(callRequest.params(), McpSchema.CallToolRequest.class);
+      JsonNode call =
+          new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).value().node();
+      Object params = mapper.convertValue(call.get("params"), Object.class);
+      mapper.convertValue(params, McpSchema.CallToolRequest.class);
       mapper.writeValueAsBytes(
           McpSchema.JSONRPCResponse.result(
               1,

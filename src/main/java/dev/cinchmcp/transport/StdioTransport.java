@@ -1,12 +1,12 @@
 package dev.cinchmcp.transport;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransport;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
@@ -14,6 +14,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -26,11 +29,16 @@ import reactor.core.publisher.Mono;
  * in flight when stdin closes, and ignores cancellation. Here:
  *
  * <ul>
- *   <li>input that is not a JSON-RPC message gets a JSON-RPC error and reading goes on;
- *   <li>each request runs as its own subscription, so calls run side by side and a {@code
- *       notifications/cancelled} disposes exactly that call (its HTTP request is dropped, no
- *       reply);
- *   <li>at the end of stdin, every request already read is answered before {@link #run()} returns.
+ *   <li>a line that is not exactly one JSON-RPC message gets a JSON-RPC error and reading goes on
+ *       ({@link LineParser}, {@link Envelope}); params of the wrong shape get -32602 naming the
+ *       field ({@link ParamsCheck});
+ *   <li>each request is a {@link Request}, owned by {@link Requests} from the moment it is read:
+ *       calls run side by side, a {@code notifications/cancelled} cancels exactly that request in
+ *       whatever state it is, and its answer finds it through the request itself;
+ *   <li>{@code ping} is answered at once, in every state of the session;
+ *   <li>at the end of stdin, every request already read is answered before {@link #run()} returns
+ *       (or the drain limit passes); before the session was initialized there is nothing to wait
+ *       for, and the held requests are told so at once.
  * </ul>
  */
 public final class StdioTransport implements McpServerTransportProvider {
@@ -39,7 +47,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   public static final int MAX_LINE_BYTES = 8 * 1024 * 1024;
 
   /**
-   * Requests running at once; more wait (see {@link Admission}). Each call holds little until its
+   * Requests running at once; more wait (see {@link Requests}). Each call holds little until its
    * answer comes, then up to ~0.3 MB while its result is written: 64 fit a 48 MB heap with room.
    */
   public static final int MAX_RUNNING = 64;
@@ -47,20 +55,26 @@ public final class StdioTransport implements McpServerTransportProvider {
   static final int MAX_WAITING = 1024;
   static final long MAX_WAITING_BYTES = 16L * 1024 * 1024;
 
+  static final String PING = "ping";
+  static final String INITIALIZED = "notifications/initialized";
+
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
 
   private final ObjectMapper mapper;
   private final McpJsonMapper mcpMapper;
   private final InputStream in;
+  private final LineParser parser;
   private final JsonRpcWriter writer;
   private final Duration drainLimit;
-  private final InFlight inFlight = new InFlight();
-  private final Admission admission = new Admission(MAX_RUNNING, MAX_WAITING, MAX_WAITING_BYTES);
+  private final Requests requests;
   private volatile McpServerSession session;
+  private volatile boolean initialized;
+  private volatile boolean drained;
 
   /**
-   * @param drainLimit the longest the server waits, once stdin has closed, for answers still owed;
-   *     a call in flight can take up to the API timeout, so this should be a little longer
+   * @param drainLimit the longest the server waits, once stdin has closed or a signal came, for
+   *     answers still owed; a call in flight can take up to the API timeout, so this should be a
+   *     little longer
    */
   public StdioTransport(
       ObjectMapper mapper,
@@ -71,8 +85,10 @@ public final class StdioTransport implements McpServerTransportProvider {
     this.mapper = mapper;
     this.mcpMapper = mcpMapper;
     this.in = in;
+    this.parser = new LineParser(mapper);
     this.writer = new JsonRpcWriter(mapper, out);
     this.drainLimit = drainLimit;
+    this.requests = new Requests(MAX_RUNNING, MAX_WAITING, MAX_WAITING_BYTES, this::start);
   }
 
   @Override
@@ -97,21 +113,70 @@ public final class StdioTransport implements McpServerTransportProvider {
     drain();
   }
 
-  /** Waits for the answers still owed, then flushes stdout. Safe to call more than once. */
-  public void drain() {
-    log.debug("Draining: {} request(s) still owed an answer", inFlight.size());
-    if (!inFlight.awaitEmpty(drainLimit)) {
+  /**
+   * Waits for the answers still owed, up to the drain limit in all (however long stdout takes),
+   * then stops writing. Before the session was initialized, nothing is waited for: the session
+   * would hold its requests forever, so each is answered with why it never ran. Only the first call
+   * does anything; the process may end as soon as it returns.
+   */
+  public synchronized void drain() {
+    if (drained) {
+      return;
+    }
+    drained = true;
+    long deadline = System.nanoTime() + drainLimit.toNanos();
+    if (!initialized) {
+      answerNeverRun(requests.cancelAll(), deadline);
+    }
+    log.debug("Draining: {} request(s) still owed an answer", requests.size());
+    if (!requests.awaitEmpty(deadline)) {
       log.warn(
           "{} request(s) still unanswered after {} ms; giving up on them",
-          inFlight.size(),
+          requests.size(),
           drainLimit.toMillis());
     }
-    writer.flush();
+    int dropped = writer.close(deadline);
+    if (dropped > 0) {
+      log.warn(
+          "{} answer(s) could not be written (stdout was closed or not being read) and were"
+              + " dropped",
+          dropped);
+    }
+  }
+
+  /**
+   * Tells each request the session held that it never ran. On a thread of its own, waited for only
+   * until the deadline: a client that does not read stdout must not hold the drain up.
+   */
+  private void answerNeverRun(List<Request> held, long deadlineNanos) {
+    if (held.isEmpty()) {
+      return;
+    }
+    Thread notices =
+        new Thread(
+            () -> {
+              for (Request r : held) {
+                writer.write(
+                    JsonRpcErrors.reply(
+                        r.echoId(),
+                        JsonRpcErrors.INVALID_REQUEST,
+                        "The server stopped before the session was initialized (initialize, then"
+                            + " notifications/initialized), so this request was never run."));
+              }
+            },
+            "cinch-never-run");
+    notices.setDaemon(true);
+    notices.start();
+    try {
+      notices.join(Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   void accept(byte[] line) {
     try {
-      acceptMessage(line);
+      acceptLine(line);
     } catch (StackOverflowError | RuntimeException e) {
       // Last resort: whatever one message does, the next one is still read (Envelope's depth limit
       // keeps stack overflows out; this keeps a surprise from ending the session).
@@ -122,7 +187,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  private void acceptMessage(byte[] line) {
+  private void acceptLine(byte[] line) {
     if (isBlank(line)) {
       return; // an empty line is no message; skipping it is what clients expect
     }
@@ -136,108 +201,144 @@ public final class StdioTransport implements McpServerTransportProvider {
                   + " bytes; it was discarded."));
       return;
     }
-    JsonNode node;
-    try {
-      node = mapper.readTree(line);
-    } catch (JacksonException | RuntimeException e) {
-      writer.write(
-          JsonRpcErrors.reply(
-              null, JsonRpcErrors.PARSE_ERROR, "Parse error: the line is not valid JSON."));
-      return;
-    } catch (IOException e) {
-      writer.write(
-          JsonRpcErrors.reply(
-              null, JsonRpcErrors.PARSE_ERROR, "Parse error: " + e.getClass().getSimpleName()));
+    LineParser.Line parsed = parser.parse(line);
+    if (!parsed.ok()) {
+      if (parsed.ids().isEmpty()) {
+        writer.write(JsonRpcErrors.reply(null, parsed.errorCode(), parsed.error()));
+      }
+      for (RequestId id : parsed.ids()) {
+        writer.write(JsonRpcErrors.reply(id.echo(), parsed.errorCode(), parsed.error()));
+      }
       return;
     }
-    Envelope envelope = Envelope.classify(node);
+    JsonNode node = parsed.value().node();
+    Envelope envelope = Envelope.classify(node, parsed.value().id());
     if (envelope.problem() != null) {
       writer.write(
-          JsonRpcErrors.reply(envelope.id(), JsonRpcErrors.INVALID_REQUEST, envelope.problem()));
+          JsonRpcErrors.reply(
+              echo(envelope.id()), JsonRpcErrors.INVALID_REQUEST, envelope.problem()));
       return;
     }
     switch (envelope.kind()) {
       case CANCELLED -> cancel(node.path("params").path("requestId"));
-      case REQUEST -> dispatchRequest(envelope, node, line.length);
-      case NOTIFICATION, RESPONSE -> dispatch(node, null);
+      case REQUEST -> acceptRequest(envelope.id(), node, line.length);
+      case NOTIFICATION, RESPONSE -> forward(node);
+      case INVALID -> throw new IllegalStateException("an invalid envelope has a problem");
     }
   }
 
-  private void dispatchRequest(Envelope envelope, JsonNode node, int bytes) {
-    Object key = InFlight.key(envelope.id());
-    InFlight.Call call = inFlight.open(key);
-    if (call == null) {
+  private void acceptRequest(RequestId id, JsonNode node, int bytes) {
+    String method = node.get("method").asText();
+    String problem = ParamsCheck.problem(method, node.get("params"));
+    if (problem != null) {
       writer.write(
           JsonRpcErrors.reply(
-              envelope.id(),
-              JsonRpcErrors.INVALID_REQUEST,
-              "Request id " + envelope.id() + " is already in use by a request still running."));
+              id.echo(), JsonRpcErrors.INVALID_PARAMS, "Invalid params: " + problem));
       return;
     }
-    if (!admission.offer(call, bytes, () -> dispatch(node, call))) {
-      inFlight.close(call);
+    if (PING.equals(method)) {
+      // The session holds every request until notifications/initialized; a ping must not wait.
+      Map<String, Object> pong = new LinkedHashMap<>();
+      pong.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+      pong.put("id", id.echo());
+      pong.put("result", Map.of());
+      writer.write(pong);
+      return;
+    }
+    Request request = requests.open(id, node, bytes);
+    if (request == null) {
       writer.write(
           JsonRpcErrors.reply(
-              envelope.id(),
+              id.echo(),
+              JsonRpcErrors.INVALID_REQUEST,
+              "Request id " + id + " is already in use by a request still running."));
+      return;
+    }
+    if (requests.admit(request) == Requests.Admitted.REFUSED) {
+      writer.write(
+          JsonRpcErrors.reply(
+              id.echo(),
               JsonRpcErrors.SERVER_BUSY,
               "Server busy: "
-                  + admission.maxRunning()
+                  + requests.maxRunning()
                   + " requests are running and too many are waiting. Wait for some answers,"
                   + " then send it again."));
     }
   }
 
-  /** Hands a message to the session; for a request, as a subscription the call can cancel. */
-  private void dispatch(JsonNode node, InFlight.Call call) {
-    if (call != null && call.ended()) {
-      admission.finished(); // cancelled just as its turn came: nothing to run
+  /** Its turn has come: hands the request to the session, as work its cancellation disposes. */
+  private void start(Request request) {
+    JsonNode node = request.takeMessage();
+    Mono<Void> handling;
+    try {
+      handling = session.handle(toSdkRequest(request, node));
+    } catch (RuntimeException e) {
+      // The session refused it outright: answer it, and free its place and its id.
+      log.warn("The session could not take {}: {}", request, e.toString());
+      if (request.answer()) {
+        writer.write(
+            JsonRpcErrors.reply(
+                request.echoId(),
+                JsonRpcErrors.INVALID_REQUEST,
+                "Invalid request: it could not be handled."));
+      }
+      requests.finished(request);
       return;
     }
+    Disposable work =
+        handling
+            .doFinally(signal -> requests.finished(request))
+            .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
+    request.attach(work);
+  }
+
+  /**
+   * The SDK's request, with the request's handle as its id: the session copies the id into its
+   * answer without looking at it, so the answer comes back naming its own request.
+   */
+  private McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
+    JsonNode params = node.get("params");
+    return new McpSchema.JSONRPCRequest(
+        McpSchema.JSONRPC_VERSION,
+        node.get("method").asText(),
+        request.handle(),
+        params == null || params.isNull() ? null : mapper.convertValue(params, Object.class));
+  }
+
+  private void forward(JsonNode node) {
     JSONRPCMessage message;
     try {
       message = Envelope.toMessage(mapper, node);
     } catch (IllegalArgumentException e) {
-      if (call != null) {
-        inFlight.close(call);
-        admission.finished();
-      }
-      Object id = call == null ? null : Envelope.idValue(node.get("id"));
-      writer.write(
-          JsonRpcErrors.reply(
-              id,
-              JsonRpcErrors.INVALID_REQUEST,
-              "Invalid request: its fields have the wrong types."));
+      log.debug("A notification or response with fields of the wrong types was ignored");
       return;
     }
-    McpServerSession s = session;
-    Mono<Void> handling = s.handle(message);
-    if (call == null) {
-      handling.subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
-      return;
+    if (message instanceof McpSchema.JSONRPCNotification n && INITIALIZED.equals(n.method())) {
+      initialized = true;
     }
-    Disposable subscription =
-        handling
-            .doFinally(
-                signal -> {
-                  inFlight.close(call);
-                  admission.finished();
-                })
-            .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
-    call.attach(subscription);
+    session
+        .handle(message)
+        .subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
   }
 
   private void cancel(JsonNode requestId) {
-    if (requestId.isMissingNode() || requestId.isNull()) {
+    RequestId id =
+        requestId.isTextual()
+            ? RequestId.ofString(requestId.asText())
+            : requestId.isNumber() ? RequestId.ofNumber(requestId.asText()) : null;
+    if (id == null) {
       return;
     }
-    InFlight.Call call = inFlight.get(InFlight.key(Envelope.idValue(requestId)));
-    if (call != null && call.cancel()) {
-      log.debug("Cancelled request {}", requestId);
-      if (!call.started()) {
-        inFlight.close(call); // it was waiting its turn: Admission will skip it
-      }
+    Request request = requests.find(id);
+    if (request != null && request.cancel()) {
+      log.debug("Cancelled {}", request);
+      requests.forget(request); // its id is free at once; a running one also frees its place
     }
     // A cancellation for an unknown or finished request is ignored, as the spec asks.
+  }
+
+  private static Object echo(RequestId id) {
+    return id == null ? null : id.echo();
   }
 
   private static boolean isBlank(byte[] line) {
@@ -267,11 +368,16 @@ public final class StdioTransport implements McpServerTransportProvider {
     public Mono<Void> sendMessage(JSONRPCMessage message) {
       return Mono.fromRunnable(
           () -> {
-            if (message instanceof McpSchema.JSONRPCResponse response && response.id() != null) {
-              InFlight.Call call = inFlight.get(InFlight.key(response.id()));
-              if (call != null && !call.finish()) {
-                return; // the request was cancelled: the spec says not to answer it
+            if (message instanceof JSONRPCResponse response) {
+              Request request = requests.byHandle(response.id());
+              if (request != null && request.answer()) {
+                // Answered now, so its id is free for the client to reuse the moment the line is
+                // out;
+                // it stays counted until written, so the drain waits for the write.
+                writer.write(forClient(response, request));
+                requests.forget(request);
               }
+              return; // else it was cancelled: the spec says not to answer it
             }
             writer.write(message);
           });
@@ -291,5 +397,32 @@ public final class StdioTransport implements McpServerTransportProvider {
     public void close() {
       // stdout stays open until the process ends; the read loop decides when that is.
     }
+  }
+
+  /**
+   * The answer as the client gets it: its id as the client wrote it, and an internal error's Java
+   * text (class names, "Cannot invoke ...") replaced by a sentence, the detail going to stderr.
+   */
+  private static Map<String, Object> forClient(JSONRPCResponse response, Request request) {
+    Map<String, Object> reply = new LinkedHashMap<>();
+    reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+    reply.put("id", request.echoId()); // the SDK's own type takes only a string or an integer id
+    JSONRPCResponse.JSONRPCError error = response.error();
+    if (error == null) {
+      reply.put("result", response.result());
+    } else if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
+      log.warn("Internal error answering {}: {}", request, error.message());
+      reply.put(
+          "error",
+          Map.of(
+              "code",
+              error.code(),
+              "message",
+              "Internal error: the server could not handle this request. Its log (stderr) has the"
+                  + " detail."));
+    } else {
+      reply.put("error", error);
+    }
+    return reply;
   }
 }

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import dev.cinchmcp.backend.cinch.KeyEchoes;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.HashMap;
@@ -20,6 +21,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code --check} against a scripted Cinch API: one test per answer a person can get. */
 class SelfCheckTest {
@@ -193,6 +196,39 @@ class SelfCheckTest {
         run.out().contains("CINCH_BACKEND must be auto, cinch or local (was \"docker\")"),
         run.out());
     api.verify(0, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  static java.util.stream.IntStream encodings() {
+    return java.util.stream.IntStream.range(0, KeyEchoes.of(CliRun.KEY).size());
+  }
+
+  @ParameterizedTest
+  @MethodSource("encodings")
+  void refusedKeyEchoedInAnyEncodingIsNeverShown(int encoding) {
+    String echo = KeyEchoes.of(CliRun.KEY).get(encoding);
+    api.stubFor(
+        post("/run")
+            .willReturn(
+                aResponse().withStatus(401).withBody("{\"error\":\"bad key " + echo + "\"}")));
+
+    CliRun run = check(env());
+
+    assertLine(run, "API key        REFUSED");
+    KeyEchoes.assertNoKey(CliRun.KEY, run.out());
+    KeyEchoes.assertNoKey(CliRun.KEY, run.err());
+  }
+
+  @ParameterizedTest
+  @MethodSource("encodings")
+  void keyPrintedInAnyEncodingByTheTestProgramIsNeverShown(int encoding) {
+    String echo = KeyEchoes.of(CliRun.KEY).get(encoding).replace("\\", "\\\\");
+    api.stubFor(post("/run").willReturn(okJson("{\"stdout\":\"" + echo + "\",\"exitCode\":0}")));
+
+    CliRun run = check(env());
+
+    assertTrue(run.out().contains("Note: the test program printed"), "the output is shown");
+    KeyEchoes.assertNoKey(CliRun.KEY, run.out());
+    KeyEchoes.assertNoKey(CliRun.KEY, run.err());
   }
 
   private CliRun check(Map<String, String> env) {

@@ -4,6 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -98,6 +99,161 @@ class FuzzIT {
               + " valid calls sent; "
               + lines.size()
               + " messages received; all valid calls answered");
+    }
+  }
+
+  /**
+   * Hostile requests that all carry a readable id (each unique): every one gets exactly one answer,
+   * a JSON-RPC error of the right kind or a result, and no answer holds Java text. The shapes of
+   * issue 12: two messages on a line, invalid and overlong UTF-8, odd number ids, malformed
+   * tools/call params, bad progress tokens and log levels, line separators in strings.
+   */
+  @Test
+  void everyHostileRequestWithAnIdGetsExactlyOneCleanAnswer() throws Exception {
+    long seed = Long.getLong("fuzz.seed", System.nanoTime());
+    System.out.println("FuzzIT answers seed: " + seed);
+    Random random = new Random(seed);
+    AnswerableLines hostile = new AnswerableLines(random);
+    try (JarProcess jar = JarProcess.startRecommended(JarProcess.envFor(api.baseUrl()))) {
+      jar.initialize();
+      ByteArrayOutputStream batch = new ByteArrayOutputStream();
+      for (int i = 0; i < ANSWERABLE_LINES; i++) {
+        batch.write(hostile.next());
+        batch.write('\n');
+        if (batch.size() > 128 * 1024) {
+          jar.sendRaw(batch.toByteArray());
+          batch.reset();
+        }
+      }
+      jar.sendRaw(batch.toByteArray());
+      for (String id : hostile.ids) {
+        JsonNode reply = jar.awaitReply(id, Duration.ofSeconds(60));
+        String text = reply.toString();
+        assertTrue(
+            reply.has("result") || ANSWER_CODES.contains(reply.path("error").path("code").asInt()),
+            "unexpected answer (seed " + seed + "): " + text);
+        assertFalse(
+            text.matches("(?s).*(java\\.|Exception|Cannot invoke|McpSchema|\\$).*"),
+            "Java text in an answer (seed " + seed + "): " + text);
+      }
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":1e400,\"method\":\"ping\"}");
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"alive\",\"method\":\"ping\"}");
+      jar.awaitReply("alive", Duration.ofSeconds(20));
+      jar.closeStdin();
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
+      jar.assertProtocolClean();
+      for (String id : hostile.ids) {
+        JsonNode wanted = JarProcess.JSON.valueToTree(id);
+        long answers =
+            jar.received().stream()
+                .filter(m -> !m.has("method") && wanted.equals(m.get("id")))
+                .count();
+        assertEquals(1, answers, "answers to " + id + " (seed " + seed + ")");
+      }
+      assertTrue(
+          jar.stdoutLines().stream().anyMatch(l -> l.contains("\"id\":1e400,")),
+          "the id 1e400 is echoed as written");
+      System.out.println(
+          "FuzzIT: " + hostile.ids.size() + " hostile requests, each answered exactly once");
+    }
+  }
+
+  private static final int ANSWERABLE_LINES = 2000;
+
+  /** -32700 parse, -32600 invalid request, -32601 unknown method, -32602 bad params. */
+  private static final java.util.Set<Integer> ANSWER_CODES =
+      java.util.Set.of(-32700, -32600, -32601, -32602);
+
+  /** Hostile lines whose requests all have unique, readable string ids, listed in {@link #ids}. */
+  static final class AnswerableLines {
+    final List<String> ids = new java.util.ArrayList<>();
+    private final Random random;
+    private int next;
+
+    AnswerableLines(Random random) {
+      this.random = random;
+    }
+
+    private String id() {
+      String id = "h" + next++;
+      ids.add(id);
+      return id;
+    }
+
+    byte[] next() {
+      return switch (random.nextInt(7)) {
+        case 0 -> utf8(request(id(), "ping", null) + request(id(), "tools/list", null));
+        case 1 -> withBadBytes();
+        case 2 -> utf8(request(id(), "tools/call", malformedCallParams()));
+        case 3 ->
+            utf8(
+                request(
+                    id(),
+                    "tools/call",
+                    "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(1)\"},"
+                        + "\"_meta\":{\"progressToken\":"
+                        + pick("{}", "[]", "1.5", "1e400", "true", "null")
+                        + "}}"));
+        case 4 ->
+            utf8(
+                request(
+                    id(),
+                    "logging/setLevel",
+                    "{\"level\":" + pick("\"nope\"", "\"INFO\"", "3", "null", "[]") + "}"));
+        case 5 ->
+            // Raw line separators in a value the error message quotes back: written escaped.
+            utf8(
+                request(
+                    id(),
+                    pick("logging/setLevel", "tools/call"),
+                    pick("{\"level\":\"a\u2028b\u2029c\u0085\"}", "{\"name\":\"t\u2028\u0085\"}")));
+        default -> utf8(request(id(), "ping", null) + " x");
+      };
+    }
+
+    private String malformedCallParams() {
+      return pick(
+          "null",
+          "[]",
+          "\"x\"",
+          "{}",
+          "{\"name\":\"execute_code\",\"arguments\":[1]}",
+          "{\"name\":\"execute_code\",\"arguments\":\"x\"}",
+          "{\"name\":\"execute_code\",\"arguments\":{},\"_meta\":\"x\"}",
+          "{\"name\":[],\"arguments\":{}}");
+    }
+
+    /** A ping whose string holds bytes that are not UTF-8 (overlong, surrogates, stray). */
+    private byte[] withBadBytes() {
+      String[] bad = {"C0AF", "E080AF", "EDA080", "FF", "80", "F4908080", "C3"};
+      byte[] b = java.util.HexFormat.of().parseHex(bad[random.nextInt(bad.length)]);
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      line.writeBytes(utf8("{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"x\":\""));
+      line.writeBytes(b);
+      line.writeBytes(utf8("\"}}"));
+      // No id can be read from a line that is not UTF-8: the reply's id is null. Follow it with a
+      // ping that must still be answered.
+      line.write('\n');
+      line.writeBytes(utf8(request(id(), "ping", null)));
+      return line.toByteArray();
+    }
+
+    private static String request(String id, String method, String params) {
+      return "{\"jsonrpc\":\"2.0\",\"id\":\""
+          + id
+          + "\",\"method\":\""
+          + method
+          + "\""
+          + (params == null ? "" : ",\"params\":" + params)
+          + "}";
+    }
+
+    private String pick(String... options) {
+      return options[random.nextInt(options.length)];
+    }
+
+    private static byte[] utf8(String s) {
+      return s.getBytes(StandardCharsets.UTF_8);
     }
   }
 

@@ -40,12 +40,14 @@ final class JarProcess implements AutoCloseable {
   private final StringBuffer stderr = new StringBuffer();
   private final List<JsonNode> seen = new ArrayList<>();
 
-  private JarProcess(Process process) {
+  private JarProcess(Process process, boolean readStdout) {
     this.process = process;
     this.stdin = process.getOutputStream();
-    Thread out = new Thread(this::readStdout, "jar-stdout");
-    out.setDaemon(true);
-    out.start();
+    if (readStdout) {
+      Thread out = new Thread(this::readStdout, "jar-stdout");
+      out.setDaemon(true);
+      out.start();
+    }
     Thread err = new Thread(this::readStderr, "jar-stderr");
     err.setDaemon(true);
     err.start();
@@ -66,7 +68,15 @@ final class JarProcess implements AutoCloseable {
 
   /** Starts {@code java -jar cinch-mcp.jar} with exactly this environment (plus PATH). */
   static JarProcess start(Map<String, String> env) throws IOException {
-    return start(env, List.of());
+    return start(env, List.of(), true);
+  }
+
+  /**
+   * Starts the jar and never reads its stdout: a client that stopped reading. Once the pipe's
+   * buffer is full, every write to stdout blocks.
+   */
+  static JarProcess startNotReadingStdout(Map<String, String> env) throws IOException {
+    return start(env, List.of(), false);
   }
 
   /** Starts the jar the way the README recommends: the JVM options of target/launch-args.txt. */
@@ -77,10 +87,10 @@ final class JarProcess implements AutoCloseable {
         args.add(line.strip());
       }
     }
-    return start(env, args);
+    return start(env, args, true);
   }
 
-  private static JarProcess start(Map<String, String> env, List<String> jvmArgs)
+  private static JarProcess start(Map<String, String> env, List<String> jvmArgs, boolean readStdout)
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(java());
@@ -91,7 +101,7 @@ final class JarProcess implements AutoCloseable {
     pb.environment().clear();
     pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
     pb.environment().putAll(env);
-    return new JarProcess(pb.start());
+    return new JarProcess(pb.start(), readStdout);
   }
 
   static Map<String, String> envFor(String baseUrl) {
@@ -218,6 +228,10 @@ final class JarProcess implements AutoCloseable {
   /** Every line on stdout was one JSON-RPC 2.0 message, and the key appeared nowhere. */
   void assertProtocolClean() {
     for (String line : stdoutLines) {
+      assertTrue(
+          line.chars().noneMatch(c -> c == 0x2028 || c == 0x2029 || c == 0x85),
+          "stdout carried a raw U+2028, U+2029 or U+0085, a line end to some clients: "
+              + abbreviate(line));
       JsonNode node;
       try {
         node = JSON.readTree(line);

@@ -53,6 +53,13 @@ class StdioIT {
             .willReturn(ok().withFixedDelay(2000)));
     api.stubFor(
         post(urlEqualTo("/run"))
+            .withRequestBody(containing("big19000"))
+            .willReturn(
+                aResponse()
+                    .withHeader("Content-Type", "application/json")
+                    .withBody("{\"stdout\":\"" + "x".repeat(19_000) + "\",\"exitCode\":0}")));
+    api.stubFor(
+        post(urlEqualTo("/run"))
             .withRequestBody(containing("slow4500"))
             .willReturn(ok().withFixedDelay(4500)));
   }
@@ -442,6 +449,45 @@ class StdioIT {
         jar.received().stream()
             .filter(m -> "notifications/message".equals(m.path("method").asText()))
             .count();
+  }
+
+  @Test
+  void sigtermWhileTheClientIsNotReadingStdoutEndsWithinTheDrainLimitAndSaysWhatWasDropped()
+      throws Exception {
+    Map<String, String> env = new java.util.HashMap<>(JarProcess.envFor(api.baseUrl()));
+    env.put("CINCH_TIMEOUT_MS", "1000"); // a drain limit of 6 s
+    try (JarProcess jar = JarProcess.startNotReadingStdout(env)) {
+      jar.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+              + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
+      jar.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+      // Ten answers of ~40 KB each: far more than a pipe holds, so writing them blocks.
+      for (int i = 0; i < 10; i++) {
+        jar.send(JarProcess.call(i, "big19000"));
+      }
+      awaitRequests(10);
+      assertTrue(jar.process().toHandle().destroy()); // SIGTERM
+      // Not a speed target: without the fix it never exits until someone reads stdout.
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
+      assertTrue(
+          jar.stderr().matches("(?s).*\\d+ answer\\(s\\) could not be written.*dropped.*"),
+          jar.stderr());
+    }
+  }
+
+  @Test
+  void pingBeforeInitializeIsAnsweredAndTheEndOfInputThenExitsAtOnce() throws Exception {
+    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}");
+      assertTrue(jar.awaitReply("p", Duration.ofSeconds(20)).path("result").isObject());
+      jar.send(JarProcess.call("early", "print(1)"));
+      jar.closeStdin();
+      JsonNode early = jar.awaitReply("early", Duration.ofSeconds(20));
+      assertTrue(early.path("error").path("message").asText().contains("before the session"));
+      // The drain limit is 25 s here; before, the server waited it twice (~50 s).
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
+      jar.assertProtocolClean();
+    }
   }
 
   private void awaitRequests(int count) throws InterruptedException {

@@ -1,6 +1,7 @@
 package dev.cinchmcp.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -89,5 +90,74 @@ class JsonRpcWriterTest {
             });
     assertEquals(false, writer.write(Map.of("jsonrpc", "2.0")));
     assertEquals(false, writer.write(Map.of("jsonrpc", "2.0")));
+  }
+
+  @Test
+  void closingWhileAWriteIsStuckReturnsByTheDeadlineAndCountsWhatWasNotWritten() throws Exception {
+    java.util.concurrent.CountDownLatch stuck = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+    JsonRpcWriter writer =
+        new JsonRpcWriter(
+            JSON,
+            new java.io.OutputStream() {
+              @Override
+              public void write(int b) {
+                block();
+              }
+
+              @Override
+              public void write(byte[] b, int off, int len) {
+                block();
+              }
+
+              private void block() {
+                stuck.countDown();
+                try {
+                  never.await(); // a client that does not read: the pipe is full
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+            });
+    ExecutorService pool = Executors.newCachedThreadPool();
+    try {
+      pool.submit(() -> writer.write(Map.of("jsonrpc", "2.0", "id", 1)));
+      stuck.await();
+      pool.submit(() -> writer.write(Map.of("jsonrpc", "2.0", "id", 2))); // waits for the first
+      long deadline = System.nanoTime() + 200_000_000L;
+
+      int dropped = writer.close(deadline);
+
+      assertTrue(System.nanoTime() - deadline < 2_000_000_000L, "close waited past its deadline");
+      assertTrue(dropped >= 1, "the stuck write counts as dropped: " + dropped);
+      assertEquals(false, writer.write(Map.of("jsonrpc", "2.0", "id", 3)), "closed now");
+    } finally {
+      never.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aMessageThatCannotBeSerialisedDoesNotStopLaterOnes() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    JsonRpcWriter writer = new JsonRpcWriter(JSON, out);
+    Object unserialisable =
+        new Object() {
+          @SuppressWarnings("unused")
+          public Object getSelf() {
+            throw new IllegalStateException("no");
+          }
+        };
+    assertEquals(false, writer.write(Map.of("jsonrpc", "2.0", "result", unserialisable)));
+    assertEquals(true, writer.write(Map.of("id", 1)));
+    assertEquals("{\"id\":1}\n", out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void lineSeparatorsAreEscapedSoNoClientSeesALineEnd() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new JsonRpcWriter(JSON, out).write(Map.of("text", "a\u2028b\u2029c\u0085d\u00e9"));
+    assertEquals(
+        "{\"text\":\"a\\u2028b\\u2029c\\u0085d\u00e9\"}\n", out.toString(StandardCharsets.UTF_8));
   }
 }

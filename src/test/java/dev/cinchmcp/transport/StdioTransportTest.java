@@ -60,18 +60,26 @@ class StdioTransportTest {
   }
 
   private List<JsonNode> serve(byte[] input) throws IOException {
-    Settings settings =
-        Settings.fromEnvironment(
-            Map.of("CINCH_API_KEY", "cinch_live_unit", "CINCH_BASE_URL", api.baseUrl()));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    new CinchMcpServer(settings).serve(new ByteArrayInputStream(input), out);
     List<JsonNode> messages = new ArrayList<>();
-    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+    for (String line : serveRaw(input).split("\n")) {
       if (!line.isEmpty()) {
         messages.add(JSON.readTree(line)); // throws if any line is not JSON
       }
     }
     return messages;
+  }
+
+  /** What the server wrote on stdout for this input, as text (checked to be valid UTF-8). */
+  private String serveRaw(byte[] input) throws IOException {
+    Settings settings =
+        Settings.fromEnvironment(
+            Map.of("CINCH_API_KEY", "cinch_live_unit", "CINCH_BASE_URL", api.baseUrl()));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new CinchMcpServer(settings).serve(new ByteArrayInputStream(input), out);
+    return StandardCharsets.UTF_8
+        .newDecoder()
+        .decode(java.nio.ByteBuffer.wrap(out.toByteArray()))
+        .toString();
   }
 
   private static byte[] bytes(String... parts) {
@@ -123,7 +131,7 @@ class StdioTransportTest {
     assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":7}", -32600, false);
     assertErrorThenAnswered("{\"id\":6,\"method\":\"ping\"}", -32600, false);
     assertErrorThenAnswered(
-        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":\"x\"}", -32600, false);
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":\"x\"}", -32602, false);
   }
 
   @Test

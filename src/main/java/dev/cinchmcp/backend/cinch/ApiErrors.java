@@ -2,6 +2,7 @@ package dev.cinchmcp.backend.cinch;
 
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunFailure.Kind;
+import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -97,6 +98,23 @@ final class ApiErrors {
             + ". Nothing ran. Wait"
             + (retryHint.isEmpty() ? " a little" : " " + retryHint)
             + " before running code again.");
+  }
+
+  /**
+   * Rate limited, and the wait the API asked for (Retry-After) is longer than what is left of the
+   * call's deadline: the call ends now, and the model is told the wait is beyond this call rather
+   * than handed the API's number (which may be absurd).
+   */
+  static RunFailure rateLimitedPastDeadline(int attempts, Duration deadline) {
+    return new RunFailure(
+        Kind.RATE_LIMITED,
+        "The Cinch API is rate limiting this key (HTTP 429) after "
+            + attempts
+            + (attempts == 1 ? " attempt" : " attempts")
+            + " and asked to wait longer than this call's "
+            + deadline.toMillis()
+            + " ms deadline (CINCH_TIMEOUT_MS) allows. Nothing ran. Wait a while before running"
+            + " code again; if it keeps happening, tell the user.");
   }
 
   static RunFailure notARun(String reason, String excerpt) {

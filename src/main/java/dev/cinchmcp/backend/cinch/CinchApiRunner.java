@@ -25,6 +25,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
@@ -147,7 +148,9 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
     }
 
     void start() {
-      var deadline = timers.schedule(this::timedOut, timeout.toMillis(), TimeUnit.MILLISECONDS);
+      var deadline =
+          timers.schedule(
+              () -> offTimer(this::timedOut), timeout.toMillis(), TimeUnit.MILLISECONDS);
       result.whenComplete(
           (r, e) -> {
             deadline.cancel(false);
@@ -183,7 +186,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
       sent.whenComplete(
           (response, error) -> {
             if (error != null) {
-              fail(transportFailure(error));
+              endOnExchangeError(error);
               return;
             }
             answer = response.body();
@@ -225,7 +228,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
           fail(failure);
         }
       } catch (IOException e) {
-        fail(result.isDone() ? null : transportFailure(e));
+        endOnExchangeError(e);
       }
     }
 
@@ -254,7 +257,12 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
           RetryAfter.parse(response.headers().firstValue("Retry-After").orElse(null), clock)
               .orElse(DEFAULT_RETRY_WAIT);
       long remaining = deadlineMillis - clock.millis();
-      if (attempt >= MAX_ATTEMPTS || wait.toMillis() >= remaining) {
+      if (wait.toMillis() >= remaining) {
+        // Waiting would outlast the call: say so rather than pass on whatever the API asked.
+        fail(ApiErrors.rateLimitedPastDeadline(attempt, timeout));
+        return;
+      }
+      if (attempt >= MAX_ATTEMPTS) {
         fail(ApiErrors.rateLimited(attempt, RetryAfter.describe(wait)));
         return;
       }
@@ -267,7 +275,8 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
               + " of "
               + MAX_ATTEMPTS
               + ").");
-      timers.schedule(() -> attempt(attempt + 1), wait.toMillis(), TimeUnit.MILLISECONDS);
+      timers.schedule(
+          () -> offTimer(() -> attempt(attempt + 1)), wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     void timedOut() {
@@ -283,9 +292,14 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
       }
     }
 
-    /** Completes the call with a failure, once; says whether this was the completion. */
+    /**
+     * Completes the call with a failure, once; says whether this was the completion. The message is
+     * masked here, the one way out of this class for a failure: whatever it quotes (a body, a
+     * header, an exception's text) has been through the redactor.
+     */
     boolean fail(RunFailure failure) {
-      return failure != null && result.completeExceptionally(failure);
+      return result.completeExceptionally(
+          new RunFailure(failure.kind(), redactor.redact(failure.getMessage())));
     }
 
     void abort() {
@@ -303,11 +317,28 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
       }
     }
 
-    RunFailure transportFailure(Throwable error) {
+    /**
+     * Ends the call for an error that stopped the HTTP exchange before an answer was read: nothing
+     * when the call is already over (cancelled, answered, timed out: the error is only the echo of
+     * that); the timeout failure when the request's own timeout fired; else the failure that says
+     * what went wrong on the way.
+     */
+    void endOnExchangeError(Throwable error) {
       Throwable cause = unwrap(error);
       if (cause instanceof CancellationException || result.isDone()) {
-        return null;
+        return;
       }
+      if (cause instanceof HttpTimeoutException
+          && !(cause instanceof HttpConnectTimeoutException)) {
+        timedOut();
+        return;
+      }
+      log.debug("Request to the Cinch API failed: {}", redactor.redact(cause.toString()));
+      fail(exchangeFailure(cause));
+    }
+
+    /** What an exchange error means for the model: whether anything ran, and what to check. */
+    RunFailure exchangeFailure(Throwable cause) {
       String where = "the Cinch API at " + runUri.resolve("/");
       if (cause instanceof HttpConnectTimeoutException) {
         return new RunFailure(
@@ -317,11 +348,6 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
                 + " (the connection timed out). Nothing ran."
                 + " Check the network and CINCH_BASE_URL (default https://api.cinch.codes); tell the user if it persists.");
       }
-      if (cause instanceof HttpTimeoutException) {
-        timedOut();
-        return null;
-      }
-      log.debug("Request to the Cinch API failed: {}", cause.toString());
       if (cause instanceof ConnectException
           || cause instanceof UnresolvedAddressException
           || cause instanceof java.net.UnknownHostException
@@ -352,6 +378,19 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
               + redactor.redact(String.valueOf(cause.getMessage()))
               + "). The program may or may not have run; try"
               + " again once, and tell the user if it fails again.");
+    }
+  }
+
+  /**
+   * Runs what a timer set off on a reader thread. One timer thread serves every call's deadline;
+   * what a deadline sets off (the answer travelling up to the client, which may block on its
+   * stdout; closing the exchange) must never hold it, or every other call would miss its deadline.
+   */
+  private void offTimer(Runnable action) {
+    try {
+      readers.execute(action);
+    } catch (RejectedExecutionException shuttingDown) {
+      action.run();
     }
   }
 

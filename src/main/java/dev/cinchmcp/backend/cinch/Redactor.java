@@ -1,41 +1,66 @@
 package dev.cinchmcp.backend.cinch;
 
 import dev.cinchmcp.backend.CappedText;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
- * Removes the API key from text that came back from the API (error bodies, output) before it
- * reaches a result or a log line: a misbehaving API or proxy could echo the Authorization header.
+ * Removes the API key from text that came back from the API (error bodies, output, exception texts)
+ * before it reaches a result, a log line or {@code --check}: a misbehaving API or proxy could echo
+ * the Authorization header, and it may do so encoded.
+ *
+ * <p>Masked: the key as it is; the key behind up to {@value #LAYERS} layers of JSON, {@code \x},
+ * percent and HTML escapes, in any mix ({@code cinch_live_ab\/cd}, {@code \u0063inch...}); the key
+ * base64- or base64url-encoded inside any base64 text (so also {@code Bearer <key>} or {@code
+ * user:<key>} encoded), found by the part of the encoding that depends on the key alone, at each of
+ * the three byte alignments; and a non-ASCII key's percent-encoded forms. Of text that was cut, a
+ * trailing start of any of these is masked too.
  */
-final class Redactor {
+public final class Redactor {
 
-  static final String MASK = "[REDACTED]";
+  public static final String MASK = "[REDACTED]";
+
+  /** Escape layers undone (a body can quote an escaped header inside an escaped string). */
+  static final int LAYERS = 3;
 
   // A key cut in two by a limit still leaks the piece that was kept; such a piece is masked from
   // this many chars.
   private static final int MIN_TAIL = 6;
 
+  /** An escape cut in two at the end of cut text: it may hide the next character of the key. */
+  private static final Pattern CUT_ESCAPE =
+      Pattern.compile(
+          "(?:\\\\(?:u[0-9A-Fa-f]{0,3}|x[0-9A-Fa-f]?)?|%[0-9A-Fa-f]?|&#[xX]?[0-9A-Fa-f]*)$");
+
   private final String secret;
 
-  Redactor(String secret) {
+  /**
+   * The key and the encoded forms that cannot be decoded in place (base64 cores, percent forms).
+   */
+  private final List<String> forms;
+
+  public Redactor(String secret) {
     this.secret = secret == null || secret.isEmpty() ? null : secret;
+    this.forms = this.secret == null ? List.of() : formsOf(this.secret);
   }
 
-  String redact(String text) {
-    if (secret == null || text == null || text.isEmpty()) {
-      return text;
-    }
-    return text.contains(secret) ? text.replace(secret, MASK) : text;
+  /** The text with every occurrence of the key, in any of the forms above, replaced by the mask. */
+  public String redact(String text) {
+    return mask(text, false);
   }
 
   /**
    * Text that may have been cut before it could be redacted (the start of a body, an excerpt): the
    * key masked, and also a key's start left at the end by the cut.
    */
-  String redactCut(String text) {
-    if (secret == null || text == null || text.isEmpty()) {
-      return text;
-    }
-    return maskTail(redact(text));
+  public String redactCut(String text) {
+    return mask(text, true);
   }
 
   /**
@@ -46,10 +71,10 @@ final class Redactor {
     if (secret == null) {
       return text;
     }
-    String head = redact(text.head());
-    String tail = redact(text.tail());
+    // A cut stream has two cut edges: the end of its head and the start of its tail.
+    String head = mask(text.head(), text.truncated());
+    String tail = mask(text.tail(), false);
     if (text.truncated()) {
-      head = maskTail(head);
       tail = maskHead(tail);
     }
     if (head.equals(text.head()) && tail.equals(text.tail())) {
@@ -75,16 +100,119 @@ final class Redactor {
     return text;
   }
 
-  /**
-   * Masks a trailing piece of text that is the start of the secret (a key cut in two by a limit).
-   */
-  private String maskTail(String text) {
-    int longest = Math.min(secret.length() - 1, text.length());
-    for (int n = longest; n >= Math.min(MIN_TAIL, secret.length() - 1) && n > 0; n--) {
-      if (text.regionMatches(text.length() - n, secret, 0, n)) {
-        return text.substring(0, text.length() - n) + MASK;
+  private String mask(String text, boolean cut) {
+    if (secret == null || text == null || text.isEmpty()) {
+      return text;
+    }
+    boolean[] hidden = new boolean[text.length()];
+    boolean any = false;
+    DecodedView view = DecodedView.of(text);
+    for (int layer = 0; layer <= LAYERS; layer++) {
+      any |= markAll(view, hidden);
+      if (cut) {
+        any |= markCutTail(view, hidden, text.length());
+      }
+      DecodedView next = view.decodeOnce();
+      if (next == view) {
+        break;
+      }
+      view = next;
+    }
+    return any ? replaceMarked(text, hidden) : text;
+  }
+
+  private boolean markAll(DecodedView view, boolean[] hidden) {
+    boolean any = false;
+    for (String form : forms) {
+      for (int at = view.text.indexOf(form); at >= 0; at = view.text.indexOf(form, at + 1)) {
+        mark(view, at, at + form.length(), hidden);
+        any = true;
       }
     }
-    return text;
+    return any;
+  }
+
+  /** A trailing start of the key (or of a form) cut off by a limit, with a cut escape after it. */
+  private boolean markCutTail(DecodedView view, boolean[] hidden, int originalLength) {
+    String s = view.text;
+    var escape = CUT_ESCAPE.matcher(s);
+    int end = escape.find() ? escape.start() : s.length();
+    for (String form : forms) {
+      int longest = Math.min(form.length() - 1, end);
+      for (int n = longest; n >= Math.min(MIN_TAIL, form.length() - 1) && n > 0; n--) {
+        if (s.regionMatches(end - n, form, 0, n)) {
+          mark(view, end - n, end, hidden);
+          for (int i = end == s.length() ? originalLength : view.from(end);
+              i < originalLength;
+              i++) {
+            hidden[i] = true;
+          }
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static void mark(DecodedView view, int start, int end, boolean[] hidden) {
+    for (int i = view.from(start); i < view.to(end - 1); i++) {
+      hidden[i] = true;
+    }
+  }
+
+  private static String replaceMarked(String text, boolean[] hidden) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      if (!hidden[i]) {
+        out.append(text.charAt(i));
+      } else if (i == 0 || !hidden[i - 1]) {
+        out.append(MASK);
+      }
+    }
+    return out.toString();
+  }
+
+  private static List<String> formsOf(String secret) {
+    Set<String> forms = new LinkedHashSet<>();
+    forms.add(secret);
+    byte[] key = secret.getBytes(StandardCharsets.UTF_8);
+    for (Base64.Encoder encoder : List.of(Base64.getEncoder(), Base64.getUrlEncoder())) {
+      for (int offset = 0; offset < 3; offset++) {
+        forms.add(base64Core(encoder, key, offset));
+      }
+    }
+    String percent = URLEncoder.encode(secret, StandardCharsets.UTF_8);
+    if (!percent.equals(secret)) {
+      forms.add(percent);
+      forms.add(lowerHex(percent));
+    }
+    forms.removeIf(String::isEmpty);
+    return new ArrayList<>(forms);
+  }
+
+  /**
+   * The characters of the base64 of any text that holds the key at a byte offset congruent to
+   * {@code offset} mod 3, which depend on the key's bytes alone.
+   */
+  static String base64Core(Base64.Encoder encoder, byte[] key, int offset) {
+    byte[] padded = new byte[offset + key.length];
+    System.arraycopy(key, 0, padded, offset, key.length);
+    String encoded = encoder.withoutPadding().encodeToString(padded);
+    int firstBit = 8 * offset;
+    int endBit = 8 * (offset + key.length);
+    int first = (firstBit + 5) / 6; // first char whose six bits all lie in the key
+    int last = endBit / 6; // one past the last such char
+    return first < last ? encoded.substring(first, last) : "";
+  }
+
+  private static String lowerHex(String percent) {
+    StringBuilder out = new StringBuilder(percent);
+    for (int i = 0; i < out.length(); i++) {
+      if (out.charAt(i) == '%' && i + 2 < out.length()) {
+        out.setCharAt(i + 1, Character.toLowerCase(out.charAt(i + 1)));
+        out.setCharAt(i + 2, Character.toLowerCase(out.charAt(i + 2)));
+      }
+    }
+    return out.toString();
   }
 }

@@ -10,6 +10,9 @@ import java.util.Optional;
 /** The {@code Retry-After} header: a number of seconds, or an HTTP date. */
 final class RetryAfter {
 
+  /** Longer than any deadline; keeps Duration arithmetic far from overflow. */
+  private static final long MAX_SECONDS = 999_999_999_999_999L;
+
   private RetryAfter() {}
 
   static Optional<Duration> parse(String header, Clock clock) {
@@ -17,8 +20,10 @@ final class RetryAfter {
       return Optional.empty();
     }
     String value = header.strip();
-    if (value.matches("\\d{1,9}")) {
-      return Optional.of(Duration.ofSeconds(Long.parseLong(value)));
+    if (value.matches("\\d+")) {
+      // Any number of digits: a huge wait is still a wait (longer than any deadline), not "none".
+      return Optional.of(
+          Duration.ofSeconds(value.length() > 15 ? MAX_SECONDS : Long.parseLong(value)));
     }
     try {
       ZonedDateTime when = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME);

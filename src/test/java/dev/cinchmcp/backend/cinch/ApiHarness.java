@@ -54,11 +54,15 @@ final class ApiHarness implements AutoCloseable {
   }
 
   CinchApiRunner runner(URI runUri, Duration timeout) {
+    return runner(runUri, timeout, KEY);
+  }
+
+  CinchApiRunner runner(URI runUri, Duration timeout, String key) {
     Duration connect =
         timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10);
     return new CinchApiRunner(
         runUri,
-        KEY,
+        key,
         timeout,
         Version.userAgent(),
         CinchApiRunner.newHttpClient(runUri, connect, workers),

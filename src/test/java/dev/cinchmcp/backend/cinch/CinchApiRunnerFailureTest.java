@@ -319,7 +319,24 @@ class CinchApiRunnerFailureTest {
     RunFailure failure = runFails(api.runner(Duration.ofMillis(2_000)));
 
     assertEquals(Kind.RATE_LIMITED, failure.kind());
-    assertTrue(failure.getMessage().contains("about 60 s"), failure.getMessage());
+    assertTrue(
+        failure.getMessage().contains("longer than this call's 2000 ms deadline"),
+        failure.getMessage());
+    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"999999999", "99999999999999999999"})
+  void anAbsurdRetryAfterIsShownAsBeyondTheDeadlineNotPassedOn(String retryAfter) {
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(aResponse().withStatus(429).withHeader("Retry-After", retryAfter)));
+
+    RunFailure failure = runFails(api.runner(Duration.ofMillis(2_000)));
+
+    assertEquals(Kind.RATE_LIMITED, failure.kind());
+    assertFalse(failure.getMessage().contains("99999"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("2000 ms deadline"), failure.getMessage());
     api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 

@@ -30,6 +30,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -74,9 +76,9 @@ class RedactionTest {
   void restoreStderrAndCheckIt() {
     System.setErr(originalErr);
     String log = capturedErr.toString(StandardCharsets.UTF_8);
-    assertFalse(log.contains(KEY), "the key reached a log line:\n" + log);
+    KeyEchoes.assertNoKey(KEY, log);
     for (String text : seen) {
-      assertFalse(text.contains(KEY), "the key reached a result: " + text);
+      KeyEchoes.assertNoKey(KEY, text);
     }
   }
 
@@ -300,5 +302,105 @@ class RedactionTest {
     assertTrue(
         capturedErr.toString(StandardCharsets.UTF_8).contains("Request to the Cinch API failed"),
         capturedErr.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Each encoding of the key, by index (the tests' names then show no key). */
+  static java.util.stream.IntStream encodings() {
+    return java.util.stream.IntStream.range(0, KeyEchoes.of(KEY).size());
+  }
+
+  private static String encoded(int i) {
+    return KeyEchoes.of(KEY).get(i);
+  }
+
+  @ParameterizedTest
+  @MethodSource("encodings")
+  void keyEchoedEncodedInARefusedKeyJsonBodyIsMasked(int encoding) {
+    // Inside a JSON string: a backslash of the encoding is itself escaped, as a server would.
+    echo(401, "{\"error\":\"bad key " + jsonContent(encoded(encoding)) + "\"}");
+
+    RunFailure failure = failure();
+
+    assertEquals(RunFailure.Kind.KEY_REFUSED, failure.kind());
+    assertTrue(failure.getMessage().contains(Redactor.MASK), "encoding #" + encoding);
+  }
+
+  @ParameterizedTest
+  @MethodSource("encodings")
+  void keyEchoedEncodedAsJsonEscapesInARefusedKeyBodyIsMasked(int encoding) {
+    // Written raw: \/ and \u0063 are the body's own JSON escapes, undone when it is read.
+    echo(401, "{\"error\":\"bad key " + encoded(encoding) + "\"}");
+
+    assertEquals(RunFailure.Kind.KEY_REFUSED, failure().kind());
+  }
+
+  @ParameterizedTest
+  @MethodSource("encodings")
+  void keyEchoedEncodedInAServerErrorIsMasked(int encoding) {
+    echo(503, "upstream said: Authorization: " + encoded(encoding) + " (retry later)");
+
+    RunFailure failure = failure();
+
+    assertEquals(RunFailure.Kind.SERVER_ERROR, failure.kind());
+    assertTrue(failure.getMessage().contains(Redactor.MASK), "encoding #" + encoding);
+  }
+
+  @ParameterizedTest
+  @MethodSource("encodings")
+  void keyPrintedEncodedOnStdoutIsMasked(int encoding) throws Exception {
+    echo(
+        200,
+        JSON.writeValueAsString(
+            Map.of("stdout", "env: " + encoded(encoding) + "\n", "stderr", "", "exitCode", 0)));
+
+    RunResult r = result();
+
+    assertTrue(r.stdout().text().contains(Redactor.MASK), "encoding #" + encoding);
+  }
+
+  @ParameterizedTest
+  @MethodSource("encodings")
+  void keyEchoedEncodedInResponseHeadersReachesNothing(int encoding) {
+    // Headers are never quoted to the model; a Retry-After holding the key is just not a number.
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withStatus(429)
+                    .withHeader("Retry-After", encoded(encoding))
+                    .withHeader("WWW-Authenticate", "Bearer error=\"" + encoded(encoding) + "\"")));
+
+    // A deadline shorter than the default 1 s wait: refused at once, no retries to sit through.
+    RunFailure failure = ApiHarness.runFails(api.runner(Duration.ofMillis(900)));
+    seen.add(failure.getMessage());
+
+    assertEquals(RunFailure.Kind.RATE_LIMITED, failure.kind());
+  }
+
+  @Test
+  void keyWithASlashEchoedWithItsSlashEscapedIsMasked() {
+    // The issue's case: PHP's json_encode writes '/' as '\/'; the old masking looked for the raw
+    // key, then the message's unescaping put it back together.
+    String key = "cinch_live_ab/cd_9f8e7d6c";
+    echo(401, "{\"error\":\"bad key " + key.replace("/", "\\/") + "\"}");
+
+    RunFailure failure =
+        ApiHarness.runFails(
+            api.runner(api.base().resolve("/run"), Duration.ofSeconds(5), key),
+            python("print(1)"),
+            dev.cinchmcp.backend.RunListener.NONE);
+
+    KeyEchoes.assertNoKey(key, failure.getMessage());
+    assertTrue(failure.getMessage().contains("bad key " + Redactor.MASK), "masked in place");
+  }
+
+  /** The text as the content of a JSON string. */
+  private static String jsonContent(String text) {
+    try {
+      String quoted = JSON.writeValueAsString(text);
+      return quoted.substring(1, quoted.length() - 1);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new AssertionError(e);
+    }
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.cinchmcp.backend.CappedText;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RedactorTest {
@@ -70,5 +71,34 @@ class RedactorTest {
     assertEquals(
         "[REDACTED] then [REDACTED]",
         redactor.redactCut(KEY + " then " + KEY.substring(0, KEY.length() - 1)));
+  }
+
+  @Test
+  void everyEncodingOfTheKeyIsMaskedWhereverItStands() {
+    List<String> echoes = KeyEchoes.of(KEY);
+    for (int i = 0; i < echoes.size(); i++) {
+      String echo = echoes.get(i);
+      for (String text : java.util.List.of(echo, "said: " + echo + " (end)", "x" + echo + "y")) {
+        String safe = redactor.redact(text);
+        KeyEchoes.assertNoKey(KEY, safe);
+        org.junit.jupiter.api.Assertions.assertTrue(
+            safe.contains(Redactor.MASK), "encoding #" + i + " was not masked");
+      }
+    }
+  }
+
+  @Test
+  void escapedTextWithoutTheKeyKeepsItsEscapes() {
+    String text = "path a\\/b \\u0041 %41 &#65; QUJD";
+    assertSame(text, redactor.redact(text));
+  }
+
+  @Test
+  void aCutEncodedKeyLeavesNoRecognisableStart() {
+    String escaped = KEY.replace("_", "\\u005f");
+    for (int kept = "cinch\\u005f".length(); kept < escaped.length(); kept++) {
+      String safe = redactor.redactCut("out: " + escaped.substring(0, kept));
+      org.junit.jupiter.api.Assertions.assertEquals("out: [REDACTED]", safe, "kept " + kept);
+    }
   }
 }

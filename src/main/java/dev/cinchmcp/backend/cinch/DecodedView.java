@@ -1,0 +1,159 @@
+package dev.cinchmcp.backend.cinch;
+
+/**
+ * Text with one layer of escapes undone, each decoded character remembering the span of the
+ * original text it came from. A server can echo a key JSON-escaped ({@code \/}, {@code \u0063}),
+ * percent-encoded, as an HTML character reference or as a {@code \x63} escape; the key is searched
+ * for in the decoded text, and what is masked is the original span.
+ *
+ * <p>Decoded: {@code \"}, {@code \\}, {@code \/}, {@code \b \f \n \r \t}, {@code \}{@code uXXXX},
+ * {@code \xHH}, {@code %HH} below 0x80 (the key's characters are ASCII; a non-ASCII key is masked
+ * by its encoded forms instead, see {@link Redactor}) and {@code &#NNN;} / {@code &#xHH;}.
+ */
+final class DecodedView {
+
+  final String text;
+  private final int[] from;
+  private final int[] to;
+
+  private DecodedView(String text, int[] from, int[] to) {
+    this.text = text;
+    this.from = from;
+    this.to = to;
+  }
+
+  /** The text as it is: every character its own span. */
+  static DecodedView of(String text) {
+    int[] from = new int[text.length()];
+    int[] to = new int[text.length()];
+    for (int i = 0; i < text.length(); i++) {
+      from[i] = i;
+      to[i] = i + 1;
+    }
+    return new DecodedView(text, from, to);
+  }
+
+  /** Start (inclusive) in the original text of decoded character {@code i}. */
+  int from(int i) {
+    return from[i];
+  }
+
+  /** End (exclusive) in the original text of decoded character {@code i}. */
+  int to(int i) {
+    return to[i];
+  }
+
+  /** One more layer undone; the same view when nothing in it is an escape. */
+  DecodedView decodeOnce() {
+    String s = text;
+    StringBuilder out = new StringBuilder(s.length());
+    int[] f = new int[s.length()];
+    int[] t = new int[s.length()];
+    boolean changed = false;
+    int i = 0;
+    while (i < s.length()) {
+      int[] decoded = escapeAt(s, i); // {char, length} or null
+      int c;
+      int len;
+      if (decoded == null) {
+        c = s.charAt(i);
+        len = 1;
+      } else {
+        c = decoded[0];
+        len = decoded[1];
+        changed = true;
+      }
+      f[out.length()] = from[i];
+      t[out.length()] = to[i + len - 1];
+      out.append((char) c);
+      i += len;
+    }
+    if (!changed) {
+      return this;
+    }
+    int n = out.length();
+    return new DecodedView(
+        out.toString(), java.util.Arrays.copyOf(f, n), java.util.Arrays.copyOf(t, n));
+  }
+
+  private static int[] escapeAt(String s, int i) {
+    char c = s.charAt(i);
+    if (c == '\\' && i + 1 < s.length()) {
+      char e = s.charAt(i + 1);
+      switch (e) {
+        case '"', '\\', '/', '\'' -> {
+          return new int[] {e, 2};
+        }
+        case 'b' -> {
+          return new int[] {'\b', 2};
+        }
+        case 'f' -> {
+          return new int[] {'\f', 2};
+        }
+        case 'n' -> {
+          return new int[] {'\n', 2};
+        }
+        case 'r' -> {
+          return new int[] {'\r', 2};
+        }
+        case 't' -> {
+          return new int[] {'\t', 2};
+        }
+        case 'u' -> {
+          int v = hex(s, i + 2, 4);
+          return v < 0 ? null : new int[] {v, 6};
+        }
+        case 'x' -> {
+          int v = hex(s, i + 2, 2);
+          return v < 0 ? null : new int[] {v, 4};
+        }
+        default -> {
+          return null;
+        }
+      }
+    }
+    if (c == '%') {
+      int v = hex(s, i + 1, 2);
+      return v < 0 || v >= 0x80 ? null : new int[] {v, 3};
+    }
+    if (c == '&' && i + 2 < s.length() && s.charAt(i + 1) == '#') {
+      return characterReference(s, i);
+    }
+    return null;
+  }
+
+  /** {@code &#99;} or {@code &#x63;}, at most six digits, ending in ';'. */
+  private static int[] characterReference(String s, int i) {
+    boolean isHex = s.charAt(i + 2) == 'x' || s.charAt(i + 2) == 'X';
+    int start = i + (isHex ? 3 : 2);
+    int j = start;
+    int value = 0;
+    while (j < s.length() && j - start < 6) {
+      int d = Character.digit(s.charAt(j), isHex ? 16 : 10);
+      if (d < 0) {
+        break;
+      }
+      value = value * (isHex ? 16 : 10) + d;
+      j++;
+    }
+    if (j == start || j >= s.length() || s.charAt(j) != ';' || value > 0xFFFF) {
+      return null;
+    }
+    return new int[] {value, j + 1 - i};
+  }
+
+  private static int hex(String s, int at, int digits) {
+    if (at + digits > s.length()) {
+      return -1;
+    }
+    int v = 0;
+    for (int k = at; k < at + digits; k++) {
+      int d = Character.digit(s.charAt(k), 16);
+      if (d < 0) {
+        return -1;
+      }
+      v = v * 16 + d;
+    }
+    return v;
+  }
+}

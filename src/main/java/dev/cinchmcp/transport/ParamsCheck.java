@@ -1,0 +1,136 @@
+package dev.cinchmcp.transport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Set;
+
+/**
+ * The shape of a request's {@code params}, checked before the session turns them into the SDK's
+ * types: the SDK answers a wrong shape with -32603 and a Java exception's text ("Cannot invoke
+ * ...CallToolRequest.name()"), where the client should get -32602 and the field it got wrong. Only
+ * shapes are checked here; what the values mean (the tool's arguments) is the tool's business.
+ */
+final class ParamsCheck {
+
+  /** The levels of {@code logging/setLevel} (RFC 5424's, as MCP names them). */
+  static final Set<String> LOG_LEVELS =
+      Set.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
+
+  private ParamsCheck() {}
+
+  /** Why these params are wrong for the method, as a sentence for the client; null if fine. */
+  static String problem(String method, JsonNode params) {
+    boolean required =
+        switch (method) {
+          case "initialize", "tools/call", "logging/setLevel" -> true;
+          default -> false;
+        };
+    if (params == null) {
+      return required ? "\"params\" is required for " + method + " (an object)." : null;
+    }
+    if (!params.isObject()) {
+      return "\"params\" must be an object (got " + describe(params) + ").";
+    }
+    String meta = metaProblem(params.get("_meta"));
+    if (meta != null) {
+      return meta;
+    }
+    return switch (method) {
+      case "tools/call" -> toolsCall(params);
+      case "logging/setLevel" -> setLevel(params);
+      case "initialize" -> initialize(params);
+      case "tools/list" -> optional(params, "cursor", JsonNode::isTextual, "a string");
+      default -> null;
+    };
+  }
+
+  private static String metaProblem(JsonNode meta) {
+    if (meta == null) {
+      return null;
+    }
+    if (!meta.isObject()) {
+      return "\"params._meta\" must be an object (got " + describe(meta) + ").";
+    }
+    JsonNode token = meta.get("progressToken");
+    if (token != null
+        && !token.isTextual()
+        && !(token.isIntegralNumber() && token.canConvertToLong())) {
+      return "\"params._meta.progressToken\" must be a string or an integer (got "
+          + describe(token)
+          + ").";
+    }
+    return null;
+  }
+
+  private static String toolsCall(JsonNode params) {
+    JsonNode name = params.get("name");
+    if (name == null || !name.isTextual() || name.asText().isEmpty()) {
+      return "\"params.name\" must be the tool's name, a non-empty string (got "
+          + describe(name)
+          + ").";
+    }
+    JsonNode arguments = params.get("arguments");
+    if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
+      return "\"params.arguments\" must be an object of the tool's arguments (got "
+          + describe(arguments)
+          + ").";
+    }
+    return null;
+  }
+
+  private static String setLevel(JsonNode params) {
+    JsonNode level = params.get("level");
+    if (level == null || !level.isTextual() || !LOG_LEVELS.contains(level.asText())) {
+      return "\"params.level\" must be one of debug, info, notice, warning, error, critical, alert,"
+          + " emergency (got "
+          + describe(level)
+          + ").";
+    }
+    return null;
+  }
+
+  private static String initialize(JsonNode params) {
+    JsonNode version = params.get("protocolVersion");
+    if (version == null || !version.isTextual()) {
+      return "\"params.protocolVersion\" must be a string such as \"2025-06-18\" (got "
+          + describe(version)
+          + ").";
+    }
+    String capabilities = optional(params, "capabilities", JsonNode::isObject, "an object");
+    return capabilities != null
+        ? capabilities
+        : optional(params, "clientInfo", JsonNode::isObject, "an object");
+  }
+
+  private static String optional(
+      JsonNode params, String field, java.util.function.Predicate<JsonNode> ok, String expected) {
+    JsonNode value = params.get(field);
+    if (value == null || ok.test(value)) {
+      return null;
+    }
+    return "\"params." + field + "\" must be " + expected + " (got " + describe(value) + ").";
+  }
+
+  /** What a value is, in the words of JSON (never a Java type). */
+  static String describe(JsonNode value) {
+    if (value == null || value.isMissingNode()) {
+      return "nothing";
+    }
+    if (value.isTextual()) {
+      String text = value.asText();
+      return "the string \"" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "\"";
+    }
+    if (value.isNumber()) {
+      return "a number";
+    }
+    if (value.isBoolean()) {
+      return value.asText();
+    }
+    if (value.isArray()) {
+      return "an array";
+    }
+    if (value.isObject()) {
+      return "an object";
+    }
+    return "null";
+  }
+}

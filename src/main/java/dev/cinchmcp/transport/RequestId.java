@@ -1,0 +1,44 @@
+package dev.cinchmcp.transport;
+
+import com.fasterxml.jackson.databind.util.RawValue;
+import java.math.BigDecimal;
+
+/**
+ * A JSON-RPC id as the client wrote it. A number is kept as its text and written back as that text
+ * ({@code 1e400} stays {@code 1e400}, not {@code Infinity}); two ids are the same id when their
+ * values are (1 and 1.0, "a" and "\u0061"), which is what {@link #key} compares.
+ */
+record RequestId(Object key, Object echo, String text) {
+
+  static RequestId ofString(String value) {
+    return new RequestId(value, value, '"' + value + '"');
+  }
+
+  /**
+   * @param literal the number exactly as it appeared on the line (a valid JSON number)
+   */
+  static RequestId ofNumber(String literal) {
+    Object key;
+    try {
+      key = new BigDecimal(literal).stripTrailingZeros();
+    } catch (NumberFormatException | ArithmeticException e) {
+      key = literal; // an exponent beyond BigDecimal: the text itself must then match
+    }
+    return new RequestId(key, new RawValue(literal), literal);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RequestId other && key.equals(other.key);
+  }
+
+  @Override
+  public int hashCode() {
+    return key.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return text.length() > 80 ? text.substring(0, 80) + "..." : text;
+  }
+}

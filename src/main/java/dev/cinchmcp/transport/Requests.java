@@ -1,0 +1,195 @@
+package dev.cinchmcp.transport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The one owner of every request between being read and being answered: which ids are live (a
+ * running request's id cannot be used twice; a cancellation finds its request here), and which
+ * requests may run. At most {@code maxRunning} run at once; later ones wait their turn in arrival
+ * order, up to a count and a total size, so that a client sending thousands of calls in a burst
+ * cannot exhaust the server's memory or threads. The reader of stdin never blocks here, so a
+ * cancellation still gets through; a request beyond the waiting limits is refused at once.
+ *
+ * <p>A request's own state ({@link Request}) says whether it is queued, running, answered or
+ * cancelled; this class only keeps the counts and the queue that follow from those moves.
+ */
+final class Requests {
+
+  /** What {@link #admit} did with a request. */
+  enum Admitted {
+    STARTED_OR_QUEUED,
+    REFUSED
+  }
+
+  private final int maxRunning;
+  private final int maxWaiting;
+  private final long maxWaitingBytes;
+  private final Consumer<Request> start;
+  private final Map<RequestId, Request> live = new ConcurrentHashMap<>();
+  private final Map<Long, Request> byHandle = new ConcurrentHashMap<>();
+  private final AtomicLong handles = new AtomicLong();
+  private final ArrayDeque<Request> waiting = new ArrayDeque<>();
+  private final Object emptied = new Object();
+  private int running;
+  private long waitingBytes;
+  private boolean starting;
+
+  /**
+   * @param start runs a request whose turn has come (already moved to RUNNING); it must end in
+   *     exactly one {@link #finished} call for that request, now or later
+   */
+  Requests(int maxRunning, int maxWaiting, long maxWaitingBytes, Consumer<Request> start) {
+    this.maxRunning = maxRunning;
+    this.maxWaiting = maxWaiting;
+    this.maxWaitingBytes = maxWaitingBytes;
+    this.start = start;
+  }
+
+  int maxRunning() {
+    return maxRunning;
+  }
+
+  /**
+   * A new request with this id; null when the id belongs to a request not yet ended. An id whose
+   * request was answered or cancelled can be used again at once, even in the instant before that
+   * request's clean-up: a client may reuse an id as soon as it has the answer.
+   */
+  Request open(RequestId id, JsonNode message, int bytes) {
+    Request request = new Request(id, handles.incrementAndGet(), message, bytes);
+    Request owner =
+        live.compute(
+            id, (k, existing) -> existing == null || existing.ended() ? request : existing);
+    if (owner != request) {
+      return null;
+    }
+    byHandle.put(request.handle(), request);
+    return request;
+  }
+
+  /**
+   * The request the session's answer belongs to, by the handle it was given; null once the request
+   * was cancelled or answered (a late answer then goes nowhere).
+   */
+  Request byHandle(Object handle) {
+    return handle instanceof Long h ? byHandle.get(h) : null;
+  }
+
+  /** The live request with this id, for a cancellation; null if none. */
+  Request find(RequestId id) {
+    return live.get(id);
+  }
+
+  /** Starts the request now, or queues it; REFUSED (and forgotten) when it can do neither. */
+  Admitted admit(Request request) {
+    synchronized (this) {
+      if (running >= maxRunning || !waiting.isEmpty()) {
+        if (waiting.size() >= maxWaiting || waitingBytes + request.bytes() > maxWaitingBytes) {
+          request.answer(); // the transport answers "busy" for it
+          forget(request);
+          return Admitted.REFUSED;
+        }
+      }
+      waiting.add(request);
+      waitingBytes += request.bytes();
+    }
+    startWhatFits();
+    return Admitted.STARTED_OR_QUEUED;
+  }
+
+  /** A request has ended (answered, cancelled, failed): its id is free and its place too. */
+  void forget(Request request) {
+    byHandle.remove(request.handle(), request);
+    if (live.remove(request.id(), request)) {
+      synchronized (emptied) {
+        emptied.notifyAll();
+      }
+    }
+  }
+
+  /** A started request's work is over: frees its place, so the next waiting one can start. */
+  void finished(Request request) {
+    forget(request);
+    synchronized (this) {
+      running--;
+    }
+    startWhatFits();
+  }
+
+  /**
+   * Starts waiting requests while there is room, skipping cancelled ones. One thread at a time does
+   * it, in a loop: a request that ends while it is being started (one answered without any I/O)
+   * calls {@link #finished} from inside {@code start}, which only frees its place; the loop then
+   * starts the next one, so a long queue never nests one start inside another.
+   */
+  private void startWhatFits() {
+    synchronized (this) {
+      if (starting) {
+        return;
+      }
+      starting = true;
+    }
+    while (true) {
+      Request next;
+      synchronized (this) {
+        next = null;
+        while (running < maxRunning && !waiting.isEmpty()) {
+          Request head = waiting.poll();
+          waitingBytes -= head.bytes();
+          if (head.begin()) {
+            next = head;
+            running++;
+            break;
+          }
+          forget(head); // cancelled while it waited
+        }
+        if (next == null) {
+          starting = false;
+          return;
+        }
+      }
+      start.accept(next);
+    }
+  }
+
+  int size() {
+    return live.size();
+  }
+
+  /** Waits until no request is live; false if the deadline ({@link System#nanoTime}) passed. */
+  boolean awaitEmpty(long deadlineNanos) {
+    synchronized (emptied) {
+      while (!live.isEmpty()) {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        try {
+          emptied.wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Cancels every live request and returns them (to be told why); the session is over. */
+  List<Request> cancelAll() {
+    List<Request> cancelled = new ArrayList<>();
+    for (Request r : live.values()) {
+      if (r.cancel()) {
+        cancelled.add(r);
+      }
+      forget(r);
+    }
+    return cancelled;
+  }
+}
