@@ -33,14 +33,18 @@ import java.util.function.Function;
  *
  * @param runner what runs the code
  * @param runtimes the language versions it offers, for the tool's description
+ * @param limits what a program may use, for the tool's description (which limits hold)
  * @param summary one line for the log and {@code --check}: which backend, and how it is set up
  * @param problems what stops it from running code; empty when it can
  */
 public record BackendChoice(
-    CodeRunner runner, String runtimes, String summary, List<String> problems) {
+    CodeRunner runner, String runtimes, String limits, String summary, List<String> problems) {
 
   /** What the Cinch service runs. */
   static final String CINCH_RUNTIMES = "Python 3.12 and Node 20";
+
+  /** The limits of the Cinch service's sandboxes. */
+  static final String CINCH_LIMITS = "10 seconds, 256 MB of memory, half a CPU";
 
   /** The restart hint every configuration message ends with. */
   private static final String RESTART =
@@ -53,7 +57,8 @@ public record BackendChoice(
   /**
    * @param cinchAfter when the Cinch runner may be built (it is built on {@code workers} then, so
    *     the caller's thread is not held up by TLS set-up)
-   * @param startLocal probes gVisor and returns the local runner (slow: it starts test sandboxes)
+   * @param startLocal checks gVisor and returns the local runner (quick: its self-test sandboxes
+   *     run in the background)
    */
   public static BackendChoice choose(
       Settings settings,
@@ -65,16 +70,21 @@ public record BackendChoice(
     if (backend == Backend.CINCH || (backend == Backend.AUTO && settings.apiKey().isPresent())) {
       return cinch(settings, cinchAfter, workers, timers);
     }
-    if (backend == Backend.AUTO && !settings.problems().equals(List.of(Settings.MISSING_KEY))) {
+    if (backend == Backend.AUTO && !settings.onlyKeyMissing()) {
       return unavailable(settings.problems()); // something is set wrong: say so rather than guess
     }
     LocalSandboxRunner local = startLocal.apply(settings.runsc());
     if (local.usable()) {
+      // The gVisor self-test is still running; a call that comes first waits for it.
       String versions = local.versions().describe();
       return new BackendChoice(
           local,
           versions,
-          "backend local: a gVisor sandbox on this machine, " + versions,
+          local.limits().describe(),
+          "backend local: a gVisor sandbox on this machine, "
+              + versions
+              + "; "
+              + local.limits().summary(),
           List.of());
     }
     if (backend == Backend.LOCAL) {
@@ -82,6 +92,7 @@ public record BackendChoice(
       return new BackendChoice(
           local,
           "Python and Node.js",
+          CINCH_LIMITS,
           "backend local: UNAVAILABLE, " + local.unavailableReason(),
           List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
     }
@@ -124,6 +135,7 @@ public record BackendChoice(
     return new BackendChoice(
         new DeferredRunner("cinch", runner),
         CINCH_RUNTIMES,
+        CINCH_LIMITS,
         "backend cinch: " + settings.describe(),
         List.of());
   }
@@ -136,6 +148,7 @@ public record BackendChoice(
     return new BackendChoice(
         new UnavailableRunner("none", failure),
         CINCH_RUNTIMES,
+        CINCH_LIMITS,
         "no backend can run code",
         problems);
   }

@@ -83,7 +83,8 @@ public final class CinchMcpServer {
             .validateToolInputs(false)
             .capabilities(ServerCapabilities.builder().tools(false).logging().build())
             .tools(
-                new ExecuteCodeTool(backend.runner(), timers, backend.runtimes()).specification())
+                new ExecuteCodeTool(backend.runner(), timers, backend.runtimes(), backend.limits())
+                    .specification())
             .build();
 
     if (backend.usable()) {
@@ -99,6 +100,10 @@ public final class CinchMcpServer {
         new Thread(
             () -> {
               transport.drain();
+              // Calls still running after the drain: their sandboxes must not outlive the server.
+              if (backend.runner() instanceof AutoCloseable closeable) {
+                closeQuietly(closeable);
+              }
               Runtime.getRuntime().halt(0);
             },
             "cinch-drain-on-exit");

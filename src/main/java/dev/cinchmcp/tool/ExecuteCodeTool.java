@@ -32,6 +32,7 @@ public final class ExecuteCodeTool {
   private final CodeRunner runner;
   private final ScheduledExecutorService timers;
   private final String runtimes;
+  private final String limits;
 
   /**
    * @param runner what runs the code
@@ -40,9 +41,19 @@ public final class ExecuteCodeTool {
    *     20"
    */
   public ExecuteCodeTool(CodeRunner runner, ScheduledExecutorService timers, String runtimes) {
+    this(runner, timers, runtimes, "10 seconds, 256 MB of memory, half a CPU");
+  }
+
+  /**
+   * @param limits what a program may use where it runs, e.g. "10 seconds, 256 MB of memory, half a
+   *     CPU" (the local backend says which of its limits hold on this machine)
+   */
+  public ExecuteCodeTool(
+      CodeRunner runner, ScheduledExecutorService timers, String runtimes, String limits) {
     this.runner = runner;
     this.timers = timers;
     this.runtimes = runtimes;
+    this.limits = limits;
   }
 
   public AsyncToolSpecification specification() {
@@ -82,7 +93,9 @@ public final class ExecuteCodeTool {
         + " and no way to install any.\n"
         + "- No network: HTTP, DNS and package installs all fail.\n"
         + "- Read-only file system except a small /tmp (64 MB) that is wiped after the run.\n"
-        + "- 10 seconds, 256 MB of memory, half a CPU.\n"
+        + "- "
+        + limits
+        + ".\n"
         + "- Nothing persists between calls: each program must be complete, with its own imports and data.\n"
         + "- Only printed output comes back (a bare expression on the last line shows nothing), and each stream"
         + " is cut at 20,000 characters: print results, not bulk data.\n"

@@ -21,7 +21,6 @@ final class CappedStreamReader implements Runnable {
   // end in half a surrogate pair.
   private final StringBuilder kept = new StringBuilder();
   private long length;
-  private volatile boolean done;
 
   CappedStreamReader(InputStream stream) {
     this.stream = stream;
@@ -44,13 +43,7 @@ final class CappedStreamReader implements Runnable {
       }
     } catch (IOException e) {
       // The pipe closes when the sandbox is killed; what was read so far is the output.
-    } finally {
-      done = true;
     }
-  }
-
-  boolean done() {
-    return done;
   }
 
   /** The kept start of the stream and its full length, so far. */
