@@ -95,7 +95,8 @@ final class StateDirectory {
     return new Prepared(fresh, true);
   }
 
-  private static Optional<String> makeAndCheck(Path dir) throws IOException {
+  /** Makes what is missing of {@code dir}, runsc/ and bundles/; why it cannot be trusted, if so. */
+  static Optional<String> makeAndCheck(Path dir) throws IOException {
     for (Path each : new Path[] {dir, dir.resolve("runsc"), dir.resolve("bundles")}) {
       try {
         Files.createDirectory(each, PRIVATE);
