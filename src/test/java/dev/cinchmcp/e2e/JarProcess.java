@@ -80,8 +80,8 @@ final class JarProcess implements AutoCloseable {
     return start(env, args);
   }
 
-  private static JarProcess start(Map<String, String> env, List<String> jvmArgs)
-      throws IOException {
+  /** Starts the jar with these JVM options before {@code -jar}. */
+  static JarProcess start(Map<String, String> env, List<String> jvmArgs) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(java());
     command.addAll(jvmArgs);

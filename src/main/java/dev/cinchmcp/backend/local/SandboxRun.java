@@ -152,11 +152,12 @@ final class SandboxRun {
           NodeMemoryWatchdog.source(settings.memoryBytes(), memoryNote()));
       preload = "/code/" + NodeMemoryWatchdog.FILE;
     }
-    List<String> args =
-        host.runtimes().command(language, "/code/" + file, settings.memoryMebibytes(), preload);
-    // RLIMIT_AS only without a cgroup: it limits address space, not memory, and glibc reserves
-    // 64 MB of it per thread arena (measured: Python could then start only ~5 threads).
+    // RLIMIT_AS only without a cgroup: it limits address space, not memory (see PythonBootstrap).
     long addressSpace = language == Language.PYTHON && !hostLimits ? settings.memoryBytes() : 0;
+    List<String> args =
+        host.runtimes()
+            .command(
+                language, "/code/" + file, settings.memoryMebibytes(), preload, addressSpace > 0);
     Path spec = bundle.resolve("config.json");
     Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
     Files.writeString(spec, OciSpec.json(args, addressSpace, settings.maxProcesses()));

@@ -68,13 +68,20 @@ final class SandboxRuntimes {
    * The argv that runs {@code codePath} (a path inside the sandbox) in the language's interpreter.
    *
    * @param nodePreload a script Node loads before the program (the memory watchdog), or null
+   * @param addressSpaceLimited whether Python runs under RLIMIT_AS (no host cgroup)
    */
   List<String> command(
-      Language language, String codePath, long memoryMebibytes, String nodePreload) {
+      Language language,
+      String codePath,
+      long memoryMebibytes,
+      String nodePreload,
+      boolean addressSpaceLimited) {
     String interpreter = interpreters.get(language);
+    String bootstrap =
+        addressSpaceLimited ? PythonBootstrap.ONE_ARENA_SOURCE : PythonBootstrap.SOURCE;
     return switch (language) {
       // -I: isolated mode; ignores PYTHON* variables and the user site directory.
-      case PYTHON -> List.of(interpreter, "-I", "-c", PythonBootstrap.SOURCE, codePath);
+      case PYTHON -> List.of(interpreter, "-I", "-c", bootstrap, codePath);
       // Its heap limit makes a heap bomb end with V8's clear "heap out of memory" error; the
       // cgroup (or the watchdog) holds everything else (buffers, native memory). The heap gets
       // most, not all, of the allowance.
