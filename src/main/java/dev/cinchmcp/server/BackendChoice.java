@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Decides which backend serves ({@code CINCH_BACKEND}) and builds it, for the server and for {@code
@@ -56,7 +56,8 @@ public record BackendChoice(
 
   /**
    * @param cinchAfter when the Cinch runner may be built (it is built on {@code workers} then, so
-   *     the caller's thread is not held up by TLS set-up)
+   *     the caller's thread is not held up by TLS set-up), and when the local runner's gVisor
+   *     self-test may start
    * @param startLocal checks gVisor and returns the local runner (quick: its self-test sandboxes
    *     run in the background)
    */
@@ -65,7 +66,7 @@ public record BackendChoice(
       CompletableFuture<?> cinchAfter,
       ExecutorService workers,
       ScheduledExecutorService timers,
-      Function<String, LocalSandboxRunner> startLocal) {
+      BiFunction<String, CompletableFuture<?>, LocalSandboxRunner> startLocal) {
     Backend backend = settings.backend();
     if (backend == Backend.CINCH || (backend == Backend.AUTO && settings.apiKey().isPresent())) {
       return cinch(settings, cinchAfter, workers, timers);
@@ -73,7 +74,7 @@ public record BackendChoice(
     if (backend == Backend.AUTO && !settings.onlyKeyMissing()) {
       return unavailable(settings.problems()); // something is set wrong: say so rather than guess
     }
-    LocalSandboxRunner local = startLocal.apply(settings.runsc());
+    LocalSandboxRunner local = startLocal.apply(settings.runsc(), cinchAfter);
     if (local.usable()) {
       // The gVisor self-test is still running; a call that comes first waits for it.
       String versions = local.versions().describe();
@@ -105,9 +106,12 @@ public record BackendChoice(
                 + ".)"));
   }
 
-  /** The local backend with its defaults and the configured runsc. */
-  public static LocalSandboxRunner startLocal(String runsc) {
-    return LocalSandboxRunner.start(LocalSandboxSettings.defaults().withRunsc(runsc));
+  /**
+   * The local backend with its defaults and the configured runsc; its self-test after {@code
+   * after}.
+   */
+  public static LocalSandboxRunner startLocal(String runsc, CompletableFuture<?> after) {
+    return LocalSandboxRunner.start(LocalSandboxSettings.defaults().withRunsc(runsc), after);
   }
 
   private static BackendChoice cinch(

@@ -75,7 +75,8 @@ class LocalSandboxLifetimeIT {
     while (System.nanoTime() < deadline) {
       List<ProcessHandle> runs = runProcesses(jar.process().pid());
       if (runs.stream()
-          .anyMatch(p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))) {
+          .anyMatch(
+              p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))) {
         Thread.sleep(500); // let the gofer and the program's stub start too
         return runProcesses(jar.process().pid());
       }

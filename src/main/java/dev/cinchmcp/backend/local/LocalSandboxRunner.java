@@ -53,7 +53,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   /** Sandboxes started and not yet cleaned up, so that {@link #close()} can kill them. */
   private final Set<SandboxRun> running = ConcurrentHashMap.newKeySet();
 
-  private LocalSandboxRunner(LocalSandboxSettings settings) {
+  private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
     this.settings = settings;
     this.streamThreads =
         Executors.newCachedThreadPool(DaemonThreads.named("cinchmcp-sandbox-stream"));
@@ -64,8 +64,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if (prepared.usable()) {
       long started = System.nanoTime();
       this.selfTest =
-          CompletableFuture.supplyAsync(
-              () -> GvisorProbe.selfTest(prepared, settings, streamThreads), sandboxes);
+          selfTestAfter.handleAsync(
+              (ignored, error) -> GvisorProbe.selfTest(prepared, settings, streamThreads),
+              sandboxes);
       selfTest.thenAccept(test -> logSelfTest(test, started));
     } else {
       this.selfTest = CompletableFuture.completedFuture(null);
@@ -92,7 +93,17 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
    * the self-test in the background; returns a runner either way.
    */
   public static LocalSandboxRunner start(LocalSandboxSettings settings) {
-    return new LocalSandboxRunner(settings);
+    return start(settings, CompletableFuture.completedFuture(null));
+  }
+
+  /**
+   * Like {@link #start(LocalSandboxSettings)}, with the self-test held until {@code after}
+   * completes: the server lets it start once what {@code initialize} needs is ready, so that its
+   * sandboxes (CPU-heavy for a moment) do not slow the answer on a small machine.
+   */
+  public static LocalSandboxRunner start(
+      LocalSandboxSettings settings, CompletableFuture<?> after) {
+    return new LocalSandboxRunner(settings, after);
   }
 
   @Override
