@@ -259,6 +259,12 @@ class LocalSandboxContainmentTest {
     assertNull(result.exitCode());
     assertEquals("started\n", result.stdout().text(), describe(result));
     assertTrue(
+        result
+            .stderr()
+            .text()
+            .contains("[sandbox] stopped: the program reached its 10 s time limit"),
+        describe(result));
+    assertTrue(
         result.durationMs() >= 9_900 && result.durationMs() < 14_000,
         "duration " + result.durationMs());
   }
