@@ -47,7 +47,7 @@ public record EnforcedLimits(
     return wallClockSeconds
         + " seconds, "
         + memoryMebibytes
-        + " MB of memory per process (a program that grows past it is killed), "
+        + " MB of memory per process (more is refused, or the program is killed), "
         + maxProcesses
         + " processes; the CPU is not limited on this machine";
   }

@@ -64,9 +64,17 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if (prepared.usable()) {
       long started = System.nanoTime();
       this.selfTest =
-          selfTestAfter.handleAsync(
-              (ignored, error) -> GvisorProbe.selfTest(prepared, settings, streamThreads),
-              sandboxes);
+          selfTestAfter
+              .handleAsync(
+                  (ignored, error) -> GvisorProbe.selfTest(prepared, settings, streamThreads),
+                  sandboxes)
+              // Closed before it could start (or a bug in it): a verdict all the same, so that
+              // no caller waits for ever.
+              .exceptionally(
+                  error ->
+                      new GvisorProbe.SelfTest(
+                          "the gVisor self-test did not run (" + error.getCause() + ")",
+                          prepared.host()));
       selfTest.thenAccept(test -> logSelfTest(test, started));
     } else {
       this.selfTest = CompletableFuture.completedFuture(null);
