@@ -86,7 +86,8 @@ final class CgroupDetection {
       if (!Files.isDirectory(mount)) {
         return Result.unavailable("no cgroup v1 " + controller + " controller mounted at " + mount);
       }
-      Path parent = mount.resolve(own.get(controller).replaceFirst("^/+", "")).resolve(PARENT);
+      Path parent =
+          mount.resolve(own.get(controller).replaceFirst("^/+", "")).resolve(CgroupLimits.PARENT);
       try {
         Files.createDirectories(parent);
       } catch (AccessDeniedException e) {
@@ -99,8 +100,6 @@ final class CgroupDetection {
     }
     return Result.of(new CgroupV1Limits(parents));
   }
-
-  private static final String PARENT = CgroupLimits.PARENT;
 
   private static String rootNeeded(int uid, String path) {
     return "this machine has cgroup v1, which only root can divide (uid "

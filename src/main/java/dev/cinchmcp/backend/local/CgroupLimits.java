@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Predicate;
+import org.slf4j.LoggerFactory;
 
 /**
  * Memory, process and CPU limits for whole sandboxes through host cgroups this backend makes
@@ -86,7 +87,7 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
         }
       }
     }
-    org.slf4j.LoggerFactory.getLogger(CgroupLimits.class)
+    LoggerFactory.getLogger(CgroupLimits.class)
         .warn("Could not remove cgroup {}: processes still in it", dir);
   }
 }

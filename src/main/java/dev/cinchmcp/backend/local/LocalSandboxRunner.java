@@ -6,6 +6,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -156,7 +157,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /** The private state directory in use (the settings' one, or a fresh one if that was unsafe). */
-  public java.nio.file.Path stateDir() {
+  public Path stateDir() {
     return prepared.usable() ? prepared.host().state().root() : settings.stateDir();
   }
 

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,7 +24,7 @@ sealed interface RunCgroup permits CgroupV1Run, CgroupV2Run {
           + "; shift; n=$((n - 1)); done; exec \"$@\"";
 
   /** The cgroup.procs files a process must be written to, to be inside this run's limits. */
-  List<java.nio.file.Path> procsFiles();
+  List<Path> procsFiles();
 
   /** Whether the kernel's OOM killer killed something in the sandbox (the memory limit was hit). */
   boolean memoryExceeded();

@@ -23,8 +23,8 @@ record SandboxHost(
     Map<Language, Long> cgroupOverheadBytes) {
 
   /**
-   * Before the self-test has measured it: enough for gVisor and either interpreter (measured here:
-   * ~40 MB for Python, ~110 MB for Node under gVisor, whose page cache holds the node binary).
+   * Before the self-test has measured it (the self-test itself runs with this): ample for gVisor
+   * and either interpreter, measured at ~25 MB here for both.
    */
   static final long DEFAULT_OVERHEAD_BYTES = 128L << 20;
 

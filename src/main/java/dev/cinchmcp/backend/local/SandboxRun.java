@@ -8,9 +8,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +50,11 @@ final class SandboxRun {
 
   /** How long after the server's own wall clock {@code timeout} kills the sandbox regardless. */
   static final long BACKSTOP_GRACE_MILLIS = 1_000;
+
+  private static final Set<PosixFilePermission> PRIVATE_DIR =
+      PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> PRIVATE_FILE =
+      PosixFilePermissions.fromString("rw-------");
 
   private enum Ending {
     EXITED,
@@ -170,11 +178,6 @@ final class SandboxRun {
             .command("--log", logFile().toString(), "run", "--bundle", bundle.toString(), id));
     return command;
   }
-
-  private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> PRIVATE_DIR =
-      PosixFilePermissions.fromString("rwx------");
-  private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> PRIVATE_FILE =
-      PosixFilePermissions.fromString("rw-------");
 
   private Path logFile() {
     return bundle.resolve("runsc.log");
@@ -345,7 +348,7 @@ final class SandboxRun {
       future.get(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       future.cancel(true);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       log.debug("Stream reader failed: {}", e.getCause().toString());
     } catch (InterruptedException e) {
       future.cancel(true);

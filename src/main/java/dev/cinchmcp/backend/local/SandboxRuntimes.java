@@ -5,10 +5,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The interpreters a sandbox can run. The sandbox sees only {@link #VISIBLE_DIRS} of the host, so
@@ -86,7 +88,7 @@ final class SandboxRuntimes {
       // cgroup (or the watchdog) holds everything else (buffers, native memory). The heap gets
       // most, not all, of the allowance.
       case JAVASCRIPT -> {
-        List<String> argv = new java.util.ArrayList<>();
+        List<String> argv = new ArrayList<>();
         argv.add(interpreter);
         argv.add("--max-old-space-size=" + (memoryMebibytes * 3 / 4));
         if (nodePreload != null) {
@@ -110,7 +112,7 @@ final class SandboxRuntimes {
           new ProcessBuilder(interpreter, "--version").redirectErrorStream(true).start();
       process.getOutputStream().close();
       String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS) || process.exitValue() != 0) {
+      if (!process.waitFor(5, TimeUnit.SECONDS) || process.exitValue() != 0) {
         process.destroyForcibly();
         return Optional.empty();
       }
