@@ -275,9 +275,15 @@ final class SandboxRun {
   }
 
   private Ending awaitEnd(Process sandbox) {
+    long started = System.nanoTime();
     try {
       if (sandbox.waitFor(settings.wallClock().toMillis(), TimeUnit.MILLISECONDS)) {
-        return cancelled ? Ending.CANCELLED : Ending.EXITED;
+        if (cancelled) {
+          return Ending.CANCELLED;
+        }
+        // On a machine so busy that this thread woke late, timeout's backstop may have ended it.
+        boolean pastLimit = System.nanoTime() - started >= settings.wallClock().toNanos();
+        return pastLimit ? Ending.TIMED_OUT : Ending.EXITED;
       }
       kill();
       sandbox.waitFor(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
