@@ -281,9 +281,13 @@ final class SandboxRun {
         if (cancelled) {
           return Ending.CANCELLED;
         }
-        // On a machine so busy that this thread woke late, timeout's backstop may have ended it.
-        boolean pastLimit = System.nanoTime() - started >= settings.wallClock().toNanos();
-        return pastLimit ? Ending.TIMED_OUT : Ending.EXITED;
+        // On a machine so starved that this thread woke late, timeout's backstop may have ended
+        // the sandbox (SIGKILL, once the grace after the wall clock was over).
+        long limit = settings.wallClock().toMillis() + BACKSTOP_GRACE_MILLIS;
+        boolean backstop =
+            sandbox.exitValue() == KILLED
+                && System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(limit);
+        return backstop ? Ending.TIMED_OUT : Ending.EXITED;
       }
       kill();
       sandbox.waitFor(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
