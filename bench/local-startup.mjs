@@ -1,8 +1,9 @@
 // Start-up of the server with the local gVisor backend: spawn -> the stderr ready line, and spawn ->
 // the initialize reply (initialize is written at once after spawn). Medians over N fresh processes.
-//   node bench/local-startup.mjs [--jar target/cinch-mcp.jar] [--runs 10] [--java java]
+//   node bench/local-startup.mjs [--jar target/cinch-mcp.jar] [--runs 10] [--java java] [--backend local]
 // Runs with no CINCH_API_KEY (so the local backend serves) and CINCH_FAST_START=0 (a plain JVM, so
-// only the backend's share changes between two jars).
+// only the backend's share changes between two jars). --backend cinch gives the floor to compare
+// with: the same start with a key (to a closed port; initialize never calls the API).
 import { spawn } from 'node:child_process';
 
 const args = Object.fromEntries(
@@ -10,6 +11,10 @@ const args = Object.fromEntries(
 const jar = args.jar ?? 'target/cinch-mcp.jar';
 const runs = Number(args.runs ?? 10);
 const java = args.java ?? 'java';
+const backend = args.backend ?? 'local';
+const backendEnv = backend === 'cinch'
+  ? { CINCH_BACKEND: 'cinch', CINCH_API_KEY: 'bench-key', CINCH_BASE_URL: 'http://127.0.0.1:9' }
+  : { CINCH_BACKEND: 'local' };
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }) + '\n';
 
@@ -18,7 +23,7 @@ function once() {
     const start = process.hrtime.bigint();
     const ms = () => Number(process.hrtime.bigint() - start) / 1e6;
     const child = spawn(java, ['-jar', jar], {
-      env: { PATH: process.env.PATH, CINCH_FAST_START: '0', CINCH_BACKEND: 'local' },
+      env: { PATH: process.env.PATH, CINCH_FAST_START: '0', ...backendEnv },
       stdio: ['pipe', 'pipe', 'pipe'] });
     const got = {};
     let out = '', err = '';
@@ -38,7 +43,7 @@ for (let i = 0; i < runs; i++) {
   results.push(await once());
   await new Promise(r => setTimeout(r, 300)); // let the previous server's exit settle
 }
-console.log(`${jar}: ${runs} runs, median ready line ${median(results.map(r => r.ready)).toFixed(0)} ms, ` +
+console.log(`${jar} (${backend}): ${runs} runs, median ready line ${median(results.map(r => r.ready)).toFixed(0)} ms, ` +
   `median initialize answered ${median(results.map(r => r.init)).toFixed(0)} ms`);
 console.log('ready: ' + results.map(r => r.ready.toFixed(0)).join(' '));
 console.log('init:  ' + results.map(r => r.init.toFixed(0)).join(' '));

@@ -131,7 +131,8 @@ final class GvisorProbe {
       }
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
       SandboxRun run =
-          new SandboxRun(Housekeeping.nextRunId(), program, settings, host, streamThreads);
+          new SandboxRun(Housekeeping.nextRunId(), program, settings, host, streamThreads)
+              .lowPriority();
       try {
         RunResult result = run.execute();
         if (!result.succeeded()) {
