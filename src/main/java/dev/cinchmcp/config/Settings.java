@@ -63,6 +63,14 @@ public record Settings(
     return SettingsReader.read(env);
   }
 
+  /**
+   * Whether the key is the only thing missing: nothing is set wrong, so a local sandbox may stand
+   * in for the Cinch API.
+   */
+  public boolean onlyKeyMissing() {
+    return apiKey.isEmpty() && problems.size() == 1 && problems.contains(MISSING_KEY);
+  }
+
   /** Whether the Cinch API can be used: a key is set and every setting is valid. */
   public boolean usable() {
     return problems.isEmpty();

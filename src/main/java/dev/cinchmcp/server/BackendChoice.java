@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Decides which backend serves ({@code CINCH_BACKEND}) and builds it, for the server and for {@code
@@ -34,14 +34,18 @@ import java.util.function.Function;
  *
  * @param runner what runs the code
  * @param runtimes the language versions it offers, for the tool's description
+ * @param limits what a program may use, for the tool's description (which limits hold)
  * @param summary one line for the log and {@code --check}: which backend, and how it is set up
  * @param problems what stops it from running code; empty when it can
  */
 public record BackendChoice(
-    CodeRunner runner, String runtimes, String summary, List<String> problems) {
+    CodeRunner runner, String runtimes, String limits, String summary, List<String> problems) {
 
   /** What the Cinch service runs. */
   static final String CINCH_RUNTIMES = SandboxFacts.SERVICE_RUNTIMES;
+
+  /** The limits of the Cinch service's sandboxes. */
+  static final String CINCH_LIMITS = SandboxFacts.SERVICE_LIMITS;
 
   /** The restart hint every configuration message ends with. */
   private static final String RESTART =
@@ -53,29 +57,36 @@ public record BackendChoice(
 
   /**
    * @param cinchAfter when the Cinch runner may be built (it is built on {@code workers} then, so
-   *     the caller's thread is not held up by TLS set-up)
-   * @param startLocal probes gVisor and returns the local runner (slow: it starts test sandboxes)
+   *     the caller's thread is not held up by TLS set-up), and when the local runner's gVisor
+   *     self-test may start
+   * @param startLocal checks gVisor and returns the local runner (quick: its self-test sandboxes
+   *     run in the background)
    */
   public static BackendChoice choose(
       Settings settings,
       CompletableFuture<?> cinchAfter,
       ExecutorService workers,
       ScheduledExecutorService timers,
-      Function<String, LocalSandboxRunner> startLocal) {
+      BiFunction<String, CompletableFuture<?>, LocalSandboxRunner> startLocal) {
     Backend backend = settings.backend();
     if (backend == Backend.CINCH || (backend == Backend.AUTO && settings.apiKey().isPresent())) {
       return cinch(settings, cinchAfter, workers, timers);
     }
-    if (backend == Backend.AUTO && !settings.problems().equals(List.of(Settings.MISSING_KEY))) {
+    if (backend == Backend.AUTO && !settings.onlyKeyMissing()) {
       return unavailable(settings.problems()); // something is set wrong: say so rather than guess
     }
-    LocalSandboxRunner local = startLocal.apply(settings.runsc());
+    LocalSandboxRunner local = startLocal.apply(settings.runsc(), cinchAfter);
     if (local.usable()) {
+      // The gVisor self-test is still running; a call that comes first waits for it.
       String versions = local.versions().describe();
       return new BackendChoice(
           local,
           versions,
-          "backend local: a gVisor sandbox on this machine, " + versions,
+          local.limits().describe(),
+          "backend local: a gVisor sandbox on this machine, "
+              + versions
+              + "; "
+              + local.limits().summary(),
           List.of());
     }
     if (backend == Backend.LOCAL) {
@@ -83,6 +94,7 @@ public record BackendChoice(
       return new BackendChoice(
           local,
           "Python and Node.js",
+          CINCH_LIMITS,
           "backend local: UNAVAILABLE, " + local.unavailableReason(),
           List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
     }
@@ -95,9 +107,12 @@ public record BackendChoice(
                 + ".)"));
   }
 
-  /** The local backend with its defaults and the configured runsc. */
-  public static LocalSandboxRunner startLocal(String runsc) {
-    return LocalSandboxRunner.start(LocalSandboxSettings.defaults().withRunsc(runsc));
+  /**
+   * The local backend with its defaults and the configured runsc; its self-test after {@code
+   * after}.
+   */
+  public static LocalSandboxRunner startLocal(String runsc, CompletableFuture<?> after) {
+    return LocalSandboxRunner.start(LocalSandboxSettings.defaults().withRunsc(runsc), after);
   }
 
   private static BackendChoice cinch(
@@ -125,6 +140,7 @@ public record BackendChoice(
     return new BackendChoice(
         new DeferredRunner("cinch", runner),
         CINCH_RUNTIMES,
+        CINCH_LIMITS,
         "backend cinch: " + settings.describe(),
         List.of());
   }
@@ -137,6 +153,7 @@ public record BackendChoice(
     return new BackendChoice(
         new UnavailableRunner("none", failure),
         CINCH_RUNTIMES,
+        CINCH_LIMITS,
         "no backend can run code",
         problems);
   }

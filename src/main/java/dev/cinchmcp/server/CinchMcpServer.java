@@ -92,7 +92,7 @@ public final class CinchMcpServer {
                 new ExecuteCodeTool(
                         backend.runner(),
                         progressTimers,
-                        SandboxFacts.withRuntimes(backend.runtimes()))
+                        new SandboxFacts(backend.runtimes(), backend.limits()))
                     .specification())
             .build();
 
@@ -111,6 +111,10 @@ public final class CinchMcpServer {
         new Thread(
             () -> {
               transport.drain();
+              // Calls still running after the drain: their sandboxes must not outlive the server.
+              if (backend.runner() instanceof AutoCloseable closeable) {
+                closeQuietly(closeable);
+              }
               Runtime.getRuntime().halt(0);
             },
             "cinch-drain-on-exit");

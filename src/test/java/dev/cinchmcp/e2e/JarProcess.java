@@ -90,6 +90,11 @@ final class JarProcess implements AutoCloseable {
     return start(env, args, true);
   }
 
+  /** Starts the jar with these JVM options before {@code -jar}. */
+  static JarProcess start(Map<String, String> env, List<String> jvmArgs) throws IOException {
+    return start(env, jvmArgs, true);
+  }
+
   private static JarProcess start(Map<String, String> env, List<String> jvmArgs, boolean readStdout)
       throws IOException {
     List<String> command = new ArrayList<>();

@@ -30,6 +30,10 @@ class LocalBackendIT {
               .path("description")
               .asText();
       assertTrue(description.contains("Node.js "), description);
+      // Root on cgroup v1 here: every limit holds, and the description says so.
+      assertTrue(
+          description.contains("- 10 seconds, 256 MB of memory, 64 processes, half a CPU."),
+          description);
       assertFalse(
           description.contains("Python 3.12 and Node 20"),
           "the local versions, not the service's: " + description);
@@ -60,7 +64,13 @@ class LocalBackendIT {
 
       jar.closeStdin();
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(20)));
-      assertTrue(jar.stderr().contains("ready on stdio: backend local"), jar.stderr());
+      String stderr = jar.stderr();
+      assertTrue(stderr.contains("ready on stdio: backend local"), stderr);
+      assertTrue(stderr.contains("limits held: 10 s, 256 MB, 64 processes, half a CPU"), stderr);
+      // Ready (and answering initialize) before the gVisor self-test is over, not after it.
+      assertTrue(
+          stderr.indexOf("ready on stdio") < stderr.indexOf("self-test passed"),
+          "the server waited for the self-test before it was ready:\n" + stderr);
       jar.assertProtocolClean();
     }
   }

@@ -24,7 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,10 +57,10 @@ class BackendChoiceTest {
     for (int i = 0; i < env.length; i += 2) {
       map.put(env[i], env[i + 1]);
     }
-    Function<String, LocalSandboxRunner> countingStart =
-        runsc -> {
+    BiFunction<String, CompletableFuture<?>, LocalSandboxRunner> countingStart =
+        (runsc, after) -> {
           localProbes.incrementAndGet();
-          return BackendChoice.startLocal(runsc);
+          return BackendChoice.startLocal(runsc, after);
         };
     choice =
         BackendChoice.choose(
@@ -104,6 +104,9 @@ class BackendChoiceTest {
     assertEquals("local", c.runner().name());
     assertTrue(c.summary().startsWith("backend local"), c.summary());
     assertTrue(c.runtimes().contains("Python"), c.runtimes());
+    // What the description promises is what holds here (root on cgroup v1 in CI: all of it).
+    assertTrue(c.limits().startsWith("10 seconds, 256 MB of memory"), c.limits());
+    assertTrue(c.summary().contains("limits held: "), c.summary());
     RunResult r =
         c.runner()
             .run(new Program("print(6 * 7)", Language.PYTHON), RunListener.NONE)

@@ -21,7 +21,6 @@ final class CappedStreamReader implements Runnable {
   private final InputStream stream;
   private final StreamCapture capture = new StreamCapture();
   private char last = '\n';
-  private volatile boolean done;
 
   CappedStreamReader(InputStream stream) {
     this.stream = stream;
@@ -43,13 +42,7 @@ final class CappedStreamReader implements Runnable {
       }
     } catch (IOException e) {
       // The pipe closes when the sandbox is killed; what was read so far is the output.
-    } finally {
-      done = true;
     }
-  }
-
-  boolean done() {
-    return done;
   }
 
   /** The kept start and end of the stream and its full length, so far. */

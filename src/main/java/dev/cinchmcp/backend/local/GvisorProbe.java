@@ -5,9 +5,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
@@ -16,9 +14,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides at start-up whether the local backend can be used: runsc is there, an interpreter the
- * sandbox can see is there, and a real sandbox runs a real program. The self-test programs print
- * the interpreter versions, so the versions shown to the model are the ones inside the sandbox.
+ * Decides whether the local backend can be used, in two steps.
+ *
+ * <ol>
+ *   <li>{@link #prepare} (tens of milliseconds, before the server is ready): runsc and {@code
+ *       timeout} are there, an interpreter the sandbox can see is there (and its version), the
+ *       private state directory is made, and which host cgroups this user may use (made and joined
+ *       for real). Enough for the ready line and the tool description.
+ *   <li>{@link #selfTest} (~0.8 s, in the background while the client starts; a first call waits
+ *       for it): the leftovers of dead servers are cleaned, and one real sandbox per language runs
+ *       a real program, which also measures what gVisor and the interpreter use before a program's
+ *       first line.
+ * </ol>
  *
  * <p>When anything is missing the answer says what to install; there is never a fallback to running
  * code outside gVisor.
@@ -35,22 +42,36 @@ final class GvisorProbe {
           Language.PYTHON, "import platform; print(platform.python_version())",
           Language.JAVASCRIPT, "console.log(process.versions.node)");
 
-  /** What the probe found. When {@code usable} is false, {@code reason} says what to do. */
-  record Outcome(
-      boolean usable,
-      String reason,
-      Runsc runsc,
-      CgroupLimits cgroups,
-      SandboxRuntimes runtimes,
-      RuntimeVersions versions) {}
+  /** What {@link #prepare} found; when {@code unusableReason} is set, it says what to do. */
+  record Prepared(
+      String unusableReason, SandboxHost host, EnforcedLimits limits, RuntimeVersions versions) {
+    boolean usable() {
+      return unusableReason == null;
+    }
+  }
+
+  /**
+   * What the self-test found: the host with measured overheads, or why sandboxes cannot run.
+   *
+   * @param failure null when the self-test passed
+   */
+  record SelfTest(String failure, SandboxHost host) {}
 
   private GvisorProbe() {}
 
-  static Outcome probe(LocalSandboxSettings settings, ExecutorService streamThreads) {
+  static Prepared prepare(LocalSandboxSettings settings) {
     Optional<Path> binary = Runsc.locate(settings.runsc(), settings.runscEnvironment());
     if (binary.isEmpty()) {
       String where = settings.runsc().contains("/") ? "at " + settings.runsc() : "on PATH";
       return unusable("runsc not found " + where + ": " + INSTALL_HINT);
+    }
+    Optional<Path> timeout =
+        Runsc.locate("timeout", Map.of("PATH", "/usr/bin:/bin"))
+            .or(() -> Runsc.locate("timeout", settings.runscEnvironment()));
+    if (timeout.isEmpty()) {
+      return unusable(
+          "timeout (GNU coreutils), which stops a sandbox at its time limit even if the server"
+              + " dies, is not installed: install coreutils");
     }
     SandboxRuntimes runtimes = SandboxRuntimes.find();
     if (runtimes.interpreter(Language.PYTHON).isEmpty()
@@ -61,73 +82,94 @@ final class GvisorProbe {
               + "; "
               + SandboxRuntimes.missingMessage(Language.JAVASCRIPT));
     }
+    StateDirectory.Prepared state;
     try {
-      makePrivateDir(settings.stateDir());
-      makePrivateDir(settings.runscRoot());
-      makePrivateDir(settings.bundles());
-    } catch (IOException e) {
+      state = StateDirectory.prepare(settings.stateDir());
+    } catch (IOException | RuntimeException e) {
       return unusable(
-          "the state directory "
+          "no private state directory could be made next to "
               + settings.stateDir()
-              + " cannot be made ("
+              + " ("
               + e.getMessage()
-              + ")");
+              + "): set java.io.tmpdir or XDG_RUNTIME_DIR to a directory of this user's own");
     }
-    Runsc runsc = new Runsc(binary.get(), settings.runscRoot(), settings.runscEnvironment());
-    CgroupLimits cgroups = CgroupLimits.detect();
-    cgroups
-        .unavailableReason()
-        .ifPresent(
-            reason ->
-                log.warn(
-                    "Local sandbox without cgroup limits ({}): memory is held only by RLIMIT_AS (Python) and the heap limit "
-                        + "(Node), processes by RLIMIT_NPROC, and there is no CPU share",
-                    reason));
-    Housekeeping.removeLeftovers(runsc, settings.bundles(), cgroups);
-
+    CgroupDetection.Result cgroups =
+        settings.hostCgroups() ? CgroupDetection.detect() : noCgroups();
+    if (cgroups.unavailableReason() != null) {
+      log.info("Local sandbox without host cgroups: {}", cgroups.unavailableReason());
+    }
     Map<Language, String> versions = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
+      runtimes.hostVersion(language).ifPresent(version -> versions.put(language, version));
       if (runtimes.interpreter(language).isEmpty()) {
         log.warn(
             "Local sandbox without {}: {}",
             language.wireName(),
             SandboxRuntimes.missingMessage(language));
+      }
+    }
+    Runsc runsc = new Runsc(binary.get(), state.runsc(), settings.runscEnvironment());
+    SandboxHost host =
+        new SandboxHost(runsc, state, cgroups.limits(), runtimes, timeout.get(), Map.of());
+    return new Prepared(
+        null, host, EnforcedLimits.of(settings, cgroups), new RuntimeVersions(versions));
+  }
+
+  private static CgroupDetection.Result noCgroups() {
+    return CgroupDetection.Result.unavailable("host cgroups are turned off for this runner");
+  }
+
+  /** Cleans what dead servers left, then runs one real program per language. */
+  static SelfTest selfTest(
+      Prepared prepared, LocalSandboxSettings settings, ExecutorService streamThreads) {
+    SandboxHost host = prepared.host();
+    Housekeeping.removeLeftovers(host);
+    Map<Language, Long> overheads = new EnumMap<>(Language.class);
+    for (Language language : Language.values()) {
+      if (host.runtimes().interpreter(language).isEmpty()) {
         continue;
       }
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
       SandboxRun run =
-          new SandboxRun(
-              Housekeeping.nextRunId(), program, settings, runsc, cgroups, runtimes, streamThreads);
+          new SandboxRun(Housekeeping.nextRunId(), program, settings, host, streamThreads)
+              .lowPriority();
       try {
         RunResult result = run.execute();
         if (!result.succeeded()) {
-          return unusable(
+          return new SelfTest(
               "the gVisor self-test ("
                   + language.wireName()
                   + ") failed with exit code "
                   + result.exitCode()
                   + (result.timedOut() ? " (timed out)" : "")
                   + ": "
-                  + result.stderr().text().strip().lines().findFirst().orElse("no output"));
+                  + result.stderr().text().strip().lines().findFirst().orElse("no output"),
+              host);
         }
-        versions.put(language, result.stdout().text().strip());
+        String inside = result.stdout().text().strip();
+        String outside = prepared.versions().version(language).orElse(inside);
+        if (!inside.equals(outside)) {
+          log.warn(
+              "{} reports {} inside the sandbox but {} on the host",
+              language.wireName(),
+              inside,
+              outside);
+        }
+        if (run.peakMemory() > 0) {
+          overheads.put(language, run.peakMemory() + OVERHEAD_MARGIN_BYTES);
+        }
       } catch (RunFailure e) {
-        return unusable(e.getMessage());
+        return new SelfTest(e.getMessage(), host);
       }
     }
-    return new Outcome(true, null, runsc, cgroups, runtimes, new RuntimeVersions(versions));
+    log.debug("Sandbox memory before a program's first line: {}", overheads);
+    return new SelfTest(null, host.withOverheads(overheads));
   }
 
-  private static Outcome unusable(String reason) {
-    return new Outcome(false, reason, null, null, null, RuntimeVersions.NONE);
-  }
+  /** Slack on the measured start-up memory: a program's own first pages, the stream buffers. */
+  private static final long OVERHEAD_MARGIN_BYTES = 8L << 20;
 
-  private static void makePrivateDir(Path dir) throws IOException {
-    Files.createDirectories(dir);
-    try {
-      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-    } catch (UnsupportedOperationException e) {
-      // not a POSIX file system; the directory still works
-    }
+  private static Prepared unusable(String reason) {
+    return new Prepared(reason, null, null, RuntimeVersions.NONE);
   }
 }

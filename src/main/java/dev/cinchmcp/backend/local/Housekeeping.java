@@ -53,9 +53,14 @@ final class Housekeeping {
     }
   }
 
-  /** Stops and deletes sandboxes, bundles and cgroups of server processes that are gone. */
-  static void removeLeftovers(Runsc runsc, Path bundles, CgroupLimits cgroups) {
+  /**
+   * Stops and deletes sandboxes, bundles and cgroups of server processes that are gone. Only this
+   * user's own state directory is looked at, so another user's server is never touched; in it, the
+   * pid in each name keeps a live server's runs alive.
+   */
+  static void removeLeftovers(SandboxHost host) {
     int removed = 0;
+    Runsc runsc = host.runsc();
     for (String id : runsc.list()) {
       if (isLeftover(id)) {
         runsc.deleteForce(id);
@@ -63,10 +68,8 @@ final class Housekeeping {
       }
     }
     removed += deleteMatching(runsc.root());
-    removed += deleteMatching(bundles);
-    if (cgroups.available()) {
-      cgroups.removeLeftovers(Housekeeping::isLeftover);
-    }
+    removed += deleteMatching(host.state().bundles());
+    host.cgroups().ifPresent(cgroups -> cgroups.removeLeftovers(Housekeeping::isLeftover));
     if (removed > 0) {
       log.info("Removed {} leftovers of earlier local sandbox runs", removed);
     }
@@ -93,6 +96,7 @@ final class Housekeeping {
   /** Deletes a file or a directory tree; quiet when it is already gone. */
   static void deleteTree(Path root) {
     try {
+      // walkFileTree does not follow links: a link in the tree is deleted, never its target.
       Files.walkFileTree(
           root,
           new SimpleFileVisitor<>() {

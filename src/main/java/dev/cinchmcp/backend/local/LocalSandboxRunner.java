@@ -2,24 +2,30 @@ package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs each program in a fresh gVisor sandbox on this machine (see {@link OciSpec} for what the
- * program can see, {@link CgroupLimits} for its memory, processes and CPU, {@link SandboxRun} for
- * one run's life).
+ * program can see, {@link EnforcedLimits} for which limits hold here, {@link SandboxRun} for one
+ * run's life).
+ *
+ * <p>{@link #start} returns in tens of milliseconds: the gVisor self-test runs in the background
+ * ({@link GvisorProbe}), and a run that arrives before it is done waits for it.
  *
  * <p>At most {@link LocalSandboxSettings#maxConcurrent()} sandboxes run at once (4 by default); the
  * rest wait in a queue, and their time starts only when their sandbox does. Cancelling a returned
@@ -33,45 +39,80 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   public static final String NAME = "local";
   private static final Logger log = LoggerFactory.getLogger(LocalSandboxRunner.class);
 
+  /** How long {@link #close()} waits for killed sandboxes to be cleaned up. */
+  private static final long CLOSE_WAIT_MILLIS = 5_000;
+
   private final LocalSandboxSettings settings;
-  private final GvisorProbe.Outcome probe;
+  private final GvisorProbe.Prepared prepared;
+  private final CompletableFuture<GvisorProbe.SelfTest> selfTest;
   private final ExecutorService sandboxes;
   private final ExecutorService streamThreads;
 
   /** Futures not yet complete, so that {@link #close()} can answer the queued ones. */
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
 
-  private LocalSandboxRunner(LocalSandboxSettings settings) {
+  /** Sandboxes started and not yet cleaned up, so that {@link #close()} can kill them. */
+  private final Set<SandboxRun> running = ConcurrentHashMap.newKeySet();
+
+  private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
     this.settings = settings;
     this.streamThreads =
         Executors.newCachedThreadPool(DaemonThreads.named("cinchmcp-sandbox-stream"));
     this.sandboxes =
         Executors.newFixedThreadPool(
             settings.maxConcurrent(), DaemonThreads.named("cinchmcp-sandbox"));
-    this.probe = GvisorProbe.probe(settings, streamThreads);
-    if (probe.usable()) {
-      log.info(
-          "Local gVisor sandbox ready: {} ({}, {} MB, {} processes, {} CPU, {} s, {} at once{})",
-          probe.versions().describe(),
-          probe.runsc().binary(),
-          settings.memoryMebibytes(),
-          settings.maxProcesses(),
-          settings.cpuShare(),
-          settings.wallClock().toSeconds(),
-          settings.maxConcurrent(),
-          probe.cgroups().available() ? "" : ", no cgroup limits");
+    this.prepared = GvisorProbe.prepare(settings);
+    if (prepared.usable()) {
+      long started = System.nanoTime();
+      this.selfTest =
+          selfTestAfter
+              .handleAsync(
+                  (ignored, error) -> GvisorProbe.selfTest(prepared, settings, streamThreads),
+                  sandboxes)
+              // Closed before it could start (or a bug in it): a verdict all the same, so that
+              // no caller waits for ever.
+              .exceptionally(
+                  error ->
+                      new GvisorProbe.SelfTest(
+                          "the gVisor self-test did not run (" + error.getCause() + ")",
+                          prepared.host()));
+      selfTest.thenAccept(test -> logSelfTest(test, started));
     } else {
-      log.warn("Local gVisor sandbox unavailable: {}", probe.reason());
+      this.selfTest = CompletableFuture.completedFuture(null);
+      log.warn("Local gVisor sandbox unavailable: {}", prepared.unusableReason());
     }
   }
 
-  /** Probes gVisor (one short sandbox per language, ~0.5 s) and returns a runner either way. */
-  public static LocalSandboxRunner start(LocalSandboxSettings settings) {
-    return new LocalSandboxRunner(settings);
+  private void logSelfTest(GvisorProbe.SelfTest test, long startedNanos) {
+    long millis = (System.nanoTime() - startedNanos) / 1_000_000;
+    if (test.failure() == null) {
+      log.info(
+          "Local gVisor sandbox self-test passed in {} ms ({}, {} at once; {})",
+          millis,
+          prepared.host().runsc().binary(),
+          settings.maxConcurrent(),
+          prepared.limits().summary());
+    } else {
+      log.warn("Local gVisor sandbox unavailable: {}", test.failure());
+    }
   }
 
-  public static LocalSandboxRunner start() {
-    return start(LocalSandboxSettings.defaults());
+  /**
+   * Checks what can be checked at once (runsc, interpreters, state directory, cgroups) and starts
+   * the self-test in the background; returns a runner either way.
+   */
+  public static LocalSandboxRunner start(LocalSandboxSettings settings) {
+    return start(settings, CompletableFuture.completedFuture(null));
+  }
+
+  /**
+   * Like {@link #start(LocalSandboxSettings)}, with the self-test held until {@code after}
+   * completes: the server lets it start once what {@code initialize} needs is ready, so that its
+   * sandboxes (CPU-heavy for a moment) do not slow the answer on a small machine.
+   */
+  public static LocalSandboxRunner start(
+      LocalSandboxSettings settings, CompletableFuture<?> after) {
+    return new LocalSandboxRunner(settings, after);
   }
 
   @Override
@@ -79,36 +120,54 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return NAME;
   }
 
-  /** Whether runs can happen at all; {@link #unavailableReason()} says why not. */
+  /**
+   * Whether runs can happen, as far as known now: false when something is missing ({@link
+   * #unavailableReason()} says what), or once the self-test has failed.
+   */
   public boolean usable() {
-    return probe.usable();
+    return unavailableReason() == null;
   }
 
+  /** Why runs cannot happen, or null. */
   public String unavailableReason() {
-    return probe.reason();
+    if (!prepared.usable()) {
+      return prepared.unusableReason();
+    }
+    GvisorProbe.SelfTest test = selfTest.getNow(null);
+    return test == null ? null : test.failure();
   }
 
-  /** The interpreter versions inside the sandbox, for the tool description. */
+  /** Completes when the self-test is over, with why it failed, if it did. */
+  public CompletableFuture<Optional<String>> selfTestOutcome() {
+    return selfTest.thenApply(test -> Optional.ofNullable(unavailableReason()));
+  }
+
+  /** The interpreter versions the sandbox runs, for the tool description. */
   public RuntimeVersions versions() {
-    return probe.versions();
+    return prepared.versions();
+  }
+
+  /** Which limits hold on this machine; null when the backend is unavailable. */
+  public EnforcedLimits limits() {
+    return prepared.limits();
   }
 
   public LocalSandboxSettings settings() {
     return settings;
   }
 
+  /** The private state directory in use (the settings' one, or a fresh one if that was unsafe). */
+  public Path stateDir() {
+    return prepared.usable() ? prepared.host().state().root() : settings.stateDir();
+  }
+
   @Override
   public CompletableFuture<RunResult> run(Program program, RunListener listener) {
     RunListener events = listener == null ? RunListener.NONE : listener;
-    if (!probe.usable()) {
-      return CompletableFuture.failedFuture(
-          new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
-              "The local gVisor sandbox is not available: "
-                  + probe.reason()
-                  + ". Nothing was run."));
+    if (!prepared.usable()) {
+      return CompletableFuture.failedFuture(unavailable(prepared.unusableReason()));
     }
-    if (probe.runtimes().interpreter(program.language()).isEmpty()) {
+    if (prepared.host().runtimes().interpreter(program.language()).isEmpty()) {
       return CompletableFuture.failedFuture(
           new RunFailure(
               RunFailure.Kind.SANDBOX_UNAVAILABLE,
@@ -118,41 +177,54 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
                   + SandboxRuntimes.missingMessage(program.language())
                   + ". Nothing was run."));
     }
-    SandboxRun run =
-        new SandboxRun(
-            Housekeeping.nextRunId(),
-            program,
-            settings,
-            probe.runsc(),
-            probe.cgroups(),
-            probe.runtimes(),
-            streamThreads);
     CompletableFuture<RunResult> future = new CompletableFuture<>();
-    // Cancelling the caller's future kills the sandbox (or, while queued, keeps it from starting).
     pending.add(future);
+    future.whenComplete((result, error) -> pending.remove(future));
+    // A run that arrives before the self-test is done waits for it.
+    selfTest.thenAccept(
+        test -> {
+          if (test.failure() != null) {
+            future.completeExceptionally(unavailable(test.failure()));
+          } else {
+            submit(
+                new SandboxRun(
+                    Housekeeping.nextRunId(), program, settings, test.host(), streamThreads),
+                future,
+                events);
+          }
+        });
+    return future;
+  }
+
+  private static RunFailure unavailable(String reason) {
+    return new RunFailure(
+        RunFailure.Kind.SANDBOX_UNAVAILABLE,
+        "The local gVisor sandbox is not available: " + reason + ". Nothing was run.");
+  }
+
+  private void submit(SandboxRun run, CompletableFuture<RunResult> future, RunListener events) {
+    // Cancelling the caller's future kills the sandbox (or, while queued, keeps it from starting).
     future.whenComplete(
         (result, error) -> {
-          pending.remove(future);
           if (error instanceof CancellationException) {
             run.cancel();
           }
         });
     try {
       sandboxes.execute(() -> execute(run, future, events));
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       future.completeExceptionally(
           new RunFailure(
               RunFailure.Kind.SANDBOX_UNAVAILABLE,
               "The local sandbox runner is shutting down. Nothing was run."));
     }
-    return future;
   }
 
-  private static void execute(
-      SandboxRun run, CompletableFuture<RunResult> future, RunListener events) {
+  private void execute(SandboxRun run, CompletableFuture<RunResult> future, RunListener events) {
     if (future.isDone()) {
       return; // cancelled while queued
     }
+    running.add(run);
     events.sent(1);
     events.log(RunListener.Level.DEBUG, "Local sandbox " + run.id() + " started");
     try {
@@ -173,27 +245,36 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
               "The local sandbox failed unexpectedly ("
                   + e.getClass().getSimpleName()
                   + "). Try again, or use the cinch backend."));
+    } finally {
+      running.remove(run);
     }
   }
 
   /**
-   * Stops taking runs, kills running sandboxes (their threads are interrupted, which kills and
-   * cleans up) and fails every unfinished future, queued or running.
+   * Stops taking runs, kills every running sandbox, fails every unfinished future (queued or
+   * running), and waits (up to {@value #CLOSE_WAIT_MILLIS} ms) until the sandboxes are cleaned up:
+   * after it returns, none of this runner's sandboxes is left (the server calls it on SIGTERM too).
    */
   @Override
   public void close() {
     sandboxes.shutdownNow();
-    streamThreads.shutdown();
+    running.forEach(SandboxRun::cancel);
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(
           new RunFailure(
               RunFailure.Kind.SANDBOX_UNAVAILABLE,
               "The local sandbox runner was shut down before the program finished."));
     }
-  }
-
-  /** True when the language can run here (its interpreter was found and passed the self-test). */
-  public boolean supports(Language language) {
-    return probe.versions().supports(language);
+    try {
+      if (!sandboxes.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+        log.warn("Local sandboxes were still being cleaned up when the server ended");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    streamThreads.shutdown();
+    if (prepared.usable() && prepared.host().state().fresh()) {
+      Housekeeping.deleteTree(prepared.host().state().root());
+    }
   }
 }

@@ -11,17 +11,20 @@ import java.util.Objects;
  * methods.
  *
  * @param runsc the runsc binary: a bare name is looked up on PATH, a path is used as is
- * @param stateDir where runsc keeps its state ({@code --root}) and where bundles are written; only
- *     this backend may use it, because leftovers in it are deleted at start-up
+ * @param stateDir where runsc keeps its state ({@code --root}) and where bundles are written; it
+ *     must be private to this user ({@link StateDirectory} checks it, and takes a fresh one instead
+ *     when it is not); leftovers of dead servers in it are deleted at start-up
  * @param wallClock how long a run may take, from the start of runsc, before it is killed
- * @param memoryBytes memory for the program; the sandbox as a whole gets {@link
- *     #GVISOR_OVERHEAD_BYTES} more
+ * @param memoryBytes memory for the program itself; a run's cgroup also allows what gVisor and the
+ *     interpreter use before the program starts, as the self-test measured it
  * @param maxProcesses the most processes (and threads) the program may have at once
  * @param cpuShare the CPUs the sandbox may use, e.g. 0.5 for half a CPU
  * @param maxConcurrent how many sandboxes may run at once; further runs queue
  * @param runscEnvironment the environment runsc itself starts with. Never reaches the program: its
  *     environment is written into config.json from scratch; this only keeps the server's secrets
  *     away from runsc as well (and lets a test plant a marker to prove the first point)
+ * @param hostCgroups whether to use host cgroups when this user may make them; off, only the
+ *     in-sandbox limits hold (how a user without cgroups runs; tests use it)
  */
 public record LocalSandboxSettings(
     String runsc,
@@ -31,10 +34,8 @@ public record LocalSandboxSettings(
     int maxProcesses,
     double cpuShare,
     int maxConcurrent,
-    Map<String, String> runscEnvironment) {
-
-  /** gVisor's own kernel (the Sentry) and gofer use ~25 MB; the cgroup allows for that on top. */
-  public static final long GVISOR_OVERHEAD_BYTES = 64L << 20;
+    Map<String, String> runscEnvironment,
+    boolean hostCgroups) {
 
   public LocalSandboxSettings {
     Objects.requireNonNull(runsc, "runsc");
@@ -56,52 +57,43 @@ public record LocalSandboxSettings(
             .getOrDefault("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
     return new LocalSandboxSettings(
         "runsc",
-        Path.of(System.getProperty("java.io.tmpdir"), "cinchmcp-local"),
+        StateDirectory.defaultPath(System.getenv(), Path.of(System.getProperty("java.io.tmpdir"))),
         Duration.ofSeconds(10),
         256L << 20,
         64,
         0.5,
         4,
-        Map.of("PATH", path));
+        Map.of("PATH", path),
+        true);
   }
 
-  public LocalSandboxSettings withRunsc(String newRunsc) {
+  public LocalSandboxSettings withRunsc(String value) {
     return new LocalSandboxSettings(
-        newRunsc,
+        value,
         stateDir,
         wallClock,
         memoryBytes,
         maxProcesses,
         cpuShare,
         maxConcurrent,
-        runscEnvironment);
+        runscEnvironment,
+        hostCgroups);
   }
 
-  public LocalSandboxSettings withStateDir(Path newStateDir) {
+  public LocalSandboxSettings withStateDir(Path value) {
     return new LocalSandboxSettings(
         runsc,
-        newStateDir,
+        value,
         wallClock,
         memoryBytes,
         maxProcesses,
         cpuShare,
         maxConcurrent,
-        runscEnvironment);
+        runscEnvironment,
+        hostCgroups);
   }
 
-  public LocalSandboxSettings withWallClock(Duration newWallClock) {
-    return new LocalSandboxSettings(
-        runsc,
-        stateDir,
-        newWallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        maxConcurrent,
-        runscEnvironment);
-  }
-
-  public LocalSandboxSettings withMaxConcurrent(int newMaxConcurrent) {
+  public LocalSandboxSettings withMaxConcurrent(int value) {
     return new LocalSandboxSettings(
         runsc,
         stateDir,
@@ -109,23 +101,25 @@ public record LocalSandboxSettings(
         memoryBytes,
         maxProcesses,
         cpuShare,
-        newMaxConcurrent,
-        runscEnvironment);
+        value,
+        runscEnvironment,
+        hostCgroups);
   }
 
-  public LocalSandboxSettings withCpuShare(double newCpuShare) {
+  public LocalSandboxSettings withCpuShare(double value) {
     return new LocalSandboxSettings(
         runsc,
         stateDir,
         wallClock,
         memoryBytes,
         maxProcesses,
-        newCpuShare,
+        value,
         maxConcurrent,
-        runscEnvironment);
+        runscEnvironment,
+        hostCgroups);
   }
 
-  public LocalSandboxSettings withRunscEnvironment(Map<String, String> newEnvironment) {
+  public LocalSandboxSettings withRunscEnvironment(Map<String, String> value) {
     return new LocalSandboxSettings(
         runsc,
         stateDir,
@@ -134,17 +128,22 @@ public record LocalSandboxSettings(
         maxProcesses,
         cpuShare,
         maxConcurrent,
-        newEnvironment);
+        value,
+        hostCgroups);
   }
 
-  /** The directory runsc keeps its container state in. */
-  Path runscRoot() {
-    return stateDir.resolve("runsc");
-  }
-
-  /** The directory the per-run bundles are written to. */
-  Path bundles() {
-    return stateDir.resolve("bundles");
+  /** Without host cgroups, as for a user who may not make any: the in-sandbox limits only. */
+  public LocalSandboxSettings withoutHostCgroups() {
+    return new LocalSandboxSettings(
+        runsc,
+        stateDir,
+        wallClock,
+        memoryBytes,
+        maxProcesses,
+        cpuShare,
+        maxConcurrent,
+        runscEnvironment,
+        false);
   }
 
   long memoryMebibytes() {

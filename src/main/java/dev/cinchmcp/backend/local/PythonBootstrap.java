@@ -15,25 +15,37 @@ package dev.cinchmcp.backend.local;
  */
 final class PythonBootstrap {
 
-  static final String SOURCE =
-      String.join(
-          "\n",
-          "import sys",
-          "sys.stdout.reconfigure(line_buffering=True)",
-          "sys.stderr.reconfigure(line_buffering=True)",
-          "def _hook(t, v, tb, _orig=sys.excepthook):",
-          "    if tb is not None and tb.tb_frame.f_code.co_filename == '<string>':",
-          "        tb = tb.tb_next",
-          "        v = v.with_traceback(tb)", // the default hook prints v.__traceback__, not tb
-          "    _orig(t, v, tb)",
-          "sys.excepthook = _hook",
-          "sys.argv = sys.argv[1:]",
-          "_path = sys.argv[0]",
-          "with open(_path, 'rb') as _f:",
-          "    _code = compile(_f.read(), _path, 'exec')",
-          "del _hook, _f",
-          "exec(_code, {'__name__': '__main__', '__file__': _path, '__builtins__': __builtins__})",
-          "");
+  static final String SOURCE = source("");
+
+  /**
+   * For runs held by RLIMIT_AS (no host cgroup): glibc reserves 64 MB of address space per thread
+   * arena, so under 256 MB a program could start only ~5 threads (measured); one arena for all
+   * threads (M_ARENA_MAX = 1) leaves room for a thread pool.
+   */
+  static final String ONE_ARENA_SOURCE =
+      source("import ctypes\nctypes.CDLL(None).mallopt(-8, 1)\ndel ctypes\n");
+
+  private static String source(String prelude) {
+    return prelude
+        + String.join(
+            "\n",
+            "import sys",
+            "sys.stdout.reconfigure(line_buffering=True)",
+            "sys.stderr.reconfigure(line_buffering=True)",
+            "def _hook(t, v, tb, _orig=sys.excepthook):",
+            "    if tb is not None and tb.tb_frame.f_code.co_filename == '<string>':",
+            "        tb = tb.tb_next",
+            "        v = v.with_traceback(tb)", // the default hook prints v.__traceback__, not tb
+            "    _orig(t, v, tb)",
+            "sys.excepthook = _hook",
+            "sys.argv = sys.argv[1:]",
+            "_path = sys.argv[0]",
+            "with open(_path, 'rb') as _f:",
+            "    _code = compile(_f.read(), _path, 'exec')",
+            "del _hook, _f",
+            "exec(_code, {'__name__': '__main__', '__file__': _path, '__builtins__': __builtins__})",
+            "");
+  }
 
   private PythonBootstrap() {}
 }

@@ -1,6 +1,5 @@
 package dev.cinchmcp.backend.local;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
@@ -9,7 +8,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -18,13 +22,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One program in one fresh sandbox: writes the bundle, starts runsc inside the run's cgroups,
- * drains both streams, enforces the wall clock, and removes every trace afterwards, whatever
- * happens.
+ * One program in one fresh sandbox: writes the bundle, starts runsc inside the run's cgroup (when
+ * there is one) under {@code timeout}, drains both streams, enforces the wall clock, and removes
+ * every trace afterwards, whatever happens.
  *
  * <p>The program travels as a file inside the bundle's own read-only root ({@code /code/main.py} or
  * {@code /code/main.js}), not as an argument: no size limit of argv applies, nothing of the host
  * beyond the bundle has to be visible, and the program cannot change its own source.
+ *
+ * <p>The wall clock is enforced twice. This class kills the sandbox at the limit and reports {@code
+ * timedOut}. {@code timeout -s KILL} between the server and runsc kills it one second later
+ * whatever becomes of the server (a SIGKILL of the JVM included): runsc then takes the sandbox with
+ * it (it starts the Sentry and gofer with a parent-death signal).
  */
 final class SandboxRun {
 
@@ -33,59 +42,81 @@ final class SandboxRun {
   /** runsc's own exit status for "could not run the container" (util.Fatalf). */
   private static final int RUNSC_FATAL = 128;
 
+  /** The status a shell reports for a process killed by SIGKILL (what an OOM kill looks like). */
+  static final int KILLED = 128 + 9;
+
   /** How long the streams may take to end after the sandbox is gone. */
   private static final long DRAIN_GRACE_MILLIS = 2_000;
+
+  /** How long after the server's own wall clock {@code timeout} kills the sandbox regardless. */
+  static final long BACKSTOP_GRACE_MILLIS = 1_000;
+
+  private static final Set<PosixFilePermission> PRIVATE_DIR =
+      PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> PRIVATE_FILE =
+      PosixFilePermissions.fromString("rw-------");
+
+  private enum Ending {
+    EXITED,
+    TIMED_OUT,
+    CANCELLED
+  }
 
   private final String id;
   private final Program program;
   private final LocalSandboxSettings settings;
-  private final Runsc runsc;
-  private final CgroupLimits cgroups;
-  private final SandboxRuntimes runtimes;
+  private final SandboxHost host;
   private final ExecutorService streamThreads;
   private final Path bundle;
   private volatile Process process;
   private volatile RunCgroup cgroup;
   private volatile boolean cancelled;
+  private volatile long peakBytes = -1;
+  private boolean lowPriority;
 
   SandboxRun(
       String id,
       Program program,
       LocalSandboxSettings settings,
-      Runsc runsc,
-      CgroupLimits cgroups,
-      SandboxRuntimes runtimes,
+      SandboxHost host,
       ExecutorService streamThreads) {
     this.id = id;
     this.program = program;
     this.settings = settings;
-    this.runsc = runsc;
-    this.cgroups = cgroups;
-    this.runtimes = runtimes;
+    this.host = host;
     this.streamThreads = streamThreads;
-    this.bundle = settings.bundles().resolve(id);
+    this.bundle = host.state().bundles().resolve(id);
   }
 
   String id() {
     return id;
   }
 
+  /**
+   * Runs this sandbox at the lowest CPU priority ({@code nice -n 19}): for the self-test, which
+   * runs while the server answers its first requests and must not take the CPU from them.
+   */
+  SandboxRun lowPriority() {
+    lowPriority = true;
+    return this;
+  }
+
   /** Runs the program to its end, its time-out or {@link #cancel()}, then cleans up. */
   RunResult execute() {
-    RunCgroup cgroup = null;
     try {
       List<String> command = writeBundle();
-      if (cgroups.available()) {
+      if (host.cgroups().isPresent()) {
         cgroup =
-            cgroups.create(
-                id,
-                settings.memoryBytes() + LocalSandboxSettings.GVISOR_OVERHEAD_BYTES,
-                hostTaskLimit(),
-                settings.cpuShare());
-        this.cgroup = cgroup;
+            host.cgroups()
+                .get()
+                .create(
+                    id,
+                    settings.memoryBytes() + host.overhead(program.language()),
+                    hostTaskLimit(),
+                    settings.cpuShare());
         command = cgroup.wrap(command);
       }
-      return runAndWait(command, cgroup);
+      return runAndWait(command);
     } catch (IOException e) {
       throw new RunFailure(
           RunFailure.Kind.SANDBOX_UNAVAILABLE,
@@ -93,14 +124,12 @@ final class SandboxRun {
               + e.getClass().getSimpleName()
               + ": "
               + e.getMessage()
-              + "). Check that "
-              + settings.stateDir()
-              + " is writable, or use the cinch backend.");
+              + "). Try again, or use the cinch backend.");
     } finally {
       // Clean-up waits for processes to leave; an interrupt (the runner closing) must not cut it
       // short.
       boolean interrupted = Thread.interrupted();
-      cleanUp(cgroup);
+      cleanUp();
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
@@ -109,11 +138,11 @@ final class SandboxRun {
 
   /**
    * Host threads the whole sandbox may have: the Sentry and gofer use ~50; under ptrace each
-   * sandbox process adds a few stub threads. This is the backstop; RLIMIT_NPROC inside stops forks
-   * first, with a clean EAGAIN.
+   * sandbox process adds stub threads (measured: 64 processes that exec'd /bin/sleep needed more
+   * than 8 each). This is the backstop; RLIMIT_NPROC inside stops forks first, with a clean EAGAIN.
    */
   private int hostTaskLimit() {
-    return 128 + 8 * settings.maxProcesses();
+    return 128 + 16 * settings.maxProcesses();
   }
 
   /** Kills the sandbox now; {@link #execute()} then returns and cleans up. Safe from any thread. */
@@ -122,60 +151,160 @@ final class SandboxRun {
     kill();
   }
 
+  /**
+   * The bundle: a private directory (mode 700, inside the private state directory) holding the spec
+   * (600) and a root whose only content is the program. The root must stay readable inside the
+   * sandbox, where the program runs as another uid; no other host user can reach it.
+   */
   private List<String> writeBundle() throws IOException {
     Language language = program.language();
+    Files.createDirectory(bundle, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
+    Path code = Files.createDirectories(bundle.resolve("rootfs").resolve("code"));
     String file = language == Language.PYTHON ? "main.py" : "main.js";
-    Path code = Files.createDirectories(bundle.resolve("rootfs").resolve("code")).resolve(file);
-    Files.writeString(code, program.code(), StandardCharsets.UTF_8);
-    List<String> args = runtimes.command(language, "/code/" + file, settings.memoryMebibytes());
-    // RLIMIT_AS only when there is no cgroup: it limits address space, not memory, and glibc
-    // reserves 64 MB of it per thread arena, so under 256 MB Python could start only ~5 threads
-    // (measured). With the cgroup, a memory bomb is killed and the result says so.
-    long addressSpace =
-        language == Language.PYTHON && !cgroups.available() ? settings.memoryBytes() : 0;
-    Files.writeString(
-        bundle.resolve("config.json"), OciSpec.json(args, addressSpace, settings.maxProcesses()));
-    return runsc.command("--log", logFile().toString(), "run", "--bundle", bundle.toString(), id);
+    Files.writeString(code.resolve(file), program.code(), StandardCharsets.UTF_8);
+    String preload = null;
+    boolean hostLimits = host.cgroups().isPresent();
+    if (language == Language.JAVASCRIPT && !hostLimits) {
+      Files.writeString(
+          code.resolve(NodeMemoryWatchdog.FILE),
+          NodeMemoryWatchdog.source(settings.memoryBytes(), memoryNote()));
+      preload = "/code/" + NodeMemoryWatchdog.FILE;
+    }
+    // RLIMIT_AS only without a cgroup: it limits address space, not memory (see PythonBootstrap).
+    long addressSpace = language == Language.PYTHON && !hostLimits ? settings.memoryBytes() : 0;
+    List<String> args =
+        host.runtimes()
+            .command(
+                language, "/code/" + file, settings.memoryMebibytes(), preload, addressSpace > 0);
+    Path spec = bundle.resolve("config.json");
+    Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
+    Files.writeString(spec, OciSpec.json(args, addressSpace, settings.maxProcesses()));
+    List<String> command = new ArrayList<>();
+    if (lowPriority) {
+      command.addAll(List.of(host.timeout().resolveSibling("nice").toString(), "-n", "19"));
+    }
+    command.add(host.timeout().toString());
+    command.add("--signal=KILL");
+    command.add((settings.wallClock().toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s");
+    command.addAll(
+        host.runsc()
+            .command("--log", logFile().toString(), "run", "--bundle", bundle.toString(), id));
+    return command;
   }
 
   private Path logFile() {
     return bundle.resolve("runsc.log");
   }
 
-  private RunResult runAndWait(List<String> command, RunCgroup cgroup) throws IOException {
+  private String memoryNote() {
+    return "[sandbox] killed: the program used more than its "
+        + settings.memoryMebibytes()
+        + " MB of memory";
+  }
+
+  private RunResult runAndWait(List<String> command) {
     long started = System.nanoTime();
-    Process started0;
+    Process sandbox = start(command);
+    // Stdin is closed at once: the program reads end-of-file, never the server's own stdin.
     try {
-      started0 = runsc.processBuilder(command).start();
+      sandbox.getOutputStream().close();
+    } catch (IOException e) {
+      // nothing was written; the program reads end-of-file either way
+    }
+    CappedStreamReader stdout = new CappedStreamReader(sandbox.getInputStream());
+    CappedStreamReader stderr = new CappedStreamReader(sandbox.getErrorStream());
+    Future<?> out = streamThreads.submit(stdout);
+    Future<?> err = streamThreads.submit(stderr);
+    Ending ending = awaitEnd(sandbox);
+    awaitQuietly(out);
+    awaitQuietly(err);
+    long durationMs = (System.nanoTime() - started) / 1_000_000;
+
+    if (ending == Ending.CANCELLED) {
+      return new RunResult(
+          stdout.result(), stderr.result(), null, false, durationMs, LocalSandboxRunner.NAME);
+    }
+    if (ending == Ending.TIMED_OUT) {
+      String note =
+          "[sandbox] stopped: the program reached its "
+              + settings.wallClock().toSeconds()
+              + " s time limit";
+      return new RunResult(
+          stdout.result(),
+          stderr.resultWithNote(note),
+          null,
+          true,
+          durationMs,
+          LocalSandboxRunner.NAME);
+    }
+    int exitCode = sandbox.exitValue();
+    failIfSandboxDidNotStart(exitCode, stderr.result().text());
+    String note = null;
+    RunCgroup limits = cgroup;
+    if (limits != null && limits.memoryExceeded()) {
+      note = memoryNote();
+      exitCode = KILLED; // gVisor's own status after an OOM kill is arbitrary
+    } else if (limits != null && limits.processLimitHit()) {
+      note =
+          "[sandbox] killed: the program started more than "
+              + settings.maxProcesses()
+              + " processes or threads";
+      exitCode = KILLED;
+    }
+    if (limits != null) {
+      peakBytes = limits.peakMemory();
+      log.debug("Run {} peak memory {} bytes", id, peakBytes);
+    }
+    return new RunResult(
+        stdout.result(),
+        stderr.resultWithNote(note),
+        exitCode,
+        false,
+        durationMs,
+        LocalSandboxRunner.NAME);
+  }
+
+  /** The peak memory of the whole sandbox once it has exited; -1 when not known. */
+  long peakMemory() {
+    return peakBytes;
+  }
+
+  private Process start(List<String> command) {
+    try {
+      process = host.runsc().processBuilder(command).start();
     } catch (IOException e) {
       throw new RunFailure(
           RunFailure.Kind.SANDBOX_UNAVAILABLE,
           "runsc ("
-              + runsc.binary()
+              + host.runsc().binary()
               + ") could not be started: "
               + e.getMessage()
               + ". Reinstall gVisor (apt-get install runsc), or use the cinch backend.");
     }
-    process = started0;
     if (cancelled) {
       kill();
     }
-    // Stdin is closed at once: the program reads end-of-file, never the server's own stdin.
-    started0.getOutputStream().close();
-    CappedStreamReader stdout = new CappedStreamReader(started0.getInputStream());
-    CappedStreamReader stderr = new CappedStreamReader(started0.getErrorStream());
-    Future<?> out = streamThreads.submit(stdout);
-    Future<?> err = streamThreads.submit(stderr);
+    return process;
+  }
 
-    boolean timedOut = false;
+  private Ending awaitEnd(Process sandbox) {
+    long started = System.nanoTime();
     try {
-      if (!started0.waitFor(settings.wallClock().toMillis(), TimeUnit.MILLISECONDS)) {
-        timedOut = true;
-        kill();
-        started0.waitFor(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+      if (sandbox.waitFor(settings.wallClock().toMillis(), TimeUnit.MILLISECONDS)) {
+        if (cancelled) {
+          return Ending.CANCELLED;
+        }
+        // On a machine so starved that this thread woke late, timeout's backstop may have ended
+        // the sandbox (SIGKILL, once the grace after the wall clock was over).
+        long limit = settings.wallClock().toMillis() + BACKSTOP_GRACE_MILLIS;
+        boolean backstop =
+            sandbox.exitValue() == KILLED
+                && System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(limit);
+        return backstop ? Ending.TIMED_OUT : Ending.EXITED;
       }
-      awaitQuietly(out);
-      awaitQuietly(err);
+      kill();
+      sandbox.waitFor(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+      return cancelled ? Ending.CANCELLED : Ending.TIMED_OUT;
     } catch (InterruptedException e) {
       // The runner is closing: kill the sandbox; the finally block of execute() cleans up.
       kill();
@@ -184,58 +313,22 @@ final class SandboxRun {
           RunFailure.Kind.SANDBOX_UNAVAILABLE,
           "The local sandbox runner was shut down before the program finished.");
     }
-    long durationMs = (System.nanoTime() - started) / 1_000_000;
-
-    if (cancelled) {
-      return new RunResult(
-          stdout.result(), stderr.result(), null, false, durationMs, LocalSandboxRunner.NAME);
-    }
-    Integer exitCode = started0.isAlive() ? null : started0.exitValue();
-    if (!timedOut && exitCode != null) {
-      failIfSandboxDidNotStart(exitCode, stderr.result());
-    }
-    String note = null;
-    if (cgroup != null && cgroup.memoryExceeded()) {
-      note =
-          "[sandbox] killed: the program used more than its "
-              + settings.memoryMebibytes()
-              + " MB of memory";
-      exitCode =
-          137; // what a Linux OOM kill (SIGKILL) reports; gVisor's own status here is arbitrary
-    } else if (cgroup != null && cgroup.processLimitHit()) {
-      note =
-          "[sandbox] killed: the program started more than "
-              + settings.maxProcesses()
-              + " processes or threads";
-      exitCode = 137;
-    } else if (timedOut) {
-      exitCode = null;
-    }
-    if (cgroup != null) {
-      log.debug("Run {} peak memory {} bytes", id, cgroup.peakMemory());
-    }
-    return new RunResult(
-        stdout.result(),
-        stderr.resultWithNote(note),
-        exitCode,
-        timedOut,
-        durationMs,
-        LocalSandboxRunner.NAME);
   }
 
   /**
    * runsc exits 128 with an error in its log when it could not run the container at all; the shell
-   * exits 125 without a log when it could not join the cgroups. Anything else is the program's own
-   * exit status (a program that itself exits 128 leaves no error in runsc's log).
+   * exits {@link RunCgroup#JOIN_FAILED} without a log when it could not join the cgroups. Anything
+   * else is the program's own exit status (a program that itself exits 128 leaves no error in
+   * runsc's log).
    */
-  private void failIfSandboxDidNotStart(int exitCode, CappedText stderr) {
+  private void failIfSandboxDidNotStart(int exitCode, String stderr) {
     Path logFile = logFile();
-    if (exitCode == 125 && !Files.exists(logFile)) {
+    if (exitCode == RunCgroup.JOIN_FAILED && cgroup != null && !Files.exists(logFile)) {
       throw new RunFailure(
           RunFailure.Kind.SANDBOX_UNAVAILABLE,
-          "The local sandbox could not be placed in its cgroups (memory/pids/cpu limits): "
-              + firstLine(stderr.text())
-              + ". Run the server as root on a cgroup v1 host, or use the cinch backend.");
+          "The local sandbox could not be placed in its cgroup (memory/pids/cpu limits): "
+              + firstLine(stderr)
+              + ". Nothing was run. Try again, or use the cinch backend.");
     }
     if (exitCode != RUNSC_FATAL) {
       return;
@@ -273,53 +366,59 @@ final class SandboxRun {
     return line.length() > 300 ? line.substring(0, 300) + "..." : line;
   }
 
-  private static void awaitQuietly(Future<?> future) throws InterruptedException {
+  private static void awaitQuietly(Future<?> future) {
     try {
       future.get(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       future.cancel(true);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       log.debug("Stream reader failed: {}", e.getCause().toString());
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
     }
   }
 
   /**
-   * Stops the sandbox at once. With cgroups: SIGKILL to every process in the run's cgroup (runsc,
-   * gofer, Sentry, stubs) — immediate, and nothing escapes. Without: killing runsc takes the
-   * sandbox with it (runsc starts it with a parent-death signal), and runsc's delete makes sure.
-   * The container's state files are removed afterwards by {@link #cleanUp}.
+   * Stops the sandbox at once. With a cgroup: SIGKILL to every process in it (timeout, runsc,
+   * gofer, Sentry, stubs) — immediate, and nothing escapes. Without: SIGKILL to timeout and every
+   * process below it; runsc's delete makes sure. The container's state files are removed afterwards
+   * by {@link #cleanUp}.
    */
   private void kill() {
-    RunCgroup c = cgroup;
-    if (c != null) {
-      c.killAll();
+    RunCgroup limits = cgroup;
+    if (limits != null) {
+      limits.killAll();
     }
     Process p = process;
     if (p != null && p.isAlive()) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
       p.destroyForcibly();
-      if (c == null) {
-        runsc.deleteForce(id);
+      if (limits == null) {
+        host.runsc().deleteForce(id);
       }
     }
   }
 
-  /** Removes the container's state, its cgroups and its bundle; each step on its own. */
-  private void cleanUp(RunCgroup cgroup) {
+  /** Removes the container's state, its cgroup and its bundle; each step on its own. */
+  private void cleanUp() {
     Process p = process;
     if (p != null && p.isAlive()) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
       p.destroyForcibly();
     }
     if (hasState()) {
-      runsc.deleteForce(id);
+      host.runsc().deleteForce(id);
     }
-    if (cgroup != null) {
-      cgroup.remove();
+    RunCgroup limits = cgroup;
+    if (limits != null) {
+      limits.remove();
     }
     Housekeeping.deleteTree(bundle);
   }
 
   private boolean hasState() {
-    try (var entries = Files.list(runsc.root())) {
+    try (var entries = Files.list(host.runsc().root())) {
       return entries.anyMatch(path -> path.getFileName().toString().startsWith(id + "_"));
     } catch (IOException e) {
       return true;

@@ -2,12 +2,15 @@ package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.Language;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The interpreters a sandbox can run. The sandbox sees only {@link #VISIBLE_DIRS} of the host, so
@@ -65,19 +68,63 @@ final class SandboxRuntimes {
 
   /**
    * The argv that runs {@code codePath} (a path inside the sandbox) in the language's interpreter.
+   *
+   * @param nodePreload a script Node loads before the program (the memory watchdog), or null
+   * @param addressSpaceLimited whether Python runs under RLIMIT_AS (no host cgroup)
    */
-  List<String> command(Language language, String codePath, long memoryMebibytes) {
+  List<String> command(
+      Language language,
+      String codePath,
+      long memoryMebibytes,
+      String nodePreload,
+      boolean addressSpaceLimited) {
     String interpreter = interpreters.get(language);
+    String bootstrap =
+        addressSpaceLimited ? PythonBootstrap.ONE_ARENA_SOURCE : PythonBootstrap.SOURCE;
     return switch (language) {
       // -I: isolated mode; ignores PYTHON* variables and the user site directory.
-      case PYTHON -> List.of(interpreter, "-I", "-c", PythonBootstrap.SOURCE, codePath);
-      // V8 reserves far more address space than it uses, so RLIMIT_AS cannot hold Node; its heap
-      // limit makes a heap bomb end with V8's clear "heap out of memory" error, and the cgroup
-      // holds everything else (buffers, native memory). The heap gets most, not all, of the
-      // allowance.
-      case JAVASCRIPT ->
-          List.of(interpreter, "--max-old-space-size=" + (memoryMebibytes * 3 / 4), codePath);
+      case PYTHON -> List.of(interpreter, "-I", "-c", bootstrap, codePath);
+      // Its heap limit makes a heap bomb end with V8's clear "heap out of memory" error; the
+      // cgroup (or the watchdog) holds everything else (buffers, native memory). The heap gets
+      // most, not all, of the allowance.
+      case JAVASCRIPT -> {
+        List<String> argv = new ArrayList<>();
+        argv.add(interpreter);
+        argv.add("--max-old-space-size=" + (memoryMebibytes * 3 / 4));
+        if (nodePreload != null) {
+          argv.add("--require");
+          argv.add(nodePreload);
+        }
+        argv.add(codePath);
+        yield List.copyOf(argv);
+      }
     };
+  }
+
+  /** The interpreter's own version, asked of the host binary the sandbox runs (~20 ms). */
+  Optional<String> hostVersion(Language language) {
+    String interpreter = interpreters.get(language);
+    if (interpreter == null) {
+      return Optional.empty();
+    }
+    try {
+      Process process =
+          new ProcessBuilder(interpreter, "--version").redirectErrorStream(true).start();
+      process.getOutputStream().close();
+      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!process.waitFor(5, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        process.destroyForcibly();
+        return Optional.empty();
+      }
+      // "Python 3.11.2" or "v20.20.2"
+      String version = out.strip().replaceFirst("^(Python |v)", "");
+      return version.matches("\\d+\\.\\d+\\.\\d+.*") ? Optional.of(version) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
   }
 
   static String missingMessage(Language language) {

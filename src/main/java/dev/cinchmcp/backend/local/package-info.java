@@ -1,12 +1,14 @@
 /**
  * The local backend: each program runs once in a fresh gVisor sandbox on this machine.
  *
- * <p>Use: {@code LocalSandboxRunner runner = LocalSandboxRunner.start();} then {@link
- * dev.cinchmcp.backend.local.LocalSandboxRunner#usable()} / {@link
- * dev.cinchmcp.backend.local.LocalSandboxRunner#unavailableReason()} for the ready line, and {@link
- * dev.cinchmcp.backend.local.LocalSandboxRunner#versions()} ("Python 3.11.2, Node.js 20.20.2") for
- * the tool description. When gVisor is missing every run fails with SANDBOX_UNAVAILABLE and what to
- * install; code is never run outside gVisor.
+ * <p>Use: {@code LocalSandboxRunner.start(settings, after)}, which returns in tens of milliseconds
+ * and runs the gVisor self-test in the background (a run that arrives first waits for it); then
+ * {@link dev.cinchmcp.backend.local.LocalSandboxRunner#usable()} / {@link
+ * dev.cinchmcp.backend.local.LocalSandboxRunner#unavailableReason()}, {@link
+ * dev.cinchmcp.backend.local.LocalSandboxRunner#versions()} ("Python 3.11.2, Node.js 20.20.2") and
+ * {@link dev.cinchmcp.backend.local.LocalSandboxRunner#limits()} (which limits hold here) for the
+ * ready line and the tool description. When gVisor is missing every run fails with
+ * SANDBOX_UNAVAILABLE and what to install; code is never run outside gVisor.
  *
  * <p>The walls, and where each is enforced:
  *
@@ -15,15 +17,20 @@
  *       uid 65534; no new privileges ({@link dev.cinchmcp.backend.local.OciSpec});
  *   <li>network: {@code runsc --network=none} (loopback only, the sandbox's own);
  *   <li>environment: written from scratch in config.json (PATH, HOME=/tmp, LANG, LC_CTYPE);
- *   <li>memory 256 MB (+64 MB for gVisor itself), host tasks, half a CPU: a cgroup v1 directory per
- *       run that runsc is started in ({@link dev.cinchmcp.backend.local.CgroupLimits}); Node's heap
- *       limit on top; RLIMIT_NPROC 64 inside gVisor;
- *   <li>time: 10 s from the start of runsc, then every process in the run's cgroup is killed.
+ *   <li>the server's state: a directory only its user can reach, checked without following links
+ *       ({@link dev.cinchmcp.backend.local.StateDirectory});
+ *   <li>memory 256 MB for the program, host tasks, half a CPU: a host cgroup per run, v1 as root or
+ *       a delegated v2 subtree ({@link dev.cinchmcp.backend.local.CgroupLimits}); without one,
+ *       RLIMIT_AS (Python) and a watchdog thread (Node) per process, and no CPU share ({@link
+ *       dev.cinchmcp.backend.local.EnforcedLimits} says which); RLIMIT_NPROC 64 inside gVisor;
+ *   <li>time: 10 s from the start of runsc, then the sandbox is killed; {@code timeout} kills it a
+ *       second later even if the server is gone (SIGKILL included).
  * </ul>
  *
- * <p>Needs: Linux, root (rootless runsc as root; cgroup v1 directories), {@code apt-get install -y
- * runsc} (Debian's 2022 build works), and python3 / node installed under /usr (Debian's {@code
- * python3} and {@code nodejs} packages) — a pyenv or nvm interpreter under /root or /opt is
- * invisible inside the sandbox. The tests need the same.
+ * <p>Needs: Linux, {@code apt-get install -y runsc} (Debian's 2022 build works) with rootless runsc
+ * allowed for the user, coreutils' {@code timeout}, and python3 / node installed under /usr
+ * (Debian's {@code python3} and {@code nodejs} packages) — a pyenv or nvm interpreter under /root
+ * or /opt is invisible inside the sandbox. The tests need the same; .ci/run runs them as root and
+ * as an ordinary user.
  */
 package dev.cinchmcp.backend.local;

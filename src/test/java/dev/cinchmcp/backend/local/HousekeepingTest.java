@@ -22,7 +22,7 @@ class HousekeepingTest {
   @TempDir Path state;
 
   @Test
-  void startUpRemovesWhatACrashedServerLeft() throws Exception {
+  void startUpRemovesWhatACrashedServerLeftAndNothingOfALiveOne() throws Exception {
     LocalSandboxSettings settings = LocalSandboxSettings.defaults().withStateDir(state);
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
@@ -32,8 +32,15 @@ class HousekeepingTest {
     assertFalse(Housekeeping.isLeftover(ours), "a live server's runs are never leftovers");
     assertFalse(Housekeeping.isLeftover("someone-else-1"), "only this backend's names");
 
+    StateDirectory.Prepared prepared = StateDirectory.prepare(state);
+    // Another live server's run (a live process's pid) stays, whatever it looks like.
+    Process live = new ProcessBuilder("sleep", "60").start();
+    Path liveBundle =
+        Files.createDirectories(
+            prepared.bundles().resolve(Housekeeping.PREFIX + live.pid() + "-1"));
+
     // A sandbox still running under the dead server's id, as a crash would leave it.
-    Path bundle = Files.createDirectories(settings.bundles().resolve(leftover).resolve("rootfs"));
+    Path bundle = Files.createDirectories(prepared.bundles().resolve(leftover).resolve("rootfs"));
     Files.writeString(
         bundle.resolve("../config.json"),
         OciSpec.json(
@@ -43,9 +50,8 @@ class HousekeepingTest {
                 "import time; time.sleep(60)"),
             0,
             64));
-    Files.createDirectories(settings.runscRoot());
     Runsc runsc =
-        new Runsc(Path.of("/usr/bin/runsc"), settings.runscRoot(), settings.runscEnvironment());
+        new Runsc(Path.of("/usr/bin/runsc"), prepared.runsc(), settings.runscEnvironment());
     Process crashed =
         runsc
             .processBuilder(
@@ -58,19 +64,27 @@ class HousekeepingTest {
       assertTrue(System.nanoTime() < deadline, "the leftover sandbox did not start");
       Thread.sleep(50);
     }
-    CgroupLimits cgroups = CgroupLimits.detect();
-    RunCgroup cgroup = cgroups.create(leftover, 64L << 20, 100, 0.5);
+    RunCgroup cgroup =
+        CgroupDetection.detect().limits().isPresent()
+            ? CgroupDetection.detect().limits().get().create(leftover, 64L << 20, 100, 0.5)
+            : null;
 
-    try (LocalSandboxRunner runner = LocalSandboxRunner.start(settings)) {
-      assertTrue(runner.usable(), runner::unavailableReason);
+    try (LocalSandboxRunner runner = Sandboxes.runner(state)) {
+      assertEquals(state, runner.stateDir());
       assertEquals(List.of(), runsc.list());
       assertFalse(Files.exists(bundle.getParent()), "bundle left");
-      assertFalse(Files.exists(cgroup.memory()), "cgroup left");
-      assertFalse(Files.exists(cgroup.pids()), "cgroup left");
+      if (cgroup != null) {
+        assertFalse(cgroup.procsFiles().stream().anyMatch(Files::exists), "cgroup left");
+      }
+      assertTrue(Files.isDirectory(liveBundle), "a live server's bundle was removed");
+      Files.delete(liveBundle);
       Sandboxes.assertNothingLeft(runner);
     } finally {
+      live.destroyForcibly();
       crashed.destroyForcibly();
-      cgroup.remove();
+      if (cgroup != null) {
+        cgroup.remove();
+      }
     }
   }
 }

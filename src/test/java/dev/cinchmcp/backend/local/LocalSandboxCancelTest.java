@@ -26,13 +26,10 @@ class LocalSandboxCancelTest {
   @Test
   void cancellingKillsTheSandboxPromptly() throws Exception {
     try (LocalSandboxRunner runner =
-        LocalSandboxRunner.start(
-            LocalSandboxSettings.defaults().withStateDir(state).withMaxConcurrent(1))) {
-      Runsc runsc =
-          new Runsc(
-              Path.of("/usr/bin/runsc"),
-              runner.settings().runscRoot(),
-              runner.settings().runscEnvironment());
+        Sandboxes.usable(
+            LocalSandboxRunner.start(
+                LocalSandboxSettings.defaults().withStateDir(state).withMaxConcurrent(1)))) {
+      Runsc runsc = Sandboxes.runsc(runner);
       CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
       CompletableFuture<RunResult> queued =
           python(runner, "open('/tmp/x', 'w')\nimport time\ntime.sleep(60)");
@@ -61,15 +58,12 @@ class LocalSandboxCancelTest {
   @Test
   void closingTheRunnerKillsItsSandboxesAndFailsTheirFutures() throws Exception {
     LocalSandboxRunner runner =
-        LocalSandboxRunner.start(
-            LocalSandboxSettings.defaults()
-                .withStateDir(state.resolve("close"))
-                .withMaxConcurrent(1));
-    Runsc runsc =
-        new Runsc(
-            Path.of("/usr/bin/runsc"),
-            runner.settings().runscRoot(),
-            runner.settings().runscEnvironment());
+        Sandboxes.usable(
+            LocalSandboxRunner.start(
+                LocalSandboxSettings.defaults()
+                    .withStateDir(state.resolve("close"))
+                    .withMaxConcurrent(1)));
+    Runsc runsc = Sandboxes.runsc(runner);
     CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
     CompletableFuture<RunResult> queued = python(runner, "print(1)");
     waitForContainers(runsc, 1);
@@ -84,7 +78,7 @@ class LocalSandboxCancelTest {
       assertTrue(System.nanoTime() < deadline, "sandbox still there 3 s after close");
       Thread.sleep(50);
     }
-    Thread.sleep(300); // the run's thread removes the bundle after the sandbox is gone
+    // close() returns only once the sandboxes are cleaned up.
     Sandboxes.assertNothingLeft(runner);
   }
 

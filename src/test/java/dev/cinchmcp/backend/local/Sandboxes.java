@@ -11,26 +11,43 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
  * Helpers for the tests of the local backend. They need runsc (apt-get install -y runsc), python3
- * and node under /usr, and root (rootless runsc and cgroup v1 directories).
+ * and node under /usr. As root on cgroup v1 they run with host cgroups; as another user (.ci/run
+ * runs them so too) with the in-sandbox limits, and the tests check what the runner says holds.
  */
 final class Sandboxes {
 
   private Sandboxes() {}
 
-  /** A runner with its own state directory under {@code dir}. */
+  /** A runner with its own state directory under {@code dir}, its self-test passed. */
   static LocalSandboxRunner runner(Path dir) {
-    LocalSandboxRunner runner =
-        LocalSandboxRunner.start(LocalSandboxSettings.defaults().withStateDir(dir));
-    assertTrue(
-        runner.usable(),
-        () -> "gVisor must be usable for these tests: " + runner.unavailableReason());
+    return usable(LocalSandboxRunner.start(LocalSandboxSettings.defaults().withStateDir(dir)));
+  }
+
+  /** Waits for the runner's self-test and asserts that it passed. */
+  static LocalSandboxRunner usable(LocalSandboxRunner runner) {
+    try {
+      Optional<String> failure = runner.selfTestOutcome().get(60, TimeUnit.SECONDS);
+      assertTrue(
+          failure.isEmpty(), () -> "gVisor must be usable for these tests: " + failure.get());
+    } catch (Exception e) {
+      throw new AssertionError("the self-test did not finish: " + e, e);
+    }
     return runner;
+  }
+
+  /** The runsc of a runner's own state directory, for looking at its containers. */
+  static Runsc runsc(LocalSandboxRunner runner) {
+    return new Runsc(
+        Path.of("/usr/bin/runsc"),
+        runner.stateDir().resolve("runsc"),
+        runner.settings().runscEnvironment());
   }
 
   static CompletableFuture<RunResult> python(LocalSandboxRunner runner, String code) {
@@ -62,12 +79,10 @@ final class Sandboxes {
 
   /** Asserts that the runner left nothing behind: no container, no bundle, no cgroup of its own. */
   static void assertNothingLeft(LocalSandboxRunner runner) throws IOException {
-    LocalSandboxSettings settings = runner.settings();
-    Runsc runsc =
-        new Runsc(Path.of("/usr/bin/runsc"), settings.runscRoot(), settings.runscEnvironment());
+    Runsc runsc = runsc(runner);
     assertEquals(List.of(), runsc.list(), "runsc list");
-    assertEquals(List.of(), entries(settings.runscRoot()), "runsc state files");
-    assertEquals(List.of(), entries(settings.bundles()), "bundles");
+    assertEquals(List.of(), entries(runsc.root()), "runsc state files");
+    assertEquals(List.of(), entries(runner.stateDir().resolve("bundles")), "bundles");
   }
 
   /** The run cgroups this JVM still has (named cinchmcp-<our pid>-n). */

@@ -1,0 +1,55 @@
+package dev.cinchmcp.backend.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The one cgroup v2 directory of one run. */
+record CgroupV2Run(Path dir) implements RunCgroup {
+
+  @Override
+  public List<Path> procsFiles() {
+    return List.of(dir.resolve("cgroup.procs"));
+  }
+
+  @Override
+  public boolean memoryExceeded() {
+    return CgroupLimits.counter(dir.resolve("memory.events"), "oom_kill") > 0;
+  }
+
+  @Override
+  public boolean processLimitHit() {
+    return CgroupLimits.counter(dir.resolve("pids.events"), "max") > 0;
+  }
+
+  @Override
+  public long peakMemory() {
+    try {
+      return Long.parseLong(Files.readString(dir.resolve("memory.peak")).trim()); // Linux 5.19+
+    } catch (IOException | NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public void killAll() {
+    // cgroup.kill (Linux 5.14+) kills every process at once, including ones forked meanwhile.
+    Path kill = dir.resolve("cgroup.kill");
+    if (Files.exists(kill)) {
+      try {
+        CgroupLimits.write(kill, "1");
+      } catch (IOException e) {
+        // fall through to the one-by-one kill
+      }
+    }
+    CgroupLimits.pids(dir.resolve("cgroup.procs"))
+        .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+  }
+
+  @Override
+  public void remove() {
+    killAll();
+    CgroupLimits.killAndRemove(dir);
+  }
+}

@@ -1,0 +1,84 @@
+package dev.cinchmcp.backend.local;
+
+/**
+ * Which of the sandbox's limits this machine lets the backend hold, in plain words, for the ready
+ * line, {@code --check} and the tool's description. The wall clock, the file system, the network
+ * wall and the process count (RLIMIT_NPROC, enforced by gVisor) hold everywhere; a memory cap over
+ * the whole sandbox and the CPU share need host cgroups.
+ *
+ * @param hostCgroups where the cgroup limits come from ("cgroup v1"), or null when there are none
+ * @param withoutCgroupsReason why there are no host cgroups (names the cause and what to do), or
+ *     null
+ */
+public record EnforcedLimits(
+    long wallClockSeconds,
+    long memoryMebibytes,
+    int maxProcesses,
+    double cpuShare,
+    String hostCgroups,
+    String withoutCgroupsReason) {
+
+  static EnforcedLimits of(LocalSandboxSettings settings, CgroupDetection.Result cgroups) {
+    return new EnforcedLimits(
+        settings.wallClock().toSeconds(),
+        settings.memoryMebibytes(),
+        settings.maxProcesses(),
+        settings.cpuShare(),
+        cgroups.limits().map(CgroupLimits::describe).orElse(null),
+        cgroups.unavailableReason());
+  }
+
+  /** Whether memory and CPU are held by host cgroups (the strongest form). */
+  public boolean hostCgroupsHold() {
+    return hostCgroups != null;
+  }
+
+  /** For the tool's description: what a program may use here. */
+  public String describe() {
+    if (hostCgroupsHold()) {
+      return wallClockSeconds
+          + " seconds, "
+          + memoryMebibytes
+          + " MB of memory, "
+          + maxProcesses
+          + " processes, "
+          + cpu();
+    }
+    return wallClockSeconds
+        + " seconds, "
+        + memoryMebibytes
+        + " MB of memory per process (more is refused, or the program is killed), "
+        + maxProcesses
+        + " processes; the CPU is not limited on this machine";
+  }
+
+  /** For the ready line and {@code --check}: what holds, what does not, and why. */
+  public String summary() {
+    if (hostCgroupsHold()) {
+      return "limits held: "
+          + wallClockSeconds
+          + " s, "
+          + memoryMebibytes
+          + " MB, "
+          + maxProcesses
+          + " processes, "
+          + cpu()
+          + " ("
+          + hostCgroups
+          + ")";
+    }
+    return "limits held: "
+        + wallClockSeconds
+        + " s, "
+        + memoryMebibytes
+        + " MB per process (inside gVisor: RLIMIT_AS for Python, a watchdog for Node), "
+        + maxProcesses
+        + " processes; NOT held: the CPU share and one memory cap over all of a program's"
+        + " processes, because "
+        + withoutCgroupsReason;
+  }
+
+  private String cpu() {
+    return cpuShare == 0.5 ? "half a CPU" : cpuShare + " CPUs";
+  }
+}

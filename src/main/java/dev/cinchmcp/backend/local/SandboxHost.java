@@ -1,0 +1,38 @@
+package dev.cinchmcp.backend.local;
+
+import dev.cinchmcp.backend.Language;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What this machine gives every run, found once at start: runsc, the private state directory, the
+ * host cgroups (when this user may make them), the interpreters, and {@code timeout}, which stops a
+ * sandbox at its wall clock even when the server itself is gone.
+ *
+ * @param cgroupOverheadBytes what gVisor and the interpreter use before the program's first line,
+ *     per language, measured by the self-test; a run's cgroup allows this on top of the program's
+ *     own memory, so the program gets its full allowance and no more
+ */
+record SandboxHost(
+    Runsc runsc,
+    StateDirectory.Prepared state,
+    Optional<CgroupLimits> cgroups,
+    SandboxRuntimes runtimes,
+    Path timeout,
+    Map<Language, Long> cgroupOverheadBytes) {
+
+  /**
+   * Before the self-test has measured it (the self-test itself runs with this): ample for gVisor
+   * and either interpreter, measured at ~25 MB here for both.
+   */
+  static final long DEFAULT_OVERHEAD_BYTES = 128L << 20;
+
+  long overhead(Language language) {
+    return cgroupOverheadBytes.getOrDefault(language, DEFAULT_OVERHEAD_BYTES);
+  }
+
+  SandboxHost withOverheads(Map<Language, Long> measured) {
+    return new SandboxHost(runsc, state, cgroups, runtimes, timeout, Map.copyOf(measured));
+  }
+}

@@ -1,0 +1,164 @@
+package dev.cinchmcp.backend.local;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The private directory a server keeps its sandboxes' state in: runsc's {@code --root} and one
+ * bundle (spec and program) per run. Only the server's own user can reach it; otherwise another
+ * user of the machine could read a program, or swap a spec between its writing and {@code runsc
+ * run} (for example to bind {@code /} read-write as uid 0: root on the host).
+ *
+ * <p>Where: {@code $XDG_RUNTIME_DIR/cinchmcp-local} when the session has a runtime directory (made
+ * by systemd for this user alone, so nobody else can create anything in it), else {@code
+ * <java.io.tmpdir>/cinchmcp-local-<uid>}. A shared {@code /tmp} is safe only because nothing there
+ * is trusted as found: before use, every directory is checked without following links (a real
+ * directory, owned by this user, no access for group or others). One that fails is refused, with a
+ * warning that names it and why, and the server takes a fresh directory of its own instead ({@code
+ * mkdtemp}: an unpredictable name made with mode 700, so nobody can be there first). A stable path
+ * is preferred because it lets the next start clean what a killed server left.
+ */
+final class StateDirectory {
+
+  private static final Logger log = LoggerFactory.getLogger(StateDirectory.class);
+
+  static final String NAME = "cinchmcp-local";
+  private static final FileAttribute<Set<PosixFilePermission>> PRIVATE =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+  private static final Set<PosixFilePermission> SHARED_ACCESS =
+      Set.of(
+          PosixFilePermission.GROUP_READ,
+          PosixFilePermission.GROUP_WRITE,
+          PosixFilePermission.GROUP_EXECUTE,
+          PosixFilePermission.OTHERS_READ,
+          PosixFilePermission.OTHERS_WRITE,
+          PosixFilePermission.OTHERS_EXECUTE);
+
+  /** The checked directory, its runsc state directory and its bundle directory. */
+  record Prepared(Path root, boolean fresh) {
+    Path runsc() {
+      return root.resolve("runsc");
+    }
+
+    Path bundles() {
+      return root.resolve("bundles");
+    }
+  }
+
+  private StateDirectory() {}
+
+  /** The directory this user's servers share by default (see the class comment). */
+  static Path defaultPath(Map<String, String> environment, Path tmpDir) {
+    String runtime = environment.getOrDefault("XDG_RUNTIME_DIR", "");
+    if (!runtime.isEmpty() && Path.of(runtime).isAbsolute()) {
+      Path base = Path.of(runtime);
+      if (problem(base, false).isEmpty()) {
+        return base.resolve(NAME);
+      }
+    }
+    return tmpDir.resolve(NAME + "-" + ownUid());
+  }
+
+  /**
+   * Makes or checks {@code wanted} and its two sub-directories; when one cannot be trusted, warns
+   * and returns a fresh private directory beside it instead.
+   */
+  static Prepared prepare(Path wanted) throws IOException {
+    Optional<String> problem = makeAndCheck(wanted);
+    if (problem.isEmpty()) {
+      return new Prepared(wanted, false);
+    }
+    Path parent = wanted.toAbsolutePath().getParent();
+    Path fresh = Files.createTempDirectory(parent, wanted.getFileName() + "-", PRIVATE);
+    log.warn(
+        "Not using the sandbox state directory: {}. Using a fresh private directory, {}, instead"
+            + " (removed when the server ends; what a killed server leaves there is not cleaned).",
+        problem.get(),
+        fresh);
+    Optional<String> again = makeAndCheck(fresh);
+    if (again.isPresent()) {
+      throw new IOException(again.get());
+    }
+    return new Prepared(fresh, true);
+  }
+
+  /** Makes what is missing of {@code dir}, runsc/ and bundles/; why it cannot be trusted, if so. */
+  static Optional<String> makeAndCheck(Path dir) throws IOException {
+    for (Path each : new Path[] {dir, dir.resolve("runsc"), dir.resolve("bundles")}) {
+      try {
+        Files.createDirectory(each, PRIVATE);
+      } catch (FileAlreadyExistsException e) {
+        // checked below, like anything found rather than made
+      } catch (NoSuchFileException e) {
+        return Optional.of(each + " cannot be made: its parent directory is missing");
+      }
+      Optional<String> problem = problem(each, true);
+      if (problem.isPresent()) {
+        return problem;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why {@code dir} cannot be trusted, if it cannot: looked at without following a link, it must be
+   * a directory owned by this process's user that no one else may write to ({@code privateOnly}:
+   * nor read or enter).
+   */
+  static Optional<String> problem(Path dir, boolean privateOnly) {
+    PosixFileAttributes attributes;
+    int owner;
+    try {
+      attributes = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      owner = (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException e) {
+      return Optional.of(dir + " cannot be inspected (" + e.getClass().getSimpleName() + ")");
+    }
+    if (attributes.isSymbolicLink()) {
+      return Optional.of(dir + " is a symbolic link, which could lead anywhere");
+    }
+    if (!attributes.isDirectory()) {
+      return Optional.of(dir + " is not a directory");
+    }
+    int uid = ownUid();
+    if (owner != uid) {
+      return Optional.of(dir + " belongs to uid " + owner + ", not to this server's uid " + uid);
+    }
+    Set<PosixFilePermission> mode = attributes.permissions();
+    boolean shared =
+        privateOnly
+            ? mode.stream().anyMatch(SHARED_ACCESS::contains)
+            : mode.contains(PosixFilePermission.GROUP_WRITE)
+                || mode.contains(PosixFilePermission.OTHERS_WRITE);
+    if (shared) {
+      return Optional.of(
+          dir
+              + " is open to other users (mode "
+              + PosixFilePermissions.toString(mode)
+              + ", expected rwx------)");
+    }
+    return Optional.empty();
+  }
+
+  /** This process's effective uid: the owner of its own /proc entry. */
+  static int ownUid() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException | UnsupportedOperationException e) {
+      throw new IllegalStateException("cannot tell this process's uid from /proc/self", e);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package dev.cinchmcp.backend.local;
+
+import static dev.cinchmcp.backend.local.Sandboxes.await;
+import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The program gets its 256 MB and no more, in both languages: 200 MB passes, 280 MB and 400 MB are
+ * stopped with a clear answer. Checked with the limits this machine gives ({@code cgroups}: host
+ * cgroups as root, none as another user) and with the in-sandbox limits alone ({@code inside}), so
+ * the weaker form is tested on every machine.
+ */
+@RequiresGvisor
+class LocalSandboxMemoryTest {
+
+  @TempDir static Path state;
+  static LocalSandboxRunner machine;
+  static LocalSandboxRunner inside;
+
+  static final Map<String, CompletableFuture<RunResult>> runs = new java.util.HashMap<>();
+
+  @BeforeAll
+  static void startAll() {
+    machine = Sandboxes.runner(state.resolve("machine"));
+    inside =
+        Sandboxes.usable(
+            LocalSandboxRunner.start(
+                LocalSandboxSettings.defaults()
+                    .withStateDir(state.resolve("inside"))
+                    .withoutHostCgroups()));
+    assertFalse(inside.limits().hostCgroupsHold());
+    for (int mb : new int[] {200, 280, 400}) {
+      for (var runner : Map.of("machine", machine, "inside", inside).entrySet()) {
+        runs.put(
+            runner.getKey() + "-python-" + mb,
+            runner
+                .getValue()
+                .run(
+                    new Program(
+                        "b = bytearray(" + mb + " * 2**20)\nprint('" + mb + " MB ok')",
+                        Language.PYTHON),
+                    RunListener.NONE));
+        runs.put(
+            runner.getKey() + "-javascript-" + mb,
+            runner
+                .getValue()
+                .run(
+                    new Program(
+                        "const b = Buffer.alloc("
+                            + mb
+                            + " * 2**20, 1); console.log('"
+                            + mb
+                            + " MB ok')",
+                        Language.JAVASCRIPT),
+                    RunListener.NONE));
+      }
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    machine.close();
+    inside.close();
+  }
+
+  @Test
+  void twoHundredMegabytesPass() {
+    for (String where : new String[] {"machine", "inside"}) {
+      for (String language : new String[] {"python", "javascript"}) {
+        RunResult result = await(runs.get(where + "-" + language + "-200"));
+        assertEquals("200 MB ok\n", result.stdout().text(), where + " " + describe(result));
+        assertEquals(0, result.exitCode(), where + " " + describe(result));
+      }
+    }
+  }
+
+  @Test
+  void twoHundredEightyMegabytesAreRefused() {
+    assertStopped("280");
+  }
+
+  @Test
+  void fourHundredMegabytesAreRefused() {
+    assertStopped("400");
+  }
+
+  @Test
+  void theLimitsSaidAreTheLimitsThatHold() {
+    // As root on cgroup v1 (this CI) host cgroups hold; as another user they do not, and the
+    // summary says why. Either way the runs above hold the 256 MB.
+    EnforcedLimits limits = machine.limits();
+    if (limits.hostCgroupsHold()) {
+      assertTrue(limits.describe().contains("256 MB of memory, 64 processes, half a CPU"));
+    } else {
+      assertTrue(limits.summary().contains("NOT held: the CPU share"), limits.summary());
+      assertTrue(limits.describe().contains("the CPU is not limited"), limits.describe());
+    }
+    assertTrue(inside.limits().summary().contains("turned off"), inside.limits().summary());
+  }
+
+  private static void assertStopped(String mb) {
+    for (String where : new String[] {"machine", "inside"}) {
+      RunResult py = await(runs.get(where + "-python-" + mb));
+      assertEquals("", py.stdout().text(), where + " " + describe(py));
+      assertFalse(py.succeeded(), where + " " + describe(py));
+      assertTrue(
+          py.stderr().text().contains("MemoryError")
+              || py.stderr().text().contains("more than its 256 MB of memory"),
+          where + " " + describe(py));
+      RunResult js = await(runs.get(where + "-javascript-" + mb));
+      assertEquals("", js.stdout().text(), where + " " + describe(js));
+      assertEquals(SandboxRun.KILLED, js.exitCode(), where + " " + describe(js));
+      assertTrue(
+          js.stderr().text().contains("[sandbox] killed: the program used more than its 256 MB"),
+          where + " " + describe(js));
+    }
+  }
+}

@@ -1,0 +1,111 @@
+package dev.cinchmcp.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.RequiresGvisor;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No sandbox outlives its limits, whatever happens to the server: after a SIGKILL of the JVM (a
+ * client crash, the OOM killer) its sandbox is stopped at the wall clock by {@code timeout}, which
+ * does not need the JVM; after a SIGTERM with runs in flight, none is left once the server exits.
+ */
+@RequiresGvisor
+class LocalSandboxLifetimeIT {
+
+  /** The server itself, not a launcher in front of it, so that the signal reaches the JVM. */
+  private static final Map<String, String> LOCAL =
+      Map.of("CINCH_BACKEND", "local", "CINCH_FAST_START", "0");
+
+  private static final String SPIN = "print('spinning', flush=True)\nwhile True:\n    pass";
+
+  @Test
+  void aSigkilledServersSandboxStopsAtItsWallClock() throws Exception {
+    try (JarProcess jar = JarProcess.start(LOCAL)) {
+      jar.initialize();
+      jar.send(JarProcess.call(1, SPIN));
+      long sent = System.nanoTime();
+      List<ProcessHandle> sandbox = awaitSandbox(jar);
+      jar.process().destroyForcibly(); // SIGKILL: no shutdown hook, no clean-up of the JVM's own
+      jar.process().waitFor();
+      assertTrue(sandbox.stream().anyMatch(ProcessHandle::isAlive), "the test proves nothing");
+      // 10 s wall clock + the 1 s backstop grace + 2 s for the kernel and a busy machine.
+      long deadline = sent + Duration.ofSeconds(13).toNanos();
+      while (sandbox.stream().anyMatch(ProcessHandle::isAlive)) {
+        assertTrue(
+            System.nanoTime() < deadline,
+            "sandbox processes still alive 13 s after the call: " + alive(sandbox));
+        Thread.sleep(100);
+      }
+    }
+  }
+
+  @Test
+  void aSigtermWithRunsInFlightLeavesNoSandbox() throws Exception {
+    try (JarProcess jar = JarProcess.start(LOCAL)) {
+      jar.initialize();
+      jar.send(JarProcess.call(1, SPIN));
+      jar.send(JarProcess.call(2, SPIN));
+      List<ProcessHandle> sandboxes = awaitSandbox(jar);
+      jar.process().destroy(); // SIGTERM
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
+      // Give the kernel a moment to reap what was killed; nothing may still run.
+      long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+      while (sandboxes.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertFalse(
+          sandboxes.stream().anyMatch(ProcessHandle::isAlive),
+          "sandbox processes left after the server exited: " + alive(sandboxes));
+    }
+  }
+
+  /**
+   * Waits until a sandbox of this server runs (its Sentry, "runsc-sandbox ... boot"); returns every
+   * process of the server's runs: those whose arguments name one of its run ids (cinchmcp-PID-n:
+   * timeout, runsc, the Sentry, the gofer) and everything below them.
+   */
+  private static List<ProcessHandle> awaitSandbox(JarProcess jar) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (System.nanoTime() < deadline) {
+      List<ProcessHandle> runs = runProcesses(jar.process().pid());
+      if (runs.stream()
+          .anyMatch(
+              p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))) {
+        Thread.sleep(500); // let the gofer and the program's stub start too
+        return runProcesses(jar.process().pid());
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no sandbox started; stderr:\n" + jar.stderr());
+  }
+
+  private static List<ProcessHandle> runProcesses(long serverPid) {
+    String runId = "cinchmcp-" + serverPid + "-";
+    List<ProcessHandle> named =
+        ProcessHandle.allProcesses()
+            .filter(
+                p ->
+                    p.info()
+                        .arguments()
+                        .map(args -> String.join(" ", args).contains(runId))
+                        .orElse(false))
+            .toList();
+    return java.util.stream.Stream.concat(
+            named.stream(), named.stream().flatMap(ProcessHandle::descendants))
+        .distinct()
+        .toList();
+  }
+
+  private static List<String> alive(List<ProcessHandle> processes) {
+    return processes.stream()
+        .filter(ProcessHandle::isAlive)
+        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
+        .toList();
+  }
+}
