@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -16,4 +17,13 @@ public interface CodeRunner {
   String name();
 
   CompletableFuture<RunResult> run(Program program, RunListener listener);
+
+  /**
+   * Runs a call that has already waited {@code waited} before it reached this runner (for a backend
+   * that was still being built). A runner with a deadline counts that wait against it, so the call
+   * is still answered at its deadline; the default ignores it.
+   */
+  default CompletableFuture<RunResult> run(Program program, RunListener listener, Duration waited) {
+    return run(program, listener);
+  }
 }

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -27,6 +28,7 @@ public final class DeferredRunner implements CodeRunner, AutoCloseable {
   @Override
   public CompletableFuture<RunResult> run(Program program, RunListener listener) {
     CompletableFuture<RunResult> result = new CompletableFuture<>();
+    long askedAt = System.nanoTime();
     backend.whenComplete(
         (runner, error) -> {
           if (error != null) {
@@ -40,7 +42,9 @@ public final class DeferredRunner implements CodeRunner, AutoCloseable {
           if (result.isDone()) {
             return; // cancelled while the backend was being built
           }
-          CompletableFuture<RunResult> run = runner.run(program, listener);
+          // The wait for the backend counts against the call's deadline.
+          Duration waited = Duration.ofNanos(System.nanoTime() - askedAt);
+          CompletableFuture<RunResult> run = runner.run(program, listener, waited);
           result.whenComplete(
               (r, e) -> {
                 if (result.isCancelled()) {

@@ -110,7 +110,12 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
 
   @Override
   public CompletableFuture<RunResult> run(Program program, RunListener listener) {
-    Call call = new Call(program, listener);
+    return run(program, listener, Duration.ZERO);
+  }
+
+  @Override
+  public CompletableFuture<RunResult> run(Program program, RunListener listener, Duration waited) {
+    Call call = new Call(program, listener, Math.max(0, timeout.toMillis() - waited.toMillis()));
     call.start();
     return call.result;
   }
@@ -140,17 +145,20 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
     volatile CompletableFuture<HttpResponse<InputStream>> inFlight;
     volatile InputStream answer;
 
-    Call(Program program, RunListener listener) {
+    /** Milliseconds from now to the call's deadline (less than the timeout if it waited). */
+    final long leftMillis;
+
+    Call(Program program, RunListener listener, long leftMillis) {
       this.program = program;
       this.listener = new QuietListener(listener);
-      this.deadlineMillis = clock.millis() + timeout.toMillis();
+      this.leftMillis = leftMillis;
+      this.deadlineMillis = clock.millis() + leftMillis;
       this.body = RequestBody.json(program);
     }
 
     void start() {
       var deadline =
-          timers.schedule(
-              () -> offTimer(this::timedOut), timeout.toMillis(), TimeUnit.MILLISECONDS);
+          timers.schedule(() -> offTimer(this::timedOut), leftMillis, TimeUnit.MILLISECONDS);
       result.whenComplete(
           (r, e) -> {
             deadline.cancel(false);

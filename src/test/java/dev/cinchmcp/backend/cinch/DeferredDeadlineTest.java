@@ -1,0 +1,78 @@
+package dev.cinchmcp.backend.cinch;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.DeferredRunner;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunResult;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A call that arrives while the Cinch runner is still being built waits for it; that wait counts
+ * against the call's deadline (CINCH_TIMEOUT_MS), so a slow start never stretches it.
+ */
+class DeferredDeadlineTest {
+
+  private static final ApiHarness api = new ApiHarness();
+
+  @AfterAll
+  static void stop() {
+    api.close();
+  }
+
+  @Test
+  void aCallThatWaitedPastItsDeadlineForTheBackendTimesOutWithoutBeingSent() throws Exception {
+    api.wireMock.resetAll();
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody("{}")));
+    CompletableFuture<CodeRunner> building = new CompletableFuture<>();
+    DeferredRunner deferred = new DeferredRunner("cinch", building);
+
+    CompletableFuture<RunResult> call =
+        deferred.run(ApiHarness.python("print(1)"), new ApiHarness.Recorder());
+    // The backend takes longer to build than the call's whole timeout.
+    CinchApiRunner runner = api.runner(Duration.ofMillis(200));
+    TimeUnit.MILLISECONDS.sleep(400);
+    building.complete(runner);
+
+    ExecutionException failed =
+        assertThrows(ExecutionException.class, () -> call.get(20, TimeUnit.SECONDS));
+    RunFailure failure = assertInstanceOf(RunFailure.class, failed.getCause());
+    assertEquals(RunFailure.Kind.TIMEOUT, failure.kind());
+    api.wireMock.verify(0, anyRequestedFor(anyUrl()));
+  }
+
+  @Test
+  void aCallThatWaitedABitKeepsTheRestOfItsTime() throws Exception {
+    api.wireMock.resetAll();
+    api.wireMock.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withBody(
+                        "{\"stdout\":\"1\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false}")));
+    CompletableFuture<CodeRunner> building = new CompletableFuture<>();
+    DeferredRunner deferred = new DeferredRunner("cinch", building);
+
+    CompletableFuture<RunResult> call =
+        deferred.run(ApiHarness.python("print(1)"), new ApiHarness.Recorder());
+    TimeUnit.MILLISECONDS.sleep(100);
+    building.complete(api.runner(Duration.ofSeconds(20)));
+
+    assertEquals("1\n", call.get(20, TimeUnit.SECONDS).stdout().text());
+  }
+}
