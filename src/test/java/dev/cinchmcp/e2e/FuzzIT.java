@@ -58,7 +58,7 @@ class FuzzIT {
     HostileLines hostile = new HostileLines(random);
     // The recommended launch: its smaller thread stacks are where a deeply nested message would
     // hurt.
-    try (JarProcess jar = JarProcess.startRecommended(JarProcess.envFor(api.baseUrl()))) {
+    try (JarProcess jar = JarProcess.startFast(JarProcess.envFor(api.baseUrl()))) {
       jar.initialize();
       int valid = 0;
       ByteArrayOutputStream batch = new ByteArrayOutputStream();
