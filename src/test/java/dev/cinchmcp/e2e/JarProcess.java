@@ -76,8 +76,7 @@ final class JarProcess implements AutoCloseable {
     return start(env, args);
   }
 
-  private static JarProcess start(Map<String, String> env, List<String> jvmArgs)
-      throws IOException {
+  static JarProcess start(Map<String, String> env, List<String> jvmArgs) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(java());
     command.addAll(jvmArgs);
