@@ -88,9 +88,7 @@ class BigInputIT {
       JarProcess jar = JarProcess.start(env());
       jar.initialize();
       boolean fast =
-          jar.process()
-              .toHandle()
-              .children()
+          Stream.concat(Stream.of(jar.process().toHandle()), jar.process().toHandle().children())
               .anyMatch(
                   h -> h.info().commandLine().orElse("").contains("-Dcinch.faststart.child=true"));
       if (fast) {
