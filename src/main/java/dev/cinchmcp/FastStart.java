@@ -108,10 +108,21 @@ final class FastStart {
         return false;
       }
     }
-    Optional<String[]> arguments = ProcessHandle.current().info().arguments();
-    return arguments.isPresent()
-        && arguments.get().length == 2
-        && "-jar".equals(arguments.get()[0])
-        && Path.of(arguments.get()[1]).toAbsolutePath().normalize().equals(jar.normalize());
+    String[] arguments = arguments();
+    return arguments != null
+        && arguments.length == 2
+        && "-jar".equals(arguments[0])
+        && Path.of(arguments[1]).toAbsolutePath().normalize().equals(jar.normalize());
+  }
+
+  /** This JVM's arguments after the program name; Linux's /proc is read directly (it is faster). */
+  private static String[] arguments() {
+    try {
+      byte[] cmdline = java.nio.file.Files.readAllBytes(Path.of("/proc/self/cmdline"));
+      String[] words = new String(cmdline, java.nio.charset.StandardCharsets.UTF_8).split("\0");
+      return java.util.Arrays.copyOfRange(words, 1, words.length);
+    } catch (IOException | RuntimeException noProc) {
+      return ProcessHandle.current().info().arguments().orElse(null);
+    }
   }
 }

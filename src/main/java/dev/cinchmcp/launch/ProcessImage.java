@@ -74,7 +74,9 @@ public final class ProcessImage {
       long wordSize = (long) layoutType.getMethod("byteSize").invoke(address);
 
       List<String> environment = new ArrayList<>();
-      env.forEach((k, v) -> environment.add(k + "=" + v));
+      for (Map.Entry<String, String> variable : env.entrySet()) {
+        environment.add(variable.getKey() + "=" + variable.getValue());
+      }
       Object[] strings = new Object[2];
       List<List<String>> vectors = List.of(command, environment);
       for (int v = 0; v < 2; v++) {

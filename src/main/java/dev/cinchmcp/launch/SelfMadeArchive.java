@@ -2,14 +2,11 @@ package dev.cinchmcp.launch;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,11 +16,11 @@ import java.util.Optional;
  * exact JVM and per jar, in the user's {@link TrustedDirectory}.
  *
  * <p>Its name is a hash of the JVM (vendor, exact version, home) and of the jar (path, size,
- * modification time, {@link JarFingerprint}), so another JVM or a changed jar finds no archive and
- * makes its own; the JVM itself refuses an archive whose jar moved or changed. It is made by a
- * separate training process ({@link ArchiveTrainer}) that outlives the server if need be, writes
- * under a temporary name and renames atomically, so two first starts at once are safe and nothing
- * half-written is ever mapped. None of it touches the server's stdout.
+ * modification time, and a {@link JarFingerprint} of its contents), so another JVM or a changed jar
+ * finds no archive and makes its own; the JVM itself refuses an archive whose jar moved or changed.
+ * It is made by a separate training process ({@link ArchiveTrainer}) that outlives the server if
+ * need be, writes under a temporary name and renames atomically, so two first starts at once are
+ * safe and nothing half-written is ever mapped. None of it touches the server's stdout.
  */
 public final class SelfMadeArchive {
 
@@ -62,20 +59,14 @@ public final class SelfMadeArchive {
 
   private static String key(Path jar) throws IOException {
     FileTime modified = Files.getLastModifiedTime(jar);
-    MessageDigest sha256 = JarFingerprint.sha256();
-    for (String part :
-        List.of(
-            System.getProperty("java.vm.vendor", ""),
-            System.getProperty("java.vm.version", ""),
-            System.getProperty("java.home", ""),
-            jar.toAbsolutePath().toString(),
-            Long.toString(Files.size(jar)),
-            Long.toString(modified.toMillis()),
-            JarFingerprint.of(jar))) {
-      sha256.update(part.getBytes(StandardCharsets.UTF_8));
-      sha256.update((byte) 0);
-    }
-    return HexFormat.of().formatHex(sha256.digest(), 0, 16);
+    return JarFingerprint.of(
+        System.getProperty("java.vm.vendor", ""),
+        System.getProperty("java.vm.version", ""),
+        System.getProperty("java.home", ""),
+        jar.toAbsolutePath().toString(),
+        Long.toString(Files.size(jar)),
+        Long.toString(modified.toMillis()),
+        JarFingerprint.of(jar));
   }
 
   Path file() {

@@ -66,16 +66,24 @@ final class TrustedDirectory {
   }
 
   static Optional<Path> cacheBase(Map<String, String> env, String osName) {
+    // No lambdas on this path: it runs at every plain start, and the first lambda of a JVM costs
+    // tens of milliseconds to bootstrap.
     String os = osName.toLowerCase(java.util.Locale.ROOT);
     if (os.startsWith("windows")) {
       return absolute(env.get("LOCALAPPDATA"));
     }
-    Optional<Path> home =
-        absolute(env.get("HOME")).or(() -> absolute(System.getProperty("user.home")));
-    if (os.startsWith("mac")) {
-      return home.map(h -> h.resolve("Library").resolve("Caches"));
+    Optional<Path> home = absolute(env.get("HOME"));
+    if (home.isEmpty()) {
+      home = absolute(System.getProperty("user.home"));
     }
-    return absolute(env.get("XDG_CACHE_HOME")).or(() -> home.map(h -> h.resolve(".cache")));
+    if (home.isEmpty()) {
+      return home;
+    }
+    if (os.startsWith("mac")) {
+      return Optional.of(home.get().resolve("Library").resolve("Caches"));
+    }
+    Optional<Path> xdg = absolute(env.get("XDG_CACHE_HOME"));
+    return xdg.isPresent() ? xdg : Optional.of(home.get().resolve(".cache"));
   }
 
   private static Optional<Path> absolute(String value) {
