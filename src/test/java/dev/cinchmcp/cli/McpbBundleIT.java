@@ -37,6 +37,10 @@ class McpbBundleIT {
 
   private static final Pattern USER_CONFIG = Pattern.compile("\\$\\{user_config\\.([a-z_]+)}");
   private static final String DIRNAME = "${__dirname}";
+  private static final String JAVA =
+      System.getProperty("os.name").startsWith("Windows")
+          ? "runtime/bin/java.exe"
+          : "runtime/bin/java";
   private final ObjectMapper json = new ObjectMapper();
 
   @Test
@@ -52,7 +56,7 @@ class McpbBundleIT {
             "manifest.json",
             "server/cinch-mcp.jar",
             "server/cinch-mcp.aot",
-            "runtime/bin/java",
+            JAVA,
             "runtime/lib/modules")) {
       assertTrue(names.contains(needed), needed + " in " + names.size() + " entries");
     }
@@ -64,8 +68,8 @@ class McpbBundleIT {
 
     assertEquals(Version.get(), manifest.path("version").asText());
     assertEquals("binary", manifest.at("/server/type").asText());
-    assertEquals("runtime/bin/java", manifest.at("/server/entry_point").asText());
-    assertEquals(DIRNAME + "/runtime/bin/java", manifest.at("/server/mcp_config/command").asText());
+    assertEquals(JAVA, manifest.at("/server/entry_point").asText());
+    assertEquals(DIRNAME + "/" + JAVA, manifest.at("/server/mcp_config/command").asText());
     List<String> expected = new ArrayList<>(LaunchOptions.fast());
     expected.add("-XX:AOTCache=" + DIRNAME + "/server/cinch-mcp.aot");
     expected.add("-jar");
