@@ -81,10 +81,6 @@ public final class SelfMadeArchive {
     return kind;
   }
 
-  TrustedDirectory directory() {
-    return dir;
-  }
-
   /** Whether the archive exists and may be mapped: a regular file of this user's, no one else's. */
   public boolean ready() {
     return dir.trustsFile(file);
