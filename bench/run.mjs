@@ -3,8 +3,8 @@
 // ../shared/bench-peer), against the local fake Cinch API. No npm dependencies.
 //
 //   node bench/run.mjs [--rounds 5] [--calls 300] [--jar target/cinch-mcp.jar]
-//                      [--launch-args target/launch-args.txt] [--java java] [--peer DIR]
-//                      [--contender name='cmd args...']...
+//                      [--bundle target/cinch-mcp-linux-x64.mcpb] [--java java] [--java25 JAVA]
+//                      [--peer DIR] [--contender name='cmd args...']...
 //
 // See bench/README.md for what is measured and how to read the table.
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,6 +13,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startFake as startFakeApi, treeMemory } from './lib.mjs';
+import { bundleLaunch, loneJar, awaitArchive } from './launches.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.dirname(benchDir);
@@ -22,21 +24,21 @@ const resultsDir = path.join(benchDir, 'results');
 
 function usage(msg) {
   if (msg) console.error(`run.mjs: ${msg}`);
-  console.error(`usage: node bench/run.mjs [--rounds N] [--calls N] [--jar FILE] [--launch-args FILE]
-                        [--java JAVA] [--peer DIR] [--contender name='cmd args...']...
+  console.error(`usage: node bench/run.mjs [--rounds N] [--calls N] [--jar FILE] [--bundle FILE]
+                        [--java JAVA] [--java25 JAVA] [--peer DIR] [--contender name='cmd args...']...
   --rounds N          rounds; each contender runs once per round, in rotating order (default 5)
-  --calls N           sequential tools/call round trips per round (default 300)
+  --calls N           sequential tool/call round trips per round (default 300)
   --jar FILE          the cinch-mcp jar (default target/cinch-mcp.jar under the repo root)
-  --launch-args FILE  JVM arguments for java-recommended, one per line
-                      (default: launch-args.txt beside the jar)
-  --java JAVA         java launcher for the java contenders (default: java on PATH)
+  --bundle FILE       the Claude Desktop bundle (default: the cinch-mcp-*.mcpb beside the jar)
+  --java JAVA         Java 17 for the jar-17 contender (default: java on PATH)
+  --java25 JAVA       Java 25 for jar-25 (default /usr/lib/jvm/temurin-25-jdk-amd64/bin/java if present)
   --peer DIR          an installed peer (server.mjs + node_modules); default: install
                       ../shared/bench-peer into a temporary directory
   --contender N=CMD   an extra contender; {jar}, {java} and {peer} in CMD are substituted`);
   process.exit(2);
 }
 
-const opts = { rounds: 5, calls: 300, jar: null, launchArgs: null, java: 'java', peer: null, extra: [] };
+const opts = { rounds: 5, calls: 300, jar: null, bundle: null, java: 'java', java25: null, peer: null, extra: [] };
 {
   const a = process.argv.slice(2);
   for (let i = 0; i < a.length; i++) {
@@ -50,8 +52,9 @@ const opts = { rounds: 5, calls: 300, jar: null, launchArgs: null, java: 'java',
       case '--rounds': opts.rounds = Number(val()); break;
       case '--calls': opts.calls = Number(val()); break;
       case '--jar': opts.jar = path.resolve(val()); break;
-      case '--launch-args': opts.launchArgs = path.resolve(val()); break;
+      case '--bundle': opts.bundle = path.resolve(val()); break;
       case '--java': opts.java = val(); break;
+      case '--java25': opts.java25 = val(); break;
       case '--peer': opts.peer = path.resolve(val()); break;
       case '--contender': {
         const v = val();
@@ -67,7 +70,10 @@ const opts = { rounds: 5, calls: 300, jar: null, launchArgs: null, java: 'java',
   if (!(Number.isInteger(opts.rounds) && opts.rounds >= 1 && opts.rounds <= 100)) usage('--rounds must be 1..100');
   if (!(Number.isInteger(opts.calls) && opts.calls >= 10 && opts.calls <= 100000)) usage('--calls must be 10..100000');
   opts.jar ??= path.join(repoRoot, 'target', 'cinch-mcp.jar');
-  opts.launchArgs ??= path.join(path.dirname(opts.jar), 'launch-args.txt');
+  const bundles = fs.existsSync(path.dirname(opts.jar)) ? fs.readdirSync(path.dirname(opts.jar)).filter((f) => /^cinch-mcp-.*\.mcpb$/.test(f)) : [];
+  opts.bundle ??= bundles.length ? path.join(path.dirname(opts.jar), bundles[0]) : null;
+  const temurin25 = '/usr/lib/jvm/temurin-25-jdk-amd64/bin/java';
+  opts.java25 ??= fs.existsSync(temurin25) ? temurin25 : null;
 }
 
 // Workload constants.
@@ -123,60 +129,7 @@ function splitCommand(s) {
   return out;
 }
 
-// Memory of a server and of every process it started (a launcher that starts the real server as a
-// child must not look lighter than it is): RSS and peak RSS summed over the process tree.
-function procStatus(pid) {
-  const one = (p) => {
-    try {
-      const s = fs.readFileSync(`/proc/${p}/status`, 'utf8');
-      const kb = (k) => { const m = s.match(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm')); return m ? Number(m[1]) : null; };
-      return { rssKb: kb('VmRSS'), hwmKb: kb('VmHWM'), threads: Number((s.match(/^Threads:\s+(\d+)/m) || [])[1]) || null };
-    } catch { return { rssKb: null, hwmKb: null, threads: null }; }
-  };
-  const children = (p) => {
-    const out = [];
-    try {
-      for (const t of fs.readdirSync(`/proc/${p}/task`)) {
-        const c = fs.readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
-        if (c) out.push(...c.split(/\s+/).map(Number));
-      }
-    } catch { /* gone */ }
-    return out;
-  };
-  const total = one(pid);
-  if (total.rssKb === null) return total;
-  const queue = children(pid);
-  while (queue.length) {
-    const c = queue.shift();
-    const m = one(c);
-    if (m.rssKb !== null) {
-      total.rssKb += m.rssKb;
-      total.hwmKb += m.hwmKb ?? 0;
-      total.threads += m.threads ?? 0;
-    }
-    queue.push(...children(c));
-  }
-  return total;
-}
-
-// ---------------------------------------------------------------- fake API
-
-async function startFake() {
-  const script = path.join(repoRoot, 'scripts', 'fake-cinch-api.mjs');
-  const child = track(spawn(process.execPath, [script, '0'], { stdio: ['ignore', 'pipe', 'pipe'] }));
-  child.stderr.on('data', (d) => process.stderr.write(`[fake-api] ${d}`));
-  const port = await withTimeout(new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const m = buf.match(/listening on (\d+)/);
-      if (m) resolve(Number(m[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`fake API exited (${code}) before listening`)));
-  }), 10_000, 'fake API start');
-  child.stdout.resume();
-  return { child, port };
-}
+const procStatus = treeMemory;
 
 // ---------------------------------------------------------------- peer
 
@@ -199,21 +152,26 @@ function preparePeer() {
 
 // ---------------------------------------------------------------- contenders
 
+// The launches users have (bench/launches.mjs): the jar alone in an empty folder with a fresh HOME,
+// on Java 17 and on Java 25, started as `java -jar` with no options; and the bundle as its
+// manifest starts it.
 function contenders(peerDir) {
   const list = [], notes = [];
   const subst = (s) => s.replaceAll('{jar}', opts.jar).replaceAll('{java}', opts.java).replaceAll('{peer}', peerDir);
   list.push({ name: 'peer', kind: 'peer', argv: [process.execPath, path.join(peerDir, 'server.mjs')], cwd: peerDir });
-  const javaCwd = path.dirname(path.dirname(opts.jar)); // the project root for target/cinch-mcp.jar
+  const work = path.join(resultsDir, 'launches');
+  fs.rmSync(work, { recursive: true, force: true });
   if (fs.existsSync(opts.jar)) {
-    list.push({ name: 'java-plain', kind: 'plain', argv: [opts.java, '-jar', opts.jar], cwd: javaCwd });
-    if (fs.existsSync(opts.launchArgs)) {
-      const jvmArgs = fs.readFileSync(opts.launchArgs, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-      list.push({ name: 'java-recommended', kind: 'recommended', argv: [opts.java, ...jvmArgs, '-jar', opts.jar], cwd: javaCwd });
-    } else {
-      notes.push(`java-recommended skipped: ${opts.launchArgs} not found`);
-    }
+    list.push({ name: 'jar-17', kind: 'jar', ...loneJar(opts.jar, opts.java, path.join(work, 'jar-17')) });
+    if (opts.java25) list.push({ name: 'jar-25', kind: 'jar', ...loneJar(opts.jar, opts.java25, path.join(work, 'jar-25')) });
+    else notes.push('jar-25 skipped: no Java 25 (pass --java25)');
   } else {
-    notes.push(`java-plain and java-recommended skipped: ${opts.jar} not found`);
+    notes.push(`jar-17 and jar-25 skipped: ${opts.jar} not found`);
+  }
+  if (opts.bundle && fs.existsSync(opts.bundle)) {
+    list.push({ name: 'bundle', kind: 'bundle', ...bundleLaunch(opts.bundle, path.join(work, 'bundle')) });
+  } else {
+    notes.push('bundle skipped: no cinch-mcp-*.mcpb beside the jar (pass --bundle)');
   }
   for (const e of opts.extra) {
     if (list.some((c) => c.name === e.name)) throw new Error(`contender name ${e.name} used twice`);
@@ -346,7 +304,7 @@ const r3 = (x) => (x === null || x === undefined ? null : Math.round(x * 1000) /
 // ---------------------------------------------------------------- one round of one contender
 
 async function runSession(c, port, round, stderrLog) {
-  const env = { ...process.env, CINCH_API_KEY: 'bench-key', CINCH_BASE_URL: `http://127.0.0.1:${port}`, CINCH_TIMEOUT_MS: '20000' };
+  const env = { ...process.env, ...(c.env ?? {}), CINCH_API_KEY: 'bench-key', CINCH_BASE_URL: `http://127.0.0.1:${port}`, CINCH_TIMEOUT_MS: '20000' };
   stderrLog.write(`\n===== ${c.name} round ${round + 1}: ${c.argv.join(' ')} =====\n`);
   const out = { contender: c.name, round: round + 1, ok: false, errors: [] };
   const d = new Driver(c, env, stderrLog);
@@ -468,15 +426,18 @@ const METRICS = [
   ['exit', 'exit after stdin closed', (r) => r.exitMs, 'ms', 0],
 ];
 
-// Targets from the issue. A judge returns [targetText, pass] for a contender kind, or null.
-// Extra contenders (experiments with JVM options) are judged like java-recommended.
+// Targets from issue 11, as ratios to the peer in the same run. A judge returns [targetText, pass]
+// for a contender kind, or null. Extra contenders (experiments) are judged like the lone jar.
+const jarLike = (kind) => kind === 'jar' || kind === 'extra';
 const TARGETS = {
-  start: (kind, v, peer) => (kind === 'plain' ? ['<= 1.5x peer', v <= 1.5 * peer] : kind === 'recommended' || kind === 'extra' ? ['<= 0.8x peer', v <= 0.8 * peer] : null),
-  ovP50: (kind, v) => ['<= 0.5 ms', v <= 0.5],
+  start: (kind, v, peer) => (jarLike(kind) ? ['<= 1.0x peer', v <= peer] : kind === 'bundle' ? ['<= 0.8x peer', v <= 0.8 * peer] : null),
+  firstCall: (kind, v, peer) => ['<= 2.0x peer', v <= 2 * peer],
+  rtP50: (kind, v, peer) => ['<= peer', v <= peer],
   ovP99: (kind, v, peer) => ['<= peer', v <= peer],
   conc: (kind, v) => ['<= 1300 ms', v <= 1300],
   big: (kind, v, peer) => ['<= peer', v <= peer],
-  hwm: (kind, v, peer) => (kind === 'recommended' || kind === 'extra' ? ['<= 0.7x peer', v <= 0.7 * peer] : null),
+  hwm: (kind, v, peer) => (jarLike(kind) ? ['<= 1.0x peer', v <= peer] : kind === 'bundle' ? ['<= 0.8x peer', v <= 0.8 * peer] : null),
+  exit: (kind, v) => ['<= 60 ms', v <= 60],
 };
 
 function summarize(list, rows) {
@@ -527,10 +488,19 @@ async function main() {
   const peerDir = preparePeer();
   const { list, notes } = contenders(peerDir);
   for (const n of notes) console.log(`note: ${n}`);
-  const fake = await startFake();
+  const fake = await startFakeApi(repoRoot);
   console.log(`fake API on 127.0.0.1:${fake.port}; ${opts.rounds} round(s) of: ${list.map((c) => c.name).join(', ')}`);
 
   const logs = Object.fromEntries(list.map((c) => [c.name, fs.createWriteStream(path.join(resultsDir, `stderr-${c.name.replace(/[^\w.-]/g, '_')}.log`))]));
+  // One uncounted first start each: for the lone jar it is the start that has no archive yet and
+  // has one made; the rounds begin once the archive is there.
+  const firstStarts = {};
+  for (const c of list) {
+    const r = await runSession(c, fake.port, -1, logs[c.name]);
+    firstStarts[c.name] = r;
+    if (c.archives) await awaitArchive(c.archives, 120_000);
+    console.log(`first start ${c.name.padEnd(12)} start ${r.startMs?.toFixed(0) ?? 'n/a'} ms, first call ${r.firstCallMs?.toFixed(1) ?? 'n/a'} ms` + (r.ok ? '' : `  FAILED: ${r.errors.join('; ')}`));
+  }
   const rows = [];
   for (let round = 0; round < opts.rounds; round++) {
     // Alternate: rotate the order each round so no contender always runs first or last.
@@ -572,11 +542,12 @@ async function main() {
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memMB: Math.round(os.totalmem() / 2 ** 20), platform: `${os.platform()} ${os.release()}`, node: process.version, java: javaVersion },
-    options: { rounds: opts.rounds, calls: opts.calls, concurrent: CONCURRENT, bigStdout: BIG_STDOUT, jar: opts.jar, jarBytes: jarStat?.size ?? null, jarMtime: jarStat?.mtime ?? null, launchArgs: opts.launchArgs },
+    options: { rounds: opts.rounds, calls: opts.calls, concurrent: CONCURRENT, bigStdout: BIG_STDOUT, jar: opts.jar, jarBytes: jarStat?.size ?? null, jarMtime: jarStat?.mtime ?? null, bundle: opts.bundle, java25: opts.java25 },
     contenders: list.map((c) => ({ name: c.name, kind: c.kind, argv: c.argv, cwd: c.cwd })),
     notes,
     summary,
     verdicts,
+    firstStarts,
     rounds: rows,
   };
   const file = path.join(resultsDir, 'latest.json');

@@ -21,10 +21,12 @@ const arg = (name, fallback) => {
 const CALLS = Number(arg('calls', 10000));
 const IN_FLIGHT = Number(arg('inflight', 32));
 const jar = path.resolve(arg('jar', path.join(root, 'target/cinch-mcp.jar')));
-const launchFile = path.join(path.dirname(jar), 'launch-args.txt');
+// The fast launch's options (the one place that holds them), unless --plain.
+const launchFile = path.join(root, 'src/main/resources/dev/cinchmcp/launch/jvm-options.txt');
 const extraArgs = (arg('jvm', '') || '').split(' ').filter(Boolean);
+const fastArgs = readFileSync(launchFile, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
 const jvmArgs = [...(!process.argv.includes('--plain') && existsSync(launchFile)
-  ? readFileSync(launchFile, 'utf8').split('\n').filter(Boolean) : []), ...extraArgs];
+  ? [...fastArgs, '-Dcinch.faststart.child=true'] : []), ...extraArgs];
 const deadline = Date.now() + 10 * 60 * 1000;
 
 // What each kind of call sends, and how its answer is recognised.

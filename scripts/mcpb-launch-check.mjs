@@ -5,19 +5,40 @@
 // tools the manifest promises, and runs one program at BASE_URL with the key (so the settings reached
 // the server through the manifest's env block).
 //
-// Usage: node scripts/mcpb-launch-check.mjs CLIENTS_DIR BUNDLE.mcpb BASE_URL API_KEY
+// Usage: node scripts/mcpb-launch-check.mjs [--no-java] CLIENTS_DIR BUNDLE.mcpb BASE_URL API_KEY
 //   CLIENTS_DIR: where the pinned clients are installed (its node_modules holds @anthropic-ai/mcpb)
+//   --no-java: first make sure no `java` runs here (scripts/real-clients.sh hides the JDKs in a
+//              private mount namespace), so a pass shows the bundle needs no Java of the computer's.
 // Exit 0 when the bundle's server answered; 1 with a message on stderr otherwise. Never prints the key.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [clientsDir, bundle, baseUrl, apiKey] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const noJava = argv[0] === '--no-java';
+const [clientsDir, bundle, baseUrl, apiKey] = noJava ? argv.slice(1) : argv;
 if (!apiKey) {
-  console.error('usage: mcpb-launch-check.mjs CLIENTS_DIR BUNDLE.mcpb BASE_URL API_KEY');
+  console.error('usage: mcpb-launch-check.mjs [--no-java] CLIENTS_DIR BUNDLE.mcpb BASE_URL API_KEY');
   process.exit(2);
+}
+if (noJava) {
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (!java.error) {
+    console.error(`mcpb-launch-check: --no-java, but a java runs here: ${(java.stderr || '').split('\n')[0]}`);
+    process.exit(1);
+  }
+  for (const dir of ['/usr/lib/jvm', '/Library/Java/JavaVirtualMachines']) {
+    try {
+      const found = readdirSync(dir);
+      if (found.length) {
+        console.error(`mcpb-launch-check: --no-java, but ${dir} holds ${found.join(', ')}`);
+        process.exit(1);
+      }
+    } catch { /* absent: good */ }
+  }
+  console.log('no java here: not on the PATH, no JDK under /usr/lib/jvm');
 }
 const mcpb = await import(pathToFileURL(join(clientsDir, 'node_modules/@anthropic-ai/mcpb/dist/index.js')).href);
 const fail = (message) => {

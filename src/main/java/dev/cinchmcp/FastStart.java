@@ -1,26 +1,34 @@
 package dev.cinchmcp;
 
+import dev.cinchmcp.launch.LaunchOptions;
+import dev.cinchmcp.launch.ProcessImage;
+import dev.cinchmcp.launch.SelfMadeArchive;
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Gives a plain {@code java -jar cinch-mcp.jar} the recommended launch's start-up, when it can.
+ * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch's start-up, from its second start
+ * on.
  *
  * <p>JVM options cannot be set from inside a jar, and a plain launch loads some two thousand
- * classes the slow way. So when the JVM was started with no options at all, on Linux, and the build
- * left its class-data archive beside the jar made by this very JVM, the server is started again as
- * a child with the options of {@code launch-args.txt}: that costs one small JVM start and saves
- * several times it. The child inherits stdin, stdout and stderr as they are (nothing is copied
- * through this process); a SIGTERM here is passed on, and the child's exit status is returned (were
- * this process killed outright, the child still ends when the client closes stdin). In every other
- * case nothing happens and the server runs in this JVM, as before. {@code CINCH_FAST_START=0} turns
- * it off.
+ * classes the slow way. So when the JVM was started with no options at all, the server looks for
+ * the archive it made for itself on an earlier start ({@link SelfMadeArchive}: per user, per JVM,
+ * per jar). If it is there, the server is started again as a child with the options of {@link
+ * LaunchOptions} and that archive: one small JVM start that saves several times it. The child
+ * inherits stdin, stdout and stderr as they are (nothing is copied through this process); a SIGTERM
+ * here is passed on, and the child's exit status is returned (were this process killed outright,
+ * the child still ends when the client closes stdin). If it is not there yet, the server runs in
+ * this JVM, at normal speed, and a separate training process makes the archive for next time.
+ * {@code CINCH_FAST_START=0} turns all of it off.
+ *
+ * <p>"No options at all" is read from the process's own arguments, which Linux and macOS give;
+ * where they are unknown (Windows), the server always runs in this JVM.
  */
 final class FastStart {
 
@@ -30,41 +38,28 @@ final class FastStart {
   private FastStart() {}
 
   /** Runs the server in a faster child JVM and returns its exit status, or empty to run it here. */
-  static OptionalInt relaunch(String[] args) {
+  static OptionalInt relaunch(String[] args, Map<String, String> env) {
     if (args.length != 0
         || System.getProperty(CHILD_MARKER) != null
-        || "0".equals(System.getenv("CINCH_FAST_START"))) {
+        || System.getProperty(SelfMadeArchive.TRAINING) != null
+        || "0".equals(env.get("CINCH_FAST_START"))) {
       return OptionalInt.empty();
     }
     try {
       Path jar =
           Path.of(FastStart.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      List<String> options = options(jar);
-      if (options.isEmpty() || !startedPlain()) {
+      if (!startedPlain(jar, env)) {
         return OptionalInt.empty();
       }
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(options);
-      command.add("-D" + CHILD_MARKER + "=true");
-      command.add("-jar");
-      command.add(jar.toString());
-      Process child = new ProcessBuilder(command).inheritIO().start();
-      // A SIGTERM here (a client stopping the server) is passed on; the child answers what it owes,
-      // exits, and this process ends with the same status.
-      Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    child.destroy();
-                    try {
-                      Runtime.getRuntime().halt(child.waitFor());
-                    } catch (InterruptedException e) {
-                      Thread.currentThread().interrupt();
-                    }
-                  },
-                  "cinch-faststart-forward"));
-      return OptionalInt.of(child.waitFor());
+      Optional<SelfMadeArchive> archive = SelfMadeArchive.of(jar, env);
+      if (archive.isEmpty()) {
+        return OptionalInt.empty();
+      }
+      if (!archive.get().ready()) {
+        archive.get().makeInBackground();
+        return OptionalInt.empty();
+      }
+      return OptionalInt.of(runChild(jar, archive.get().useOptions()));
     } catch (IOException | URISyntaxException | RuntimeException e) {
       return OptionalInt.empty(); // run here, at normal speed
     } catch (InterruptedException e) {
@@ -73,46 +68,61 @@ final class FastStart {
     }
   }
 
-  /**
-   * The options of launch-args.txt, if the build left them beside the jar with an archive made by
-   * this same JVM (an archive of another build would be ignored: a relaunch would only cost time).
-   */
-  static List<String> options(Path jar) throws IOException {
-    Path argsFile = jar.resolveSibling("launch-args.txt");
-    Path stamp = jar.resolveSibling("cinch-mcp.jsa.jvm");
-    if (!Files.isRegularFile(argsFile)
-        || !Files.isRegularFile(stamp)
-        || !Files.readString(stamp).strip().equals(jvmIdentity())) {
-      return List.of();
-    }
-    List<String> options = new ArrayList<>();
-    for (String line : Files.readAllLines(argsFile)) {
-      String option = line.strip();
-      if (option.startsWith("-XX:SharedArchiveFile=")
-          && !Files.isRegularFile(Path.of(option.substring(22)))) {
-        return List.of();
-      }
-      if (!option.isEmpty() && !option.startsWith("#")) {
-        options.add(option);
-      }
-    }
-    return options;
+  private static int runChild(Path jar, List<String> archiveOptions)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(LaunchOptions.fast());
+    command.addAll(archiveOptions);
+    command.add("-D" + CHILD_MARKER + "=true");
+    command.add("-jar");
+    command.add(jar.toString());
+    // Where the JVM can exec (Java 22+ on Linux and macOS) this process becomes the fast JVM;
+    // elsewhere the fast JVM runs as a child and this one waits for it.
+    ProcessImage.replaceIfPossible(command, System.getenv());
+    Process child = new ProcessBuilder(command).inheritIO().start();
+    // A SIGTERM here (a client stopping the server) is passed on; the child answers what it owes,
+    // exits, and this process ends with the same status.
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  child.destroy();
+                  try {
+                    Runtime.getRuntime().halt(child.waitFor());
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                },
+                "cinch-faststart-forward"));
+    return child.waitFor();
   }
 
-  /** The build writes the same string into cinch-mcp.jsa.jvm (see the pom). */
-  static String jvmIdentity() {
-    return System.getProperty("java.vm.version") + " " + System.getProperty("java.home");
+  /**
+   * Whether this JVM got no options at all: exactly {@code java -jar <jar>}, and none from the
+   * environment variables the launcher reads options from.
+   */
+  private static boolean startedPlain(Path jar, Map<String, String> env) {
+    for (String variable : List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS")) {
+      if (env.containsKey(variable)) {
+        return false;
+      }
+    }
+    String[] arguments = arguments();
+    return arguments != null
+        && arguments.length == 2
+        && "-jar".equals(arguments[0])
+        && Path.of(arguments[1]).toAbsolutePath().normalize().equals(jar.normalize());
   }
 
-  /**
-   * Whether this JVM got no options at all: exactly {@code java -jar <jar>} (Linux's /proc tells).
-   */
-  private static boolean startedPlain() throws IOException {
-    Path cmdline = Path.of("/proc/self/cmdline");
-    if (!Files.isReadable(cmdline)) {
-      return false;
+  /** This JVM's arguments after the program name; Linux's /proc is read directly (it is faster). */
+  private static String[] arguments() {
+    try {
+      byte[] cmdline = java.nio.file.Files.readAllBytes(Path.of("/proc/self/cmdline"));
+      String[] words = new String(cmdline, java.nio.charset.StandardCharsets.UTF_8).split("\0");
+      return java.util.Arrays.copyOfRange(words, 1, words.length);
+    } catch (IOException | RuntimeException noProc) {
+      return ProcessHandle.current().info().arguments().orElse(null);
     }
-    String[] words = new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).split("\0");
-    return words.length == 3 && "-jar".equals(words[1]);
   }
 }

@@ -1,12 +1,15 @@
 package dev.cinchmcp;
 
 import dev.cinchmcp.cli.Cli;
+import dev.cinchmcp.launch.SelfMadeArchive;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.util.Map;
 import java.util.OptionalInt;
 
 /**
@@ -15,23 +18,76 @@ import java.util.OptionalInt;
  */
 public final class Main {
 
+  /**
+   * The exit status after an OutOfMemoryError: the same as the JVM's -XX:+ExitOnOutOfMemoryError.
+   */
+  static final int OUT_OF_MEMORY = 3;
+
   private Main() {}
 
   public static void main(String[] args) {
-    OptionalInt child = FastStart.relaunch(args);
+    OutOfMemory.endTheProcessOnIt();
+    Map<String, String> env = System.getenv();
+    OptionalInt child = FastStart.relaunch(args, env);
     if (child.isPresent()) {
       System.exit(child.getAsInt());
     }
+    boolean training = Boolean.getBoolean(SelfMadeArchive.TRAINING);
     // The real stdout goes to the Cli alone: JSON-RPC in server mode, the text of --help, --version
     // or --check otherwise. Anything else that prints (a library, a stray println) goes to stderr,
-    // where it cannot corrupt the protocol.
+    // where it cannot corrupt the protocol. A training run (the archive a jar makes for itself)
+    // reads its session from the jar and answers into nothing.
     OutputStream stdout =
-        new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
+        training
+            ? OutputStream.nullOutputStream()
+            : new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
+    InputStream stdin =
+        training ? SelfMadeArchive.trainingInput() : new FileInputStream(FileDescriptor.in);
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
 
-    int exitCode =
-        new Cli()
-            .run(args, new FileInputStream(FileDescriptor.in), stdout, System.err, System.getenv());
+    int exitCode;
+    try {
+      exitCode = new Cli().run(args, stdin, stdout, System.err, env);
+    } catch (OutOfMemoryError e) {
+      throw OutOfMemory.end(e);
+    }
     System.exit(exitCode);
+  }
+
+  /**
+   * An OutOfMemoryError on any thread ends the process with status {@link #OUT_OF_MEMORY} and a
+   * line on stderr: a server that lost a thread to it would answer only part of what it owes and
+   * could even exit 0. (The fast launch's -XX:+ExitOnOutOfMemoryError does the same inside the JVM,
+   * for the errors a library catches before they reach a thread's end.)
+   */
+  static final class OutOfMemory {
+
+    private OutOfMemory() {}
+
+    static void endTheProcessOnIt() {
+      // A class, not a lambda: this runs first at every start, and a JVM's first lambda costs tens
+      // of milliseconds to bootstrap.
+      Thread.setDefaultUncaughtExceptionHandler(new Handler());
+    }
+
+    private static final class Handler implements Thread.UncaughtExceptionHandler {
+      @Override
+      public void uncaughtException(Thread thread, Throwable e) {
+        if (e instanceof OutOfMemoryError oom) {
+          end(oom);
+        }
+        // As the JVM's own default: the thread's name and the stack trace, on stderr.
+        System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+        e.printStackTrace(System.err);
+      }
+    }
+
+    static Error end(OutOfMemoryError e) {
+      // Preallocated text, no formatting: there may be no memory left to build a message.
+      System.err.println("cinch-mcp: out of memory; the server stops (exit status 3).");
+      System.err.flush();
+      Runtime.getRuntime().halt(OUT_OF_MEMORY);
+      return e;
+    }
   }
 }

@@ -1,55 +1,90 @@
 package dev.cinchmcp.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A plain {@code java -jar} restarts itself with the recommended options when the build's archive
- * was made by the same JVM (FastStart), and only then: never with options of the user's, never when
- * turned off, never for another JVM. Either way the client sees one server that answers.
+ * A downloaded jar learns to start fast by itself: its first plain {@code java -jar} runs the
+ * server in the one JVM and has a separate process make a class-data archive in the user's cache;
+ * every later plain start finds it and restarts itself with the fast launch's options and that
+ * archive. Each test gets the jar alone in an empty folder and a fresh HOME, as a user who just
+ * downloaded it. Either way the client sees one server and nothing but JSON-RPC on stdout.
  */
 class FastStartIT {
 
   private static final String INIT =
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
           + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
+  private static final Path TEMURIN_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+  private static final Duration TRAINING = Duration.ofSeconds(90);
 
-  /**
-   * Starts the command, waits for the initialize reply, and returns the command line of its child
-   * JVM, if any.
-   */
-  private static Optional<String> childOf(List<String> command, Map<String, String> env)
-      throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(command);
+  private Path home;
+  private Path jar;
+  private boolean lastStartWasOneProcess;
+
+  @BeforeEach
+  void aJarAloneInAnEmptyFolderAndAFreshHome() throws IOException {
+    // Under target/, not /tmp: a world-writable level anywhere above the cache is refused.
+    Path root =
+        JarProcess.jar().getParent().resolve("it-fast-start").resolve(UUID.randomUUID().toString());
+    home = Files.createDirectories(root.resolve("home"));
+    jar = Files.createDirectories(root.resolve("download")).resolve("cinch-mcp.jar");
+    Files.copy(JarProcess.jar(), jar);
+  }
+
+  /** One start: sends initialize, checks the reply and stdout, returns the child JVM's command. */
+  private Optional<String> start(String java, Map<String, String> extraEnv) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(java, "-jar", jar.toString());
+    pb.directory(jar.getParent().toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("CINCH_") || k.startsWith("XDG_"));
+    pb.environment().put("HOME", home.toString());
     pb.environment().put("CINCH_API_KEY", JarProcess.KEY);
     pb.environment().put("CINCH_BASE_URL", "http://127.0.0.1:9");
-    pb.environment().putAll(env);
+    pb.environment().putAll(extraEnv);
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
     Process p = pb.start();
     try {
       p.getOutputStream().write(INIT.getBytes(StandardCharsets.UTF_8));
       p.getOutputStream().flush();
-      String line =
-          new java.io.BufferedReader(
-                  new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
-              .readLine();
+      InputStream stdout = p.getInputStream();
+      String line = readLine(stdout);
       JsonNode reply = JarProcess.JSON.readTree(line);
-      assertEquals(
-          "cinch-mcp", reply.path("result").path("serverInfo").path("name").asText(), line);
+      assertEquals("cinch-mcp", reply.at("/result/serverInfo/name").asText(), line);
+      // The fast JVM, if it restarted itself: this very process where it could exec (Java 22+),
+      // else its child (a first start's child is the trainer, which does not count).
       Optional<String> child =
-          p.toHandle().children().findFirst().flatMap(h -> h.info().commandLine());
+          Stream.concat(Stream.of(p.toHandle()), p.toHandle().children())
+              .flatMap(h -> h.info().commandLine().stream())
+              .filter(c -> c.contains("-Dcinch.faststart.child=true"))
+              .findFirst();
+      lastStartWasOneProcess =
+          p.toHandle().info().commandLine().orElse("").contains("-Dcinch.faststart.child=true");
       p.getOutputStream().close();
+      String rest = new String(stdout.readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals("", rest, "stdout holds the one reply and nothing else");
       assertTrue(p.waitFor(30, TimeUnit.SECONDS));
       assertEquals(0, p.exitValue());
       return child;
@@ -58,39 +93,173 @@ class FastStartIT {
     }
   }
 
-  private static List<String> command(String java, String... jvmOptions) {
-    List<String> command = new ArrayList<>();
-    command.add(java);
-    command.addAll(List.of(jvmOptions));
-    command.add("-jar");
-    command.add(JarProcess.jar().toString());
-    return command;
+  private Optional<String> start() throws Exception {
+    return start(JarProcess.java(), Map.of());
+  }
+
+  private static String readLine(InputStream in) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (int b; (b = in.read()) != -1 && b != '\n'; ) {
+      sb.append((char) b);
+    }
+    return sb.toString();
+  }
+
+  private Path archives() {
+    return home.resolve(".cache/cinch-mcp/archives");
+  }
+
+  private List<Path> archiveFiles() throws IOException {
+    if (!Files.isDirectory(archives())) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.list(archives())) {
+      return files
+          .filter(f -> f.toString().endsWith(".jsa") || f.toString().endsWith(".aot"))
+          .sorted()
+          .toList();
+    }
+  }
+
+  /** Waits (polling, bounded) until the training process has renamed an archive into place. */
+  private Path awaitArchive(int count) throws Exception {
+    long deadline = System.nanoTime() + TRAINING.toNanos();
+    while (System.nanoTime() < deadline) {
+      List<Path> files = archiveFiles();
+      if (files.size() >= count) {
+        return files.get(files.size() - 1);
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("no archive appeared in " + archives() + " within " + TRAINING);
   }
 
   @Test
-  void plainLaunchRunsTheServerWithTheRecommendedOptions() throws Exception {
-    Optional<String> child = childOf(command(JarProcess.java()), Map.of());
-    assertTrue(child.isPresent(), "a plain java -jar should relaunch with the archive");
-    assertTrue(child.get().contains("-XX:SharedArchiveFile="), child.get());
+  void theFirstStartMakesTheArchiveAndTheNextUsesIt() throws Exception {
+    assertTrue(start().isEmpty(), "the first start has no archive yet and runs in one JVM");
+    Path archive = awaitArchive(1);
+
+    Optional<String> child = start();
+    assertTrue(child.isPresent(), "the second plain start restarts with the archive");
+    assertTrue(child.get().contains("-XX:SharedArchiveFile=" + archive), child.get());
+    assertTrue(child.get().contains("-XX:+ExitOnOutOfMemoryError"), child.get());
+    assertEquals(1, archiveFiles().size());
+    try (Stream<Path> left = Files.list(archives())) {
+      assertFalse(left.anyMatch(f -> f.toString().endsWith(".tmp")), "no half-made file is left");
+    }
   }
 
   @Test
-  void turnedOffItRunsInTheSameJvm() throws Exception {
-    assertTrue(childOf(command(JarProcess.java()), Map.of("CINCH_FAST_START", "0")).isEmpty());
+  void theCacheIsThisUsersAlone() throws Exception {
+    start();
+    Path archive = awaitArchive(1);
+    for (Path level :
+        List.of(home.resolve(".cache"), home.resolve(".cache/cinch-mcp"), archives())) {
+      assertEquals("rwx------", perms(level), level.toString());
+    }
+    assertEquals("r--------", perms(archive));
+  }
+
+  @Test
+  void aChangedJarMakesANewArchive() throws Exception {
+    start();
+    Path first = awaitArchive(1);
+    Files.setLastModifiedTime(jar, FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+
+    assertTrue(start().isEmpty(), "an archive of the old jar is not used");
+    awaitArchive(2);
+    Path second = archiveFiles().stream().filter(f -> !f.equals(first)).findFirst().orElseThrow();
+    assertNotEquals(first, second);
+    assertTrue(start().isPresent());
+  }
+
+  @Test
+  void anotherJvmMakesItsOwn() throws Exception {
+    assumeTrue(Files.isExecutable(TEMURIN_25), "needs a second JDK at " + TEMURIN_25);
+    start();
+    Path java17 = awaitArchive(1);
+
+    assertTrue(start(TEMURIN_25.toString(), Map.of()).isEmpty(), "17's archive is not 25's");
+    awaitArchive(2);
+    Path java25 = archiveFiles().stream().filter(f -> !f.equals(java17)).findFirst().orElseThrow();
+    assertTrue(java25.toString().endsWith(".aot"), "Java 25 makes an AOT cache: " + java25);
+    Optional<String> child = start(TEMURIN_25.toString(), Map.of());
+    assertTrue(
+        child.isPresent() && child.get().contains("-XX:AOTCache=" + java25), child.toString());
+  }
+
+  @Test
+  void twoFirstStartsAtOnceMakeOneArchive() throws Exception {
+    List<Thread> starts = new ArrayList<>();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (int i = 0; i < 2; i++) {
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  start();
+                } catch (Throwable e) {
+                  failures.add(e);
+                }
+              });
+      t.start();
+      starts.add(t);
+    }
+    for (Thread t : starts) {
+      t.join();
+    }
+    assertEquals(List.of(), failures);
+    awaitArchive(1);
+    assertEquals(1, archiveFiles().size());
+    assertTrue(start().isPresent(), "the archive the two made is sound");
+  }
+
+  @Test
+  void anArchiveOfAnotherUserIsNotUsed() throws Exception {
+    assumeTrue("root".equals(System.getProperty("user.name")), "needs root to chown");
+    start();
+    Path archive = awaitArchive(1);
+    UserPrincipal nobody =
+        archive.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+    Files.setOwner(archive, nobody);
+
+    assertTrue(start().isEmpty(), "a planted archive is never mapped");
+  }
+
+  @Test
+  void aSymbolicLinkInThePathIsRefused() throws Exception {
+    start();
+    awaitArchive(1);
+    Path real = Files.move(home.resolve(".cache"), home.resolve("elsewhere"));
+    Files.createSymbolicLink(home.resolve(".cache"), real);
+
+    assertTrue(start().isEmpty(), "a cache reached through a link is not trusted");
+  }
+
+  @Test
+  void noCacheUnderTmpAndNothingBreaks() throws Exception {
+    home = Files.createTempDirectory("cinch-home"); // /tmp is writable by everyone
+    assertTrue(start().isEmpty());
+    assertFalse(Files.exists(home.resolve(".cache")), "nothing is written below /tmp");
+  }
+
+  @Test
+  void turnedOffItRunsInOneJvmAndMakesNothing() throws Exception {
+    assertTrue(start(JarProcess.java(), Map.of("CINCH_FAST_START", "0")).isEmpty());
+    assertFalse(Files.exists(archives()));
   }
 
   @Test
   void theUsersOwnJvmOptionsAreKept() throws Exception {
-    assertTrue(childOf(command(JarProcess.java(), "-Xmx200m"), Map.of()).isEmpty());
+    start();
+    awaitArchive(1);
+    Map<String, String> env = new HashMap<>();
+    env.put("JDK_JAVA_OPTIONS", "-Xmx200m");
+    assertTrue(start(JarProcess.java(), env).isEmpty(), "options from the environment count");
   }
 
-  @Test
-  void anotherJvmDoesNotRelaunch() throws Exception {
-    Path other = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
-    if (Files.isExecutable(other)) {
-      assertTrue(
-          childOf(command(other.toString()), Map.of()).isEmpty(),
-          "the archive was made by another JVM");
-    }
+  private static String perms(Path p) throws IOException {
+    return java.nio.file.attribute.PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(p, java.nio.file.LinkOption.NOFOLLOW_LINKS));
   }
 }

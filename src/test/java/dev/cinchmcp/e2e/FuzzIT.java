@@ -59,7 +59,7 @@ class FuzzIT {
     HostileLines hostile = new HostileLines(random);
     // The recommended launch: its smaller thread stacks are where a deeply nested message would
     // hurt.
-    try (JarProcess jar = JarProcess.startRecommended(JarProcess.envFor(api.baseUrl()))) {
+    try (JarProcess jar = JarProcess.startFast(JarProcess.envFor(api.baseUrl()))) {
       jar.initialize();
       int valid = 0;
       ByteArrayOutputStream batch = new ByteArrayOutputStream();
@@ -114,7 +114,7 @@ class FuzzIT {
     System.out.println("FuzzIT answers seed: " + seed);
     Random random = new Random(seed);
     AnswerableLines hostile = new AnswerableLines(random);
-    try (JarProcess jar = JarProcess.startRecommended(JarProcess.envFor(api.baseUrl()))) {
+    try (JarProcess jar = JarProcess.startFast(JarProcess.envFor(api.baseUrl()))) {
       jar.initialize();
       ByteArrayOutputStream batch = new ByteArrayOutputStream();
       for (int i = 0; i < ANSWERABLE_LINES; i++) {

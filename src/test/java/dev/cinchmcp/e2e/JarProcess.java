@@ -79,15 +79,11 @@ final class JarProcess implements AutoCloseable {
     return start(env, List.of(), false);
   }
 
-  /** Starts the jar the way the README recommends: the JVM options of target/launch-args.txt. */
-  static JarProcess startRecommended(Map<String, String> env) throws IOException {
-    List<String> args = new ArrayList<>();
-    for (String line : Files.readAllLines(jar().resolveSibling("launch-args.txt"))) {
-      if (!line.isBlank()) {
-        args.add(line.strip());
-      }
-    }
-    return start(env, args, true);
+  /** Starts the jar with the fast launch's JVM options (jvm-options.txt) and no archive. */
+  static JarProcess startFast(Map<String, String> env) throws IOException {
+    List<String> args = new ArrayList<>(dev.cinchmcp.launch.LaunchOptions.fast());
+    args.add("-Dcinch.faststart.child=true");
+    return start(env, args);
   }
 
   /** Starts the jar with these JVM options before {@code -jar}. */
@@ -105,6 +101,10 @@ final class JarProcess implements AutoCloseable {
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().clear();
     pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    // Where the jar keeps the archive it makes for itself (failsafe points HOME into target/).
+    if (System.getenv("HOME") != null) {
+      pb.environment().put("HOME", System.getenv("HOME"));
+    }
     pb.environment().putAll(env);
     return new JarProcess(pb.start(), readStdout);
   }

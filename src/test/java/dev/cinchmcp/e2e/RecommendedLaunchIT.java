@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
+import dev.cinchmcp.launch.LaunchOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The launch the README recommends (target/launch-args.txt, made by the build) starts the server,
- * and so does the same launch with its class-data archive missing, stale or from another JDK: then
- * it only starts at normal speed, and whatever the JVM says about the archive goes to stderr, never
- * stdout.
+ * The fast launch's options (jvm-options.txt, the ones FastStart and the bundle use) start the
+ * server, and so does the same launch with a class-data archive that is missing, corrupt or from
+ * another JDK: then it only starts at normal speed, and whatever the JVM says about the archive
+ * goes to stderr, never stdout.
  */
 class RecommendedLaunchIT {
 
@@ -28,17 +28,10 @@ class RecommendedLaunchIT {
 
   @TempDir Path tmp;
 
-  private static List<String> launchArgs() throws IOException {
-    Path file = JarProcess.jar().resolveSibling("launch-args.txt");
-    assertTrue(Files.isRegularFile(file), "the build must write " + file);
-    List<String> args = new ArrayList<>();
-    for (String line : Files.readAllLines(file)) {
-      if (!line.isBlank()) {
-        args.add(line.strip());
-      }
-    }
-    assertTrue(
-        args.stream().anyMatch(a -> a.startsWith("-XX:SharedArchiveFile=")), args.toString());
+  private static List<String> launchArgs() {
+    List<String> args = new ArrayList<>(LaunchOptions.fast());
+    args.add("-XX:SharedArchiveFile=" + JarProcess.jar().resolveSibling("no-such-archive.jsa"));
+    args.add("-Dcinch.faststart.child=true");
     return args;
   }
 
@@ -96,8 +89,20 @@ class RecommendedLaunchIT {
   @Test
   void anotherJdkIgnoresTheArchive() throws Exception {
     // Debian's and Temurin's JDKs are both on these machines; an archive is tied to one JDK build.
+    Path archive = tmp.resolve("java17.jsa");
+    ProcessBuilder dump =
+        new ProcessBuilder(
+            JarProcess.java(),
+            "-XX:ArchiveClassesAtExit=" + archive,
+            "-jar",
+            JarProcess.jar().toString(),
+            "--version");
+    dump.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    dump.environment().put("CINCH_FAST_START", "0");
+    assertEquals(0, dump.start().waitFor());
+    assertTrue(Files.isRegularFile(archive));
     Path other = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
     String java = Files.isExecutable(other) ? other.toString() : JarProcess.java();
-    assertStartsCleanly(java, launchArgs());
+    assertStartsCleanly(java, withArchive(launchArgs(), archive));
   }
 }

@@ -121,8 +121,9 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * Stops the HTTP client where the JDK allows it (21 and later). Its selector thread otherwise
-   * sits in native code, and the JVM waits up to 300 ms for such threads when it exits.
+   * Stops the HTTP client. Its selector thread otherwise sits in native code, and the JVM waits up
+   * to 300 ms for such threads when it exits. Java 21 and later close the client; before that the
+   * selector thread is interrupted, which ends its loop just as well.
    */
   @Override
   public void close() {
@@ -131,6 +132,13 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
         closeable.close();
       } catch (Exception e) {
         log.debug("Closing the HTTP client failed: {}", e.toString());
+      }
+      return;
+    }
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      String name = thread.getName();
+      if (name.startsWith("HttpClient-") && name.endsWith("-SelectorManager")) {
+        thread.interrupt();
       }
     }
   }

@@ -1,0 +1,174 @@
+package dev.cinchmcp.launch;
+
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The per-user cache directory for self-made archives, checked as a trusted path: the JVM maps what
+ * it finds there as code, so a file another user could plant or swap must never be used.
+ *
+ * <p>Every level from the file-system root down must be a real directory (no symbolic link), owned
+ * by root or this user, and writable by no one else; the levels this class makes itself ({@code
+ * cinch-mcp} and below) are this user's alone (mode 700). So {@code /tmp} or a shared folder can
+ * never hold them. Where the file system has no POSIX permissions (Windows), the per-user {@code
+ * %LOCALAPPDATA%} and the no-symlink check stand in for them.
+ */
+final class TrustedDirectory {
+
+  private static final Set<PosixFilePermission> OTHERS_WRITE =
+      Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rwx------");
+
+  private final Path dir;
+  private final UserPrincipal user;
+
+  private TrustedDirectory(Path dir, UserPrincipal user) {
+    this.dir = dir;
+    this.user = user;
+  }
+
+  Path path() {
+    return dir;
+  }
+
+  /**
+   * The cache directory for this user ({@code $XDG_CACHE_HOME} or {@code ~/.cache} on Linux, {@code
+   * ~/Library/Caches} on macOS, {@code %LOCALAPPDATA%} on Windows, each with {@code
+   * cinch-mcp/archives} below), made if missing; empty when it cannot be found, made or trusted.
+   */
+  static Optional<TrustedDirectory> forUser(Map<String, String> env, String osName) {
+    Optional<Path> base = cacheBase(env, osName);
+    if (base.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      UserPrincipal user =
+          FileSystems.getDefault()
+              .getUserPrincipalLookupService()
+              .lookupPrincipalByName(System.getProperty("user.name"));
+      return open(base.get(), base.get().resolve("cinch-mcp").resolve("archives"), user);
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return Optional.empty();
+    }
+  }
+
+  static Optional<Path> cacheBase(Map<String, String> env, String osName) {
+    // No lambdas on this path: it runs at every plain start, and the first lambda of a JVM costs
+    // tens of milliseconds to bootstrap.
+    String os = osName.toLowerCase(java.util.Locale.ROOT);
+    if (os.startsWith("windows")) {
+      return absolute(env.get("LOCALAPPDATA"));
+    }
+    Optional<Path> home = absolute(env.get("HOME"));
+    if (home.isEmpty()) {
+      home = absolute(System.getProperty("user.home"));
+    }
+    if (home.isEmpty()) {
+      return home;
+    }
+    if (os.startsWith("mac")) {
+      return Optional.of(home.get().resolve("Library").resolve("Caches"));
+    }
+    Optional<Path> xdg = absolute(env.get("XDG_CACHE_HOME"));
+    return xdg.isPresent() ? xdg : Optional.of(home.get().resolve(".cache"));
+  }
+
+  private static Optional<Path> absolute(String value) {
+    if (value == null || value.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      Path p = Path.of(value);
+      return p.isAbsolute() ? Optional.of(p.normalize()) : Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Checks every level of {@code dir}, making the missing ones below {@code base} (this user's,
+   * mode 700); empty if one level fails a check.
+   */
+  static Optional<TrustedDirectory> open(Path base, Path dir, UserPrincipal user)
+      throws IOException {
+    boolean posix = Files.getFileAttributeView(dir.getRoot(), PosixFileAttributeView.class) != null;
+    Path level = dir.getRoot();
+    for (Path name : dir) {
+      level = level.resolve(name);
+      boolean ours = level.startsWith(base) && !level.equals(base);
+      if (Files.notExists(level, LinkOption.NOFOLLOW_LINKS)) {
+        if (!level.startsWith(base)) {
+          return Optional.empty(); // only the levels below the cache base are ours to make
+        }
+        try {
+          if (posix) {
+            Files.createDirectory(level, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+          } else {
+            Files.createDirectory(level);
+          }
+        } catch (java.nio.file.FileAlreadyExistsException raced) {
+          // another first start made it a moment ago: check it like any other
+        }
+      }
+      if (!trusted(level, ours, posix, user)) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(new TrustedDirectory(dir, user));
+  }
+
+  /**
+   * Whether a file in this directory may be used: a regular file of ours, no one else's to write.
+   */
+  boolean trustsFile(Path file) {
+    try {
+      BasicFileAttributes basic =
+          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (!basic.isRegularFile() || !file.getParent().equals(dir)) {
+        return false;
+      }
+      if (!user.equals(Files.getOwner(file, LinkOption.NOFOLLOW_LINKS))) {
+        return false;
+      }
+      PosixFileAttributeView view =
+          Files.getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+      return view == null
+          || java.util.Collections.disjoint(view.readAttributes().permissions(), OTHERS_WRITE);
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
+  }
+
+  private static boolean trusted(Path level, boolean ours, boolean posix, UserPrincipal user)
+      throws IOException {
+    BasicFileAttributes basic =
+        Files.readAttributes(level, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (basic.isSymbolicLink() || !basic.isDirectory()) {
+      return false;
+    }
+    UserPrincipal owner = Files.getOwner(level, LinkOption.NOFOLLOW_LINKS);
+    if (!posix) {
+      return !ours || user.equals(owner);
+    }
+    PosixFileAttributes attributes =
+        Files.readAttributes(level, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (ours) {
+      return user.equals(owner) && attributes.permissions().equals(OWNER_ONLY);
+    }
+    boolean ownerOk = user.equals(owner) || "root".equals(owner.getName());
+    return ownerOk && java.util.Collections.disjoint(attributes.permissions(), OTHERS_WRITE);
+  }
+}

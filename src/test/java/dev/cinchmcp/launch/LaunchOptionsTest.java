@@ -1,0 +1,34 @@
+package dev.cinchmcp.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The fast launch's options: one file, read the same way by every launch that uses it. */
+class LaunchOptionsTest {
+
+  @Test
+  void commentsAndBlankLinesAreNotOptions() {
+    assertEquals(
+        List.of("-Xmx1m", "-XX:+UseSerialGC"),
+        LaunchOptions.parse("# why\n-Xmx1m\n\n   -XX:+UseSerialGC  \n# more\n"));
+  }
+
+  @Test
+  void theFileKeepsAnOutOfMemoryErrorFromEverEndingQuietlyOrOnStdout() {
+    List<String> options = LaunchOptions.fast();
+    assertTrue(options.contains("-XX:+ExitOnOutOfMemoryError"), options.toString());
+    assertTrue(options.contains("-XX:+DisplayVMOutputToStderr"), options.toString());
+    assertTrue(options.contains("-Xlog:all=warning:stderr"), options.toString());
+    assertTrue(options.stream().anyMatch(o -> o.startsWith("-Xmx")), options.toString());
+  }
+
+  @Test
+  void theArchiveKindFollowsTheJavaVersion() {
+    assertEquals(ArchiveKind.DYNAMIC_CDS, ArchiveKind.forFeatureVersion(17));
+    assertEquals(ArchiveKind.DYNAMIC_CDS, ArchiveKind.forFeatureVersion(24));
+    assertEquals(ArchiveKind.AOT_CACHE, ArchiveKind.forFeatureVersion(25));
+  }
+}
