@@ -51,7 +51,7 @@ final class HelpText {
             + Settings.BACKEND
             + "     auto (default: the API with a key, else local gVisor), cinch or local.",
         "  " + Settings.RUNSC + "       gVisor's runsc for local runs (default: runsc on PATH).",
-        "  CINCH_FAST_START  0: never restart a plain java -jar with the fast-start options.",
+        "  CINCH_FAST_START  0: a plain java -jar makes no class-data archive and never restarts itself.",
         "  "
             + LogLevel.VARIABLE
             + "   Log level on stderr: "

@@ -139,10 +139,12 @@ final class SandboxRun {
   /**
    * Host threads the whole sandbox may have: the Sentry and gofer use ~50; under ptrace each
    * sandbox process adds stub threads (measured: 64 processes that exec'd /bin/sleep needed more
-   * than 8 each). This is the backstop; RLIMIT_NPROC inside stops forks first, with a clean EAGAIN.
+   * than 8 each, and 16 each was still hit once on a loaded machine, so the sandbox died before the
+   * program's own fork was refused). This is the backstop against a runaway Sentry; RLIMIT_NPROC
+   * inside stops the program's forks first, with a clean EAGAIN.
    */
   private int hostTaskLimit() {
-    return 128 + 16 * settings.maxProcesses();
+    return 128 + 32 * settings.maxProcesses();
   }
 
   /** Kills the sandbox now; {@link #execute()} then returns and cleans up. Safe from any thread. */

@@ -78,7 +78,10 @@ final class RunningFakeApi implements AutoCloseable {
       Path code =
           Files.writeString(dir.resolve(python ? "main.py" : "main.js"), body.get("code").asText());
       try {
-        reply(exchange, run(dir, List.of(python ? "python3" : "node", code.toString())));
+        // The run's folder is seen at /mnt inside the run: the fresh /tmp would hide it when the
+        // project itself lies under /tmp (a clean clone's usual place).
+        reply(
+            exchange, run(dir, List.of(python ? "python3" : "node", "/mnt/" + code.getFileName())));
       } finally {
         try (var files = Files.walk(dir)) {
           files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -94,7 +97,9 @@ final class RunningFakeApi implements AutoCloseable {
   private ObjectNode run(Path dir, List<String> command) throws IOException, InterruptedException {
     Path out = dir.resolve("stdout");
     Path err = dir.resolve("stderr");
-    // sh mounts the fresh /tmp, then becomes the interpreter; stdin is empty, as at the service.
+    // sh shows the run's folder at /mnt and mounts the fresh /tmp (both only in this mount
+    // namespace, whose mounts are private), then becomes the interpreter; stdin is empty, as at
+    // the service.
     List<String> argv =
         new java.util.ArrayList<>(
             List.of(
@@ -102,8 +107,10 @@ final class RunningFakeApi implements AutoCloseable {
                 "-m",
                 "sh",
                 "-c",
-                "mount -t tmpfs -o size=" + tmpSize + " tmpfs /tmp && cd /tmp && exec \"$@\"",
-                "sh"));
+                "mount --bind \"$0\" /mnt && mount -t tmpfs -o size="
+                    + tmpSize
+                    + " tmpfs /tmp && cd /tmp && exec \"$@\"",
+                dir.toString()));
     argv.addAll(command);
     long started = System.nanoTime();
     Process process =
