@@ -82,7 +82,7 @@ class BigInputIT {
 
   /** The plain launch, made sure to be the fast one: its archive exists, so it restarts itself. */
   private JarProcess plainFastLaunch() throws Exception {
-    Path archives = Path.of(System.getenv("HOME"), ".cache", "cinch-mcp", "archives");
+    Path archives = TestHomes.shared().resolve(".cache/cinch-mcp/archives");
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     while (true) {
       JarProcess jar = JarProcess.start(env());

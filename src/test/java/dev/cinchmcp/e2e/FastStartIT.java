@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,18 +42,26 @@ class FastStartIT {
   private static final Path TEMURIN_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
   private static final Duration TRAINING = Duration.ofSeconds(90);
 
+  private Path root;
   private Path home;
   private Path jar;
   private boolean lastStartWasOneProcess;
 
   @BeforeEach
   void aJarAloneInAnEmptyFolderAndAFreshHome() throws IOException {
-    // Under target/, not /tmp: a world-writable level anywhere above the cache is refused.
-    Path root =
-        JarProcess.jar().getParent().resolve("it-fast-start").resolve(UUID.randomUUID().toString());
+    // Not below /tmp: a world-writable level anywhere above the cache is refused.
+    root = TestHomes.base().resolve("it-fast-start").resolve(UUID.randomUUID().toString());
     home = Files.createDirectories(root.resolve("home"));
     jar = Files.createDirectories(root.resolve("download")).resolve("cinch-mcp.jar");
     Files.copy(JarProcess.jar(), jar);
+  }
+
+  @AfterEach
+  void removeTheFolders() throws IOException {
+    // A trained archive is read-only (0400); its folders are ours, so the tree can go.
+    try (Stream<Path> files = Files.walk(root)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
   }
 
   /** One start: sends initialize, checks the reply and stdout, returns the child JVM's command. */

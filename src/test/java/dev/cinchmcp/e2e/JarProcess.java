@@ -101,10 +101,8 @@ final class JarProcess implements AutoCloseable {
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().clear();
     pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-    // Where the jar keeps the archive it makes for itself (failsafe points HOME into target/).
-    if (System.getenv("HOME") != null) {
-      pb.environment().put("HOME", System.getenv("HOME"));
-    }
+    // Where the jar keeps the archive it makes for itself: never the real home of the build's user.
+    pb.environment().put("HOME", TestHomes.shared().toString());
     pb.environment().putAll(env);
     return new JarProcess(pb.start(), readStdout);
   }
