@@ -17,7 +17,7 @@ final class InputSchema {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put(
         "stdin",
-        ordered(
+        ToolSchemas.map(
             "type",
             "string",
             "description",
@@ -26,7 +26,7 @@ final class InputSchema {
                 + " stdin is empty."));
     properties.put(
         "files",
-        ordered(
+        ToolSchemas.map(
             "type",
             "object",
             "additionalProperties",
@@ -44,7 +44,7 @@ final class InputSchema {
                 + " files."));
     properties.put(
         "args",
-        ordered(
+        ToolSchemas.map(
             "type",
             "array",
             "items",
@@ -57,15 +57,6 @@ final class InputSchema {
     return properties;
   }
 
-  /** A map that keeps the order written, so the schema reads type first, description last. */
-  private static Map<String, Object> ordered(Object... pairs) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    for (int i = 0; i < pairs.length; i += 2) {
-      m.put((String) pairs[i], pairs[i + 1]);
-    }
-    return m;
-  }
-
   /** The tool description's paragraph about input. */
   static String description() {
     return "Give the program its data as input instead of pasting it into the code: \"stdin\" (text"
@@ -73,7 +64,9 @@ final class InputSchema {
         + ProgramInput.WORK_DIR
         + ", the working directory; e.g. {\"data/input.csv\": \"...\"}, then"
         + " open('data/input.csv')) and \"args\" (command-line arguments). All three together hold"
-        + " at most 4 MB of text; at most "
+        + " at most "
+        + ProgramInput.MAX_TOTAL_BYTES / 1_000_000
+        + " MB of text; at most "
         + ProgramInput.MAX_FILES
         + " files, with relative paths only (no '..').";
   }

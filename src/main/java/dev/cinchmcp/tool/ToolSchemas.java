@@ -153,7 +153,7 @@ final class ToolSchemas {
    * An insertion-ordered map from alternating keys and values, so the schemas list fields as
    * written.
    */
-  private static Map<String, Object> map(Object... pairs) {
+  static Map<String, Object> map(Object... pairs) {
     Map<String, Object> m = new LinkedHashMap<>();
     for (int i = 0; i < pairs.length; i += 2) {
       m.put((String) pairs[i], pairs[i + 1]);
