@@ -3,7 +3,6 @@ package dev.cinchmcp.backend.cinch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cinchmcp.backend.InputLauncher;
 import dev.cinchmcp.backend.Language;
@@ -12,9 +11,6 @@ import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -30,23 +26,15 @@ import org.junit.jupiter.params.provider.EnumSource;
 class CinchApiLauncherFailureTest {
 
   private static RunningFakeApi api;
-  private static ApiHarness harness;
-  private static CinchApiRunner runner;
 
   @BeforeAll
   static void start() throws Exception {
-    assumeTrue(RunningFakeApi.canIsolateTmp(), "needs root: each run gets its own /tmp");
-    Path runs = Files.createDirectories(Path.of("target", "fake-api-runs").toAbsolutePath());
-    api = new RunningFakeApi(runs, "1m");
-    harness = new ApiHarness();
-    runner = harness.runner(api.runUri(), Duration.ofSeconds(30));
+    api = RunningFakeApi.startOrSkip("1m");
   }
 
   @AfterAll
   static void stop() {
     if (api != null) {
-      runner.close();
-      harness.close();
       api.close();
     }
   }
@@ -57,7 +45,7 @@ class CinchApiLauncherFailureTest {
     ProgramInput input =
         new ProgramInput(null, Map.of("data/big.csv", "x".repeat(2_000_000)), List.of());
     InputLauncher.Launch launch = InputLauncher.prepare(new Program("print(1)", language), input);
-    RunResult run = runner.run(launch.program(), RunListener.NONE).get(30, TimeUnit.SECONDS);
+    RunResult run = api.runner().run(launch.program(), RunListener.NONE).get(30, TimeUnit.SECONDS);
 
     RunFailure failure = assertThrows(RunFailure.class, () -> launch.delivered(run));
 

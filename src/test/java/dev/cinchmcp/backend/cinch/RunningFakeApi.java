@@ -1,5 +1,7 @@
 package dev.cinchmcp.backend.cinch;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,6 +14,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -33,18 +36,38 @@ final class RunningFakeApi implements AutoCloseable {
   private final Path runs;
   private final String tmpSize;
   private final AtomicInteger requests = new AtomicInteger();
+  private final ApiHarness harness = new ApiHarness();
+  private final CinchApiRunner runner;
 
   /**
-   * @param runs where each program file is kept (not under /tmp, which each run replaces)
+   * One under target/, with the real Cinch runner pointed at it; the test class is skipped (an
+   * assumption) where a run cannot get a private /tmp.
+   *
    * @param tmpSize the size of each run's /tmp, e.g. "64m" as in the service
    */
-  RunningFakeApi(Path runs, String tmpSize) throws IOException {
+  static RunningFakeApi startOrSkip(String tmpSize) throws IOException {
+    assumeTrue(canIsolateTmp(), "needs root: each run gets its own /tmp");
+    Path runs = Files.createDirectories(Path.of("target", "fake-api-runs").toAbsolutePath());
+    return new RunningFakeApi(runs, tmpSize);
+  }
+
+  /**
+   * @param runs where each program file is kept (seen at /mnt inside its run)
+   * @param tmpSize the size of each run's /tmp
+   */
+  private RunningFakeApi(Path runs, String tmpSize) throws IOException {
     this.runs = runs;
     this.tmpSize = tmpSize;
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/run", this::handle);
     server.setExecutor(Executors.newFixedThreadPool(2));
     server.start();
+    runner = harness.runner(runUri(), Duration.ofSeconds(30));
+  }
+
+  /** The real Cinch runner, sending to this API. */
+  CinchApiRunner runner() {
+    return runner;
   }
 
   /** True when this machine lets a test give a process a private /tmp (root, unshare). */
@@ -148,6 +171,8 @@ final class RunningFakeApi implements AutoCloseable {
 
   @Override
   public void close() {
+    runner.close();
+    harness.close();
     server.stop(0);
     ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
   }
