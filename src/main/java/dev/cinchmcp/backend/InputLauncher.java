@@ -52,6 +52,9 @@ public final class InputLauncher {
   private static String payload(Program program, ProgramInput input) {
     ObjectNode given = Loaded.JSON.createObjectNode();
     given.put("program", programPath(program.language()));
+    if (program.language() == Language.PYTHON) {
+      given.put("boot", PythonBootstrap.SOURCE); // how the launcher starts the program
+    }
     given.put("workDir", ProgramInput.WORK_DIR);
     given.put("code", program.code());
     given.put("stdin", input.stdin());

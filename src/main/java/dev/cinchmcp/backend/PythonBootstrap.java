@@ -1,7 +1,9 @@
-package dev.cinchmcp.backend.local;
+package dev.cinchmcp.backend;
 
 /**
- * The few lines that start a Python program in the sandbox, passed with {@code python3 -c}.
+ * The few lines that start a Python program in the sandbox, passed with {@code python3 -c}: by the
+ * local backend for every Python run, and by the input launcher ({@link InputLauncher}) for the
+ * program it starts, on either backend.
  *
  * <p>Why not simply {@code python3 -u main.py}? Output must survive a time-out kill, so it cannot
  * wait in a block buffer; but {@code -u} writes straight to the raw file, and under gVisor a large
@@ -13,16 +15,16 @@ package dev.cinchmcp.backend.local;
  * file, and the bootstrap's own frame is dropped from tracebacks, so errors read as if the file had
  * been run directly. Source is compiled from bytes, so a coding cookie or BOM is honoured.
  */
-final class PythonBootstrap {
+public final class PythonBootstrap {
 
-  static final String SOURCE = source("");
+  public static final String SOURCE = source("");
 
   /**
    * For runs held by RLIMIT_AS (no host cgroup): glibc reserves 64 MB of address space per thread
    * arena, so under 256 MB a program could start only ~5 threads (measured); one arena for all
    * threads (M_ARENA_MAX = 1) leaves room for a thread pool.
    */
-  static final String ONE_ARENA_SOURCE =
+  public static final String ONE_ARENA_SOURCE =
       source("import ctypes\nctypes.CDLL(None).mallopt(-8, 1)\ndel ctypes\n");
 
   private static String source(String prelude) {
