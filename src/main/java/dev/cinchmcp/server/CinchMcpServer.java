@@ -9,8 +9,8 @@ import dev.cinchmcp.config.Version;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
 import dev.cinchmcp.transport.JsonWarmUp;
+import dev.cinchmcp.transport.SdkJsonMapper;
 import dev.cinchmcp.transport.StdioTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
@@ -43,23 +43,34 @@ public final class CinchMcpServer {
    */
   public void serve(InputStream in, OutputStream out) {
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-io"));
-    // Start-up is split over two cores. Other threads build the JSON mapper, then ready what
-    // initialize needs (the session id's SecureRandom, Jackson's (de)serialisers), then, side by
-    // side, the backend and what tool calls need; this thread builds the MCP session meanwhile.
-    // initialize waits only for the mapper.
-    CompletableFuture<ObjectMapper> mapperReady =
-        CompletableFuture.supplyAsync(
-            () ->
-                new ObjectMapper()
-                    .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false),
-            workers);
-    CompletableFuture<Void> initializeReady =
-        mapperReady.thenAcceptAsync(
-            m -> {
-              UUID.randomUUID();
-              JsonWarmUp.initialize(m);
+    // Start-up is split over two cores. One thread builds the JSON mapper, then readies what
+    // initialize needs (Jackson's writers); another, side by side, readies the JSON parser (its
+    // class set-up is slow) and the session id's SecureRandom; after both, what tool calls need
+    // and the backend are readied. This thread builds the MCP session meanwhile; initialize waits
+    // only for the mapper.
+    CompletableFuture<ObjectMapper> mapperReady = new CompletableFuture<>();
+    CompletableFuture<Void> writersReady =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                mapperReady.complete(
+                    new ObjectMapper()
+                        .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false));
+              } catch (RuntimeException | LinkageError e) {
+                mapperReady.completeExceptionally(e);
+                return;
+              }
+              JsonWarmUp.initialize(mapperReady.join());
             },
             workers);
+    CompletableFuture<Void> parserReady =
+        CompletableFuture.runAsync(
+            () -> {
+              JsonWarmUp.parser();
+              UUID.randomUUID();
+            },
+            workers);
+    CompletableFuture<Void> initializeReady = CompletableFuture.allOf(writersReady, parserReady);
     initializeReady.thenRunAsync(() -> JsonWarmUp.calls(mapperReady.join()), workers);
     ScheduledThreadPoolExecutor timers =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinch-timer"));
@@ -75,7 +86,7 @@ public final class CinchMcpServer {
         BackendChoice.choose(settings, initializeReady, workers, timers, BackendChoice::startLocal);
 
     ObjectMapper mapper = mapperReady.join();
-    JacksonMcpJsonMapper mcpMapper = new JacksonMcpJsonMapper(mapper);
+    SdkJsonMapper mcpMapper = new SdkJsonMapper(mapper);
     // Answers still owed at the end of stdin are waited for up to the API timeout, and a bit more.
     StdioTransport transport =
         new StdioTransport(mapper, mcpMapper, in, out, settings.timeout().plusSeconds(5));

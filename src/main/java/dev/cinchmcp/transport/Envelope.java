@@ -79,6 +79,15 @@ record Envelope(Kind kind, RequestId id, String problem) {
    * transport, with its {@link Request} as the id).
    */
   static JSONRPCMessage toMessage(ObjectMapper mapper, JsonNode node) {
+    if (node.has("method") && !node.has("id")) {
+      // Built directly: Jackson's first conversion costs a fresh JVM tens of milliseconds, and
+      // notifications/initialized comes just before a client's first call.
+      JsonNode params = node.get("params");
+      return new McpSchema.JSONRPCNotification(
+          McpSchema.JSONRPC_VERSION,
+          node.get("method").asText(),
+          params == null || params.isNull() ? null : PlainValues.of(params));
+    }
     Class<? extends JSONRPCMessage> type =
         node.has("method")
             ? (node.has("id")

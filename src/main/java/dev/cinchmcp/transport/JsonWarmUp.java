@@ -1,9 +1,14 @@
 package dev.cinchmcp.transport;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -30,6 +35,20 @@ public final class JsonWarmUp {
   private JsonWarmUp() {}
 
   /**
+   * Readies Jackson's parser, whose classes' first set-up (BigDecimal's constants among them) costs
+   * a fresh JVM some 10 ms; it needs no mapper, so it can run beside the mapper's construction.
+   */
+  public static void parser() {
+    try (JsonParser p = new JsonFactory().createParser("{\"a\":[1,2.5,\"b\",true,null]}")) {
+      while (p.nextToken() != null) {
+        p.getText();
+      }
+    } catch (IOException | RuntimeException | LinkageError e) {
+      log.debug("JSON parser warm-up skipped: {}", e.toString());
+    }
+  }
+
+  /**
    * Readies what {@code initialize} needs. Never throws (a failure only means the first real
    * message pays the cost); nor does {@link #calls}.
    */
@@ -38,22 +57,26 @@ public final class JsonWarmUp {
       LineParser.Value init =
           new LineParser(mapper).parse(INITIALIZE.getBytes(StandardCharsets.UTF_8)).value();
       Envelope.classify(init.node(), init.id());
-      ParamsCheck.problem("initialize", init.node().get("params"));
-      Object params = mapper.convertValue(init.node().get("params"), Object.class);
-      mapper.convertValue(params, McpSchema.InitializeRequest.class);
+      JsonNode params = init.node().get("params");
+      ParamsCheck.problem("initialize", params);
+      SdkParams.read(PlainValues.of(params), McpSchema.InitializeRequest.class);
       McpSchema.ServerCapabilities capabilities =
           McpSchema.ServerCapabilities.builder().tools(false).logging().build();
-      mapper.writeValueAsBytes(
-          McpSchema.JSONRPCResponse.result(
-              0,
+      Map<String, Object> reply = new LinkedHashMap<>();
+      reply.put("jsonrpc", "2.0");
+      reply.put("id", 0);
+      reply.put(
+          "result",
+          SdkResults.plain(
               McpSchema.InitializeResult.builder(
                       "2025-06-18",
                       capabilities,
                       McpSchema.Implementation.builder("warm-up", "1").build())
                   .build()));
-      mapper.convertValue(
-          mapper.readTree("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
-          McpSchema.JSONRPCNotification.class);
+      new JsonRpcWriter(mapper, OutputStream.nullOutputStream()).write(reply);
+      Envelope.toMessage(
+          mapper,
+          mapper.readTree("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
     } catch (Exception | LinkageError e) {
       log.debug("JSON warm-up skipped: {}", e.toString());
     }
@@ -64,11 +87,9 @@ public final class JsonWarmUp {
     try {
       JsonNode call =
           new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).value().node();
-      Object params = mapper.convertValue(call.get("params"), Object.class);
-      mapper.convertValue(params, McpSchema.CallToolRequest.class);
+      SdkParams.read(PlainValues.of(call.get("params")), McpSchema.CallToolRequest.class);
       mapper.writeValueAsBytes(
-          McpSchema.JSONRPCResponse.result(
-              1,
+          SdkResults.plain(
               McpSchema.CallToolResult.builder()
                   .addTextContent("warm")
                   .structuredContent(Map.of("stdout", ""))

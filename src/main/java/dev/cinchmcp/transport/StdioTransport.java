@@ -302,7 +302,7 @@ public final class StdioTransport implements McpServerTransportProvider {
         McpSchema.JSONRPC_VERSION,
         node.get("method").asText(),
         request.handle(),
-        params == null || params.isNull() ? null : mapper.convertValue(params, Object.class));
+        params == null || params.isNull() ? null : PlainValues.of(params));
   }
 
   private void forward(JsonNode node) {
@@ -409,7 +409,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     reply.put("id", request.echoId()); // the SDK's own type takes only a string or an integer id
     JSONRPCResponse.JSONRPCError error = response.error();
     if (error == null) {
-      reply.put("result", response.result());
+      reply.put("result", SdkResults.plain(response.result()));
     } else if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
       log.warn("Internal error answering {}: {}", request, error.message());
       reply.put(

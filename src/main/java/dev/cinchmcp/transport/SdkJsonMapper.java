@@ -1,0 +1,64 @@
+package dev.cinchmcp.transport;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import java.io.IOException;
+
+/**
+ * The SDK's JSON mapper (Jackson), except that the params of {@code initialize} and {@code
+ * tools/call} are turned into the SDK's records by {@link SdkParams}, without Jackson's reflection:
+ * the session and the server convert them at the start of every such request.
+ */
+public final class SdkJsonMapper implements McpJsonMapper {
+
+  private final JacksonMcpJsonMapper jackson;
+
+  public SdkJsonMapper(ObjectMapper mapper) {
+    this.jackson = new JacksonMcpJsonMapper(mapper);
+  }
+
+  @Override
+  public <T> T convertValue(Object fromValue, Class<T> type) {
+    Object built = SdkParams.read(fromValue, type);
+    return built != null ? type.cast(built) : jackson.convertValue(fromValue, type);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T> T convertValue(Object fromValue, TypeRef<T> type) {
+    Object built = SdkParams.read(fromValue, type.getType());
+    return built != null ? (T) built : jackson.convertValue(fromValue, type);
+  }
+
+  @Override
+  public <T> T readValue(String content, Class<T> type) throws IOException {
+    return jackson.readValue(content, type);
+  }
+
+  @Override
+  public <T> T readValue(byte[] content, Class<T> type) throws IOException {
+    return jackson.readValue(content, type);
+  }
+
+  @Override
+  public <T> T readValue(String content, TypeRef<T> type) throws IOException {
+    return jackson.readValue(content, type);
+  }
+
+  @Override
+  public <T> T readValue(byte[] content, TypeRef<T> type) throws IOException {
+    return jackson.readValue(content, type);
+  }
+
+  @Override
+  public String writeValueAsString(Object value) throws IOException {
+    return jackson.writeValueAsString(value);
+  }
+
+  @Override
+  public byte[] writeValueAsBytes(Object value) throws IOException {
+    return jackson.writeValueAsBytes(value);
+  }
+}

@@ -1,0 +1,108 @@
+package dev.cinchmcp.transport;
+
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
+import java.lang.reflect.Type;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The SDK's records for the params of {@code initialize} and {@code tools/call}, built directly
+ * from the plain values of {@link PlainValues}. Jackson builds the same records by reflection, but
+ * in a fresh JVM its first use of that machinery costs some 50 ms (annotation proxies, deserialiser
+ * factories), which the client's {@code initialize} and first call would wait for. Params with any
+ * field this class has no reading for are left to Jackson ({@link #read} returns null), so nothing
+ * a client sends is lost; {@link ParamsCheck} has already checked the shapes.
+ */
+final class SdkParams {
+
+  private static final Set<String> INITIALIZE =
+      Set.of("protocolVersion", "capabilities", "clientInfo", "_meta");
+  private static final Set<String> CAPABILITIES =
+      Set.of("experimental", "roots", "sampling", "elicitation");
+  private static final Set<String> CLIENT_INFO = Set.of("name", "title", "version");
+  private static final Set<String> CALL = Set.of("name", "arguments", "_meta");
+
+  private SdkParams() {}
+
+  /** The record of this type for these params, or null to leave them to Jackson. */
+  static Object read(Object params, Type type) {
+    if (!(params instanceof Map<?, ?> map)) {
+      return null;
+    }
+    try {
+      if (type == McpSchema.InitializeRequest.class) {
+        return initialize(map);
+      }
+      if (type == McpSchema.CallToolRequest.class) {
+        return call(map);
+      }
+    } catch (RuntimeException unexpected) {
+      // A value of another type, or one the SDK's records refuse (a missing clientInfo): Jackson
+      // then says what is wrong with it, as it always did.
+      return null;
+    }
+    return null;
+  }
+
+  private static McpSchema.InitializeRequest initialize(Map<?, ?> params) {
+    Map<?, ?> capabilities = map(params.get("capabilities"));
+    Map<?, ?> clientInfo = map(params.get("clientInfo"));
+    if (!INITIALIZE.containsAll(params.keySet())
+        || (capabilities != null && !CAPABILITIES.containsAll(capabilities.keySet()))
+        || (clientInfo != null && !CLIENT_INFO.containsAll(clientInfo.keySet()))) {
+      return null;
+    }
+    return new McpSchema.InitializeRequest(
+        (String) params.get("protocolVersion"),
+        capabilities == null ? null : capabilities(capabilities),
+        clientInfo == null
+            ? null
+            : new McpSchema.Implementation(
+                (String) clientInfo.get("name"),
+                (String) clientInfo.get("title"),
+                (String) clientInfo.get("version")),
+        meta(params));
+  }
+
+  private static ClientCapabilities capabilities(Map<?, ?> capabilities) {
+    Map<?, ?> roots = map(capabilities.get("roots"));
+    Map<?, ?> sampling = map(capabilities.get("sampling"));
+    Map<?, ?> elicitation = map(capabilities.get("elicitation"));
+    if ((roots != null && !Set.of("listChanged").containsAll(roots.keySet()))
+        || (sampling != null && !sampling.isEmpty())
+        || (elicitation != null && !elicitation.isEmpty())) {
+      throw new ClassCastException("left to Jackson");
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> experimental = (Map<String, Object>) map(capabilities.get("experimental"));
+    return new ClientCapabilities(
+        experimental,
+        roots == null
+            ? null
+            : new ClientCapabilities.RootCapabilities((Boolean) roots.get("listChanged")),
+        sampling == null ? null : new ClientCapabilities.Sampling(),
+        elicitation == null ? null : new ClientCapabilities.Elicitation());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static McpSchema.CallToolRequest call(Map<?, ?> params) {
+    if (!CALL.containsAll(params.keySet())) {
+      return null;
+    }
+    return new McpSchema.CallToolRequest(
+        (String) params.get("name"),
+        (Map<String, Object>) map(params.get("arguments")),
+        meta(params));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> meta(Map<?, ?> params) {
+    return (Map<String, Object>) map(params.get("_meta"));
+  }
+
+  /** The value as a map; null when absent or null; a ClassCastException for anything else. */
+  private static Map<?, ?> map(Object value) {
+    return (Map<?, ?>) value;
+  }
+}

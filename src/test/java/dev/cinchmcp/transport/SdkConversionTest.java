@@ -1,0 +1,188 @@
+package dev.cinchmcp.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The hand-made conversions on the way in ({@link PlainValues}, {@link SdkParams}) and out ({@link
+ * SdkResults}) give exactly what Jackson gives for the same message; what they do not know is left
+ * to Jackson.
+ */
+class SdkConversionTest {
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+  private static final SdkJsonMapper SDK = new SdkJsonMapper(JSON);
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{}",
+        "{\"a\":[1,-2,3000000000,123456789012345678901234567890,2.5,1e400,-0.0,\"x\",true,false,null],"
+            + "\"b\":{\"c\":{\"d\":[]}},\"\":\"\\u2028\"}",
+        "{\"n\":9223372036854775807,\"m\":-9223372036854775809,\"f\":0.1}",
+      })
+  void plainValuesAreJacksonsUntypedValues(String json) throws Exception {
+    JsonNode node = JSON.readTree(json);
+    Object jackson = JSON.convertValue(node, Object.class);
+    Object plain = PlainValues.of(node);
+    assertEquals(jackson, plain);
+    assertEquals(typesOf(jackson), typesOf(plain));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}",
+        "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"roots\":{\"listChanged\":true},\"sampling\":{},"
+            + "\"elicitation\":{},\"experimental\":{\"x\":{\"y\":1}}},"
+            + "\"clientInfo\":{\"name\":\"claude-code\",\"title\":\"Claude Code\",\"version\":\"2.0.1\"},"
+            + "\"_meta\":{\"k\":\"v\"}}",
+        "{\"protocolVersion\":\"2024-11-05\",\"capabilities\":{\"roots\":{}},\"clientInfo\":{\"name\":\"c\",\"version\":\"0\"}}",
+      })
+  void initializeParamsAreBuiltAsJacksonBuildsThem(String json) throws Exception {
+    Object params = PlainValues.of(JSON.readTree(json));
+    Object fast = SdkParams.read(params, McpSchema.InitializeRequest.class);
+    assertNotNull(fast, "built by hand");
+    assertEquals(JSON.convertValue(params, McpSchema.InitializeRequest.class), fast);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(1)\",\"language\":\"python\"}}",
+        "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"x\",\"files\":[{\"path\":\"a\",\"content\":\"b\"}],"
+            + "\"args\":[\"1\"],\"stdin\":\"in\"},\"_meta\":{\"progressToken\":7}}",
+        "{\"name\":\"execute_code\"}",
+        "{\"name\":\"execute_code\",\"arguments\":null}",
+      })
+  void callParamsAreBuiltAsJacksonBuildsThem(String json) throws Exception {
+    Object params = PlainValues.of(JSON.readTree(json));
+    Object fast = SdkParams.read(params, McpSchema.CallToolRequest.class);
+    assertNotNull(fast, "built by hand");
+    assertEquals(JSON.convertValue(params, McpSchema.CallToolRequest.class), fast);
+    // The SDK's server converts them itself, through the mapper it was given.
+    assertEquals(fast, SDK.convertValue(params, new TypeRef<McpSchema.CallToolRequest>() {}));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        // a field with no hand-made reading, or a value of another type: Jackson decides
+        "{\"protocolVersion\":\"2025-06-18\",\"clientInfo\":{\"name\":\"c\",\"version\":\"1\",\"icons\":[]}}",
+        "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"sampling\":{\"context\":{}}}}",
+        "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"elicitation\":{\"form\":{}}}}",
+        "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"extensions\":{}}}",
+        "{\"protocolVersion\":\"2025-06-18\",\"clientInfo\":{\"name\":7,\"version\":\"1\"}}",
+        "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"roots\":{\"listChanged\":\"yes\"}}}",
+        "{\"protocolVersion\":\"2025-06-18\",\"future\":1}",
+        // what the SDK's records refuse (Jackson then says so, as before)
+        "{\"protocolVersion\":\"2024-11-05\"}",
+        "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{}}",
+      })
+  void initializeParamsItDoesNotKnowAreLeftToJackson(String json) throws Exception {
+    Object params = PlainValues.of(JSON.readTree(json));
+    assertNull(SdkParams.read(params, McpSchema.InitializeRequest.class));
+  }
+
+  @Test
+  void callParamsItDoesNotKnowAreLeftToJackson() throws Exception {
+    for (String json :
+        List.of(
+            "{\"name\":\"execute_code\",\"task\":{}}",
+            "{\"name\":\"execute_code\",\"arguments\":[1]}",
+            "{\"name\":1}")) {
+      assertNull(
+          SdkParams.read(PlainValues.of(JSON.readTree(json)), McpSchema.CallToolRequest.class),
+          json);
+    }
+    assertNull(SdkParams.read(List.of(), McpSchema.CallToolRequest.class));
+    assertNull(SdkParams.read(Map.of("name", "x"), McpSchema.ListToolsResult.class));
+  }
+
+  @Test
+  void theInitializeResultIsWrittenAsJacksonWritesIt() throws Exception {
+    ServerCapabilities capabilities = ServerCapabilities.builder().tools(false).logging().build();
+    for (InitializeResult result :
+        List.of(
+            new InitializeResult(
+                "2025-06-18",
+                capabilities,
+                new McpSchema.Implementation("cinch-mcp", "0.1.0"),
+                null),
+            new InitializeResult(
+                "2025-06-18",
+                ServerCapabilities.builder().tools(true).experimental(Map.of("x", 1)).build(),
+                new McpSchema.Implementation("cinch-mcp", "Cinch", "0.1.0"),
+                "Run code here.",
+                Map.of("m", "v")))) {
+      Object plain = SdkResults.plain(result);
+      assertEquals(JSON.writeValueAsString(result), JSON.writeValueAsString(plain));
+    }
+  }
+
+  @Test
+  void theCallResultIsWrittenAsJacksonWritesIt() throws Exception {
+    for (CallToolResult result :
+        List.of(
+            CallToolResult.builder()
+                .addTextContent("Exit code: 0\n\u2028")
+                .structuredContent(Map.of("stdout", "42\n", "exitCode", 0))
+                .isError(false)
+                .build(),
+            CallToolResult.builder().addTextContent("failed").isError(true).build(),
+            new CallToolResult(
+                List.of(new McpSchema.TextContent(null, "a", Map.of("k", "v"))),
+                null,
+                null,
+                Map.of("meta", 1)))) {
+      Object plain = SdkResults.plain(result);
+      assertEquals(JSON.writeValueAsString(result), JSON.writeValueAsString(plain));
+    }
+  }
+
+  @Test
+  void resultsItDoesNotWriteAreLeftToJackson() {
+    CallToolResult image =
+        new CallToolResult(
+            List.of(new McpSchema.ImageContent(null, "AAAA", "image/png")), false, null, null);
+    assertSame(image, SdkResults.plain(image));
+    InitializeResult withPrompts =
+        new InitializeResult(
+            "2025-06-18",
+            ServerCapabilities.builder().prompts(true).build(),
+            new McpSchema.Implementation("x", "1"),
+            null);
+    assertSame(withPrompts, SdkResults.plain(withPrompts));
+    Object other = new McpSchema.ListToolsResult(List.of(), null);
+    assertSame(other, SdkResults.plain(other));
+  }
+
+  private static Object typesOf(Object value) {
+    if (value instanceof Map<?, ?> map) {
+      Map<Object, Object> types = new java.util.LinkedHashMap<>();
+      map.forEach((k, v) -> types.put(k, typesOf(v)));
+      return types;
+    }
+    if (value instanceof List<?> list) {
+      return list.stream().map(SdkConversionTest::typesOf).toList();
+    }
+    return value == null ? "null" : value.getClass().getName();
+  }
+}
