@@ -89,18 +89,21 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * The client this runner expects: no redirects, HTTP/1.1 on plain http (no h2c upgrade dance).
+   * The client this runner expects: no redirects; on plain http, HTTP/1.1 (no h2c upgrade dance)
+   * and no TLS set-up at all ({@link PlainHttp}).
    */
   public static HttpClient newHttpClient(URI base, Duration connectTimeout, Executor executor) {
-    return HttpClient.newBuilder()
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .version(
-            "http".equalsIgnoreCase(base.getScheme())
-                ? HttpClient.Version.HTTP_1_1
-                : HttpClient.Version.HTTP_2)
-        .connectTimeout(connectTimeout)
-        .executor(executor)
-        .build();
+    boolean plain = "http".equalsIgnoreCase(base.getScheme());
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .version(plain ? HttpClient.Version.HTTP_1_1 : HttpClient.Version.HTTP_2)
+            .connectTimeout(connectTimeout)
+            .executor(executor);
+    if (plain) {
+      builder.sslContext(PlainHttp.noTlsContext()).sslParameters(PlainHttp.noTlsParameters());
+    }
+    return builder.build();
   }
 
   @Override
