@@ -2,13 +2,16 @@ package dev.cinchmcp;
 
 import dev.cinchmcp.cli.Cli;
 import dev.cinchmcp.launch.SelfMadeArchive;
+import dev.cinchmcp.launch.TrainingApi;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalInt;
 
@@ -43,6 +46,9 @@ public final class Main {
             : new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
     InputStream stdin =
         training ? SelfMadeArchive.trainingInput() : new FileInputStream(FileDescriptor.in);
+    if (training) {
+      env = trainingEnvironment(env);
+    }
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
 
     int exitCode;
@@ -52,6 +58,20 @@ public final class Main {
       throw OutOfMemory.end(e);
     }
     System.exit(exitCode);
+  }
+
+  /**
+   * A training run's calls go to a {@link TrainingApi} in this JVM, so that the archive covers a
+   * call's whole way through the HTTP client; the trainer has set everything else.
+   */
+  private static Map<String, String> trainingEnvironment(Map<String, String> env) {
+    try {
+      Map<String, String> training = new HashMap<>(env);
+      training.put("CINCH_BASE_URL", TrainingApi.start().baseUrl());
+      return training;
+    } catch (IOException e) {
+      return env; // the calls then fail to connect, which trains the error path instead
+    }
   }
 
   /**

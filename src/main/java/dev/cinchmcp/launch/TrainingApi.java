@@ -1,0 +1,108 @@
+package dev.cinchmcp.launch;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * The Cinch API of a training run (the run whose classes and profiles become the archive): a
+ * loopback socket in the training JVM that answers every request with one successful run, over
+ * HTTP/1.1 with keep-alive. So the archive holds the HTTP client's whole path for a call (connect,
+ * send, read the answer, make the result), which a real first call then no longer loads and links
+ * at its own expense. Nothing leaves the machine, and no key is involved.
+ */
+public final class TrainingApi implements AutoCloseable {
+
+  private static final byte[] ANSWER =
+      ("{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}")
+          .getBytes(StandardCharsets.UTF_8);
+
+  private final ServerSocket socket;
+
+  private TrainingApi(ServerSocket socket) {
+    this.socket = socket;
+  }
+
+  /** Starts answering on a free loopback port. */
+  public static TrainingApi start() throws IOException {
+    TrainingApi api = new TrainingApi(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
+    Thread acceptor = new Thread(api::accept, "cinch-training-api");
+    acceptor.setDaemon(true);
+    acceptor.start();
+    return api;
+  }
+
+  /** The base URL to give the server. */
+  public String baseUrl() {
+    return "http://127.0.0.1:" + socket.getLocalPort();
+  }
+
+  @Override
+  public void close() throws IOException {
+    socket.close();
+  }
+
+  private void accept() {
+    while (!socket.isClosed()) {
+      try {
+        Socket connection = socket.accept();
+        Thread reader = new Thread(() -> serve(connection), "cinch-training-connection");
+        reader.setDaemon(true);
+        reader.start();
+      } catch (IOException closed) {
+        return;
+      }
+    }
+  }
+
+  private static void serve(Socket connection) {
+    try (connection;
+        InputStream in = new BufferedInputStream(connection.getInputStream());
+        OutputStream out = connection.getOutputStream()) {
+      while (true) {
+        int length = contentLength(in);
+        if (length < 0) {
+          return;
+        }
+        in.readNBytes(length);
+        out.write(
+            ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                    + ANSWER.length
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.write(ANSWER);
+        out.flush();
+      }
+    } catch (IOException | RuntimeException gone) {
+      // the training run ended, or sent what this does not read: either way, nothing to answer
+    }
+  }
+
+  /** Reads one request's head; its Content-Length (0 if none), or -1 at the end of the stream. */
+  private static int contentLength(InputStream in) throws IOException {
+    int length = 0;
+    StringBuilder line = new StringBuilder();
+    for (int c; (c = in.read()) != -1; ) {
+      if (c == '\n') {
+        String text = line.toString().trim();
+        if (text.isEmpty()) {
+          return length;
+        }
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("content-length:")) {
+          length = Integer.parseInt(lower.substring("content-length:".length()).trim());
+        }
+        line.setLength(0);
+      } else {
+        line.append((char) c);
+      }
+    }
+    return -1;
+  }
+}
