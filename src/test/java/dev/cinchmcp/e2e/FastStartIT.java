@@ -45,7 +45,6 @@ class FastStartIT {
   private Path root;
   private Path home;
   private Path jar;
-  private boolean lastStartWasOneProcess;
 
   @BeforeEach
   void aJarAloneInAnEmptyFolderAndAFreshHome() throws IOException {
@@ -82,15 +81,13 @@ class FastStartIT {
       String line = readLine(stdout);
       JsonNode reply = JarProcess.JSON.readTree(line);
       assertEquals("cinch-mcp", reply.at("/result/serverInfo/name").asText(), line);
-      // The fast JVM, if it restarted itself: this very process where it could exec (Java 22+),
-      // else its child (a first start's child is the trainer, which does not count).
+      // The fast JVM, if it restarted itself: its child (a first start's child is the trainer,
+      // which does not count).
       Optional<String> child =
           Stream.concat(Stream.of(p.toHandle()), p.toHandle().children())
               .flatMap(h -> h.info().commandLine().stream())
               .filter(c -> c.contains("-Dcinch.faststart.child=true"))
               .findFirst();
-      lastStartWasOneProcess =
-          p.toHandle().info().commandLine().orElse("").contains("-Dcinch.faststart.child=true");
       p.getOutputStream().close();
       String rest = new String(stdout.readAllBytes(), StandardCharsets.UTF_8);
       assertEquals("", rest, "stdout holds the one reply and nothing else");
