@@ -59,6 +59,7 @@ public final class ArchiveTrainer {
         }
         ownerReadOnly(temporary);
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+        archive.removeOthersUnused();
         return archive.ready();
       } finally {
         Files.deleteIfExists(temporary);

@@ -86,9 +86,18 @@ public final class SelfMadeArchive {
     return dir.trustsFile(file);
   }
 
-  /** The JVM options that map this archive. */
+  /** The JVM options that map this archive; the archive counts as used from now. */
   public List<String> useOptions() {
+    StaleArchives.markUsed(file);
     return List.of(kind.use(file));
+  }
+
+  /** Removes the archives of other jars and JVMs that no start has used for a month. */
+  void removeOthersUnused() {
+    StaleArchives.removeUnusedSince(
+        dir.path(),
+        file,
+        java.time.Instant.now().minus(java.time.Duration.ofDays(StaleArchives.UNUSED_FOR_DAYS)));
   }
 
   /**

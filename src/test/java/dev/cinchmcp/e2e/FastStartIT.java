@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -177,6 +178,32 @@ class FastStartIT {
     Path second = archiveFiles().stream().filter(f -> !f.equals(first)).findFirst().orElseThrow();
     assertNotEquals(first, second);
     assertTrue(start().isPresent());
+  }
+
+  @Test
+  void anArchiveNoStartUsedForAMonthGoesWhenAnotherIsMade() throws Exception {
+    start();
+    Path old = awaitArchive(1);
+    FileTime fortyDaysAgo = FileTime.from(Instant.now().minus(Duration.ofDays(40)));
+    Files.setLastModifiedTime(old, fortyDaysAgo);
+    assertTrue(start().isPresent(), "the archive is used");
+    assertTrue(
+        Files.getLastModifiedTime(old).toInstant().isAfter(Instant.now().minusSeconds(600)),
+        "a start that uses an archive marks it used");
+
+    Files.setLastModifiedTime(old, fortyDaysAgo);
+    Files.setLastModifiedTime(jar, FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+    assertTrue(start().isEmpty(), "the changed jar has no archive yet");
+    long deadline = System.nanoTime() + TRAINING.toNanos();
+    List<Path> files = archiveFiles();
+    while (System.nanoTime() < deadline && (files.size() != 1 || files.contains(old))) {
+      Thread.sleep(100);
+      files = archiveFiles();
+    }
+    assertEquals(1, files.size(), "only the new jar's archive is left: " + files);
+    assertFalse(files.contains(old));
+    assertFalse(Files.exists(old.resolveSibling(old.getFileName() + ".log")), "nor the old log");
+    assertTrue(start().isPresent(), "the new archive is used");
   }
 
   @Test
