@@ -139,7 +139,7 @@ final class SettingsReader {
     if (h.equals("localhost") || h.endsWith(".localhost")) {
       return true;
     }
-    boolean ipLiteral = h.contains(":") || h.matches("\\d{1,3}(\\.\\d{1,3}){3}");
+    boolean ipLiteral = h.contains(":") || isDottedQuad(h);
     if (!ipLiteral) {
       return false;
     }
@@ -150,6 +150,37 @@ final class SettingsReader {
     }
   }
 
+  // Plain loops, not regular expressions: these run at every start, and the first use of
+  // java.util.regex costs a fresh JVM several milliseconds.
+
+  /** Four groups of 1 to 3 digits, separated by dots ({@code 127.0.0.1}). */
+  static boolean isDottedQuad(String h) {
+    String[] groups = h.split("\\.", -1);
+    if (groups.length != 4) {
+      return false;
+    }
+    for (String group : groups) {
+      if (!digits(group, 1, 3)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the text is between {@code min} and {@code max} ASCII digits. */
+  static boolean digits(String text, int min, int max) {
+    if (text.length() < min || text.length() > max) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static Duration readTimeout(String raw, List<String> problems) {
     if (raw == null || raw.isBlank()) {
       return Settings.DEFAULT_TIMEOUT;
@@ -157,7 +188,7 @@ final class SettingsReader {
     String text = raw.strip();
     long millis;
     try {
-      millis = text.matches("\\d{1,12}") ? Long.parseLong(text) : -1;
+      millis = digits(text, 1, 12) ? Long.parseLong(text) : -1;
     } catch (NumberFormatException e) {
       millis = -1;
     }

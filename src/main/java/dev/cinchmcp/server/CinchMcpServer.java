@@ -85,11 +85,11 @@ public final class CinchMcpServer {
     BackendChoice backend =
         BackendChoice.choose(settings, initializeReady, workers, timers, BackendChoice::startLocal);
 
-    ObjectMapper mapper = mapperReady.join();
-    SdkJsonMapper mcpMapper = new SdkJsonMapper(mapper);
+    // Both take the mapper still being made: the server is put together meanwhile.
+    SdkJsonMapper mcpMapper = new SdkJsonMapper(mapperReady);
     // Answers still owed at the end of stdin are waited for up to the API timeout, and a bit more.
     StdioTransport transport =
-        new StdioTransport(mapper, mcpMapper, in, out, settings.timeout().plusSeconds(5));
+        new StdioTransport(mapperReady, mcpMapper, in, out, settings.timeout().plusSeconds(5));
 
     McpAsyncServer server =
         McpServer.async(transport)

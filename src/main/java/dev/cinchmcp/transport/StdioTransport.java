@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -60,11 +61,14 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
 
-  private final ObjectMapper mapper;
+  private final CompletableFuture<ObjectMapper> mapperReady;
+  private final OutputStream out;
   private final McpJsonMapper mcpMapper;
   private final InputStream in;
-  private final LineParser parser;
-  private final JsonRpcWriter writer;
+  // Made by ready() from the mapper, once it exists: before the first line is read.
+  private volatile ObjectMapper mapper;
+  private volatile LineParser parser;
+  private volatile JsonRpcWriter writer;
   private final Duration drainLimit;
   private final Requests requests;
   private volatile McpServerSession session;
@@ -82,13 +86,37 @@ public final class StdioTransport implements McpServerTransportProvider {
       InputStream in,
       OutputStream out,
       Duration drainLimit) {
-    this.mapper = mapper;
+    this(CompletableFuture.completedFuture(mapper), mcpMapper, in, out, drainLimit);
+    ready();
+  }
+
+  /**
+   * With a mapper still being made: the server can be put together around this transport in the
+   * meantime (on Java 17 that takes some 50 ms, as long as the mapper), and {@link #run} waits for
+   * it before reading.
+   */
+  public StdioTransport(
+      CompletableFuture<ObjectMapper> mapper,
+      McpJsonMapper mcpMapper,
+      InputStream in,
+      OutputStream out,
+      Duration drainLimit) {
+    this.mapperReady = mapper;
     this.mcpMapper = mcpMapper;
     this.in = in;
-    this.parser = new LineParser(mapper);
-    this.writer = new JsonRpcWriter(mapper, out);
+    this.out = out;
     this.drainLimit = drainLimit;
     this.requests = new Requests(MAX_RUNNING, MAX_WAITING, MAX_WAITING_BYTES, this::start);
+  }
+
+  /** Makes the parser and the writer, once, as soon as the mapper exists. */
+  private synchronized void ready() {
+    if (writer == null) {
+      ObjectMapper m = mapperReady.join();
+      mapper = m;
+      parser = new LineParser(m);
+      writer = new JsonRpcWriter(m, out);
+    }
   }
 
   @Override
@@ -101,6 +129,7 @@ public final class StdioTransport implements McpServerTransportProvider {
    * been answered (or {@code drainLimit} has passed). Returns normally at the end of input.
    */
   public void run() {
+    ready();
     LineReader lines = new LineReader(in, MAX_LINE_BYTES);
     try {
       byte[] line;
@@ -124,6 +153,7 @@ public final class StdioTransport implements McpServerTransportProvider {
       return;
     }
     drained = true;
+    ready(); // a signal may come before the first line was read
     long deadline = System.nanoTime() + drainLimit.toNanos();
     if (!initialized) {
       answerNeverRun(requests.cancelAll(), deadline);
