@@ -71,7 +71,7 @@ final class FastStart {
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(LaunchOptions.fast());
+    command.addAll(LaunchOptions.fast(jar));
     command.addAll(archiveOptions);
     command.add("-D" + CHILD_MARKER + "=true");
     command.add("-jar");
