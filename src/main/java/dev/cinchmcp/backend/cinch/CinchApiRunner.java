@@ -189,9 +189,10 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
         timedOut();
         return;
       }
+      // No per-request timeout: the call's own deadline (above) aborts the exchange, and a
+      // second timer per request cost the HTTP client's selector thread a wake-up every call.
       HttpRequest request =
           HttpRequest.newBuilder(runUri)
-              .timeout(Duration.ofMillis(remaining))
               .header("Authorization", bearer)
               .header("Content-Type", "application/json")
               .header("Accept", "application/json")
@@ -339,8 +340,9 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
     /**
      * Ends the call for an error that stopped the HTTP exchange before an answer was read: nothing
      * when the call is already over (cancelled, answered, timed out: the error is only the echo of
-     * that); the timeout failure when the request's own timeout fired; else the failure that says
-     * what went wrong on the way.
+     * that); the timeout failure for a timeout the HTTP client reports (the call's deadline is
+     * ours, but a timeout is never passed on as anything else); else the failure that says what
+     * went wrong on the way.
      */
     void endOnExchangeError(Throwable error) {
       Throwable cause = unwrap(error);
