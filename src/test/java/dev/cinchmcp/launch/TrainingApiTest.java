@@ -1,17 +1,18 @@
 package dev.cinchmcp.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
-/** The training run's API answers every run, on one kept-alive connection, on loopback only. */
+/**
+ * The training run's API answers every run, on one kept-alive connection, on loopback only. (That
+ * it stops at close is not checked: a freed port can be taken at once by another test's server.)
+ */
 class TrainingApiTest {
 
   @Test
@@ -32,15 +33,5 @@ class TrainingApiTest {
         assertTrue(answer.body().contains("\"exitCode\":0"), answer.body());
       }
     }
-    URI closed = run;
-    assertThrows(
-        IOException.class,
-        () ->
-            HttpClient.newHttpClient()
-                .send(
-                    HttpRequest.newBuilder(closed)
-                        .POST(HttpRequest.BodyPublishers.noBody())
-                        .build(),
-                    HttpResponse.BodyHandlers.ofString()));
   }
 }
