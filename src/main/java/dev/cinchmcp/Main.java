@@ -29,6 +29,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    commonPoolOfTwoAtLeast();
     OutOfMemory.endTheProcessOnIt();
     Map<String, String> env = System.getenv();
     OptionalInt child = FastStart.relaunch(args, env);
@@ -58,6 +59,20 @@ public final class Main {
       throw OutOfMemory.end(e);
     }
     System.exit(exitCode);
+  }
+
+  /**
+   * On one or two CPUs the common pool gets a parallelism of 1, and Java 17's CompletableFuture
+   * then runs every asynchronous step on a new thread; the HTTP client hands each response on that
+   * way. Two pool threads instead (set before anything uses the pool): a call's round trip on Java
+   * 17, measured on two CPUs, about a quarter shorter. A value the user set is kept.
+   */
+  static void commonPoolOfTwoAtLeast() {
+    String parallelism = "java.util.concurrent.ForkJoinPool.common.parallelism";
+    if (System.getProperty(parallelism) == null
+        && Runtime.getRuntime().availableProcessors() <= 2) {
+      System.setProperty(parallelism, "2");
+    }
   }
 
   /**
