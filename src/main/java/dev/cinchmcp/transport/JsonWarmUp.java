@@ -96,15 +96,15 @@ public final class JsonWarmUp {
                   .isError(false)
                   .build()));
       mapper.writeValueAsBytes(
-          McpSchema.JSONRPCResponse.result(
-              2,
+          SdkResults.plain(
               McpSchema.ListToolsResult.builder(
                       List.of(McpSchema.Tool.builder("warm", Map.of("type", "object")).build()))
                   .build()));
       mapper.writeValueAsBytes(
-          new McpSchema.JSONRPCNotification(
-              "notifications/progress",
-              McpSchema.ProgressNotification.builder(1, 1.0).message("warm").build()));
+          SdkResults.plainMessage(
+              new McpSchema.JSONRPCNotification(
+                  "notifications/progress",
+                  McpSchema.ProgressNotification.builder(1, 1.0).message("warm").build())));
     } catch (Exception | LinkageError e) {
       log.debug("JSON warm-up skipped: {}", e.toString());
     }

@@ -409,7 +409,7 @@ public final class StdioTransport implements McpServerTransportProvider {
               }
               return; // else it was cancelled: the spec says not to answer it
             }
-            writer.write(message);
+            writer.write(SdkResults.plainMessage(message));
           });
     }
 

@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.backend.UnavailableRunner;
+import dev.cinchmcp.tool.ExecuteCodeTool;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -15,6 +19,7 @@ import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -158,6 +163,54 @@ class SdkConversionTest {
   }
 
   @Test
+  void theToolListIsWrittenAsJacksonWritesIt() throws Exception {
+    McpSchema.Tool executeCode =
+        new ExecuteCodeTool(
+                new UnavailableRunner(
+                    "none", new RunFailure(RunFailure.Kind.MISCONFIGURED, "not configured")),
+                Executors.newSingleThreadScheduledExecutor(),
+                SandboxFacts.SERVICE)
+            .specification()
+            .tool();
+    McpSchema.Tool bare = McpSchema.Tool.builder().name("bare").build();
+    for (McpSchema.ListToolsResult result :
+        List.of(
+            new McpSchema.ListToolsResult(List.of(executeCode), null),
+            new McpSchema.ListToolsResult(List.of(executeCode, bare), "next", Map.of("m", 1)))) {
+      assertEquals(
+          JSON.writeValueAsString(result), JSON.writeValueAsString(SdkResults.plain(result)));
+    }
+  }
+
+  @Test
+  void progressAndLogNotificationsAreWrittenAsJacksonWritesThem() throws Exception {
+    for (McpSchema.JSONRPCNotification n :
+        List.of(
+            new McpSchema.JSONRPCNotification(
+                McpSchema.JSONRPC_VERSION,
+                McpSchema.METHOD_NOTIFICATION_PROGRESS,
+                new McpSchema.ProgressNotification("tok", 2.0, null, "Running (2 s)")),
+            new McpSchema.JSONRPCNotification(
+                McpSchema.JSONRPC_VERSION,
+                McpSchema.METHOD_NOTIFICATION_PROGRESS,
+                new McpSchema.ProgressNotification(7, 1.0, 10.0, null, Map.of("k", "v"))),
+            new McpSchema.JSONRPCNotification(
+                McpSchema.JSONRPC_VERSION,
+                McpSchema.METHOD_NOTIFICATION_MESSAGE,
+                McpSchema.LoggingMessageNotification.builder()
+                    .level(McpSchema.LoggingLevel.WARNING)
+                    .logger("cinch-mcp")
+                    .data("The Cinch API is rate limiting")
+                    .build()))) {
+      assertEquals(JSON.writeValueAsString(n), JSON.writeValueAsString(SdkResults.plainMessage(n)));
+    }
+    McpSchema.JSONRPCNotification other =
+        new McpSchema.JSONRPCNotification(
+            McpSchema.JSONRPC_VERSION, "notifications/tools/list_changed", null);
+    assertSame(other, SdkResults.plainMessage(other));
+  }
+
+  @Test
   void resultsItDoesNotWriteAreLeftToJackson() {
     CallToolResult image =
         new CallToolResult(
@@ -170,7 +223,7 @@ class SdkConversionTest {
             new McpSchema.Implementation("x", "1"),
             null);
     assertSame(withPrompts, SdkResults.plain(withPrompts));
-    Object other = new McpSchema.ListToolsResult(List.of(), null);
+    Object other = new McpSchema.ListPromptsResult(List.of(), null);
     assertSame(other, SdkResults.plain(other));
   }
 
