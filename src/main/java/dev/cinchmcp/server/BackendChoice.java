@@ -131,8 +131,7 @@ public record BackendChoice(
                     settings.apiKey().orElseThrow(),
                     settings.timeout(),
                     Version.userAgent(),
-                    CinchApiRunner.newHttpClient(
-                        settings.baseUri(), connectTimeout(settings), workers),
+                    CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout(settings)),
                     workers,
                     timers,
                     Clock.systemUTC()),

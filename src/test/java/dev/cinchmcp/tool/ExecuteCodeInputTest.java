@@ -75,7 +75,7 @@ class ExecuteCodeInputTest {
             "cinch_live_test_5f2c9a1b7e",
             Duration.ofSeconds(5),
             Version.userAgent(),
-            CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5), workers),
+            CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5)),
             workers,
             timers,
             Clock.systemUTC());

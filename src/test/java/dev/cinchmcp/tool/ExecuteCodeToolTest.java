@@ -81,7 +81,7 @@ class ExecuteCodeToolTest {
         KEY,
         Duration.ofSeconds(5),
         Version.userAgent(),
-        CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5), workers),
+        CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5)),
         workers,
         timers,
         Clock.systemUTC());

@@ -65,7 +65,7 @@ final class ApiHarness implements AutoCloseable {
         key,
         timeout,
         Version.userAgent(),
-        CinchApiRunner.newHttpClient(runUri, connect, workers),
+        CinchApiRunner.newHttpClient(runUri, connect),
         workers,
         timers,
         Clock.systemUTC());

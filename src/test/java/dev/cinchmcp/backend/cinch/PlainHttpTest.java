@@ -10,7 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 
@@ -20,10 +19,7 @@ class PlainHttpTest {
   @Test
   void aPlainHttpClientHasNoTlsContext() {
     HttpClient client =
-        CinchApiRunner.newHttpClient(
-            URI.create("http://127.0.0.1:9"),
-            Duration.ofSeconds(1),
-            Executors.newCachedThreadPool());
+        CinchApiRunner.newHttpClient(URI.create("http://127.0.0.1:9"), Duration.ofSeconds(1));
     assertEquals("none", client.sslContext().getProtocol());
     assertEquals(HttpClient.Version.HTTP_1_1, client.version());
     // Were it ever asked for TLS, it says why there is none, rather than connect some other way.
@@ -40,10 +36,7 @@ class PlainHttpTest {
   @Test
   void anHttpsClientHasTheDefaultTlsContext() throws Exception {
     HttpClient client =
-        CinchApiRunner.newHttpClient(
-            URI.create("https://api.cinch.codes"),
-            Duration.ofSeconds(1),
-            Executors.newCachedThreadPool());
+        CinchApiRunner.newHttpClient(URI.create("https://api.cinch.codes"), Duration.ofSeconds(1));
     assertSame(SSLContext.getDefault(), client.sslContext());
   }
 

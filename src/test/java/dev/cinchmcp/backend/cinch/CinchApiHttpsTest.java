@@ -1,0 +1,179 @@
+package dev.cinchmcp.backend.cinch;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static dev.cinchmcp.backend.cinch.ApiHarness.python;
+import static dev.cinchmcp.backend.cinch.ApiHarness.runOk;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import com.github.tomakehurst.wiremock.http.RequestMethod;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.config.Version;
+import java.net.Socket;
+import java.net.URI;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runner over TLS and HTTP/2, the way it talks to the real API, with the client's tasks on its
+ * own threads ({@link CinchApiRunner#ITS_OWN_THREAD}): WireMock's HTTPS port (Jetty, with ALPN, so
+ * the client gets HTTP/2). Sequential calls, 64 at once, a large answer and a deadline: none of
+ * them may hang or mix up answers.
+ */
+class CinchApiHttpsTest {
+
+  private WireMockServer api;
+  private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(1);
+
+  @BeforeEach
+  void start() {
+    api =
+        new WireMockServer(
+            WireMockConfiguration.options()
+                .dynamicPort()
+                .dynamicHttpsPort()
+                .bindAddress("127.0.0.1"));
+    api.start();
+  }
+
+  @AfterEach
+  void stop() {
+    api.stop();
+    timers.shutdownNow();
+  }
+
+  private CinchApiRunner runner(Duration timeout) throws Exception {
+    URI run = URI.create("https://127.0.0.1:" + api.httpsPort() + "/run");
+    return new CinchApiRunner(
+        run,
+        ApiHarness.KEY,
+        timeout,
+        Version.userAgent(),
+        CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5), trustingWireMock()),
+        Executors.newCachedThreadPool(),
+        timers,
+        Clock.systemUTC());
+  }
+
+  @Test
+  void callsOneAfterAnotherAndAllAtOnceOverHttp2() throws Exception {
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(
+                        "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,"
+                            + "\"timedOut\":false,\"durationMs\":5}")));
+    CinchApiRunner runner = runner(Duration.ofSeconds(20));
+    for (int i = 0; i < 20; i++) {
+      assertEquals("42\n", runOk(runner, python("print(" + i + ")")).stdout().text());
+    }
+    List<CompletableFuture<RunResult>> all = new ArrayList<>();
+    for (int i = 0; i < 64; i++) {
+      all.add(runner.run(python("print(" + i + ")"), RunListener.NONE));
+    }
+    for (CompletableFuture<RunResult> f : all) {
+      assertEquals("42\n", f.get(30, TimeUnit.SECONDS).stdout().text());
+    }
+    List<LoggedRequest> seen =
+        api.findAll(
+            com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor(
+                com.github.tomakehurst.wiremock.client.WireMock.anyUrl()));
+    assertEquals(84, seen.size());
+    assertTrue(
+        seen.stream()
+            .allMatch(
+                r ->
+                    r.getMethod().equals(RequestMethod.POST)
+                        && r.getProtocol().startsWith("HTTP/2")),
+        "every call went over HTTP/2: " + seen.get(0).getProtocol());
+    runner.close();
+  }
+
+  @Test
+  void aLargeAnswerIsReadAndCut() throws Exception {
+    String big = "x".repeat(3_000_000);
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .willReturn(
+                aResponse()
+                    .withBody(
+                        "{\"stdout\":\""
+                            + big
+                            + "\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}")));
+    CinchApiRunner runner = runner(Duration.ofSeconds(20));
+    RunResult result = runOk(runner, python("print('x' * 3000000)"));
+    assertEquals(3_000_000, result.stdout().originalLength());
+    assertTrue(result.stdout().text().length() <= 20_000);
+    runner.close();
+  }
+
+  @Test
+  void aSilentApiEndsAtTheDeadline() throws Exception {
+    api.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withFixedDelay(10_000)));
+    CinchApiRunner runner = runner(Duration.ofMillis(800));
+    long t0 = System.nanoTime();
+    ExecutionException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExecutionException.class,
+            () -> runner.run(python("print(1)"), RunListener.NONE).get(20, TimeUnit.SECONDS));
+    assertEquals(RunFailure.Kind.TIMEOUT, ((RunFailure) e.getCause()).kind());
+    assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(5), "ended at the deadline");
+    runner.close();
+  }
+
+  /** Trusts WireMock's self-signed certificate (and, for this test only, any other). */
+  private static SSLContext trustingWireMock() throws Exception {
+    TrustManager trustAll =
+        new X509ExtendedTrustManager() {
+          @Override
+          public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+          @Override
+          public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+          @Override
+          public void checkClientTrusted(X509Certificate[] chain, String authType, Socket s) {}
+
+          @Override
+          public void checkServerTrusted(X509Certificate[] chain, String authType, Socket s) {}
+
+          @Override
+          public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine e) {}
+
+          @Override
+          public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine e) {}
+
+          @Override
+          public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+          }
+        };
+    SSLContext tls = SSLContext.getInstance("TLS");
+    tls.init(null, new TrustManager[] {trustAll}, null);
+    return tls;
+  }
+}
