@@ -49,7 +49,7 @@ final class SdkParams {
     Map<?, ?> capabilities = map(params.get("capabilities"));
     Map<?, ?> clientInfo = map(params.get("clientInfo"));
     if (!INITIALIZE.containsAll(params.keySet())
-        || (capabilities != null && !CAPABILITIES.containsAll(capabilities.keySet()))
+        || (capabilities != null && !knownCapabilities(capabilities))
         || (clientInfo != null && !CLIENT_INFO.containsAll(clientInfo.keySet()))) {
       return null;
     }
@@ -65,15 +65,19 @@ final class SdkParams {
         meta(params));
   }
 
-  private static ClientCapabilities capabilities(Map<?, ?> capabilities) {
+  /** Only the capabilities, and the fields of them, that {@link #capabilities} writes. */
+  private static boolean knownCapabilities(Map<?, ?> capabilities) {
     Map<?, ?> roots = map(capabilities.get("roots"));
     Map<?, ?> sampling = map(capabilities.get("sampling"));
     Map<?, ?> elicitation = map(capabilities.get("elicitation"));
-    if ((roots != null && !Set.of("listChanged").containsAll(roots.keySet()))
-        || (sampling != null && !sampling.isEmpty())
-        || (elicitation != null && !elicitation.isEmpty())) {
-      throw new ClassCastException("left to Jackson");
-    }
+    return CAPABILITIES.containsAll(capabilities.keySet())
+        && (roots == null || Set.of("listChanged").containsAll(roots.keySet()))
+        && (sampling == null || sampling.isEmpty())
+        && (elicitation == null || elicitation.isEmpty());
+  }
+
+  private static ClientCapabilities capabilities(Map<?, ?> capabilities) {
+    Map<?, ?> roots = map(capabilities.get("roots"));
     @SuppressWarnings("unchecked")
     Map<String, Object> experimental = (Map<String, Object>) map(capabilities.get("experimental"));
     return new ClientCapabilities(
@@ -81,8 +85,8 @@ final class SdkParams {
         roots == null
             ? null
             : new ClientCapabilities.RootCapabilities((Boolean) roots.get("listChanged")),
-        sampling == null ? null : new ClientCapabilities.Sampling(),
-        elicitation == null ? null : new ClientCapabilities.Elicitation());
+        capabilities.get("sampling") == null ? null : new ClientCapabilities.Sampling(),
+        capabilities.get("elicitation") == null ? null : new ClientCapabilities.Elicitation());
   }
 
   @SuppressWarnings("unchecked")
