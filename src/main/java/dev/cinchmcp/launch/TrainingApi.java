@@ -67,7 +67,7 @@ public final class TrainingApi implements AutoCloseable {
         OutputStream out = connection.getOutputStream()) {
       while (true) {
         int length = contentLength(in);
-        if (length < 0) {
+        if (length < 0 || length > 16 * 1024 * 1024) {
           return;
         }
         in.readNBytes(length);
@@ -99,8 +99,10 @@ public final class TrainingApi implements AutoCloseable {
           length = Integer.parseInt(lower.substring("content-length:".length()).trim());
         }
         line.setLength(0);
-      } else {
+      } else if (line.length() < 8192) {
         line.append((char) c);
+      } else {
+        return -1; // not the training run's client (any local user can connect): hang up
       }
     }
     return -1;
