@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLContext;
 
 /**
  * A real WireMock server on a dynamic loopback port, and real {@link CinchApiRunner}s pointed at it
@@ -40,9 +41,26 @@ final class ApiHarness implements AutoCloseable {
   private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(1, daemon());
 
   ApiHarness() {
-    wireMock =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+    this(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+  }
+
+  private ApiHarness(WireMockConfiguration options) {
+    wireMock = new WireMockServer(options);
     wireMock.start();
+  }
+
+  /**
+   * With an HTTPS port too: WireMock's self-signed certificate, and Jetty with ALPN, so a client
+   * that offers HTTP/2 gets it, as from the real API.
+   */
+  static ApiHarness withHttps() {
+    return new ApiHarness(
+        WireMockConfiguration.options().dynamicPort().dynamicHttpsPort().bindAddress("127.0.0.1"));
+  }
+
+  /** The run endpoint on the HTTPS port (of {@link #withHttps}). */
+  URI httpsRun() {
+    return URI.create("https://127.0.0.1:" + wireMock.httpsPort() + "/run");
   }
 
   URI base() {
@@ -58,6 +76,11 @@ final class ApiHarness implements AutoCloseable {
   }
 
   CinchApiRunner runner(URI runUri, Duration timeout, String key) {
+    return runner(runUri, timeout, key, null);
+  }
+
+  /** A runner whose https connections use this TLS context ({@code null}: the JDK's default). */
+  CinchApiRunner runner(URI runUri, Duration timeout, String key, SSLContext tls) {
     Duration connect =
         timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10);
     return new CinchApiRunner(
@@ -65,7 +88,7 @@ final class ApiHarness implements AutoCloseable {
         key,
         timeout,
         Version.userAgent(),
-        CinchApiRunner.newHttpClient(runUri, connect),
+        CinchApiRunner.newHttpClient(runUri, connect, tls),
         workers,
         timers,
         Clock.systemUTC());

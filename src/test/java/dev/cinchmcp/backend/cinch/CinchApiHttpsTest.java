@@ -1,6 +1,8 @@
 package dev.cinchmcp.backend.cinch;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static dev.cinchmcp.backend.cinch.ApiHarness.python;
@@ -8,25 +10,17 @@ import static dev.cinchmcp.backend.cinch.ApiHarness.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.http.RequestMethod;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
-import dev.cinchmcp.config.Version;
 import java.net.Socket;
-import java.net.URI;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -44,42 +38,25 @@ import org.junit.jupiter.api.Test;
  */
 class CinchApiHttpsTest {
 
-  private WireMockServer api;
-  private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(1);
+  private ApiHarness api;
 
   @BeforeEach
   void start() {
-    api =
-        new WireMockServer(
-            WireMockConfiguration.options()
-                .dynamicPort()
-                .dynamicHttpsPort()
-                .bindAddress("127.0.0.1"));
-    api.start();
+    api = ApiHarness.withHttps();
   }
 
   @AfterEach
   void stop() {
-    api.stop();
-    timers.shutdownNow();
+    api.close();
   }
 
   private CinchApiRunner runner(Duration timeout) throws Exception {
-    URI run = URI.create("https://127.0.0.1:" + api.httpsPort() + "/run");
-    return new CinchApiRunner(
-        run,
-        ApiHarness.KEY,
-        timeout,
-        Version.userAgent(),
-        CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5), trustingWireMock()),
-        Executors.newCachedThreadPool(),
-        timers,
-        Clock.systemUTC());
+    return api.runner(api.httpsRun(), timeout, ApiHarness.KEY, trustingWireMock());
   }
 
   @Test
   void callsOneAfterAnotherAndAllAtOnceOverHttp2() throws Exception {
-    api.stubFor(
+    api.wireMock.stubFor(
         post(urlEqualTo("/run"))
             .willReturn(
                 aResponse()
@@ -98,10 +75,7 @@ class CinchApiHttpsTest {
     for (CompletableFuture<RunResult> f : all) {
       assertEquals("42\n", f.get(30, TimeUnit.SECONDS).stdout().text());
     }
-    List<LoggedRequest> seen =
-        api.findAll(
-            com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor(
-                com.github.tomakehurst.wiremock.client.WireMock.anyUrl()));
+    List<LoggedRequest> seen = api.wireMock.findAll(anyRequestedFor(anyUrl()));
     assertEquals(84, seen.size());
     assertTrue(
         seen.stream()
@@ -116,7 +90,7 @@ class CinchApiHttpsTest {
   @Test
   void aLargeAnswerIsReadAndCut() throws Exception {
     String big = "x".repeat(3_000_000);
-    api.stubFor(
+    api.wireMock.stubFor(
         post(urlEqualTo("/run"))
             .willReturn(
                 aResponse()
@@ -133,14 +107,10 @@ class CinchApiHttpsTest {
 
   @Test
   void aSilentApiEndsAtTheDeadline() throws Exception {
-    api.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withFixedDelay(10_000)));
+    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withFixedDelay(10_000)));
     CinchApiRunner runner = runner(Duration.ofMillis(800));
     long t0 = System.nanoTime();
-    ExecutionException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            ExecutionException.class,
-            () -> runner.run(python("print(1)"), RunListener.NONE).get(20, TimeUnit.SECONDS));
-    assertEquals(RunFailure.Kind.TIMEOUT, ((RunFailure) e.getCause()).kind());
+    assertEquals(RunFailure.Kind.TIMEOUT, ApiHarness.runFails(runner).kind());
     assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(5), "ended at the deadline");
     runner.close();
   }
