@@ -58,6 +58,7 @@ final class FastStart {
         archive.get().makeInBackground();
         return OptionalInt.empty();
       }
+      archive.get().markUsed();
       return OptionalInt.of(runChild(jar, archive.get().useOptions()));
     } catch (IOException | URISyntaxException | RuntimeException e) {
       return OptionalInt.empty(); // run here, at normal speed

@@ -39,7 +39,8 @@ public final class LaunchOptions {
    */
   public static List<String> fast(Path jar) {
     try (ZipFile zip = new ZipFile(jar.toFile())) {
-      ZipEntry entry = zip.getEntry("dev/cinchmcp/launch/" + RESOURCE);
+      ZipEntry entry =
+          zip.getEntry(LaunchOptions.class.getPackageName().replace('.', '/') + "/" + RESOURCE);
       if (entry != null) {
         try (InputStream in = zip.getInputStream(entry)) {
           return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));

@@ -86,10 +86,14 @@ public final class SelfMadeArchive {
     return dir.trustsFile(file);
   }
 
-  /** The JVM options that map this archive; the archive counts as used from now. */
+  /** The JVM options that map this archive. */
   public List<String> useOptions() {
-    StaleArchives.markUsed(file);
     return List.of(kind.use(file));
+  }
+
+  /** Records that a start maps this archive now, so it is not removed as unused. */
+  public void markUsed() {
+    StaleArchives.markUsed(file);
   }
 
   /** Removes the archives of other jars and JVMs that no start has used for a month. */
