@@ -53,6 +53,15 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
   }
 
   /** Reads "name value" lines (memory.events, pids.events, memory.oom_control); 0 when absent. */
+  /** The number a cgroup file holds (memory.peak, memory.max_usage_in_bytes); -1 if unreadable. */
+  static long number(Path file) {
+    try {
+      return Long.parseLong(Files.readString(file).trim());
+    } catch (IOException | NumberFormatException e) {
+      return -1;
+    }
+  }
+
   static long counter(Path file, String name) {
     try {
       for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {

@@ -1,7 +1,5 @@
 package dev.cinchmcp.backend.local;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -26,11 +24,7 @@ record CgroupV1Run(Path memory, Path pids, Path cpu) implements RunCgroup {
 
   @Override
   public long peakMemory() {
-    try {
-      return Long.parseLong(Files.readString(memory.resolve("memory.max_usage_in_bytes")).trim());
-    } catch (IOException | NumberFormatException e) {
-      return -1;
-    }
+    return CgroupLimits.number(memory.resolve("memory.max_usage_in_bytes"));
   }
 
   @Override

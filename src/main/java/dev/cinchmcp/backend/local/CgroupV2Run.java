@@ -25,11 +25,7 @@ record CgroupV2Run(Path dir) implements RunCgroup {
 
   @Override
   public long peakMemory() {
-    try {
-      return Long.parseLong(Files.readString(dir.resolve("memory.peak")).trim()); // Linux 5.19+
-    } catch (IOException | NumberFormatException e) {
-      return -1;
-    }
+    return CgroupLimits.number(dir.resolve("memory.peak")); // Linux 5.19+
   }
 
   @Override
