@@ -50,6 +50,8 @@ final class FastStart {
       if (!startedPlain(jar, env)) {
         return OptionalInt.empty();
       }
+      // From here on a process starts, either way: the child, or the trainer of its archive.
+      ProcessStartWarmUp.begin();
       Optional<SelfMadeArchive> archive = SelfMadeArchive.of(jar, env);
       if (archive.isEmpty()) {
         return OptionalInt.empty();
@@ -58,8 +60,7 @@ final class FastStart {
         archive.get().makeInBackground();
         return OptionalInt.empty();
       }
-      archive.get().markUsed();
-      return OptionalInt.of(runChild(jar, archive.get().useOptions()));
+      return OptionalInt.of(runChild(jar, archive.get()));
     } catch (IOException | URISyntaxException | RuntimeException e) {
       return OptionalInt.empty(); // run here, at normal speed
     } catch (InterruptedException e) {
@@ -68,18 +69,20 @@ final class FastStart {
     }
   }
 
-  private static int runChild(Path jar, List<String> archiveOptions)
+  private static int runChild(Path jar, SelfMadeArchive archive)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(LaunchOptions.fast(jar));
-    command.addAll(archiveOptions);
+    command.addAll(archive.useOptions());
     command.add("-D" + CHILD_MARKER + "=true");
     command.add("-jar");
     command.add(jar.toString());
     // A child, on every Java: becoming the fast JVM by execve (Java 22's foreign function API)
     // saved the ~40 MB of this waiting JVM, but linking it cost a cold JVM 130-200 ms of start.
     Process child = new ProcessBuilder(command).inheritIO().start();
+    // Marked once the child is on its way, not before: it is not on the child's path.
+    archive.markUsed();
     // A SIGTERM here (a client stopping the server) is passed on; the child answers what it owes,
     // exits, and this process ends with the same status.
     Runtime.getRuntime()
