@@ -1,8 +1,11 @@
 package dev.cinchmcp.transport;
 
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import java.io.IOException;
@@ -41,11 +44,26 @@ final class JsonRpcWriter {
     this.out = out;
   }
 
+  /**
+   * The message's bytes: plain values by hand ({@link PlainJson}), on a generator with this
+   * writer's settings (its escapes); anything else by Jackson.
+   */
+  private byte[] bytes(Object message) throws IOException {
+    if (!PlainJson.isPlain(message)) {
+      return json.writeValueAsBytes(message);
+    }
+    ByteArrayBuilder buffer = new ByteArrayBuilder();
+    try (JsonGenerator generator = json.createGenerator(buffer, JsonEncoding.UTF8)) {
+      PlainJson.write(generator, message);
+    }
+    return buffer.toByteArray();
+  }
+
   /** Writes one message; returns false if it was not written (stdout gone, or closed). */
   boolean write(Object message) {
     byte[] bytes;
     try {
-      bytes = json.writeValueAsBytes(message);
+      bytes = bytes(message);
     } catch (IOException | RuntimeException e) {
       // Our bug, not the client's: stdout itself is fine, so later messages still go out.
       log.error("A message could not be serialised ({}); it was not sent", e.toString());
@@ -105,7 +123,7 @@ final class JsonRpcWriter {
   }
 
   /** Escapes, on top of JSON's own, the characters some clients read as a line end. */
-  private static final class LineSafeEscapes extends CharacterEscapes {
+  static final class LineSafeEscapes extends CharacterEscapes {
     private static final SerializableString LS = new SerializedString("\\u2028");
     private static final SerializableString PS = new SerializedString("\\u2029");
     private static final SerializableString NEL = new SerializedString("\\u0085");
