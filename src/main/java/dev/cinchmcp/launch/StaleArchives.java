@@ -51,11 +51,12 @@ final class StaleArchives {
         if (name.startsWith(kept) || !OURS.matcher(name).matches() || !unusedSince(entry, cutoff)) {
           continue;
         }
-        delete(entry);
+        // Its lock and log first: once an archive is seen gone, nothing of it is left.
         if (name.endsWith(".jsa") || name.endsWith(".aot")) {
           delete(entry.resolveSibling(name + ".lock"));
           delete(entry.resolveSibling(name + ".log"));
         }
+        delete(entry);
       }
     } catch (IOException e) {
       // the cache cannot be listed: nothing is removed
