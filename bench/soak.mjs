@@ -24,7 +24,16 @@ const jar = path.resolve(arg('jar', path.join(root, 'target/cinch-mcp.jar')));
 // The fast launch's options (the one place that holds them), unless --plain.
 const launchFile = path.join(root, 'src/main/resources/dev/cinchmcp/launch/jvm-options.txt');
 const extraArgs = (arg('jvm', '') || '').split(' ').filter(Boolean);
-const fastArgs = readFileSync(launchFile, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+// A line that begins with [java 25+] or [java 17-24] counts only for those Java versions.
+const javaFeature = Number((spawnSync('java', ['-XshowSettings:properties', '-version'], { encoding: 'utf8' }).stderr
+  .match(/java\.specification\.version = (\d+)/) ?? [])[1] ?? 0);
+const fastArgs = readFileSync(launchFile, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+  .flatMap((l) => {
+    const guard = l.match(/^\[java (\d+)(?:(\+)|-(\d+))?\]\s*(.*)$/);
+    if (!guard) return [l];
+    const from = Number(guard[1]), to = guard[2] ? Infinity : Number(guard[3] ?? guard[1]);
+    return javaFeature >= from && javaFeature <= to ? [guard[4]] : [];
+  });
 const jvmArgs = [...(!process.argv.includes('--plain') && existsSync(launchFile)
   ? [...fastArgs, '-Dcinch.faststart.child=true'] : []), ...extraArgs];
 const deadline = Date.now() + 10 * 60 * 1000;

@@ -75,7 +75,7 @@ public class BundleBuilder {
     Path jar = server.resolve("cinch-mcp.jar");
     Files.copy(target.resolve("cinch-mcp.jar"), jar);
 
-    List<String> options = fastOptions(target.resolve("cinch-mcp.jar"));
+    List<String> options = fastOptions(target.resolve("cinch-mcp.jar"), feature(jdk.get()));
     List<String> training = new ArrayList<>();
     training.add(runtime.resolve("bin").resolve(exe("java")).toString());
     training.addAll(options);
@@ -120,15 +120,41 @@ public class BundleBuilder {
     System.out.println("[bundle] staged " + stage);
   }
 
-  /** The options of jvm-options.txt in the jar: the fast launch's one place. */
-  static List<String> fastOptions(Path jar) throws IOException {
+  /**
+   * The options of jvm-options.txt in the jar (the fast launch's one place) for the bundle's Java:
+   * as LaunchOptions reads them, [java 25+] and [java 17-24] lines included (McpbBundleIT compares).
+   */
+  static List<String> fastOptions(Path jar, int feature) throws IOException {
+    String text;
     try (ZipFile zip = new ZipFile(jar.toFile())) {
-      String text =
+      text =
           new String(
               zip.getInputStream(zip.getEntry("dev/cinchmcp/launch/jvm-options.txt")).readAllBytes(),
               StandardCharsets.UTF_8);
-      return text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
     }
+    List<String> options = new ArrayList<>();
+    for (String line : text.lines().map(String::strip).toList()) {
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      java.util.regex.Matcher guard =
+          java.util.regex.Pattern.compile("\\[java (\\d+)(\\+|-(\\d+))?\\]\\s*(.*)").matcher(line);
+      if (guard.matches()) {
+        int from = Integer.parseInt(guard.group(1));
+        int to =
+            guard.group(2) == null
+                ? from
+                : guard.group(3) == null ? Integer.MAX_VALUE : Integer.parseInt(guard.group(3));
+        if (feature >= from && feature <= to) {
+          options.add(guard.group(4));
+        }
+      } else if (line.startsWith("[")) {
+        throw new IllegalStateException("jvm-options.txt: not a [java ...] guard: " + line);
+      } else {
+        options.add(line);
+      }
+    }
+    return options;
   }
 
   static Optional<Path> findJdk(String given) throws IOException {

@@ -20,13 +20,18 @@ public final class LaunchOptions {
 
   private LaunchOptions() {}
 
-  /** The options, in file order, without comments or blank lines. */
+  /** The options for this JVM's Java version, in file order, without comments or blank lines. */
   public static List<String> fast() {
+    return forJava(Runtime.version().feature());
+  }
+
+  /** The options a JVM of the given feature version (17, 25, ...) is started with. */
+  public static List<String> forJava(int feature) {
     try (InputStream in = LaunchOptions.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException(RESOURCE + " is missing from the jar");
       }
-      return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), feature);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -43,7 +48,8 @@ public final class LaunchOptions {
           zip.getEntry(LaunchOptions.class.getPackageName().replace('.', '/') + "/" + RESOURCE);
       if (entry != null) {
         try (InputStream in = zip.getInputStream(entry)) {
-          return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+          return parse(
+              new String(in.readAllBytes(), StandardCharsets.UTF_8), Runtime.version().feature());
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -52,14 +58,51 @@ public final class LaunchOptions {
     return fast();
   }
 
-  static List<String> parse(String text) {
+  /**
+   * The options of the file's text for Java {@code feature}: a line that begins with {@code [java
+   * 25+]} or {@code [java 17-24]} counts only on those versions. (No regex and no lambda here: this
+   * runs at every plain start, before the JVM has compiled anything.)
+   */
+  static List<String> parse(String text, int feature) {
     List<String> options = new ArrayList<>();
     for (String line : text.split("\n")) {
       String option = line.strip();
-      if (!option.isEmpty() && !option.startsWith("#")) {
-        options.add(option);
+      if (option.isEmpty() || option.startsWith("#")) {
+        continue;
       }
+      if (option.startsWith("[")) {
+        int end = option.indexOf(']');
+        if (end < 0) {
+          throw new IllegalArgumentException(RESOURCE + ": no ']' in " + option);
+        }
+        if (!appliesTo(option.substring(1, end).strip(), feature)) {
+          continue;
+        }
+        option = option.substring(end + 1).strip();
+      }
+      options.add(option);
     }
     return options;
+  }
+
+  /** Whether a guard ({@code java 25+}, {@code java 17-24}, {@code java 21}) takes this version. */
+  static boolean appliesTo(String guard, int feature) {
+    if (!guard.startsWith("java ")) {
+      throw new IllegalArgumentException(RESOURCE + ": not a [java ...] guard: [" + guard + "]");
+    }
+    String versions = guard.substring(5).strip();
+    try {
+      if (versions.endsWith("+")) {
+        return feature >= Integer.parseInt(versions.substring(0, versions.length() - 1));
+      }
+      int dash = versions.indexOf('-');
+      if (dash > 0) {
+        return feature >= Integer.parseInt(versions.substring(0, dash))
+            && feature <= Integer.parseInt(versions.substring(dash + 1));
+      }
+      return feature == Integer.parseInt(versions);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(RESOURCE + ": not a [java ...] guard: [" + guard + "]");
+    }
   }
 }

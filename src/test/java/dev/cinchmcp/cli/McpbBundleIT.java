@@ -70,7 +70,8 @@ class McpbBundleIT {
     assertEquals("binary", manifest.at("/server/type").asText());
     assertEquals(JAVA, manifest.at("/server/entry_point").asText());
     assertEquals(DIRNAME + "/" + JAVA, manifest.at("/server/mcp_config/command").asText());
-    List<String> expected = new ArrayList<>(LaunchOptions.fast());
+    // The options for the bundle's own Java (its [java 25+] lines), not for the JVM of this test.
+    List<String> expected = new ArrayList<>(LaunchOptions.forJava(runtimeFeature()));
     expected.add("-XX:AOTCache=" + DIRNAME + "/server/cinch-mcp.aot");
     expected.add("-jar");
     expected.add(DIRNAME + "/server/cinch-mcp.jar");
@@ -213,6 +214,19 @@ class McpbBundleIT {
       }
     }
     return dir;
+  }
+
+  /** The bundled runtime's feature version, from its release file (JAVA_VERSION="25.0.3"). */
+  private int runtimeFeature() throws IOException {
+    try (ZipFile zip = new ZipFile(bundle().toFile());
+        InputStream in = zip.getInputStream(zip.getEntry("runtime/release"))) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (line.startsWith("JAVA_VERSION=\"")) {
+          return Integer.parseInt(line.substring(14).split("[.\"+-]")[0]);
+        }
+      }
+    }
+    throw new AssertionError("no JAVA_VERSION in the bundle's runtime/release");
   }
 
   private static List<String> args(JsonNode manifest) {

@@ -1,6 +1,7 @@
 package dev.cinchmcp.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -16,7 +17,41 @@ class LaunchOptionsTest {
   void commentsAndBlankLinesAreNotOptions() {
     assertEquals(
         List.of("-Xmx1m", "-XX:+UseSerialGC"),
-        LaunchOptions.parse("# why\n-Xmx1m\n\n   -XX:+UseSerialGC  \n# more\n"));
+        LaunchOptions.parse("# why\n-Xmx1m\n\n   -XX:+UseSerialGC  \n# more\n", 17));
+  }
+
+  @Test
+  void aGuardedLineCountsOnlyOnItsJavaVersions() {
+    String text =
+        "-Xmx1m\n[java 17-24] -XX:CICompilerCount=1\n[java 25+] -XX:CICompilerCount=2\n"
+            + "  [ java 21 ]   -Done=21\n";
+    assertEquals(List.of("-Xmx1m", "-XX:CICompilerCount=1"), LaunchOptions.parse(text, 17));
+    assertEquals(
+        List.of("-Xmx1m", "-XX:CICompilerCount=1", "-Done=21"), LaunchOptions.parse(text, 21));
+    assertEquals(List.of("-Xmx1m", "-XX:CICompilerCount=1"), LaunchOptions.parse(text, 24));
+    assertEquals(List.of("-Xmx1m", "-XX:CICompilerCount=2"), LaunchOptions.parse(text, 25));
+    assertEquals(List.of("-Xmx1m", "-XX:CICompilerCount=2"), LaunchOptions.parse(text, 26));
+  }
+
+  @Test
+  void aMalformedGuardIsAnErrorNotASilentlyDroppedOption() {
+    for (String bad : List.of("[jdk 25+] -Xa", "[java x] -Xa", "[java 25+ -Xa", "[java 17-] -Xa")) {
+      assertThrows(IllegalArgumentException.class, () -> LaunchOptions.parse(bad, 25), bad);
+    }
+  }
+
+  @Test
+  void theFileHasOneCompilerThreadCountForEveryJava() {
+    for (int feature = 17; feature <= 30; feature++) {
+      List<String> options = LaunchOptions.forJava(feature);
+      assertEquals(
+          1,
+          options.stream().filter(o -> o.startsWith("-XX:CICompilerCount=")).count(),
+          feature + ": " + options);
+    }
+    assertTrue(LaunchOptions.forJava(17).contains("-XX:CICompilerCount=1"));
+    assertTrue(LaunchOptions.forJava(25).contains("-XX:CICompilerCount=2"));
+    assertEquals(LaunchOptions.forJava(Runtime.version().feature()), LaunchOptions.fast());
   }
 
   @Test
