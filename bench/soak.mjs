@@ -29,7 +29,7 @@ const javaFeature = Number((spawnSync('java', ['-XshowSettings:properties', '-ve
   .match(/java\.specification\.version = (\d+)/) ?? [])[1] ?? 0);
 const fastArgs = readFileSync(launchFile, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
   .flatMap((l) => {
-    const guard = l.match(/^\[java (\d+)(?:(\+)|-(\d+))?\]\s*(.*)$/);
+    const guard = l.match(/^\[\s*java\s+(\d+)(?:(\+)|-(\d+))?\s*\]\s*(.*)$/);
     if (!guard) return [l];
     const from = Number(guard[1]), to = guard[2] ? Infinity : Number(guard[3] ?? guard[1]);
     return javaFeature >= from && javaFeature <= to ? [guard[4]] : [];

@@ -138,7 +138,8 @@ public class BundleBuilder {
         continue;
       }
       java.util.regex.Matcher guard =
-          java.util.regex.Pattern.compile("\\[java (\\d+)(\\+|-(\\d+))?\\]\\s*(.*)").matcher(line);
+          java.util.regex.Pattern.compile(
+              "\\[\\s*java\\s+(\\d+)(\\+|-(\\d+))?\\s*\\]\\s*(.*)").matcher(line);
       if (guard.matches()) {
         int from = Integer.parseInt(guard.group(1));
         int to =

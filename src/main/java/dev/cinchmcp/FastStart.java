@@ -50,7 +50,7 @@ final class FastStart {
       if (!startedPlain(jar, env)) {
         return OptionalInt.empty();
       }
-      // From here on a process starts, either way: the child, or the trainer of its archive.
+      // From here on a process is almost always started: the child, or the trainer of its archive.
       ProcessStartWarmUp.begin();
       Optional<SelfMadeArchive> archive = SelfMadeArchive.of(jar, env);
       if (archive.isEmpty()) {
