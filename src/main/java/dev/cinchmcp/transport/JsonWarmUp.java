@@ -88,19 +88,21 @@ public final class JsonWarmUp {
       JsonNode call =
           new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).value().node();
       SdkParams.read(PlainValues.of(call.get("params")), McpSchema.CallToolRequest.class);
-      mapper.writeValueAsBytes(
+      // Written as the transport writes them: plain values by hand, anything else by Jackson.
+      JsonRpcWriter writer = new JsonRpcWriter(mapper, OutputStream.nullOutputStream());
+      writer.write(
           SdkResults.plain(
               McpSchema.CallToolResult.builder()
                   .addTextContent("warm")
                   .structuredContent(Map.of("stdout", ""))
                   .isError(false)
                   .build()));
-      mapper.writeValueAsBytes(
+      writer.write(
           SdkResults.plain(
               McpSchema.ListToolsResult.builder(
                       List.of(McpSchema.Tool.builder("warm", Map.of("type", "object")).build()))
                   .build()));
-      mapper.writeValueAsBytes(
+      writer.write(
           SdkResults.plainMessage(
               new McpSchema.JSONRPCNotification(
                   "notifications/progress",
