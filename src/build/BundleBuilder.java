@@ -11,7 +11,6 @@
 // TARGET_DIR/bundle/bundle.properties says why. Its output goes to TARGET_DIR/bundle/.
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +23,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import java.util.zip.ZipFile;
 
 public class BundleBuilder {
 
@@ -75,7 +73,9 @@ public class BundleBuilder {
     Path jar = server.resolve("cinch-mcp.jar");
     Files.copy(target.resolve("cinch-mcp.jar"), jar);
 
-    List<String> options = fastOptions(target.resolve("cinch-mcp.jar"), feature(jdk.get()));
+    // The fast launch's options (jvm-options.txt, their one place) for the bundle's own Java, read by
+    // the server's own code from the jar on this program's class path.
+    List<String> options = dev.cinchmcp.launch.LaunchOptions.forJava(feature(jdk.get()));
     List<String> training = new ArrayList<>();
     training.add(runtime.resolve("bin").resolve(exe("java")).toString());
     training.addAll(options);
@@ -118,44 +118,6 @@ public class BundleBuilder {
         "bundle.name=" + name + "\nbundle.stage=" + stage.toString().replace('\\', '/') + "\n"
             + "bundle.platform=" + platform + "\n");
     System.out.println("[bundle] staged " + stage);
-  }
-
-  /**
-   * The options of jvm-options.txt in the jar (the fast launch's one place) for the bundle's Java:
-   * as LaunchOptions reads them, [java 25+] and [java 17-24] lines included (McpbBundleIT compares).
-   */
-  static List<String> fastOptions(Path jar, int feature) throws IOException {
-    String text;
-    try (ZipFile zip = new ZipFile(jar.toFile())) {
-      text =
-          new String(
-              zip.getInputStream(zip.getEntry("dev/cinchmcp/launch/jvm-options.txt")).readAllBytes(),
-              StandardCharsets.UTF_8);
-    }
-    List<String> options = new ArrayList<>();
-    for (String line : text.lines().map(String::strip).toList()) {
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
-      }
-      java.util.regex.Matcher guard =
-          java.util.regex.Pattern.compile(
-              "\\[\\s*java\\s+(\\d+)(\\+|-(\\d+))?\\s*\\]\\s*(.*)").matcher(line);
-      if (guard.matches()) {
-        int from = Integer.parseInt(guard.group(1));
-        int to =
-            guard.group(2) == null
-                ? from
-                : guard.group(3) == null ? Integer.MAX_VALUE : Integer.parseInt(guard.group(3));
-        if (feature >= from && feature <= to) {
-          options.add(guard.group(4));
-        }
-      } else if (line.startsWith("[")) {
-        throw new IllegalStateException("jvm-options.txt: not a [java ...] guard: " + line);
-      } else {
-        options.add(line);
-      }
-    }
-    return options;
   }
 
   static Optional<Path> findJdk(String given) throws IOException {
