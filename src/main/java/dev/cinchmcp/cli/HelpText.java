@@ -51,6 +51,14 @@ final class HelpText {
             + Settings.BACKEND
             + "     auto (default: the API with a key, else local gVisor), cinch or local.",
         "  " + Settings.RUNSC + "       gVisor's runsc for local runs (default: runsc on PATH).",
+        "  "
+            + Settings.LOCAL_POOL
+            + "  Local sandboxes per language started ahead of time, 0 to "
+            + Settings.MAX_LOCAL_POOL
+            + " (default "
+            + Settings.DEFAULT_LOCAL_POOL
+            + ");",
+        "                    0: every local run starts its own (slower; nothing held while idle).",
         "  CINCH_FAST_START  0: a plain java -jar makes no class-data archive and never restarts itself.",
         "  "
             + LogLevel.VARIABLE

@@ -20,6 +20,7 @@ import java.util.Optional;
  *     Cinch API can be used (a missing key is one of them)
  * @param backend which backend the user asked for
  * @param runsc gVisor's runsc for the local backend: a name looked up on PATH, or a path
+ * @param localPool how many local sandboxes per language are started ahead of time (0: none)
  */
 public record Settings(
     Optional<String> apiKey,
@@ -27,13 +28,21 @@ public record Settings(
     Duration timeout,
     List<String> problems,
     Backend backend,
-    String runsc) {
+    String runsc,
+    int localPool) {
 
   public static final String API_KEY = "CINCH_API_KEY";
   public static final String BASE_URL = "CINCH_BASE_URL";
   public static final String TIMEOUT_MS = "CINCH_TIMEOUT_MS";
   public static final String BACKEND = "CINCH_BACKEND";
   public static final String RUNSC = "CINCH_RUNSC";
+  public static final String LOCAL_POOL = "CINCH_LOCAL_POOL";
+
+  /** Local sandboxes waiting per language unless {@value #LOCAL_POOL} says otherwise. */
+  public static final int DEFAULT_LOCAL_POOL = 1;
+
+  /** The most {@value #LOCAL_POOL} allows: each waiting sandbox holds ~15-20 MB. */
+  public static final int MAX_LOCAL_POOL = 8;
 
   /** The problem of a missing key: the one that a local sandbox can stand in for. */
   public static final String MISSING_KEY =
@@ -55,7 +64,7 @@ public record Settings(
 
   /** The settings of the Cinch API alone, with the default backend choice. */
   public Settings(Optional<String> apiKey, URI baseUri, Duration timeout, List<String> problems) {
-    this(apiKey, baseUri, timeout, problems, Backend.AUTO, "runsc");
+    this(apiKey, baseUri, timeout, problems, Backend.AUTO, "runsc", DEFAULT_LOCAL_POOL);
   }
 
   /** Reads and checks the settings from an environment map (normally {@code System.getenv()}). */

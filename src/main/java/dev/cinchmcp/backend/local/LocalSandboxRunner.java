@@ -64,10 +64,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   /** Sandboxes started and not yet cleaned up, so that {@link #close()} can kill them. */
   private final Set<SandboxRun> running = ConcurrentHashMap.newKeySet();
 
-  /** The sandboxes started ahead of time; null until the self-test passed, or with a pool of 0. */
-  private WarmPool<WaitingSandbox> pool;
-
-  private boolean closed;
+  /** The sandboxes started ahead of time (filled once the self-test passed); null with none. */
+  private final WarmPool<WaitingSandbox> pool;
 
   private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
     this.settings = settings;
@@ -92,9 +90,16 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
                           "the gVisor self-test did not run (" + error.getCause() + ")",
                           prepared.host()));
       selfTest.thenAccept(test -> logSelfTest(test, started));
-      selfTest.thenAccept(this::startPool);
+      this.pool = settings.poolSize() == 0 ? null : newPool();
+      selfTest.thenAccept(
+          test -> {
+            if (test.failure() == null && pool != null) {
+              pool.fill();
+            }
+          });
     } else {
       this.selfTest = CompletableFuture.completedFuture(null);
+      this.pool = null;
       log.warn("Local gVisor sandbox unavailable: {}", prepared.unusableReason());
     }
   }
@@ -113,35 +118,22 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
   }
 
-  /** After a passed self-test (which measured the memory a sandbox needs at start): fill it. */
-  private void startPool(GvisorProbe.SelfTest test) {
-    if (test.failure() != null || settings.poolSize() == 0) {
-      return;
-    }
+  /**
+   * The pool, filled once the self-test has passed (which measured the memory a sandbox needs at
+   * start); its starter uses the host as the self-test left it.
+   */
+  private WarmPool<WaitingSandbox> newPool() {
     Map<Language, Integer> sizes = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
-      if (test.host().runtimes().interpreter(language).isPresent()) {
+      if (prepared.host().runtimes().interpreter(language).isPresent()) {
         sizes.put(language, settings.poolSize());
       }
     }
-    WarmPool<WaitingSandbox> made =
-        new WarmPool<>(
-            sizes,
-            settings.poolIdleLimit(),
-            language -> WaitingSandbox.start(language, settings, test.host(), streamThreads),
-            "cinchmcp-sandbox-pool");
-    synchronized (this) {
-      if (closed) {
-        made.close();
-        return;
-      }
-      pool = made;
-    }
-    made.fill();
-  }
-
-  private synchronized WarmPool<WaitingSandbox> pool() {
-    return pool;
+    return new WarmPool<>(
+        sizes,
+        settings.poolIdleLimit(),
+        language -> WaitingSandbox.start(language, settings, selfTest.join().host(), streamThreads),
+        "cinchmcp-sandbox-pool");
   }
 
   /**
@@ -150,13 +142,13 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
    * idle.
    */
   public int waiting(Language language) {
-    WarmPool<WaitingSandbox> current = pool();
+    WarmPool<WaitingSandbox> current = pool;
     return current == null ? 0 : current.waiting(language);
   }
 
   /** Whether every language has its full count of sandboxes waiting (false with a pool of 0). */
   public boolean poolFull() {
-    WarmPool<WaitingSandbox> current = pool();
+    WarmPool<WaitingSandbox> current = pool;
     return current != null && current.full();
   }
 
@@ -242,7 +234,17 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     pending.add(future);
-    future.whenComplete((result, error) -> pending.remove(future));
+    if (pool != null) {
+      // From its arrival (it may wait for the self-test) to its answer, no refill competes with it.
+      pool.callStarted();
+    }
+    future.whenComplete(
+        (result, error) -> {
+          pending.remove(future);
+          if (pool != null) {
+            pool.callEnded();
+          }
+        });
     // A run that arrives before the self-test is done waits for it.
     selfTest.thenAccept(
         test -> {
@@ -291,28 +293,22 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if (future.isDone()) {
       return; // cancelled while queued
     }
-    WarmPool<WaitingSandbox> warmPool = pool();
-    if (warmPool != null) {
-      warmPool.callStarted();
-    }
+    Optional<WaitingSandbox> waiting =
+        pool == null ? Optional.empty() : pool.take(program.language());
+    SandboxRun run =
+        waiting
+            .map(
+                sandbox ->
+                    new SandboxRun(sandbox, program, settings, host, streamThreads)
+                        // Its answer goes out before the clean-up, which takes tens of ms.
+                        .onResult(future::complete))
+            .orElseGet(() -> coldRun(program, host));
     try {
-      Optional<WaitingSandbox> waiting =
-          warmPool == null ? Optional.empty() : warmPool.take(program.language());
-      SandboxRun run =
-          waiting
-              .map(sandbox -> new SandboxRun(sandbox, program, settings, host, streamThreads))
-              .orElseGet(() -> coldRun(program, host));
-      try {
-        execute(run, current, future, events);
-      } catch (SandboxRun.HandOverFailed e) {
-        // It died just before its program: nothing ran, so a cold start runs it, as without a pool.
-        log.debug("Waiting sandbox {} could not take its program: {}", run.id(), e.getMessage());
-        execute(coldRun(program, host), current, future, events);
-      }
-    } finally {
-      if (warmPool != null) {
-        warmPool.callEnded();
-      }
+      execute(run, current, future, events);
+    } catch (SandboxRun.HandOverFailed e) {
+      // It died just before its program: nothing ran, so a cold start runs it, as without a pool.
+      log.debug("Waiting sandbox {} could not take its program: {}", run.id(), e.getMessage());
+      execute(coldRun(program, host), current, future, events);
     }
   }
 
@@ -366,13 +362,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
    */
   @Override
   public void close() {
-    WarmPool<WaitingSandbox> warmPool;
-    synchronized (this) {
-      closed = true;
-      warmPool = pool;
-    }
-    if (warmPool != null) {
-      warmPool.close(); // the waiting sandboxes first: nothing waits for them
+    if (pool != null) {
+      pool.close(); // the waiting sandboxes first: nothing waits for them
     }
     sandboxes.shutdownNow();
     running.forEach(SandboxRun::cancel);

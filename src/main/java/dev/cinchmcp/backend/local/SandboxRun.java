@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,6 +75,7 @@ final class SandboxRun {
   private volatile boolean cancelled;
   private volatile long peakBytes = -1;
   private boolean lowPriority;
+  private Consumer<RunResult> onResult = result -> {};
 
   SandboxRun(
       String id,
@@ -117,6 +119,12 @@ final class SandboxRun {
     }
   }
 
+  /** Called with the result as soon as it is known, before the clean-up. */
+  SandboxRun onResult(Consumer<RunResult> listener) {
+    onResult = listener;
+    return this;
+  }
+
   /** Whether the program runs in a sandbox started ahead of time. */
   boolean warm() {
     return warm != null;
@@ -139,7 +147,9 @@ final class SandboxRun {
   RunResult execute() {
     try {
       if (warm != null) {
-        return runAndWait(null);
+        RunResult result = runAndWait(null);
+        onResult.accept(result);
+        return result;
       }
       List<String> command = writeBundle();
       if (host.cgroups().isPresent()) {
