@@ -8,6 +8,12 @@ package dev.cinchmcp.backend;
 public interface StartedSandbox {
 
   /**
+   * Blocks until it waits for its program; throws when it will not (it died, or was discarded
+   * meanwhile). The pool holds it while it starts, so that closing the pool can kill it then too.
+   */
+  void awaitReady() throws Exception;
+
+  /**
    * Whether it can still take its program: it is alive, and nothing it was started from has changed
    * since (an interpreter upgraded on the host, say). Cheap: asked at every hand-out.
    */

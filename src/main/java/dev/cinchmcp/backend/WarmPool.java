@@ -38,7 +38,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
 
-  /** Starts one sandbox for a language and returns once it is ready for its program. */
+  /**
+   * Starts one sandbox for a language and returns at once (its processes made, not yet ready: the
+   * pool then awaits {@link StartedSandbox#awaitReady()}).
+   */
   @FunctionalInterface
   public interface Starter<S> {
     S start(Language language) throws Exception;
@@ -53,6 +56,9 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
 
   /** Ready entries per language, oldest first (guarded by {@code this}). */
   private final Map<Language, Deque<S>> ready = new EnumMap<>(Language.class);
+
+  /** The entry being started, if any (guarded by {@code this}): closing kills it too. */
+  private S starting;
 
   private int callsRunning;
   private boolean fillQueued;
@@ -155,6 +161,10 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     synchronized (this) {
       closed = true;
       all = drain();
+      if (starting != null) {
+        all.add(starting);
+        starting = null;
+      }
     }
     thread.shutdownNow();
     all.forEach(StartedSandbox::discard);
@@ -193,31 +203,53 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
             break;
           }
         }
-        S started;
-        try {
-          started = starter.start(language);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return; // closing
-        } catch (Exception e) {
-          // The caller runs cold, as without a pool; the next call's end tries again.
-          log.debug(
-              "A {} sandbox could not be started ahead: {}", language.wireName(), e.toString());
-          return;
-        }
-        boolean keep;
-        synchronized (this) {
-          keep = !closed;
-          if (keep) {
-            ready.get(language).addLast(started);
-          }
-        }
-        if (!keep) {
-          started.discard();
+        if (!startOne(language)) {
           return;
         }
       }
     }
+  }
+
+  /**
+   * Starts one entry and adds it once ready; false when it failed (the caller runs cold, as without
+   * a pool, and the next call's end tries again) or the pool was closed meanwhile.
+   */
+  private boolean startOne(Language language) {
+    S started;
+    try {
+      started = starter.start(language);
+    } catch (Exception e) {
+      log.debug("A {} sandbox could not be started ahead: {}", language.wireName(), e.toString());
+      return false;
+    }
+    synchronized (this) {
+      if (closed) {
+        started.discard(); // closed while its processes were being made
+        return false;
+      }
+      starting = started;
+    }
+    try {
+      started.awaitReady();
+    } catch (Exception e) {
+      log.debug("A {} sandbox did not get ready: {}", language.wireName(), e.toString());
+      started.discard();
+      return false;
+    } finally {
+      synchronized (this) {
+        if (starting == started) {
+          starting = null;
+        }
+      }
+    }
+    synchronized (this) {
+      if (!closed) {
+        ready.get(language).addLast(started);
+        return true;
+      }
+    }
+    started.discard();
+    return false;
   }
 
   private int missing(Language language) {

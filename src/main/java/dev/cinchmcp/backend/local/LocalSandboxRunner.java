@@ -363,7 +363,11 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   @Override
   public void close() {
     if (pool != null) {
+      long started = System.nanoTime();
       pool.close(); // the waiting sandboxes first: nothing waits for them
+      log.debug(
+          "Waiting sandboxes killed and removed in {} ms",
+          (System.nanoTime() - started) / 1_000_000);
     }
     sandboxes.shutdownNow();
     running.forEach(SandboxRun::cancel);

@@ -536,6 +536,33 @@ final class SandboxRun {
     Housekeeping.deleteTree(bundle);
   }
 
+  /**
+   * Like {@link #removeRemains}, for a sandbox that never ran a program: every process is killed
+   * first, and runsc's state files are then deleted directly ({@code runsc delete -force} of a
+   * killed sandbox takes ~0.9 s here; nothing of it runs any more to be told).
+   */
+  static void removeKilled(SandboxHost host, String id, Process p, RunCgroup cgroup, Path bundle) {
+    if (cgroup != null) {
+      cgroup.killAll();
+    }
+    if (p != null) {
+      List<ProcessHandle> tree = p.descendants().toList(); // before their parent dies
+      p.destroyForcibly();
+      tree.forEach(ProcessHandle::destroyForcibly);
+    }
+    try (var entries = Files.list(host.runsc().root())) {
+      entries
+          .filter(path -> path.getFileName().toString().startsWith(id + "_"))
+          .forEach(Housekeeping::deleteTree);
+    } catch (IOException e) {
+      log.debug("Could not list runsc's state: {}", e.toString());
+    }
+    if (cgroup != null) {
+      cgroup.remove();
+    }
+    Housekeeping.deleteTree(bundle);
+  }
+
   private static boolean hasState(SandboxHost host, String id) {
     try (var entries = Files.list(host.runsc().root())) {
       return entries.anyMatch(path -> path.getFileName().toString().startsWith(id + "_"));

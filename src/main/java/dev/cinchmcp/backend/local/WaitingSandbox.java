@@ -70,6 +70,7 @@ final class WaitingSandbox implements StartedSandbox {
   private final String fingerprint;
   private final Process process;
   private final RunCgroup cgroup;
+  private final ExecutorService streamThreads;
   private volatile boolean gone;
 
   private WaitingSandbox(
@@ -79,7 +80,9 @@ final class WaitingSandbox implements StartedSandbox {
       Path bundle,
       String fingerprint,
       Process process,
-      RunCgroup cgroup) {
+      RunCgroup cgroup,
+      ExecutorService streamThreads) {
+    this.streamThreads = streamThreads;
     this.id = id;
     this.language = language;
     this.host = host;
@@ -90,15 +93,15 @@ final class WaitingSandbox implements StartedSandbox {
   }
 
   /**
-   * Starts a sandbox for {@code language} and returns once its interpreter waits for the program;
-   * throws, leaving nothing behind, when it cannot.
+   * Starts a sandbox for {@code language} and returns at once ({@link #awaitReady()} waits for its
+   * interpreter); throws, leaving nothing behind, when it cannot.
    */
   static WaitingSandbox start(
       Language language,
       LocalSandboxSettings settings,
       SandboxHost host,
       ExecutorService streamThreads)
-      throws IOException, InterruptedException {
+      throws IOException {
     String id = Housekeeping.nextRunId();
     Path bundle = host.state().bundles().resolve(id);
     Optional<String> fingerprint = host.runtimes().fingerprint(language);
@@ -124,20 +127,16 @@ final class WaitingSandbox implements StartedSandbox {
         command = cgroup.wrap(command);
       }
       process = host.runsc().processBuilder(command).start();
-      awaitReady(process, streamThreads);
-      if (language == Language.JAVASCRIPT) {
-        // Loaded: out of the program's sight (a cold run's /code holds only its own files).
-        Files.deleteIfExists(bundle.resolve("rootfs/code").resolve(WarmLauncher.NODE_FILE));
-      }
-      return new WaitingSandbox(id, language, host, bundle, fingerprint.get(), process, cgroup);
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      SandboxRun.removeRemains(host, id, process, cgroup, bundle);
+      return new WaitingSandbox(
+          id, language, host, bundle, fingerprint.get(), process, cgroup, streamThreads);
+    } catch (IOException | RuntimeException e) {
+      SandboxRun.removeKilled(host, id, process, cgroup, bundle);
       throw e;
     }
   }
 
-  private static void awaitReady(Process process, ExecutorService streamThreads)
-      throws IOException, InterruptedException {
+  @Override
+  public void awaitReady() throws IOException, InterruptedException {
     InputStream stdout = process.getInputStream();
     Callable<Integer> readFirst = stdout::read;
     Future<Integer> first = streamThreads.submit(readFirst);
@@ -152,10 +151,11 @@ final class WaitingSandbox implements StartedSandbox {
       first.cancel(true);
     }
     if (read != WarmLauncher.READY) {
-      throw new IOException(
-          "the sandbox ended before it was ready (exit "
-              + (process.isAlive() ? "unknown" : process.exitValue())
-              + ")");
+      throw new IOException("the sandbox ended before it was ready");
+    }
+    if (language == Language.JAVASCRIPT) {
+      // Loaded: out of the program's sight (a cold run's /code holds only its own files).
+      Files.deleteIfExists(bundle.resolve("rootfs/code").resolve(WarmLauncher.NODE_FILE));
     }
   }
 
@@ -209,6 +209,6 @@ final class WaitingSandbox implements StartedSandbox {
   @Override
   public void discard() {
     gone = true;
-    SandboxRun.removeRemains(host, id, process, cgroup, bundle);
+    SandboxRun.removeKilled(host, id, process, cgroup, bundle);
   }
 }
