@@ -82,16 +82,24 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     }
   }
 
-  /** Fills the pool in the background, unless a call is running (then it fills after it). */
+  /**
+   * Fills the pool in the background, unless a call is running (then it fills after it), and
+   * empties it again {@code idleLimit} from now unless a call comes first.
+   */
   public synchronized void fill() {
-    if (closed || callsRunning > 0 || fillQueued) {
+    if (closed || callsRunning > 0) {
       return;
     }
-    fillQueued = true;
     try {
-      thread.execute(this::fillNow);
+      if (emptyWhenIdle == null) {
+        emptyWhenIdle = thread.schedule(this::empty, idleLimit.toMillis(), TimeUnit.MILLISECONDS);
+      }
+      if (!fillQueued) {
+        fillQueued = true;
+        thread.execute(this::fillNow);
+      }
     } catch (RejectedExecutionException e) {
-      fillQueued = false; // closing
+      // closing
     }
   }
 
@@ -131,15 +139,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   /** A call ended: with none left running, the pool refills, and empties after the idle limit. */
   public synchronized void callEnded() {
     callsRunning--;
-    if (callsRunning > 0 || closed) {
-      return;
-    }
     fill();
-    try {
-      emptyWhenIdle = thread.schedule(this::empty, idleLimit.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException e) {
-      // closing
-    }
   }
 
   /** How many entries wait for {@code language} now. */
@@ -173,6 +173,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   private void empty() {
     List<S> all;
     synchronized (this) {
+      emptyWhenIdle = null;
       if (callsRunning > 0) {
         return;
       }
