@@ -149,6 +149,26 @@ class LocalSandboxPoolTest {
   }
 
   @Test
+  void cancellingAWarmRunKillsItsSandbox() throws Exception {
+    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 1);
+    try {
+      Noted spinning = startNoting(runner, new Program("while True:\n    pass", Language.PYTHON));
+      Sandboxes.awaitCondition(
+          () -> Sandboxes.lastStartWasWarm(spinning.lines()), "the warm run to start");
+      List<ProcessHandle> before = runProcesses();
+      assertTrue(spinning.future().cancel(true));
+      // Its sandbox goes; the waiting Node one stays for the next call.
+      Sandboxes.awaitCondition(
+          () -> before.stream().filter(ProcessHandle::isAlive).count() < before.size(),
+          "the cancelled sandbox's processes to end");
+      assertTrue(ranWarm(runner, JS), "the pool is still usable");
+    } finally {
+      runner.close();
+    }
+    Sandboxes.awaitCondition(() -> nothingLeft(runner), "nothing left");
+  }
+
+  @Test
   void closingKillsTheWaitingSandboxesAtOnce() throws Exception {
     LocalSandboxRunner runner = Sandboxes.warmRunner(state, 2);
     List<ProcessHandle> sandboxes = runProcesses();
