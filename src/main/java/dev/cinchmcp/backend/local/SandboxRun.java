@@ -232,15 +232,18 @@ final class SandboxRun {
     Path code = Files.createDirectories(bundle.resolve("rootfs").resolve("code"));
     boolean hostLimits = host.cgroups().isPresent();
     List<String> preloads = new ArrayList<>();
+    if (language == Language.JAVASCRIPT && warm) {
+      Files.writeString(code.resolve(WarmLauncher.NODE_FILE), WarmLauncher.node());
+      preloads.add("/code/" + WarmLauncher.NODE_FILE);
+    }
     if (language == Language.JAVASCRIPT && !hostLimits) {
+      // After the warm launcher: its watching thread starts with the program, not during the wait
+      // (polling every 10 ms, it would burn CPU while the sandbox waits, and count it as the
+      // program's).
       Files.writeString(
           code.resolve(NodeMemoryWatchdog.FILE),
           NodeMemoryWatchdog.source(settings.memoryBytes(), memoryNote(settings)));
       preloads.add("/code/" + NodeMemoryWatchdog.FILE);
-    }
-    if (language == Language.JAVASCRIPT && warm) {
-      Files.writeString(code.resolve(WarmLauncher.NODE_FILE), WarmLauncher.node());
-      preloads.add("/code/" + WarmLauncher.NODE_FILE);
     }
     // RLIMIT_AS only without a cgroup: it limits address space, not memory (see PythonBootstrap).
     long addressSpace = language == Language.PYTHON && !hostLimits ? settings.memoryBytes() : 0;

@@ -163,10 +163,6 @@ final class WaitingSandbox implements StartedSandbox {
     return id;
   }
 
-  Language language() {
-    return language;
-  }
-
   Path bundle() {
     return bundle;
   }

@@ -59,7 +59,9 @@ final class WarmLauncher {
     return String.join(
         "\n",
         "'use strict';",
-        "{",
+        // A Worker thread runs the preloads again (its execArgv is the process's own): there, the
+        // launcher does nothing. Its argv has no script yet, and its chdir is a stub.
+        "if (process.argv.length >= 2 && process.chdir.name !== 'unavailableInWorker') {",
         "  const fs = require('fs');",
         "  fs.writeSync(1, '\\x06');",
         "  const waitFrom = process.uptime();",

@@ -18,6 +18,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,20 +26,26 @@ import org.junit.jupiter.api.io.TempDir;
  * runs the same program both ways and compares what it printed, its stderr and its exit status.
  */
 @RequiresGvisor
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LocalSandboxWarmSemanticsTest {
 
-  @TempDir static Path state;
-  static LocalSandboxRunner cold;
-  static LocalSandboxRunner warm;
+  LocalSandboxRunner cold;
+  LocalSandboxRunner warm;
+
+  /** The settings of both runners (but for the pool): the defaults, with host cgroups as root. */
+  LocalSandboxSettings settings(Path state) {
+    return LocalSandboxSettings.defaults().withStateDir(state);
+  }
 
   @BeforeAll
-  static void start() {
-    cold = Sandboxes.runner(state.resolve("cold"));
-    warm = Sandboxes.warmRunner(state.resolve("warm"), 1);
+  void start(@TempDir Path state) {
+    cold =
+        Sandboxes.usable(LocalSandboxRunner.start(settings(state.resolve("cold")).withPoolSize(0)));
+    warm = Sandboxes.warmRunner(settings(state.resolve("warm")).withPoolSize(1));
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  void stop() throws Exception {
     try {
       warm.close();
       cold.close();
@@ -51,14 +58,14 @@ class LocalSandboxWarmSemanticsTest {
   }
 
   /** The result of {@code program} cold, then warm (once the pool is full again). */
-  private static List<RunResult> bothWays(Program program) {
+  private List<RunResult> bothWays(Program program) {
     RunResult coldResult = await(cold.run(program, RunListener.NONE));
     Sandboxes.awaitPoolFull(warm);
     RunResult warmResult = await(Sandboxes.warm(warm, program));
     return List.of(coldResult, warmResult);
   }
 
-  private static void assertSame(Program program) {
+  private void assertSame(Program program) {
     List<RunResult> both = bothWays(program);
     RunResult c = both.get(0);
     RunResult w = both.get(1);
@@ -115,6 +122,30 @@ class LocalSandboxWarmSemanticsTest {
     assertSame(new Program("console.log('a'); process.exit(3);", Language.JAVASCRIPT));
     assertSame(new Program("process.kill(process.pid, 'SIGKILL');", Language.JAVASCRIPT));
     assertSame(new Program("console.log(1 +", Language.JAVASCRIPT));
+  }
+
+  @Test
+  void nodeWorkerThreadsRunAsInAColdRun() {
+    assertSame(
+        new Program(
+            """
+            const { Worker, isMainThread, parentPort } = require('worker_threads');
+            if (isMainThread) {
+              const eval_ = new Worker('require("worker_threads").parentPort.postMessage(1)', {
+                eval: true,
+              });
+              eval_.on('message', (m) => {
+                console.log('eval worker says', m);
+                // One after the other: two at once answer in either order, cold or warm.
+                const file = new Worker(__filename);
+                file.on('message', (m) => console.log('file worker says', m));
+                file.on('exit', (code) => console.log('file worker exit', code));
+              });
+            } else {
+              parentPort.postMessage(process.argv.slice(1).join(' ') || 'no argv');
+            }
+            """,
+            Language.JAVASCRIPT));
   }
 
   @Test
