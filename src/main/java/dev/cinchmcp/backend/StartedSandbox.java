@@ -19,6 +19,12 @@ public interface StartedSandbox {
    */
   boolean usable();
 
+  /**
+   * Sends its processes SIGKILL, without waiting for anything: what closing the pool does to every
+   * entry first, before removing any ({@link #discard()}). Safe from any thread.
+   */
+  void kill();
+
   /** Kills it at once and removes what it left; safe from any thread, and more than once. */
   void discard();
 }

@@ -356,21 +356,22 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * Stops taking runs, kills every running sandbox, fails every unfinished future (queued or
-   * running), and waits (up to {@value #CLOSE_WAIT_MILLIS} ms) until the sandboxes are cleaned up:
-   * after it returns, none of this runner's sandboxes is left (the server calls it on SIGTERM too).
+   * Stops taking runs, kills every running sandbox and every waiting one (started ahead of time),
+   * fails every unfinished future (queued or running), and waits (up to {@value #CLOSE_WAIT_MILLIS}
+   * ms) until the sandboxes are cleaned up: after it returns, none of this runner's sandboxes is
+   * left (the server calls it on SIGTERM too).
    */
   @Override
   public void close() {
+    sandboxes.shutdownNow();
+    running.forEach(SandboxRun::cancel); // killed at once; their threads clean up meanwhile
     if (pool != null) {
       long started = System.nanoTime();
-      pool.close(); // the waiting sandboxes first: nothing waits for them
+      pool.close(); // every waiting sandbox killed at once, then removed
       log.debug(
           "Waiting sandboxes killed and removed in {} ms",
           (System.nanoTime() - started) / 1_000_000);
     }
-    sandboxes.shutdownNow();
-    running.forEach(SandboxRun::cancel);
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(
           new RunFailure(

@@ -203,6 +203,17 @@ final class WaitingSandbox implements StartedSandbox {
   }
 
   @Override
+  public void kill() {
+    gone = true;
+    if (cgroup != null) {
+      cgroup.killAll();
+    }
+    List<ProcessHandle> tree = process.descendants().toList(); // before their parent dies
+    process.destroyForcibly();
+    tree.forEach(ProcessHandle::destroyForcibly);
+  }
+
+  @Override
   public void discard() {
     gone = true;
     SandboxRun.removeKilled(host, id, process, cgroup, bundle);
