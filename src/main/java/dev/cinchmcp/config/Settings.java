@@ -41,7 +41,7 @@ public record Settings(
   /** Local sandboxes waiting per language unless {@value #LOCAL_POOL} says otherwise. */
   public static final int DEFAULT_LOCAL_POOL = 1;
 
-  /** The most {@value #LOCAL_POOL} allows: each waiting sandbox holds ~15-20 MB. */
+  /** The most {@value #LOCAL_POOL} allows: each waiting sandbox holds ~20-25 MB. */
   public static final int MAX_LOCAL_POOL = 8;
 
   /** The problem of a missing key: the one that a local sandbox can stand in for. */

@@ -129,7 +129,7 @@ public record BackendChoice(
     return perLanguage
         + " sandbox"
         + (perLanguage == 1 ? "" : "es")
-        + " per language started ahead of time (~15-20 MB each while idle, stopped after "
+        + " per language started ahead of time (~20-25 MB each while idle, stopped after "
         + LocalSandboxSettings.DEFAULT_POOL_IDLE_LIMIT.toMinutes()
         + " idle minutes; "
         + Settings.LOCAL_POOL

@@ -46,7 +46,7 @@ public record LocalSandboxSettings(
   /** Sandboxes waiting per language by default: one takes the start off sequential calls. */
   public static final int DEFAULT_POOL_SIZE = 1;
 
-  /** The most a runner takes (the server allows fewer: Settings.MAX_LOCAL_POOL); ~15-20 MB each. */
+  /** The most a runner takes (the server allows fewer: Settings.MAX_LOCAL_POOL); ~20-25 MB each. */
   public static final int MAX_POOL_SIZE = 16;
 
   public static final Duration DEFAULT_POOL_IDLE_LIMIT = Duration.ofMinutes(10);
