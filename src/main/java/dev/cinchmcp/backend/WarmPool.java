@@ -49,6 +49,9 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(WarmPool.class);
 
+  /** How long {@link #close()} waits for a start under way to remove what it made. */
+  private static final long CLOSE_WAIT_SECONDS = 5;
+
   private final Map<Language, Integer> sizes;
   private final Duration idleLimit;
   private final Starter<S> starter;
@@ -169,6 +172,15 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     thread.shutdownNow();
     all.forEach(StartedSandbox::kill); // all of them at once, then the slower clean-up
     all.forEach(StartedSandbox::discard);
+    // A start caught before its entry was known sees the pool closed and removes it itself: wait
+    // for that, so that nothing of the pool is written after close() returns.
+    try {
+      if (!thread.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+        log.warn("A sandbox started ahead of time was still being removed when the pool closed");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void empty() {
