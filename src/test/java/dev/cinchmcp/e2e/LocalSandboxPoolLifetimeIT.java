@@ -112,8 +112,9 @@ class LocalSandboxPoolLifetimeIT {
 
   private static void awaitGone(List<ProcessHandle> processes, long deadline, String when)
       throws InterruptedException {
-    assertTrue(processes.stream().anyMatch(ProcessHandle::isAlive), "the test proves nothing");
-    while (processes.stream().anyMatch(ProcessHandle::isAlive)) {
+    assertTrue(
+        processes.stream().anyMatch(LocalSandboxLifetimeIT::running), "the test proves nothing");
+    while (processes.stream().anyMatch(LocalSandboxLifetimeIT::running)) {
       assertTrue(
           System.nanoTime() < deadline,
           "sandbox processes still alive " + when + ": " + alive(processes));
@@ -165,7 +166,7 @@ class LocalSandboxPoolLifetimeIT {
 
   private static List<String> alive(List<ProcessHandle> processes) {
     return processes.stream()
-        .filter(ProcessHandle::isAlive)
+        .filter(LocalSandboxLifetimeIT::running)
         .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
         .toList();
   }
