@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Once the self-test has passed, {@link LocalSandboxSettings#poolSize()} sandboxes per language
  * are started ahead of time and wait for a call ({@link WarmPool} of {@link WaitingSandbox}): a
- * call that finds one pays only for its program (~16 ms for Python here, against ~250 ms cold).
+ * call that finds one pays only for its program (~20 ms for Python here, against ~280 ms cold).
  * Each is used once; an empty pool means a cold start, as without one.
  *
  * <p>If the start-up probe failed, every call fails with {@link
