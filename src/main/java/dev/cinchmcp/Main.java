@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.channels.Channels;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -36,6 +37,7 @@ public final class Main {
     if (child.isPresent()) {
       System.exit(child.getAsInt());
     }
+    LauncherWatch.startIfChild();
     boolean training = Boolean.getBoolean(SelfMadeArchive.TRAINING);
     // The real stdout goes to the Cli alone: JSON-RPC in server mode, the text of --help, --version
     // or --check otherwise. Anything else that prints (a library, a stray println) goes to stderr,
@@ -45,8 +47,13 @@ public final class Main {
         training
             ? OutputStream.nullOutputStream()
             : new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
+    // Stdin is read through a channel: closing it (a stop on a signal) ends a read that is under
+    // way, which a plain FileInputStream's close does not; a thread left blocked in that read would
+    // hold the JVM's exit up by some 300 ms.
     InputStream stdin =
-        training ? SelfMadeArchive.trainingInput() : new FileInputStream(FileDescriptor.in);
+        training
+            ? SelfMadeArchive.trainingInput()
+            : Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
     if (training) {
       env = trainingEnvironment(env);
     }

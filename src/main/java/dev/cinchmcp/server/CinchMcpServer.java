@@ -6,10 +6,11 @@ import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
+import dev.cinchmcp.json.SdkJsonMapper;
+import dev.cinchmcp.mcp2026.StatelessServer;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
 import dev.cinchmcp.transport.JsonWarmUp;
-import dev.cinchmcp.transport.SdkJsonMapper;
 import dev.cinchmcp.transport.StdioTransport;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
@@ -31,6 +32,20 @@ import org.slf4j.LoggerFactory;
 public final class CinchMcpServer {
 
   private static final Logger log = LoggerFactory.getLogger(CinchMcpServer.class);
+
+  static final String NAME = "cinch-mcp";
+
+  /** For the model, in the 2026 discover result: what the server is for, not what the tool says. */
+  static final String INSTRUCTIONS =
+      "cinch-mcp runs code in disposable sandboxes, never on the user's machine. Call"
+          + " execute_code with a complete program whenever running it gives a surer answer than"
+          + " reasoning; each call starts from nothing.";
+
+  /**
+   * How long a stop waits for the backend's clean-up: the sandboxes are killed before it, and the
+   * whole stop must fit in the 100 ms a client waits between its signals.
+   */
+  static final long STOP_CLOSE_WAIT_MS = 60;
 
   private final Settings settings;
 
@@ -91,21 +106,24 @@ public final class CinchMcpServer {
     StdioTransport transport =
         new StdioTransport(mapperReady, mcpMapper, in, out, settings.timeout().plusSeconds(5));
 
+    ExecuteCodeTool tool =
+        new ExecuteCodeTool(
+            backend.runner(),
+            progressTimers,
+            new SandboxFacts(backend.runtimes(), backend.limits()));
     McpAsyncServer server =
         McpServer.async(transport)
-            .serverInfo("cinch-mcp", Version.get())
+            .serverInfo(NAME, Version.get())
             .jsonMapper(mcpMapper)
             .jsonSchemaValidator(new BuiltInSchemaCheck())
             // ExecuteCodeTool checks its two arguments itself, with clearer messages.
             .validateToolInputs(false)
             .capabilities(ServerCapabilities.builder().tools(false).logging().build())
-            .tools(
-                new ExecuteCodeTool(
-                        backend.runner(),
-                        progressTimers,
-                        new SandboxFacts(backend.runtimes(), backend.limits()))
-                    .specification())
+            .tools(tool.specification())
             .build();
+    // 2026-07-28 requests are answered beside the SDK's 2025 session, by the same tool.
+    transport.setStatelessServer(
+        new StatelessServer(tool, NAME, Version.get(), INSTRUCTIONS, mcpMapper));
 
     if (backend.usable()) {
       log.info("cinch-mcp {} ready on stdio: {}", Version.get(), backend.summary());
@@ -115,23 +133,21 @@ public final class CinchMcpServer {
           Version.get());
       backend.problems().forEach(p -> log.error("  {}", p));
     }
-    // SIGTERM (or Ctrl-C) while calls run: answer them first, as at the end of stdin; then exit 0.
-    // The drain is bounded as a whole (a client that stopped reading stdout cannot hold it up),
-    // so the process ends within the drain limit whatever the client does.
-    Thread drainOnSignal =
+    // A signal (SIGINT, SIGTERM, SIGHUP: the client is leaving) stops at once: calls cancelled,
+    // their sandboxes killed, nothing more written. The end of stdin, below, still answers what is
+    // owed. The JVM ends quickly only because no thread is left blocked in a native read (stdin
+    // is a channel that stopNow closes): one would hold its exit up for 300 ms.
+    Thread stopOnSignal =
         new Thread(
             () -> {
-              transport.drain();
-              // Calls still running after the drain: their sandboxes must not outlive the server.
-              if (backend.runner() instanceof AutoCloseable closeable) {
-                closeQuietly(closeable);
-              }
+              transport.stopNow();
+              closeWithin(backend.runner(), STOP_CLOSE_WAIT_MS);
               Runtime.getRuntime().halt(0);
             },
-            "cinch-drain-on-exit");
-    Runtime.getRuntime().addShutdownHook(drainOnSignal);
+            "cinch-stop-on-signal");
+    Runtime.getRuntime().addShutdownHook(stopOnSignal);
     transport.run();
-    Runtime.getRuntime().removeShutdownHook(drainOnSignal);
+    Runtime.getRuntime().removeShutdownHook(stopOnSignal);
     server.close();
     if (backend.runner() instanceof AutoCloseable closeable) {
       closeQuietly(closeable);
@@ -139,6 +155,24 @@ public final class CinchMcpServer {
     workers.shutdownNow();
     timers.shutdownNow();
     progressTimers.shutdownNow();
+  }
+
+  /**
+   * Closes the backend (which kills its sandboxes first), waiting for its clean-up only so long:
+   * what is left, the next start's housekeeping removes.
+   */
+  private static void closeWithin(Object runner, long millis) {
+    if (!(runner instanceof AutoCloseable closeable)) {
+      return;
+    }
+    Thread closing = new Thread(() -> closeQuietly(closeable), "cinch-stop-backend");
+    closing.setDaemon(true);
+    closing.start();
+    try {
+      closing.join(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void closeQuietly(AutoCloseable closeable) {
