@@ -147,7 +147,11 @@ public final class CinchMcpServer {
             "cinch-stop-on-signal");
     Runtime.getRuntime().addShutdownHook(stopOnSignal);
     transport.run();
-    Runtime.getRuntime().removeShutdownHook(stopOnSignal);
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopOnSignal);
+    } catch (IllegalStateException stopping) {
+      return; // the read ended because a signal stops the server: its hook ends the process
+    }
     server.close();
     if (backend.runner() instanceof AutoCloseable closeable) {
       closeQuietly(closeable);
