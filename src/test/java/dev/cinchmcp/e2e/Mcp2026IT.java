@@ -26,6 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The built jar as a user starts it (alone in an empty folder, a fresh HOME, plain {@code java
@@ -150,9 +152,7 @@ class Mcp2026IT {
   }
 
   private static void assertAllEnded(List<ProcessHandle> tree) throws Exception {
-    for (ProcessHandle p : tree) {
-      p.onExit().get(10, TimeUnit.SECONDS);
-    }
+    assertTrue(Processes.awaitEnded(tree, Duration.ofSeconds(10)), "still running: " + tree);
   }
 
   @Test
@@ -268,6 +268,26 @@ class Mcp2026IT {
       JsonNode result = server.awaitReply(5, WAIT).path("result");
       assertFalse(result.has("resultType"));
       assertEquals("42\n", result.at("/structuredContent/stdout").asText());
+      server.assertProtocolClean();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"2025-11-25", "2025-06-18", "2025-03-26"})
+  void each2025RevisionIsStillNegotiatedAndServed(String version) throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
+              + version
+              + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
+      assertEquals(version, server.awaitReply("init", WAIT).at("/result/protocolVersion").asText());
+      server.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+      server.send(JarProcess.call(1, "print(6 * 7)"));
+      JsonNode result = server.awaitReply(1, WAIT).path("result");
+      assertFalse(result.has("resultType"));
+      assertEquals("42\n", result.at("/structuredContent/stdout").asText());
+      server.closeStdin();
+      assertEquals(0, server.waitForExit(WAIT));
       server.assertProtocolClean();
     }
   }

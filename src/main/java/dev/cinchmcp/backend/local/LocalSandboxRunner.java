@@ -255,10 +255,16 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
    * running), and waits (up to {@value #CLOSE_WAIT_MILLIS} ms) until the sandboxes are cleaned up:
    * after it returns, none of this runner's sandboxes is left (the server calls it on SIGTERM too).
    */
+  /** Kills every running sandbox and starts no other; the clean-up is left to the next start. */
   @Override
-  public void close() {
+  public void stopNow() {
     sandboxes.shutdownNow();
     running.forEach(SandboxRun::cancel);
+  }
+
+  @Override
+  public void close() {
+    stopNow();
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(
           new RunFailure(
