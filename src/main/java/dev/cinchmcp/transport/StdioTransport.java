@@ -24,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -64,6 +66,9 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   static final String PING = "ping";
 
+  /** The longest a 2025 message waits for the session: far beyond its ~50 ms of set-up. */
+  static final long SESSION_WAIT_SECONDS = 30;
+
   private static final String INTERNAL_ERROR_MESSAGE =
       "Internal error: the server could not handle this request. Its log (stderr) has the detail.";
   static final String INITIALIZED = "notifications/initialized";
@@ -81,6 +86,10 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final Duration drainLimit;
   private final Requests requests;
   private volatile McpServerSession session;
+
+  /** Open once the session exists (or never will): 2025 messages wait for it. */
+  private final CountDownLatch sessionSet = new CountDownLatch(1);
+
   private volatile StatelessServer stateless;
   private volatile boolean initialized;
   private volatile boolean drained;
@@ -133,6 +142,27 @@ public final class StdioTransport implements McpServerTransportProvider {
   @Override
   public void setSessionFactory(McpServerSession.Factory sessionFactory) {
     this.session = sessionFactory.create(new SessionTransport());
+    sessionSet.countDown();
+  }
+
+  /** The SDK's server could not be built: 2025 messages are answered with an error, not held. */
+  public void noSession() {
+    sessionSet.countDown();
+  }
+
+  /**
+   * The SDK's session, once the server has been put together around this transport (on another
+   * thread, while 2026 requests are already answered); null if it never will be.
+   */
+  private McpServerSession session() {
+    try {
+      if (!sessionSet.await(SESSION_WAIT_SECONDS, TimeUnit.SECONDS)) {
+        log.error("The MCP session was not set up within {} s", SESSION_WAIT_SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return session;
   }
 
   /** What answers 2026-era requests; without it they get -32601, as from a 2025-only server. */
@@ -383,7 +413,11 @@ public final class StdioTransport implements McpServerTransportProvider {
     JsonNode node = request.takeMessage();
     Mono<Void> handling;
     try {
-      handling = session.handle(toSdkRequest(request, node));
+      McpServerSession s = session();
+      if (s == null) {
+        throw new IllegalStateException("no MCP session");
+      }
+      handling = s.handle(toSdkRequest(request, node));
     } catch (RuntimeException e) {
       // The session refused it outright: answer it, and free its place and its id.
       log.warn("The session could not take {}: {}", request, e.toString());
@@ -478,9 +512,11 @@ public final class StdioTransport implements McpServerTransportProvider {
     if (message instanceof McpSchema.JSONRPCNotification n && INITIALIZED.equals(n.method())) {
       initialized = true;
     }
-    session
-        .handle(message)
-        .subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
+    McpServerSession s = session();
+    if (s == null) {
+      return; // nothing to tell: the failure was logged, and its requests are answered with it
+    }
+    s.handle(message).subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
   }
 
   private void cancel(JsonNode requestId) {
