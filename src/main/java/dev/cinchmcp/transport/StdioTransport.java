@@ -32,7 +32,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 /**
- * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, for one MCP session.
+ * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, for both protocol eras.
  *
  * <p>It replaces the SDK's own, which ends the session on one malformed line, loses replies still
  * in flight when stdin closes, and ignores cancellation. Here:
@@ -41,13 +41,17 @@ import reactor.core.publisher.Mono;
  *   <li>a line that is not exactly one JSON-RPC message gets a JSON-RPC error and reading goes on
  *       ({@link LineParser}, {@link Envelope}); params of the wrong shape get -32602 naming the
  *       field ({@link ParamsCheck});
+ *   <li>each message is given to its era ({@link Era}): 2026-07-28 requests to the {@link
+ *       StatelessServer}, judged each on its own, anything else to the SDK's 2025 session;
  *   <li>each request is a {@link Request}, owned by {@link Requests} from the moment it is read:
  *       calls run side by side, a {@code notifications/cancelled} cancels exactly that request in
  *       whatever state it is, and its answer finds it through the request itself;
- *   <li>{@code ping} is answered at once, in every state of the session;
+ *   <li>a 2025 {@code ping} is answered at once, in every state of the session;
  *   <li>at the end of stdin, every request already read is answered before {@link #run()} returns
- *       (or the drain limit passes); before the session was initialized there is nothing to wait
- *       for, and the held requests are told so at once.
+ *       (or the drain limit passes); before the session was initialized its requests are told at
+ *       once that they never ran;
+ *   <li>on a signal ({@link #stopNow()}) nothing more is read or written and every request is
+ *       cancelled.
  * </ul>
  */
 public final class StdioTransport implements McpServerTransportProvider {
@@ -65,13 +69,13 @@ public final class StdioTransport implements McpServerTransportProvider {
   static final long MAX_WAITING_BYTES = 16L * 1024 * 1024;
 
   static final String PING = "ping";
+  static final String INITIALIZED = "notifications/initialized";
 
   /** The longest a 2025 message waits for the session: far beyond its ~50 ms of set-up. */
   static final long SESSION_WAIT_SECONDS = 30;
 
   private static final String INTERNAL_ERROR_MESSAGE =
       "Internal error: the server could not handle this request. Its log (stderr) has the detail.";
-  static final String INITIALIZED = "notifications/initialized";
 
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
 
