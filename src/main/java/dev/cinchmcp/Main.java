@@ -47,13 +47,7 @@ public final class Main {
         training
             ? OutputStream.nullOutputStream()
             : new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
-    // Stdin is read through a channel: closing it (a stop on a signal) ends a read that is under
-    // way, which a plain FileInputStream's close does not; a thread left blocked in that read would
-    // hold the JVM's exit up by some 300 ms.
-    InputStream stdin =
-        training
-            ? SelfMadeArchive.trainingInput()
-            : Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
+    InputStream stdin = training ? SelfMadeArchive.trainingInput() : stdin();
     if (training) {
       env = trainingEnvironment(env);
     }
@@ -66,6 +60,17 @@ public final class Main {
       throw OutOfMemory.end(e);
     }
     System.exit(exitCode);
+  }
+
+  /**
+   * Stdin, read through a channel on Unix: closing it (a stop on a signal) ends a read under way,
+   * which a plain FileInputStream's close does not, and a thread left blocked in that read would
+   * hold the JVM's exit up by some 300 ms. Windows has no such signals; there it is read plainly.
+   */
+  private static InputStream stdin() {
+    FileInputStream in = new FileInputStream(FileDescriptor.in);
+    boolean windows = System.getProperty("os.name", "").startsWith("Windows");
+    return windows ? in : Channels.newInputStream(in.getChannel());
   }
 
   /**
