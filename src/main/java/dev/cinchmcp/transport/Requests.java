@@ -42,6 +42,7 @@ final class Requests {
   private int running;
   private long waitingBytes;
   private boolean starting;
+  private volatile boolean stopped;
 
   /**
    * @param start runs a request whose turn has come (already moved to RUNNING); it must end in
@@ -139,7 +140,7 @@ final class Requests {
    */
   private void startWhatFits() {
     synchronized (this) {
-      if (starting) {
+      if (starting || stopped) {
         return;
       }
       starting = true;
@@ -188,6 +189,15 @@ final class Requests {
       }
     }
     return true;
+  }
+
+  /**
+   * The server is stopping: nothing waiting starts from now on (a cancelled running request frees
+   * its place, which must not start the next one), and every live request is cancelled.
+   */
+  List<Request> stopAll() {
+    stopped = true;
+    return cancelAll();
   }
 
   /** Cancels every live request and returns them (to be told why); the session is over. */

@@ -238,7 +238,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     } catch (IOException e) {
       log.debug("Closing stdin failed: {}", e.toString());
     }
-    List<Request> cancelled = requests.cancelAll();
+    List<Request> cancelled = requests.stopAll();
     JsonRpcWriter w = writer;
     if (w != null) {
       w.close(System.nanoTime());

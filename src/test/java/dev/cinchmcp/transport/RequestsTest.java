@@ -60,6 +60,20 @@ class RequestsTest {
   }
 
   @Test
+  void aStopCancelsEverythingAndAFreedPlaceStartsNothing() {
+    requests(1, 10, 1000);
+    Request a = offer("a", 1);
+    Request b = offer("b", 1);
+    // The running one's work ends as it is cancelled, as a disposed call's does.
+    List<Request> cancelled = requests.stopAll();
+    requests.finished(a);
+    assertEquals(List.of("\"a\""), started, "the waiting one must not start during a stop");
+    assertEquals(2, cancelled.size());
+    assertEquals(Request.State.CANCELLED, a.state());
+    assertEquals(Request.State.CANCELLED, b.state());
+  }
+
+  @Test
   void refusesWhenTooManyOrTooMuchIsWaiting() {
     requests(1, 2, 1000);
     assertNotNull(offer("a", 1));
