@@ -79,6 +79,7 @@ build_image() {
     echo "$(readlink -f "$(dirname "$f")")/$(basename "$f")"
   done | sort -u | tar -cf - -T - 2>/dev/null | tar -xf - -C "$root"
   mkdir -p "$root/usr/lib64" "$root/tmp" "$root/etc" "$root/proc" "$root/dev" "$root/sys"
+  chmod 1777 "$root/tmp"
   ln -s usr/bin "$root/bin"
   ln -s usr/lib "$root/lib"
   ln -s usr/lib64 "$root/lib64"

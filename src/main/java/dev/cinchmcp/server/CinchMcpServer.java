@@ -103,7 +103,7 @@ public final class CinchMcpServer {
                 new ExecuteCodeTool(
                         backend.runner(),
                         progressTimers,
-                        new SandboxFacts(backend.runtimes(), backend.limits()))
+                        new SandboxFacts(backend.runtimes(), backend.limits(), backend.isolation()))
                     .specification())
             .build();
 

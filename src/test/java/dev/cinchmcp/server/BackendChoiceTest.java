@@ -164,12 +164,12 @@ class BackendChoiceTest {
 
   @Test
   void unknownBackendNamesTheVariable() throws Exception {
-    BackendChoice c = choose("CINCH_BACKEND", "docker", "CINCH_API_KEY", "cinch_live_x");
+    BackendChoice c = choose("CINCH_BACKEND", "kubernetes", "CINCH_API_KEY", "cinch_live_x");
     assertFalse(c.usable());
     assertTrue(
         failureOf(c, "print(1)")
             .getMessage()
-            .contains("CINCH_BACKEND must be auto, cinch or local"));
+            .contains("CINCH_BACKEND must be auto, cinch, local or docker"));
   }
 
   private static String pythonString(Path p) {
