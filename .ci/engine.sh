@@ -67,7 +67,7 @@ build_image() {
   nodever=$("$node" --version | tr -d v)
   # Canonical paths only (this is a merged-/usr system: /lib is usr/lib), with the same links.
   {
-    for bin in "$py" "$node" /usr/bin/timeout; do
+    for bin in "$py" "$node" /usr/bin/timeout /usr/bin/sleep; do
       echo "$bin"
       ldd "$bin" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'
     done

@@ -75,6 +75,10 @@ final class ContainerSpec {
           "fs.mkdirSync('" + CODE_DIR + "', { recursive: true });",
           "fs.writeFileSync('" + CODE_DIR + "/main.js', code.subarray(0, got));",
           "process.argv.splice(1, 1, '" + CODE_DIR + "/main.js');",
+          // A child the program starts with process.execArgv (the input launcher does) gets the
+          // heap limit, not this reader again.
+          "const e = process.execArgv.findIndex(a => a === '-e' || a === '--eval');",
+          "if (e >= 0) process.execArgv.splice(e, 2);",
           "require('module').runMain();");
 
   private ContainerSpec() {}
