@@ -34,9 +34,14 @@ final class ContainerSpec {
       List.of("PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8", "LC_CTYPE=C.UTF-8");
 
   /**
-   * Host threads gVisor itself uses (~37 idle, measured); its programs are held by RLIMIT_NPROC.
+   * Host threads a gVisor sandbox may have: the Sentry and gofer use ~40, and under ptrace each
+   * program process adds stub threads. Measured here: 63 processes that exec'd sleep crash the
+   * whole sandbox at 512 (exit 2, output lost) and are refused cleanly at 2176, the local backend's
+   * host task limit. RLIMIT_NPROC inside holds the program to its processes.
    */
-  static final int GVISOR_TASKS = 512;
+  static int gvisorTasks(int maxProcesses) {
+    return 128 + 32 * maxProcesses;
+  }
 
   /** How long after the wall clock the backstop inside the container kills it. */
   static final long BACKSTOP_GRACE_SECONDS = 1;
@@ -148,7 +153,7 @@ final class ContainerSpec {
     if (gvisor) {
       // PidsLimit counts gVisor's own host threads (at 64 a three-process pipeline crashes the
       // whole sandbox); RLIMIT_NPROC, which gVisor enforces inside, holds the program's own.
-      host.put("PidsLimit", GVISOR_TASKS);
+      host.put("PidsLimit", gvisorTasks(settings.maxProcesses()));
       ulimits
           .addObject()
           .put("Name", "nproc")
