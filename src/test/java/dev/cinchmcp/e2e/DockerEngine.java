@@ -62,7 +62,7 @@ final class DockerEngine {
     assertEquals(List.of(), awaitNoContainers(limit), "containers left behind");
   }
 
-  private static List<String> docker(String... args) throws IOException, InterruptedException {
+  static List<String> docker(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("docker"));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);

@@ -24,7 +24,8 @@ final class Engine {
   /** Control calls (create, start, remove, inspect) on an engine that is slow for a moment. */
   static final Duration CONTROL = Duration.ofSeconds(30);
 
-  private static final Duration PING = Duration.ofSeconds(3);
+  /** A socket that takes the connection but does not answer: an engine still starting. */
+  private static final Duration PING = Duration.ofSeconds(10);
 
   private final EngineHttp http;
   private final ApiVersion version;
