@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The little HTTP/1.1 the Engine API needs, over an {@link EngineConnection}: one request per
@@ -71,23 +72,30 @@ final class EngineHttp {
   /** Sends a request and reads the whole answer within {@code limit}. */
   Response call(String method, String path, String json, Duration limit) throws IOException {
     EngineConnection connection = EngineConnection.open(address);
+    AtomicBoolean expired = new AtomicBoolean();
     ScheduledFuture<?> deadline =
-        timers.schedule(connection::close, limit.toMillis(), TimeUnit.MILLISECONDS);
+        timers.schedule(
+            () -> {
+              expired.set(true); // before the close, so the reader's failure sees it
+              connection.close();
+            },
+            limit.toMillis(),
+            TimeUnit.MILLISECONDS);
     try {
       send(connection, method, path, json, null);
       Head head = Head.read(connection.input());
       byte[] body = readAll(head.body(connection.input()));
       return new Response(head.status, head.headers, body);
     } catch (IOException e) {
-      if (deadline.isDone()) {
+      if (expired.get()) {
         throw new IOException(
             "the engine did not answer "
                 + method
                 + " "
                 + path
                 + " within "
-                + limit.toSeconds()
-                + " s",
+                + limit.toMillis()
+                + " ms",
             e);
       }
       throw e;
