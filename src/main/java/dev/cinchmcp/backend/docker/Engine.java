@@ -162,6 +162,18 @@ final class Engine {
     }
   }
 
+  /**
+   * Sends SIGKILL to the container: quick, and the engine then removes it ({@code AutoRemove}) even
+   * if this server is gone by then. Gone or stopped already is fine.
+   */
+  void kill(String id, Duration limit) throws IOException {
+    EngineHttp.Response answer =
+        http.call("POST", "/containers/" + id + "/kill?signal=KILL", null, limit);
+    if (!answer.ok() && answer.status() != 404 && answer.status() != 409) {
+      throw EngineError.of(answer.status(), answer.text(), "POST /containers/kill");
+    }
+  }
+
   /** Kills and removes the container; gone already is fine. */
   void remove(String id, Duration limit) throws IOException {
     EngineHttp.Response answer =
