@@ -33,7 +33,8 @@ public record DockerOptions(
           "DOCKER_TLS_VERIFY",
           "HOME",
           "USERPROFILE",
-          "XDG_RUNTIME_DIR");
+          "XDG_RUNTIME_DIR",
+          "TMPDIR");
 
   public static final DockerOptions DEFAULTS =
       new DockerOptions(DEFAULT_PYTHON_IMAGE, DEFAULT_NODE_IMAGE, Optional.empty(), Map.of());

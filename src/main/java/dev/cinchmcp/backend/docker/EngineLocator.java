@@ -198,6 +198,14 @@ final class EngineLocator {
           out,
           home.resolve(".local/share/containers/podman/machine/qemu/podman.sock"),
           "Podman machine's socket");
+      String tmp = env.getOrDefault("TMPDIR", "").strip();
+      if (!tmp.isEmpty()) {
+        // Podman 5 with Apple's hypervisor: $TMPDIR/podman/<machine>-api.sock.
+        socket(
+            out,
+            Path.of(tmp, "podman", "podman-machine-default-api.sock"),
+            "Podman machine's socket");
+      }
     } else {
       if (!runtimeDir.isEmpty()) {
         socket(out, Path.of(runtimeDir, "docker.sock"), "rootless Docker's socket");

@@ -75,6 +75,16 @@ class EngineLocatorTest {
   }
 
   @Test
+  void onMacosPodman5sSocketInTmpdir() {
+    env.put("HOME", "/Users/ann");
+    env.put("TMPDIR", "/var/folders/xy/T/");
+    sockets.add("/var/folders/xy/T/podman/podman-machine-default-api.sock");
+    assertEquals(
+        List.of("unix:///var/folders/xy/T/podman/podman-machine-default-api.sock"),
+        uris(locate("Mac OS X")));
+  }
+
+  @Test
   void onWindowsTheNamedPipesOfDockerDesktopAndPodman() {
     env.put("USERPROFILE", "C:\\Users\\ann");
     EngineLocator.Located located = locate("Windows 11");
