@@ -221,6 +221,15 @@ abstract class DockerContainment {
             + " fs.readFileSync('data/in.txt', 'utf8'), fs.readFileSync(0, 'utf8').length)",
         input);
     send("noStdin", "python", "import sys\nprint(repr(sys.stdin.read()))", null);
+    // Near the input limit (4 MB): the launcher is ~5.3 MB of code on the container's stdin.
+    ObjectNode big = JarProcess.JSON.createObjectNode();
+    big.putObject("files").put("big.txt", "y".repeat(3_900_000));
+    big.put("stdin", "abc");
+    send(
+        "bigInput",
+        "python",
+        "import sys\nd = open('big.txt').read()\nprint(len(d), d[:3], sys.stdin.read())",
+        big);
     send("nodeThrows", "javascript", "throw new Error('boom')", null);
     send("exitCode", "python", "import sys\nprint('bye')\nsys.exit(3)", null);
   }
@@ -425,6 +434,8 @@ abstract class DockerContainment {
     assertEquals("--flag|two words from a file 18\n", js.path("stdout").asText(), describe(js));
     JsonNode none = result("noStdin");
     assertEquals("''\n", none.path("stdout").asText(), describe(none));
+    JsonNode big = result("bigInput");
+    assertEquals("3900000 yyy abc\n", big.path("stdout").asText(), describe(big));
   }
 
   @Test
