@@ -1,6 +1,5 @@
 package dev.cinchmcp.backend.docker;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Language;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -131,8 +129,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * Whether an engine answers where the user's tools would look (for {@code auto}: quick, a ping);
-   * empty when none does, or the reason none was found.
+   * Whether an engine answers where the user's tools would look (for {@code auto}: quick, a ping
+   * per candidate): the address of the first that does, or empty.
    */
   public static Optional<String> engineAnswers(DockerSettings settings) {
     ScheduledThreadPoolExecutor timer =
@@ -366,55 +364,5 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     }
     streams.shutdown();
     timers.shutdown();
-  }
-
-  /** What the engine told about itself, once, at start. */
-  record EngineFacts(
-      String product,
-      String serverVersion,
-      ApiVersion api,
-      EngineAddress address,
-      String operatingSystem,
-      Set<String> runtimes,
-      String defaultRuntime,
-      String pythonVersion,
-      String nodeVersion) {
-
-    static EngineFacts of(Engine engine, DockerSettings settings) throws IOException {
-      JsonNode info = engine.info();
-      JsonNode version = engine.versionInfo();
-      Set<String> runtimes = new TreeSet<>();
-      info.path("Runtimes").fieldNames().forEachRemaining(runtimes::add);
-      String product = version.path("Platform").path("Name").asText("");
-      if (product.isBlank()) {
-        product = "Docker Engine"; // Debian's dockerd names no platform
-      }
-      Images images = new Images(engine, null);
-      return new EngineFacts(
-          product,
-          version.path("Version").asText(info.path("ServerVersion").asText("?")),
-          engine.version(),
-          engine.address(),
-          info.path("OperatingSystem").asText(""),
-          runtimes,
-          info.path("DefaultRuntime").asText(""),
-          images
-              .versionIfPresent(settings.pythonImage(), "PYTHON_VERSION")
-              .orElse("(" + settings.pythonImage() + ")"),
-          images
-              .versionIfPresent(settings.nodeImage(), "NODE_VERSION")
-              .orElse("(" + settings.nodeImage() + ")"));
-    }
-
-    String describe() {
-      return product
-          + " "
-          + serverVersion
-          + " (API "
-          + api
-          + (operatingSystem.isBlank() ? "" : ", " + operatingSystem)
-          + ") at "
-          + address;
-    }
   }
 }
