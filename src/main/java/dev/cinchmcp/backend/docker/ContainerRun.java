@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +52,7 @@ final class ContainerRun {
   private final RuntimeChoice runtime;
   private final Map<String, String> labels;
   private final ExecutorService streams;
+  private final Consumer<String> imageGone;
   private volatile String id;
   private volatile boolean cancelled;
 
@@ -70,7 +72,8 @@ final class ContainerRun {
       DockerSettings settings,
       RuntimeChoice runtime,
       Map<String, String> labels,
-      ExecutorService streams) {
+      ExecutorService streams,
+      Consumer<String> imageGone) {
     this.engine = engine;
     this.name = name;
     this.program = program;
@@ -78,6 +81,7 @@ final class ContainerRun {
     this.runtime = runtime;
     this.labels = labels;
     this.streams = streams;
+    this.imageGone = imageGone;
   }
 
   String name() {
@@ -313,18 +317,35 @@ final class ContainerRun {
 
   private RunFailure failure(EngineError e) {
     String image = settings.image(program.language());
-    if (e.status() == 404
-        && e.engineMessage().toLowerCase(java.util.Locale.ROOT).contains("image")) {
+    String said = e.engineMessage().toLowerCase(java.util.Locale.ROOT);
+    if (e.status() == 404 && said.contains("image")) {
+      imageGone.accept(image); // removed since it was looked for: the next run looks again
       return new RunFailure(
           RunFailure.Kind.SANDBOX_UNAVAILABLE,
           "The container engine has no image "
               + image
-              + " ("
+              + " any more ("
               + e.engineMessage()
-              + "). Nothing was run. Try again (it is pulled on first use), or tell the user to run"
+              + "). Nothing was run. Try again: the next run pulls it (or tell the user to run"
               + " docker pull "
               + image
-              + ".");
+              + ").");
+    }
+    if (said.contains("executable file not found") || said.contains("no such file or directory")) {
+      return new RunFailure(
+          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "The image "
+              + image
+              + " cannot run programs here ("
+              + e.engineMessage()
+              + "): it needs "
+              + (program.language() == dev.cinchmcp.backend.Language.PYTHON ? "python3" : "node")
+              + " and timeout (coreutils or busybox) on its PATH. Nothing was run. Tell the user to"
+              + " set "
+              + (program.language() == dev.cinchmcp.backend.Language.PYTHON
+                  ? "CINCH_DOCKER_PYTHON_IMAGE"
+                  : "CINCH_DOCKER_NODE_IMAGE")
+              + " to such an image, e.g. the default.");
     }
     return new RunFailure(
         RunFailure.Kind.SANDBOX_UNAVAILABLE,

@@ -273,7 +273,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
                         settings,
                         runtime,
                         labels.labels(),
-                        streams),
+                        streams,
+                        images::forget),
                     future,
                     events);
               }

@@ -61,6 +61,11 @@ final class Images {
     return future;
   }
 
+  /** Forgets that the image was there (it was removed since): the next run looks again. */
+  void forget(String image) {
+    ready.remove(image);
+  }
+
   /** The version named by an image that is already here, without pulling; for the ready line. */
   Optional<String> versionIfPresent(String image, String variable) {
     try {
