@@ -20,6 +20,7 @@ import java.util.Optional;
  *     Cinch API can be used (a missing key is one of them)
  * @param backend which backend the user asked for
  * @param runsc gVisor's runsc for the local backend: a name looked up on PATH, or a path
+ * @param docker the docker backend's images, runtime and engine discovery
  */
 public record Settings(
     Optional<String> apiKey,
@@ -27,7 +28,8 @@ public record Settings(
     Duration timeout,
     List<String> problems,
     Backend backend,
-    String runsc) {
+    String runsc,
+    DockerOptions docker) {
 
   public static final String API_KEY = "CINCH_API_KEY";
   public static final String BASE_URL = "CINCH_BASE_URL";
@@ -51,6 +53,18 @@ public record Settings(
     problems = List.copyOf(problems);
     Objects.requireNonNull(backend, "backend");
     Objects.requireNonNull(runsc, "runsc");
+    Objects.requireNonNull(docker, "docker");
+  }
+
+  /** The settings with the docker backend's defaults. */
+  public Settings(
+      Optional<String> apiKey,
+      URI baseUri,
+      Duration timeout,
+      List<String> problems,
+      Backend backend,
+      String runsc) {
+    this(apiKey, baseUri, timeout, problems, backend, runsc, DockerOptions.DEFAULTS);
   }
 
   /** The settings of the Cinch API alone, with the default backend choice. */

@@ -104,7 +104,7 @@ public final class CinchMcpServer {
         new ExecuteCodeTool(
             backend.runner(),
             progressTimers,
-            new SandboxFacts(backend.runtimes(), backend.limits()));
+            new SandboxFacts(backend.runtimes(), backend.limits(), backend.isolation()));
     // 2026-07-28 requests are answered beside the SDK's 2025 session, by the same tool. They need
     // nothing of the SDK's server, so reading starts while that is built on a worker (some 50 ms
     // on Java 17): Claude Code's server/discover is answered meanwhile, and a 2025 client's first

@@ -79,7 +79,9 @@ public final class ExecuteCodeTool {
   }
 
   String description() {
-    return "Runs a complete Python or JavaScript program in a brand-new, isolated sandbox (gVisor) and returns"
+    return "Runs a complete Python or JavaScript program in a brand-new, isolated sandbox ("
+        + facts.isolation()
+        + ") and returns"
         + " what it printed (stdout and stderr), its exit code and how long it took. The sandbox is not the"
         + " user's machine: use it freely whenever running code answers better than reasoning, e.g. exact"
         + " arithmetic, parsing or transforming data, testing a regex, checking that a snippet works.\n\n"
