@@ -1,6 +1,7 @@
 // What the bench scripts share: the local fake Cinch API, and memory summed over a process tree.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** Starts scripts/fake-cinch-api.mjs on a free port; resolves with { child, port }. */
@@ -54,4 +55,49 @@ export function treeMemory(pid) {
     queue.push(...children(c));
   }
   return total;
+}
+
+/**
+ * The Node peer, ready to start: `dir` when given (it must hold server.mjs and node_modules), else
+ * ../shared/bench-peer installed into a temporary directory, which remove() deletes.
+ */
+export function preparePeer(repoRoot, dir) {
+  if (dir) {
+    if (!fs.existsSync(path.join(dir, 'server.mjs'))) throw new Error(`--peer ${dir}: no server.mjs`);
+    if (!fs.existsSync(path.join(dir, 'node_modules'))) throw new Error(`--peer ${dir}: no node_modules (run npm install there)`);
+    return { dir, remove() {} };
+  }
+  const src = path.resolve(repoRoot, '..', 'shared', 'bench-peer');
+  if (!fs.existsSync(path.join(src, 'server.mjs'))) throw new Error(`no peer at ${src}; pass --peer DIR`);
+  const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'cinch-bench-peer-'));
+  fs.cpSync(src, temp, { recursive: true, filter: (p) => !p.includes(`${path.sep}node_modules`) });
+  console.log(`installing the peer from ${src} into ${temp} ...`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: temp, stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`npm install for the peer failed (${r.error?.message ?? `exit ${r.status}`})`);
+  return { dir: temp, remove() { fs.rmSync(temp, { recursive: true, force: true }); } };
+}
+
+/** Every process below pid, now (read from /proc). */
+export function descendants(pid) {
+  const out = [];
+  const queue = [pid];
+  while (queue.length) {
+    const p = queue.shift();
+    try {
+      for (const t of fs.readdirSync(`/proc/${p}/task`)) {
+        const c = fs.readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
+        if (c) for (const child of c.split(/\s+/).map(Number)) { out.push(child); queue.push(child); }
+      }
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
+/** Whether a process is still running (a zombie counts as ended). */
+export function running(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch { return false; }
 }

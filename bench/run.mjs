@@ -13,7 +13,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFake as startFakeApi, treeMemory } from './lib.mjs';
+import { preparePeer, startFake as startFakeApi, treeMemory } from './lib.mjs';
 import { bundleLaunch, loneJar, awaitArchive } from './launches.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -133,21 +133,10 @@ const procStatus = treeMemory;
 
 // ---------------------------------------------------------------- peer
 
-function preparePeer() {
-  if (opts.peer) {
-    if (!fs.existsSync(path.join(opts.peer, 'server.mjs'))) throw new Error(`--peer ${opts.peer}: no server.mjs`);
-    if (!fs.existsSync(path.join(opts.peer, 'node_modules'))) throw new Error(`--peer ${opts.peer}: no node_modules (run npm install there)`);
-    return opts.peer;
-  }
-  const src = path.resolve(repoRoot, '..', 'shared', 'bench-peer');
-  if (!fs.existsSync(path.join(src, 'server.mjs'))) throw new Error(`no peer at ${src}; pass --peer DIR`);
-  tempPeer = fs.mkdtempSync(path.join(os.tmpdir(), 'cinch-bench-peer-'));
-  fs.cpSync(src, tempPeer, { recursive: true, filter: (p) => !p.includes(`${path.sep}node_modules`) });
-  console.log(`installing the peer from ${src} into ${tempPeer} ...`);
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: tempPeer, stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 });
-  if (r.status !== 0) throw new Error(`npm install for the peer failed (${r.error?.message ?? `exit ${r.status}`})`);
-  return tempPeer;
+function preparePeerOnce() {
+  const peer = preparePeer(repoRoot, opts.peer);
+  if (!opts.peer) tempPeer = peer.dir;
+  return peer.dir;
 }
 
 // ---------------------------------------------------------------- contenders
@@ -485,7 +474,7 @@ function printTable(list, summary) {
 async function main() {
   fs.mkdirSync(resultsDir, { recursive: true });
   for (const f of fs.readdirSync(resultsDir)) if (/^stderr-.*\.log$/.test(f)) fs.rmSync(path.join(resultsDir, f)); // logs match latest.json
-  const peerDir = preparePeer();
+  const peerDir = preparePeerOnce();
   const { list, notes } = contenders(peerDir);
   for (const n of notes) console.log(`note: ${n}`);
   const fake = await startFakeApi(repoRoot);

@@ -4,7 +4,10 @@
 #   - MCP Inspector CLI: tools/list, a successful tools/call (it checks structuredContent against the
 #     outputSchema), a cut one (the same check), a failing one (exit status 5), and one with a key
 #     the API refuses;
-#   - Claude Code CLI: `claude mcp add` + `claude mcp list` in a throw-away HOME must say "Connected";
+#   - the TypeScript SDK's clients: v2 in the 2026-07-28 era (pinned, and auto-probing) and v1 in the
+#     2025 one (scripts/real-clients/sdk-clients.mjs);
+#   - Claude Code CLI: `claude mcp add` + `claude mcp list` in a throw-away HOME must say "Connected",
+#     and its per-server log must show the 2026 era and a server that ended on SIGINT alone;
 #   - the Claude Desktop bundle: `mcpb validate` on its manifest, then the server started from the
 #     unpacked target/cinch-mcp-<os>-<arch>.mcpb exactly as the mcpb package computes the launch
 #     command, once as it is and once where no Java is installed (the JDKs hidden in a private mount
@@ -149,6 +152,16 @@ else
   fail "Inspector: refused key should exit 5 and say so, exited $STATUS" "$OUT"
 fi
 
+# The TypeScript SDK's clients: v2 in the 2026 era (pinned, and auto-probing), v1 in the 2025 one.
+run env HOME="$WORK" node "$ROOT/scripts/real-clients/sdk-clients.mjs" "$CLIENTS" "$JAR" "$API" "$KEY"
+for client in "ts-sdk-v2 pinned 2026-07-28" "ts-sdk-v2 auto" "ts-sdk-v1 (2025)"; do
+  if grep -F "\"client\":\"$client\"" <<<"$OUT" | grep -q '"passed":true'; then
+    pass "TypeScript SDK: $client connects, lists, calls and gets a failure as isError"
+  else
+    fail "TypeScript SDK: $client (exit $STATUS)" "$OUT"
+  fi
+done
+
 # Claude Code keeps its configuration under HOME / CLAUDE_CONFIG_DIR: a throw-away one, no login.
 CLAUDE_HOME="$WORK/claude-home"
 mkdir -p "$CLAUDE_HOME/.claude" "$CLAUDE_HOME/project"
@@ -165,6 +178,18 @@ if OUT="$(claude mcp add --transport stdio cinch -e CINCH_API_KEY="$KEY" -e CINC
     pass "Claude Code: claude mcp list shows cinch ✔ Connected"
   else
     fail "Claude Code: claude mcp list does not show cinch connected" "$OUT"
+  fi
+  # Its per-server log says which era it settled on and how the server stopped.
+  LOG="$(ls -t "$CLAUDE_HOME"/.cache/claude-cli-nodejs/*/mcp-logs-cinch/*.jsonl 2>/dev/null | head -n 1)"
+  if [[ -n "$LOG" ]] && grep -q '\\"protocolEra\\":\\"modern\\",\\"negotiatedProtocolVersion\\":\\"2026-07-28\\"' "$LOG"; then
+    pass "Claude Code: connected in the 2026 era (protocolEra modern, 2026-07-28)"
+  else
+    fail "Claude Code: did not settle on 2026-07-28" "$(cat "$LOG" 2>/dev/null)"
+  fi
+  if [[ -n "$LOG" ]] && grep -q 'Sending SIGINT' "$LOG" && ! grep -q 'SIGINT failed' "$LOG"; then
+    pass "Claude Code: the server ended on its SIGINT (no SIGTERM needed)"
+  else
+    fail "Claude Code: the server did not end on SIGINT alone" "$(grep -o '"debug":"[^"]*' "$LOG" 2>/dev/null)"
   fi
 else
   fail "Claude Code: claude mcp add failed" "$OUT"

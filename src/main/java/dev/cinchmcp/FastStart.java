@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch's start-up, from its second start
@@ -20,11 +21,11 @@ import java.util.OptionalInt;
  * the archive it made for itself on an earlier start ({@link SelfMadeArchive}: per user, per JVM,
  * per jar). If it is there, the server is started again as a child with the options of {@link
  * LaunchOptions} and that archive: one small JVM start that saves several times it. The child
- * inherits stdin, stdout and stderr as they are (nothing is copied through this process); a SIGTERM
- * here is passed on, and the child's exit status is returned (were this process killed outright,
- * the child still ends when the client closes stdin). If it is not there yet, the server runs in
- * this JVM, at normal speed, and a separate training process makes the archive for next time.
- * {@code CINCH_FAST_START=0} turns all of it off.
+ * inherits stdin, stdout and stderr as they are (nothing is copied through this process); a stop
+ * signal here is passed on, and the child's exit status is returned (were this process killed
+ * outright, the child notices and stops: {@link LauncherWatch}). If it is not there yet, the server
+ * runs in this JVM, at normal speed, and a separate training process makes the archive for next
+ * time. {@code CINCH_FAST_START=0} turns all of it off.
  *
  * <p>"No options at all" is read from the process's own arguments, which Linux and macOS give;
  * where they are unknown (Windows), the server always runs in this JVM.
@@ -33,6 +34,9 @@ final class FastStart {
 
   /** Set in the child, so that it never starts another. */
   static final String CHILD_MARKER = "cinch.faststart.child";
+
+  /** How long the launcher waits for its child to stop on a signal before it kills it. */
+  static final long FORWARD_WAIT_MS = 1_000;
 
   private FastStart() {}
 
@@ -76,6 +80,7 @@ final class FastStart {
     command.addAll(LaunchOptions.fast(jar));
     command.addAll(archive.useOptions());
     command.add("-D" + CHILD_MARKER + "=true");
+    command.add("-D" + LauncherWatch.LAUNCHER_PID + "=" + ProcessHandle.current().pid());
     command.add("-jar");
     command.add(jar.toString());
     // A child, on every Java: becoming the fast JVM by execve (Java 22's foreign function API)
@@ -83,21 +88,38 @@ final class FastStart {
     Process child = new ProcessBuilder(command).inheritIO().start();
     // Marked once the child is on its way, not before: it is not on the child's path.
     archive.markUsed();
-    // A SIGTERM here (a client stopping the server) is passed on; the child answers what it owes,
-    // exits, and this process ends with the same status.
+    // A client signals only this process: SIGINT, SIGTERM or SIGHUP here is passed on as SIGTERM,
+    // the child stops at once, and this process ends with its status. Were this process killed
+    // outright, the child notices its launcher gone (LauncherWatch) and stops too.
     Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  child.destroy();
-                  try {
-                    Runtime.getRuntime().halt(child.waitFor());
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                },
-                "cinch-faststart-forward"));
+        .addShutdownHook(new Thread(new ForwardStop(child), "cinch-faststart-forward"));
     return child.waitFor();
+  }
+
+  /** Passes a stop on to the child and waits, briefly, for it to end. */
+  private static final class ForwardStop implements Runnable {
+    private final Process child;
+
+    ForwardStop(Process child) {
+      this.child = child;
+    }
+
+    @Override
+    public void run() {
+      child.destroy();
+      int status = 143; // as a shell reports a process ended by SIGTERM
+      try {
+        if (child.waitFor(FORWARD_WAIT_MS, TimeUnit.MILLISECONDS)) {
+          status = child.exitValue();
+        } else {
+          child.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        child.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+      Runtime.getRuntime().halt(status);
+    }
   }
 
   /**

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.channels.Channels;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -36,6 +37,7 @@ public final class Main {
     if (child.isPresent()) {
       System.exit(child.getAsInt());
     }
+    LauncherWatch.startIfChild();
     boolean training = Boolean.getBoolean(SelfMadeArchive.TRAINING);
     // The real stdout goes to the Cli alone: JSON-RPC in server mode, the text of --help, --version
     // or --check otherwise. Anything else that prints (a library, a stray println) goes to stderr,
@@ -45,8 +47,7 @@ public final class Main {
         training
             ? OutputStream.nullOutputStream()
             : new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
-    InputStream stdin =
-        training ? SelfMadeArchive.trainingInput() : new FileInputStream(FileDescriptor.in);
+    InputStream stdin = training ? SelfMadeArchive.trainingInput() : stdin();
     if (training) {
       env = trainingEnvironment(env);
     }
@@ -59,6 +60,17 @@ public final class Main {
       throw OutOfMemory.end(e);
     }
     System.exit(exitCode);
+  }
+
+  /**
+   * Stdin, read through a channel on Unix: closing it (a stop on a signal) ends a read under way,
+   * which a plain FileInputStream's close does not, and a thread left blocked in that read would
+   * hold the JVM's exit up by some 300 ms. Windows has no such signals; there it is read plainly.
+   */
+  private static InputStream stdin() {
+    FileInputStream in = new FileInputStream(FileDescriptor.in);
+    boolean windows = System.getProperty("os.name", "").startsWith("Windows");
+    return windows ? in : Channels.newInputStream(in.getChannel());
   }
 
   /**

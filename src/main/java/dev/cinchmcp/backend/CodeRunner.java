@@ -26,4 +26,12 @@ public interface CodeRunner {
   default CompletableFuture<RunResult> run(Program program, RunListener listener, Duration waited) {
     return run(program, listener);
   }
+
+  /**
+   * The server is about to end on a signal: end every run at once (kill its sandbox, drop its
+   * request), without waiting for any clean-up, which the next start's housekeeping does. Returns
+   * within milliseconds; the default has nothing of its own to end (cancelled calls end with their
+   * futures).
+   */
+  default void stopNow() {}
 }

@@ -64,6 +64,14 @@ public final class DeferredRunner implements CodeRunner, AutoCloseable {
     return result;
   }
 
+  @Override
+  public void stopNow() {
+    CodeRunner runner = backend.getNow(null);
+    if (runner != null) {
+      runner.stopNow();
+    }
+  }
+
   /** Closes the backend if it was built and can be closed; one still being built is left alone. */
   @Override
   public void close() throws Exception {

@@ -11,8 +11,12 @@ import java.util.Objects;
  *
  * @param runtimes the languages and versions, e.g. "Python 3.12 and Node 20"
  * @param limits the limits that hold, as a phrase, e.g. "10 seconds, 256 MB of memory, half a CPU"
+ * @param isolation what keeps a program in, as a short phrase, e.g. "gVisor"
  */
-public record SandboxFacts(String runtimes, String limits) {
+public record SandboxFacts(String runtimes, String limits, String isolation) {
+
+  /** The boundary of the Cinch service and of the local backend. */
+  public static final String GVISOR = "gVisor";
 
   /** The Cinch service's interpreters. */
   public static final String SERVICE_RUNTIMES = "Python 3.12 and Node 20";
@@ -34,6 +38,12 @@ public record SandboxFacts(String runtimes, String limits) {
   public SandboxFacts {
     Objects.requireNonNull(runtimes, "runtimes");
     Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(isolation, "isolation");
+  }
+
+  /** Facts of a gVisor sandbox (the service's, the local backend's). */
+  public SandboxFacts(String runtimes, String limits) {
+    this(runtimes, limits, GVISOR);
   }
 
   /** The service's limits with the versions a backend really runs. */

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>An empty pool, or an entry that died or went stale, means the caller starts a cold sandbox at
- * once: the pool never makes a call wait. {@link #close()} kills every waiting entry at once.
+ * once: the pool never makes a call wait. {@link #stopNow()} kills every waiting entry at once;
+ * {@link #close()} also removes what they left.
  *
  * @param <S> the backend's started sandbox
  */
@@ -62,6 +63,11 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
 
   /** The entry being started, if any (guarded by {@code this}): closing kills it too. */
   private S starting;
+
+  /**
+   * Entries {@link #stopNow()} killed, for {@link #close()} to remove (guarded by {@code this}).
+   */
+  private final List<S> killed = new ArrayList<>();
 
   private int callsRunning;
   private boolean fillQueued;
@@ -156,10 +162,10 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   }
 
   /**
-   * Kills every waiting entry now and starts no more; a start under way is discarded at its end.
+   * Kills every waiting entry (and one being started) at once and starts no more; their remains are
+   * removed by {@link #close()}, or else by the backend's housekeeping at its next start.
    */
-  @Override
-  public void close() {
+  public void stopNow() {
     List<S> all;
     synchronized (this) {
       closed = true;
@@ -168,10 +174,22 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
         all.add(starting);
         starting = null;
       }
+      killed.addAll(all);
     }
     thread.shutdownNow();
-    all.forEach(StartedSandbox::kill); // all of them at once, then the slower clean-up
-    all.forEach(StartedSandbox::discard);
+    all.forEach(StartedSandbox::kill);
+  }
+
+  /** {@link #stopNow()}, then removes what the killed entries left. */
+  @Override
+  public void close() {
+    stopNow();
+    List<S> remains;
+    synchronized (this) {
+      remains = new ArrayList<>(killed);
+      killed.clear();
+    }
+    remains.forEach(StartedSandbox::discard);
     // A start caught before its entry was known sees the pool closed and removes it itself: wait
     // for that, so that nothing of the pool is written after close() returns.
     try {

@@ -74,6 +74,20 @@ final class CheckReport {
     return this;
   }
 
+  /** The engine's container ran the test program: there is no API, key or credit to ask about. */
+  CheckReport ranInContainer(RunResult result, long millis, String expectedStdout) {
+    row("Sandbox", "ran the test program in a fresh container of the engine");
+    row("Run time", millis + " ms (the first run of an image includes its pull)");
+    if (noteIfUnexpected(result, expectedStdout)) {
+      return fail(
+          "the engine started a container but it did not run the test program correctly"
+              + " (see above).");
+    }
+    ok = true;
+    verdict = "OK: execute_code calls will work, in containers of the engine named above.";
+    return this;
+  }
+
   /** Adds a note when the test program did not print what it should or exit 0; says whether. */
   private boolean noteIfUnexpected(RunResult result, String expectedStdout) {
     String printed = result.stdout().text().strip();

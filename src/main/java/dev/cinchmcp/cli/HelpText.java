@@ -1,6 +1,7 @@
 package dev.cinchmcp.cli;
 
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.config.DockerOptions;
 import dev.cinchmcp.config.Settings;
 
 /** The text of {@code --help}, and the one-line usage shown after a usage error. */
@@ -19,7 +20,8 @@ final class HelpText {
             + version
             + ": an MCP server with one tool, execute_code, that runs Python or JavaScript",
         "in a disposable Cinch sandbox (https://cinch.codes) instead of on your machine, or, with",
-        "no key, in a local gVisor sandbox (Linux, gVisor's runsc installed).",
+        "no key, in a local gVisor sandbox (Linux, gVisor's runsc installed), or in a container of",
+        "a Docker-compatible engine (Docker Desktop, OrbStack, Colima, Rancher Desktop, Podman).",
         "",
         USAGE,
         "",
@@ -49,7 +51,8 @@ final class HelpText {
             + ").",
         "  "
             + Settings.BACKEND
-            + "     auto (default: the API with a key, else local gVisor), cinch or local.",
+            + "     auto (default: the API with a key, else local gVisor, else a container",
+        "                    engine), cinch, local or docker.",
         "  " + Settings.RUNSC + "       gVisor's runsc for local runs (default: runsc on PATH).",
         "  "
             + Settings.LOCAL_POOL
@@ -59,6 +62,17 @@ final class HelpText {
             + Settings.DEFAULT_LOCAL_POOL
             + ");",
         "                    0: every local run starts its own (slower; nothing held while idle).",
+        "  " + DockerOptions.PYTHON_IMAGE + ", " + DockerOptions.NODE_IMAGE,
+        "                    The docker backend's images (default "
+            + DockerOptions.DEFAULT_PYTHON_IMAGE
+            + ", "
+            + DockerOptions.DEFAULT_NODE_IMAGE
+            + ").",
+        "  " + DockerOptions.RUNTIME,
+        "                    The engine runtime, e.g. runsc or runc (default: runsc when offered,",
+        "                    else the engine's default in its own VM; on Linux runc only when set).",
+        "  DOCKER_HOST       Where the engine is (default: the Docker context, then the usual",
+        "                    sockets and pipes of Docker Desktop, OrbStack, Colima, Podman).",
         "  CINCH_FAST_START  0: a plain java -jar makes no class-data archive and never restarts itself.",
         "  "
             + LogLevel.VARIABLE

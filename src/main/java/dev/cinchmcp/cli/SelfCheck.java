@@ -42,6 +42,12 @@ final class SelfCheck {
 
   private static final Duration LOCAL_LIMIT = Duration.ofSeconds(10);
 
+  /** The engine may pull the image first: that can take minutes on a slow line. */
+  private static final Duration ENGINE_LIMIT = Duration.ofMinutes(5);
+
+  /** The docker backend's name ({@code DockerRunner.NAME}), without loading its classes. */
+  private static final String DOCKER = "docker";
+
   private final Settings settings;
 
   SelfCheck(Settings settings) {
@@ -87,15 +93,19 @@ final class SelfCheck {
 
   private void probe(CheckReport report, CodeRunner runner) {
     boolean local = LocalSandboxRunner.NAME.equals(runner.name());
+    boolean engine = DOCKER.equals(runner.name());
     // The local sandbox stops a program after 10 s; the API runner enforces CINCH_TIMEOUT_MS
     // itself.
-    Duration limit = (local ? LOCAL_LIMIT : settings.timeout()).plus(MARGIN);
+    Duration limit =
+        (local ? LOCAL_LIMIT : engine ? ENGINE_LIMIT : settings.timeout()).plus(MARGIN);
     long start = System.nanoTime();
     try {
       RunResult result =
           runner.run(PROBE, RunListener.NONE).get(limit.toMillis(), TimeUnit.MILLISECONDS);
       if (local) {
         report.ranLocally(result, millisSince(start), PROBE_OUTPUT);
+      } else if (engine) {
+        report.ranInContainer(result, millisSince(start), PROBE_OUTPUT);
       } else {
         report.ran(result, millisSince(start), PROBE_OUTPUT);
       }

@@ -5,12 +5,17 @@ import java.util.Optional;
 
 /** Which backend runs the code ({@code CINCH_BACKEND}). */
 public enum Backend {
-  /** The Cinch API when a key is set, else the local gVisor sandbox when it works. */
+  /**
+   * The Cinch API when a key is set, else the local gVisor sandbox when it works, else a container
+   * engine when one answers.
+   */
   AUTO,
   /** The Cinch API (needs {@code CINCH_API_KEY}). */
   CINCH,
   /** A local gVisor sandbox (needs gVisor's {@code runsc}; Linux only). */
-  LOCAL;
+  LOCAL,
+  /** A container of a Docker-compatible engine (Docker Desktop, OrbStack, Colima, Podman...). */
+  DOCKER;
 
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);

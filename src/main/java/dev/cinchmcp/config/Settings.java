@@ -20,6 +20,7 @@ import java.util.Optional;
  *     Cinch API can be used (a missing key is one of them)
  * @param backend which backend the user asked for
  * @param runsc gVisor's runsc for the local backend: a name looked up on PATH, or a path
+ * @param docker the docker backend's images, runtime and engine discovery
  * @param localPool how many local sandboxes per language are started ahead of time (0: none)
  */
 public record Settings(
@@ -29,6 +30,7 @@ public record Settings(
     List<String> problems,
     Backend backend,
     String runsc,
+    DockerOptions docker,
     int localPool) {
 
   public static final String API_KEY = "CINCH_API_KEY";
@@ -60,11 +62,31 @@ public record Settings(
     problems = List.copyOf(problems);
     Objects.requireNonNull(backend, "backend");
     Objects.requireNonNull(runsc, "runsc");
+    Objects.requireNonNull(docker, "docker");
+  }
+
+  /** The settings with the docker backend's defaults and the default local pool. */
+  public Settings(
+      Optional<String> apiKey,
+      URI baseUri,
+      Duration timeout,
+      List<String> problems,
+      Backend backend,
+      String runsc) {
+    this(
+        apiKey,
+        baseUri,
+        timeout,
+        problems,
+        backend,
+        runsc,
+        DockerOptions.DEFAULTS,
+        DEFAULT_LOCAL_POOL);
   }
 
   /** The settings of the Cinch API alone, with the default backend choice. */
   public Settings(Optional<String> apiKey, URI baseUri, Duration timeout, List<String> problems) {
-    this(apiKey, baseUri, timeout, problems, Backend.AUTO, "runsc", DEFAULT_LOCAL_POOL);
+    this(apiKey, baseUri, timeout, problems, Backend.AUTO, "runsc");
   }
 
   /** Reads and checks the settings from an environment map (normally {@code System.getenv()}). */

@@ -26,8 +26,9 @@ final class SettingsReader {
     Backend backend = readBackend(env.get(Settings.BACKEND), problems);
     String runsc =
         env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
+    DockerOptions docker = readDocker(env, problems);
     int pool = readLocalPool(env.get(Settings.LOCAL_POOL), problems);
-    return new Settings(key, base, timeout, problems, backend, runsc, pool);
+    return new Settings(key, base, timeout, problems, backend, runsc, docker, pool);
   }
 
   private static int readLocalPool(String raw, List<String> problems) {
@@ -61,12 +62,52 @@ final class SettingsReader {
             () -> {
               problems.add(
                   Settings.BACKEND
-                      + " must be auto, cinch or local (was \""
+                      + " must be auto, cinch, local or docker (was \""
                       + raw
                       + "\"): leave it unset for auto"
-                      + " (the Cinch API when a key is set, else a local gVisor sandbox).");
+                      + " (the Cinch API when a key is set, else a local gVisor sandbox, else a"
+                      + " container engine).");
               return Backend.AUTO;
             });
+  }
+
+  private static DockerOptions readDocker(Map<String, String> env, List<String> problems) {
+    String python =
+        readName(env, DockerOptions.PYTHON_IMAGE, DockerOptions.DEFAULT_PYTHON_IMAGE, problems);
+    String node =
+        readName(env, DockerOptions.NODE_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE, problems);
+    String runtime = readName(env, DockerOptions.RUNTIME, "", problems);
+    Map<String, String> discovery = new java.util.HashMap<>();
+    for (String name : DockerOptions.DISCOVERY) {
+      String value = env.get(name);
+      if (value != null) {
+        discovery.put(name, value);
+      }
+    }
+    return new DockerOptions(
+        python, node, runtime.isEmpty() ? Optional.empty() : Optional.of(runtime), discovery);
+  }
+
+  /** An image or runtime name: one word, no spaces or control characters. */
+  private static String readName(
+      Map<String, String> env, String variable, String fallback, List<String> problems) {
+    String raw = env.get(variable);
+    if (raw == null || raw.isBlank()) {
+      return fallback;
+    }
+    String text = raw.strip();
+    if (text.chars().anyMatch(c -> c <= 0x20 || c == 0x7f)) {
+      problems.add(
+          variable
+              + " must be one name with no spaces (was \""
+              + raw
+              + "\"): e.g. "
+              + (fallback.isEmpty() ? "runsc" : fallback)
+              + ", or leave it unset"
+              + (fallback.isEmpty() ? "." : " for that default."));
+      return fallback;
+    }
+    return text;
   }
 
   private static Optional<String> readKey(String raw, List<String> problems) {

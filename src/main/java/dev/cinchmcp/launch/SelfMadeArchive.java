@@ -108,9 +108,16 @@ public final class SelfMadeArchive {
    * Starts the training process that makes the archive, and returns at once. It runs on its own
    * (its output goes nowhere near ours) and may outlive this server; if it fails, the next start
    * simply tries again.
+   *
+   * <p>It is started detached, through a shell that puts it in the background and exits: a child of
+   * this JVM would keep a thread here waiting for it in a native call, and a JVM stopping on a
+   * signal waits some 300 ms for such threads before it ends.
    */
   public void makeInBackground() {
     List<String> command = new ArrayList<>();
+    if (Files.isExecutable(SHELL)) {
+      command.addAll(List.of(SHELL.toString(), "-c", "\"$@\" </dev/null >/dev/null 2>&1 &", "sh"));
+    }
     command.add(javaLauncher());
     // The trainer itself is small and short-lived: it waits for the training run and renames.
     command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx32m"));
@@ -134,6 +141,8 @@ public final class SelfMadeArchive {
     }
     return in;
   }
+
+  private static final Path SHELL = Path.of("/bin/sh");
 
   static String javaLauncher() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -28,18 +28,27 @@ import java.util.function.BiFunction;
  *       fix.
  *   <li>{@code local}: a local gVisor sandbox; without a working {@code runsc}, every call says
  *       what to install. Code never runs outside gVisor.
+ *   <li>{@code docker}: a container of a Docker-compatible engine ({@link DockerChoice}); without
+ *       one that answers and can be used, every call says what to fix.
  *   <li>{@code auto} (the default): {@code cinch} when a key is set; else {@code local} when gVisor
- *       works; else the missing-key error, with why the local sandbox could not stand in.
+ *       works; else {@code docker} when an engine answers and can be used; else the missing-key
+ *       error, with why neither could stand in.
  * </ul>
  *
  * @param runner what runs the code
  * @param runtimes the language versions it offers, for the tool's description
  * @param limits what a program may use, for the tool's description (which limits hold)
+ * @param isolation what keeps a program in, for the tool's description ("gVisor")
  * @param summary one line for the log and {@code --check}: which backend, and how it is set up
  * @param problems what stops it from running code; empty when it can
  */
 public record BackendChoice(
-    CodeRunner runner, String runtimes, String limits, String summary, List<String> problems) {
+    CodeRunner runner,
+    String runtimes,
+    String limits,
+    String isolation,
+    String summary,
+    List<String> problems) {
 
   /** What the Cinch service runs. */
   static final String CINCH_RUNTIMES = SandboxFacts.SERVICE_RUNTIMES;
@@ -72,6 +81,9 @@ public record BackendChoice(
     if (backend == Backend.CINCH || (backend == Backend.AUTO && settings.apiKey().isPresent())) {
       return cinch(settings, cinchAfter, workers, timers);
     }
+    if (backend == Backend.DOCKER) {
+      return DockerChoice.docker(settings, cinchAfter);
+    }
     if (backend == Backend.AUTO && !settings.onlyKeyMissing()) {
       return unavailable(settings.problems()); // something is set wrong: say so rather than guess
     }
@@ -83,6 +95,7 @@ public record BackendChoice(
           local,
           versions,
           local.limits().describe(),
+          SandboxFacts.GVISOR,
           "backend local: a gVisor sandbox on this machine, "
               + versions
               + "; "
@@ -97,15 +110,22 @@ public record BackendChoice(
           local,
           "Python and Node.js",
           CINCH_LIMITS,
+          SandboxFacts.GVISOR,
           "backend local: UNAVAILABLE, " + local.unavailableReason(),
           List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
     }
     local.close();
+    DockerChoice.Result engine = DockerChoice.standIn(settings, cinchAfter);
+    if (engine.choice() != null) {
+      return engine.choice();
+    }
     return unavailable(
         List.of(
             Settings.MISSING_KEY
                 + " (No local gVisor sandbox could stand in either: "
                 + local.unavailableReason()
+                + "; "
+                + engine.whyNot()
                 + ".)"));
   }
 
@@ -161,6 +181,7 @@ public record BackendChoice(
         new DeferredRunner("cinch", runner),
         CINCH_RUNTIMES,
         CINCH_LIMITS,
+        SandboxFacts.GVISOR,
         "backend cinch: " + settings.describe(),
         List.of());
   }
@@ -174,6 +195,7 @@ public record BackendChoice(
         new UnavailableRunner("none", failure),
         CINCH_RUNTIMES,
         CINCH_LIMITS,
+        SandboxFacts.GVISOR,
         "no backend can run code",
         problems);
   }

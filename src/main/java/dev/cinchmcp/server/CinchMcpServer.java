@@ -6,10 +6,11 @@ import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
+import dev.cinchmcp.json.SdkJsonMapper;
+import dev.cinchmcp.mcp2026.StatelessServer;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
 import dev.cinchmcp.transport.JsonWarmUp;
-import dev.cinchmcp.transport.SdkJsonMapper;
 import dev.cinchmcp.transport.StdioTransport;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
@@ -31,6 +32,14 @@ import org.slf4j.LoggerFactory;
 public final class CinchMcpServer {
 
   private static final Logger log = LoggerFactory.getLogger(CinchMcpServer.class);
+
+  static final String NAME = "cinch-mcp";
+
+  /** For the model, in the 2026 discover result: what the server is for, not what the tool says. */
+  static final String INSTRUCTIONS =
+      "cinch-mcp runs code in disposable sandboxes, never on the user's machine. Call"
+          + " execute_code with a complete program whenever running it gives a surer answer than"
+          + " reasoning; each call starts from nothing.";
 
   private final Settings settings;
 
@@ -91,21 +100,37 @@ public final class CinchMcpServer {
     StdioTransport transport =
         new StdioTransport(mapperReady, mcpMapper, in, out, settings.timeout().plusSeconds(5));
 
-    McpAsyncServer server =
-        McpServer.async(transport)
-            .serverInfo("cinch-mcp", Version.get())
-            .jsonMapper(mcpMapper)
-            .jsonSchemaValidator(new BuiltInSchemaCheck())
-            // ExecuteCodeTool checks its two arguments itself, with clearer messages.
-            .validateToolInputs(false)
-            .capabilities(ServerCapabilities.builder().tools(false).logging().build())
-            .tools(
-                new ExecuteCodeTool(
-                        backend.runner(),
-                        progressTimers,
-                        new SandboxFacts(backend.runtimes(), backend.limits()))
-                    .specification())
-            .build();
+    ExecuteCodeTool tool =
+        new ExecuteCodeTool(
+            backend.runner(),
+            progressTimers,
+            new SandboxFacts(backend.runtimes(), backend.limits(), backend.isolation()));
+    // 2026-07-28 requests are answered beside the SDK's 2025 session, by the same tool. They need
+    // nothing of the SDK's server, so reading starts while that is built on a worker (some 50 ms
+    // on Java 17): Claude Code's server/discover is answered meanwhile, and a 2025 client's first
+    // message waits for the session, as it always waited for the whole server.
+    transport.setStatelessServer(
+        new StatelessServer(tool, NAME, Version.get(), INSTRUCTIONS, mcpMapper));
+    CompletableFuture<McpAsyncServer> server =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return McpServer.async(transport)
+                    .serverInfo(NAME, Version.get())
+                    .jsonMapper(mcpMapper)
+                    .jsonSchemaValidator(new BuiltInSchemaCheck())
+                    // ExecuteCodeTool checks its two arguments itself, with clearer messages.
+                    .validateToolInputs(false)
+                    .capabilities(ServerCapabilities.builder().tools(false).logging().build())
+                    .tools(tool.specification())
+                    .build();
+              } catch (RuntimeException | LinkageError e) {
+                log.error("The MCP session could not be set up; only 2026-07-28 is served", e);
+                transport.noSession();
+                return null;
+              }
+            },
+            workers);
 
     if (backend.usable()) {
       log.info("cinch-mcp {} ready on stdio: {}", Version.get(), backend.summary());
@@ -115,24 +140,30 @@ public final class CinchMcpServer {
           Version.get());
       backend.problems().forEach(p -> log.error("  {}", p));
     }
-    // SIGTERM (or Ctrl-C) while calls run: answer them first, as at the end of stdin; then exit 0.
-    // The drain is bounded as a whole (a client that stopped reading stdout cannot hold it up),
-    // so the process ends within the drain limit whatever the client does.
-    Thread drainOnSignal =
+    // A signal (SIGINT, SIGTERM, SIGHUP: the client is leaving) stops at once: calls cancelled,
+    // their sandboxes killed, nothing more written, then the process ends (QuickExit). The end of
+    // stdin, below, still answers what is owed.
+    Thread stopOnSignal =
         new Thread(
             () -> {
-              transport.drain();
-              // Calls still running after the drain: their sandboxes must not outlive the server.
-              if (backend.runner() instanceof AutoCloseable closeable) {
-                closeQuietly(closeable);
-              }
-              Runtime.getRuntime().halt(0);
+              long start = System.nanoTime();
+              transport.stopNow();
+              backend.runner().stopNow();
+              log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
+              QuickExit.now();
             },
-            "cinch-drain-on-exit");
-    Runtime.getRuntime().addShutdownHook(drainOnSignal);
+            "cinch-stop-on-signal");
+    Runtime.getRuntime().addShutdownHook(stopOnSignal);
     transport.run();
-    Runtime.getRuntime().removeShutdownHook(drainOnSignal);
-    server.close();
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopOnSignal);
+    } catch (IllegalStateException stopping) {
+      return; // the read ended because a signal stops the server: its hook ends the process
+    }
+    McpAsyncServer built = server.join();
+    if (built != null) {
+      built.close();
+    }
     if (backend.runner() instanceof AutoCloseable closeable) {
       closeQuietly(closeable);
     }

@@ -11,6 +11,7 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
+import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import java.util.concurrent.CancellationException;
@@ -48,11 +49,15 @@ public final class ExecuteCodeTool {
     this.view = new ResultView(facts);
   }
 
+  /** The tool as the SDK's 2025-era server serves it. */
   public AsyncToolSpecification specification() {
-    return AsyncToolSpecification.builder().tool(definition()).callHandler(this::call).build();
+    return AsyncToolSpecification.builder()
+        .tool(definition())
+        .callHandler((exchange, request) -> call(new SessionChannel(exchange), request))
+        .build();
   }
 
-  Tool definition() {
+  public Tool definition() {
     return Tool.builder(NAME, ToolSchemas.input(facts))
         .title("Run code in a sandbox")
         .description(description())
@@ -74,7 +79,9 @@ public final class ExecuteCodeTool {
   }
 
   String description() {
-    return "Runs a complete Python or JavaScript program in a brand-new, isolated sandbox (gVisor) and returns"
+    return "Runs a complete Python or JavaScript program in a brand-new, isolated sandbox ("
+        + facts.isolation()
+        + ") and returns"
         + " what it printed (stdout and stderr), its exit code and how long it took. The sandbox is not the"
         + " user's machine: use it freely whenever running code answers better than reasoning, e.g. exact"
         + " arithmetic, parsing or transforming data, testing a regex, checking that a snippet works.\n\n"
@@ -102,7 +109,11 @@ public final class ExecuteCodeTool {
     return Character.toUpperCase(phrase.charAt(0)) + phrase.substring(1);
   }
 
-  private Mono<CallToolResult> call(McpAsyncServerExchange exchange, CallToolRequest request) {
+  /**
+   * Runs one call. The result is always a tool result (an error one for anything that went wrong);
+   * the Mono fails only if it is cancelled, which stops the run.
+   */
+  public Mono<CallToolResult> call(CallChannel channel, CallToolRequest request) {
     ArgumentCheck.Outcome checked = ArgumentCheck.check(request.arguments());
     if (checked.problem() != null) {
       return Mono.just(ResultView.error(checked.problem()));
@@ -110,8 +121,8 @@ public final class ExecuteCodeTool {
     return Mono.defer(
         () -> {
           ProgressReporter progress =
-              ProgressReporter.start(exchange, request.progressToken(), timers);
-          RunListener listener = new ClientLog(exchange, progress);
+              ProgressReporter.start(channel, request.progressToken(), timers);
+          RunListener listener = new ClientLog(channel, progress);
           InputLauncher.Launch launch = InputLauncher.prepare(checked.program(), checked.input());
           return Mono.fromFuture(() -> runner.run(launch.program(), listener))
               .map(launch::delivered)
@@ -144,11 +155,11 @@ public final class ExecuteCodeTool {
    * Sends the run's notable events to the client's log, and marks progress when a request goes out.
    */
   private static final class ClientLog implements RunListener {
-    private final McpAsyncServerExchange exchange;
+    private final CallChannel channel;
     private final ProgressReporter progress;
 
-    ClientLog(McpAsyncServerExchange exchange, ProgressReporter progress) {
-      this.exchange = exchange;
+    ClientLog(CallChannel channel, ProgressReporter progress) {
+      this.channel = channel;
       this.progress = progress;
     }
 
@@ -167,9 +178,31 @@ public final class ExecuteCodeTool {
             case WARNING -> LoggingLevel.WARNING;
             case ERROR -> LoggingLevel.ERROR;
           };
+      channel.log(
+          LoggingMessageNotification.builder(mcpLevel, message).logger("cinch-mcp").build());
+    }
+  }
+
+  /** A 2025-era call's channel: the SDK's session, which applies {@code logging/setLevel}. */
+  private static final class SessionChannel implements CallChannel {
+    private final McpAsyncServerExchange exchange;
+
+    SessionChannel(McpAsyncServerExchange exchange) {
+      this.exchange = exchange;
+    }
+
+    @Override
+    public void progress(ProgressNotification notification) {
       exchange
-          .loggingNotification(
-              LoggingMessageNotification.builder(mcpLevel, message).logger("cinch-mcp").build())
+          .progressNotification(notification)
+          .subscribe(
+              null, e -> log.debug("Could not send a progress notification: {}", e.toString()));
+    }
+
+    @Override
+    public void log(LoggingMessageNotification notification) {
+      exchange
+          .loggingNotification(notification)
           .subscribe(null, e -> log.debug("Could not send a log notification: {}", e.toString()));
     }
   }

@@ -1,12 +1,9 @@
 package dev.cinchmcp.tool;
 
-import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Progress notifications for one call that asked for them (it carried {@code _meta.progressToken}):
@@ -17,27 +14,26 @@ final class ProgressReporter {
 
   static final long INTERVAL_MS = 2_000;
 
-  private static final Logger log = LoggerFactory.getLogger(ProgressReporter.class);
   private static final ProgressReporter NONE = new ProgressReporter(null, null);
 
-  private final McpAsyncServerExchange exchange;
+  private final CallChannel channel;
   private final Object token;
   private final long startNanos = System.nanoTime();
   private ScheduledFuture<?> ticker;
   private double progress;
   private boolean stopped;
 
-  private ProgressReporter(McpAsyncServerExchange exchange, Object token) {
-    this.exchange = exchange;
+  private ProgressReporter(CallChannel channel, Object token) {
+    this.channel = channel;
     this.token = token;
   }
 
   static ProgressReporter start(
-      McpAsyncServerExchange exchange, Object token, ScheduledExecutorService timers) {
+      CallChannel channel, Object token, ScheduledExecutorService timers) {
     if (token == null) {
       return NONE;
     }
-    ProgressReporter reporter = new ProgressReporter(exchange, token);
+    ProgressReporter reporter = new ProgressReporter(channel, token);
     synchronized (reporter) {
       reporter.ticker =
           timers.scheduleAtFixedRate(
@@ -59,11 +55,7 @@ final class ProgressReporter {
       return;
     }
     progress += 1;
-    exchange
-        .progressNotification(
-            ProgressNotification.builder(token, progress).message(message).build())
-        .subscribe(
-            null, e -> log.debug("Could not send a progress notification: {}", e.toString()));
+    channel.progress(ProgressNotification.builder(token, progress).message(message).build());
   }
 
   synchronized void stop() {

@@ -106,7 +106,8 @@ final class ToolSchemas {
                     "type",
                     "string",
                     "description",
-                    "What ran the program: cinch (the Cinch API) or local (gVisor)."),
+                    "What ran the program: cinch (the Cinch API), local (gVisor) or docker (a"
+                        + " container engine)."),
             "input",
                 map(
                     "type",

@@ -10,7 +10,9 @@ final class JsonRpcErrors {
 
   static final int PARSE_ERROR = -32700;
   static final int INVALID_REQUEST = -32600;
+  static final int METHOD_NOT_FOUND = -32601;
   static final int INVALID_PARAMS = -32602;
+  static final int INTERNAL_ERROR = -32603;
 
   /** Implementation-defined server error (JSON-RPC reserves -32000 to -32099): too much at once. */
   static final int SERVER_BUSY = -32000;

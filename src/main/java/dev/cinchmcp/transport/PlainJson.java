@@ -9,12 +9,12 @@ import java.util.Map;
 /**
  * Writes a message made only of plain values (maps with string keys, lists, strings, numbers,
  * booleans, nulls, and the raw number ids of {@link RequestId}) straight to a JSON generator, as
- * Jackson's own serialisers would write them. What {@link SdkResults} makes is all of that, so a
- * call's answer needs none of the mapper's serialiser machinery: no per-value serialiser look-up on
- * each call, and no reflection over {@code Integer} or {@code Boolean} (annotations, method
- * handles) the first time one is written, which a fresh JVM pays for in tens of milliseconds. A
- * message with anything else goes to Jackson, whole (big numbers too: the mapper's settings decide
- * how those are written).
+ * Jackson's own serialisers would write them. What {@link dev.cinchmcp.json.SdkResults} makes is
+ * all of that, so a call's answer needs none of the mapper's serialiser machinery: no per-value
+ * serialiser look-up on each call, and no reflection over {@code Integer} or {@code Boolean}
+ * (annotations, method handles) the first time one is written, which a fresh JVM pays for in tens
+ * of milliseconds. A message with anything else goes to Jackson, whole (big numbers too: the
+ * mapper's settings decide how those are written).
  */
 final class PlainJson {
 

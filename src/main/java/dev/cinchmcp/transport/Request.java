@@ -1,6 +1,7 @@
 package dev.cinchmcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.mcp2026.StatelessServer;
 import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.Disposable;
 
@@ -32,15 +33,26 @@ final class Request {
   private final RequestId id;
   private final long handle;
   private final int bytes;
+  private final StatelessServer.Call modern;
   private volatile JsonNode message;
   private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
   private volatile Disposable work;
 
-  Request(RequestId id, long handle, JsonNode message, int bytes) {
+  /**
+   * @param modern the work that answers a 2026-era request, or null for a 2025-era one (which the
+   *     SDK's session answers from {@code message})
+   */
+  Request(RequestId id, long handle, JsonNode message, int bytes, StatelessServer.Call modern) {
     this.id = id;
     this.handle = handle;
     this.message = message;
     this.bytes = bytes;
+    this.modern = modern;
+  }
+
+  /** The work that answers it if it is a 2026-era request; null for a 2025-era one. */
+  StatelessServer.Call modern() {
+    return modern;
   }
 
   /** The message as read, handed over once when the request starts (and then let go). */

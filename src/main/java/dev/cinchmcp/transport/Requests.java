@@ -1,6 +1,7 @@
 package dev.cinchmcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.mcp2026.StatelessServer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The one owner of every request between being read and being answered: which ids are live (a
@@ -40,6 +42,7 @@ final class Requests {
   private int running;
   private long waitingBytes;
   private boolean starting;
+  private volatile boolean stopped;
 
   /**
    * @param start runs a request whose turn has come (already moved to RUNNING); it must end in
@@ -62,7 +65,14 @@ final class Requests {
    * request's clean-up: a client may reuse an id as soon as it has the answer.
    */
   Request open(RequestId id, JsonNode message, int bytes) {
-    Request request = new Request(id, handles.incrementAndGet(), message, bytes);
+    return open(id, message, bytes, null);
+  }
+
+  /**
+   * As {@link #open(RequestId, JsonNode, int)}, for a 2026-era request answered by {@code modern}.
+   */
+  Request open(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
+    Request request = new Request(id, handles.incrementAndGet(), message, bytes, modern);
     Request owner =
         live.compute(
             id, (k, existing) -> existing == null || existing.ended() ? request : existing);
@@ -130,7 +140,7 @@ final class Requests {
    */
   private void startWhatFits() {
     synchronized (this) {
-      if (starting) {
+      if (starting || stopped) {
         return;
       }
       starting = true;
@@ -181,10 +191,27 @@ final class Requests {
     return true;
   }
 
+  /**
+   * The server is stopping: nothing waiting starts from now on (a cancelled running request frees
+   * its place, which must not start the next one), and every live request is cancelled.
+   */
+  List<Request> stopAll() {
+    stopped = true;
+    return cancelAll();
+  }
+
   /** Cancels every live request and returns them (to be told why); the session is over. */
   List<Request> cancelAll() {
+    return cancelAll(r -> true);
+  }
+
+  /** Cancels the live requests that match and returns them. */
+  List<Request> cancelAll(Predicate<Request> which) {
     List<Request> cancelled = new ArrayList<>();
     for (Request r : live.values()) {
+      if (!which.test(r)) {
+        continue;
+      }
       if (r.cancel()) {
         cancelled.add(r);
       }

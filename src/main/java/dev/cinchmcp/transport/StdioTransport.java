@@ -2,6 +2,12 @@ package dev.cinchmcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.json.ParamsCheck;
+import dev.cinchmcp.json.PlainValues;
+import dev.cinchmcp.json.SdkResults;
+import dev.cinchmcp.mcp2026.Era;
+import dev.cinchmcp.mcp2026.ProtocolError;
+import dev.cinchmcp.mcp2026.StatelessServer;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -18,13 +24,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 /**
- * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, for one MCP session.
+ * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, for both protocol eras.
  *
  * <p>It replaces the SDK's own, which ends the session on one malformed line, loses replies still
  * in flight when stdin closes, and ignores cancellation. Here:
@@ -33,13 +41,17 @@ import reactor.core.publisher.Mono;
  *   <li>a line that is not exactly one JSON-RPC message gets a JSON-RPC error and reading goes on
  *       ({@link LineParser}, {@link Envelope}); params of the wrong shape get -32602 naming the
  *       field ({@link ParamsCheck});
+ *   <li>each message is given to its era ({@link Era}): 2026-07-28 requests to the {@link
+ *       StatelessServer}, judged each on its own, anything else to the SDK's 2025 session;
  *   <li>each request is a {@link Request}, owned by {@link Requests} from the moment it is read:
  *       calls run side by side, a {@code notifications/cancelled} cancels exactly that request in
  *       whatever state it is, and its answer finds it through the request itself;
- *   <li>{@code ping} is answered at once, in every state of the session;
+ *   <li>a 2025 {@code ping} is answered at once, in every state of the session;
  *   <li>at the end of stdin, every request already read is answered before {@link #run()} returns
- *       (or the drain limit passes); before the session was initialized there is nothing to wait
- *       for, and the held requests are told so at once.
+ *       (or the drain limit passes); before the session was initialized its requests are told at
+ *       once that they never ran;
+ *   <li>on a signal ({@link #stopNow()}) nothing more is read or written and every request is
+ *       cancelled.
  * </ul>
  */
 public final class StdioTransport implements McpServerTransportProvider {
@@ -59,6 +71,12 @@ public final class StdioTransport implements McpServerTransportProvider {
   static final String PING = "ping";
   static final String INITIALIZED = "notifications/initialized";
 
+  /** The longest a 2025 message waits for the session: far beyond its ~50 ms of set-up. */
+  static final long SESSION_WAIT_SECONDS = 30;
+
+  private static final String INTERNAL_ERROR_MESSAGE =
+      "Internal error: the server could not handle this request. Its log (stderr) has the detail.";
+
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
 
   private final CompletableFuture<ObjectMapper> mapperReady;
@@ -72,8 +90,14 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final Duration drainLimit;
   private final Requests requests;
   private volatile McpServerSession session;
+
+  /** Open once the session exists (or never will): 2025 messages wait for it. */
+  private final CountDownLatch sessionSet = new CountDownLatch(1);
+
+  private volatile StatelessServer stateless;
   private volatile boolean initialized;
   private volatile boolean drained;
+  private volatile boolean stopped;
 
   /**
    * @param drainLimit the longest the server waits, once stdin has closed or a signal came, for
@@ -122,6 +146,32 @@ public final class StdioTransport implements McpServerTransportProvider {
   @Override
   public void setSessionFactory(McpServerSession.Factory sessionFactory) {
     this.session = sessionFactory.create(new SessionTransport());
+    sessionSet.countDown();
+  }
+
+  /** The SDK's server could not be built: 2025 messages are answered with an error, not held. */
+  public void noSession() {
+    sessionSet.countDown();
+  }
+
+  /**
+   * The SDK's session, once the server has been put together around this transport (on another
+   * thread, while 2026 requests are already answered); null if it never will be.
+   */
+  private McpServerSession session() {
+    try {
+      if (!sessionSet.await(SESSION_WAIT_SECONDS, TimeUnit.SECONDS)) {
+        log.error("The MCP session was not set up within {} s", SESSION_WAIT_SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return session;
+  }
+
+  /** What answers 2026-era requests; without it they get -32601, as from a 2025-only server. */
+  public void setStatelessServer(StatelessServer stateless) {
+    this.stateless = stateless;
   }
 
   /**
@@ -156,7 +206,8 @@ public final class StdioTransport implements McpServerTransportProvider {
     ready(); // a signal may come before the first line was read
     long deadline = System.nanoTime() + drainLimit.toNanos();
     if (!initialized) {
-      answerNeverRun(requests.cancelAll(), deadline);
+      // Only the session holds requests until it is initialized; 2026-era ones run on their own.
+      answerNeverRun(requests.cancelAll(r -> r.modern() == null), deadline);
     }
     log.debug("Draining: {} request(s) still owed an answer", requests.size());
     if (!requests.awaitEmpty(deadline)) {
@@ -172,6 +223,27 @@ public final class StdioTransport implements McpServerTransportProvider {
               + " dropped",
           dropped);
     }
+  }
+
+  /**
+   * The client is leaving (a signal): reads nothing more, cancels every request (their runs are
+   * stopped: sandboxes killed, HTTP requests aborted) and writes nothing more. Returns at once; the
+   * process may end as soon as it does.
+   */
+  public void stopNow() {
+    stopped = true;
+    drained = true;
+    try {
+      in.close(); // ends a read under way, if stdin is a channel
+    } catch (IOException e) {
+      log.debug("Closing stdin failed: {}", e.toString());
+    }
+    List<Request> cancelled = requests.stopAll();
+    JsonRpcWriter w = writer;
+    if (w != null) {
+      w.close(System.nanoTime());
+    }
+    log.debug("Stopped at once: {} request(s) cancelled", cancelled.size());
   }
 
   /**
@@ -205,6 +277,9 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   void accept(byte[] line) {
+    if (stopped) {
+      return;
+    }
     try {
       acceptLine(line);
     } catch (StackOverflowError | RuntimeException e) {
@@ -252,13 +327,25 @@ public final class StdioTransport implements McpServerTransportProvider {
     switch (envelope.kind()) {
       case CANCELLED -> cancel(node.path("params").path("requestId"));
       case REQUEST -> acceptRequest(envelope.id(), node, line.length);
-      case NOTIFICATION, RESPONSE -> forward(node);
+      case NOTIFICATION -> {
+        if (Era.isModern(node.get("method").asText(), node.get("params"))) {
+          // 2026-07-28 defines no other notification from a client; there is no session to tell.
+          log.debug("A 2026-era notification was ignored: {}", node.get("method").asText());
+        } else {
+          forward(node);
+        }
+      }
+      case RESPONSE -> forward(node);
       case INVALID -> throw new IllegalStateException("an invalid envelope has a problem");
     }
   }
 
   private void acceptRequest(RequestId id, JsonNode node, int bytes) {
     String method = node.get("method").asText();
+    if (Era.isModern(method, node.get("params"))) {
+      acceptModern(id, method, node, bytes);
+      return;
+    }
     String problem = ParamsCheck.problem(method, node.get("params"));
     if (problem != null) {
       writer.write(
@@ -275,7 +362,32 @@ public final class StdioTransport implements McpServerTransportProvider {
       writer.write(pong);
       return;
     }
-    Request request = requests.open(id, node, bytes);
+    admit(id, requests.open(id, node, bytes));
+  }
+
+  /** A 2026-era request: judged on its own envelope at once, run in its turn. */
+  private void acceptModern(RequestId id, String method, JsonNode node, int bytes) {
+    StatelessServer server = stateless;
+    if (server == null) {
+      writer.write(
+          JsonRpcErrors.reply(
+              id.echo(),
+              JsonRpcErrors.METHOD_NOT_FOUND,
+              "Method not found: " + method + " (2026-07-28 is not served)."));
+      return;
+    }
+    StatelessServer.Call call;
+    try {
+      call = server.accept(method, node.get("params"));
+    } catch (ProtocolError e) {
+      writer.write(errorReply(id.echo(), e.error()));
+      return;
+    }
+    admit(id, requests.open(id, null, bytes, call));
+  }
+
+  /** Starts or queues an opened request; null means its id was taken. */
+  private void admit(RequestId id, Request request) {
     if (request == null) {
       writer.write(
           JsonRpcErrors.reply(
@@ -298,10 +410,18 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   /** Its turn has come: hands the request to the session, as work its cancellation disposes. */
   private void start(Request request) {
+    if (request.modern() != null) {
+      startModern(request);
+      return;
+    }
     JsonNode node = request.takeMessage();
     Mono<Void> handling;
     try {
-      handling = session.handle(toSdkRequest(request, node));
+      McpServerSession s = session();
+      if (s == null) {
+        throw new IllegalStateException("no MCP session");
+      }
+      handling = s.handle(toSdkRequest(request, node));
     } catch (RuntimeException e) {
       // The session refused it outright: answer it, and free its place and its id.
       log.warn("The session could not take {}: {}", request, e.toString());
@@ -320,6 +440,56 @@ public final class StdioTransport implements McpServerTransportProvider {
             .doFinally(signal -> requests.finished(request))
             .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
     request.attach(work);
+  }
+
+  /**
+   * Runs a 2026-era request as work its cancellation disposes. Its notifications go out only while
+   * it runs, and its answer only if it was not cancelled.
+   */
+  private void startModern(Request request) {
+    Disposable work =
+        request
+            .modern()
+            .run(
+                notification -> {
+                  if (request.state() == Request.State.RUNNING) {
+                    writer.write(notification);
+                  }
+                })
+            .doFinally(signal -> requests.finished(request))
+            .subscribe(
+                result -> answerModern(request, resultReply(request.echoId(), result)),
+                error -> {
+                  log.warn("Internal error answering {}: {}", request, error.toString());
+                  answerModern(
+                      request,
+                      JsonRpcErrors.reply(
+                          request.echoId(), JsonRpcErrors.INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE));
+                });
+    request.attach(work);
+  }
+
+  private void answerModern(Request request, Map<String, Object> reply) {
+    if (request.answer()) {
+      writer.write(reply);
+      requests.forget(request);
+    }
+  }
+
+  private static Map<String, Object> resultReply(Object id, Map<String, Object> result) {
+    Map<String, Object> reply = new LinkedHashMap<>();
+    reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+    reply.put("id", id);
+    reply.put("result", result);
+    return reply;
+  }
+
+  private static Map<String, Object> errorReply(Object id, Map<String, Object> error) {
+    Map<String, Object> reply = new LinkedHashMap<>();
+    reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+    reply.put("id", id);
+    reply.put("error", error);
+    return reply;
   }
 
   /**
@@ -346,9 +516,11 @@ public final class StdioTransport implements McpServerTransportProvider {
     if (message instanceof McpSchema.JSONRPCNotification n && INITIALIZED.equals(n.method())) {
       initialized = true;
     }
-    session
-        .handle(message)
-        .subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
+    McpServerSession s = session();
+    if (s == null) {
+      return; // nothing to tell: the failure was logged, and its requests are answered with it
+    }
+    s.handle(message).subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
   }
 
   private void cancel(JsonNode requestId) {
@@ -442,14 +614,7 @@ public final class StdioTransport implements McpServerTransportProvider {
       reply.put("result", SdkResults.plain(response.result()));
     } else if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
       log.warn("Internal error answering {}: {}", request, error.message());
-      reply.put(
-          "error",
-          Map.of(
-              "code",
-              error.code(),
-              "message",
-              "Internal error: the server could not handle this request. Its log (stderr) has the"
-                  + " detail."));
+      reply.put("error", Map.of("code", error.code(), "message", INTERNAL_ERROR_MESSAGE));
     } else {
       reply.put("error", error);
     }

@@ -189,11 +189,12 @@ class SelfCheckTest {
 
   @Test
   void unknownBackendIsAConfigurationProblem() {
-    CliRun run = check(env("CINCH_BACKEND", "docker"));
+    CliRun run = check(env("CINCH_BACKEND", "kubernetes"));
 
     assertEquals(1, run.exitCode(), run.out());
     assertTrue(
-        run.out().contains("CINCH_BACKEND must be auto, cinch or local (was \"docker\")"),
+        run.out()
+            .contains("CINCH_BACKEND must be auto, cinch, local or docker (was \"kubernetes\")"),
         run.out());
     api.verify(0, postRequestedFor(urlEqualTo("/run")));
   }

@@ -274,4 +274,41 @@ class SettingsTest {
   void userInfoIsMaskedBeforeAValueIsShown(String raw, String shown) {
     assertEquals(shown, SettingsReader.withoutUserInfo(raw));
   }
+
+  @Test
+  void theDockerBackendsDefaultsAndItsSettings() {
+    Settings defaults = Settings.fromEnvironment(Map.of());
+    assertEquals("python:3.12-slim", defaults.docker().pythonImage());
+    assertEquals("node:22-slim", defaults.docker().nodeImage());
+    assertTrue(defaults.docker().runtime().isEmpty());
+    Settings set =
+        Settings.fromEnvironment(
+            Map.of(
+                "CINCH_BACKEND", " Docker ",
+                "CINCH_DOCKER_PYTHON_IMAGE", "mirror.example/python:3.13-slim",
+                "CINCH_DOCKER_NODE_IMAGE", "node:24-alpine",
+                "CINCH_DOCKER_RUNTIME", "runsc",
+                "DOCKER_HOST", "unix:///Users/ann/.colima/default/docker.sock",
+                "UNRELATED", "x"));
+    assertEquals(Backend.DOCKER, set.backend());
+    assertEquals("mirror.example/python:3.13-slim", set.docker().pythonImage());
+    assertEquals("node:24-alpine", set.docker().nodeImage());
+    assertEquals("runsc", set.docker().runtime().orElseThrow());
+    assertEquals(
+        Map.of("DOCKER_HOST", "unix:///Users/ann/.colima/default/docker.sock"),
+        set.docker().discovery(),
+        "only what engine discovery reads is kept");
+  }
+
+  @Test
+  void anImageNameWithSpacesIsAProblemNamingTheVariable() {
+    Settings s =
+        Settings.fromEnvironment(
+            Map.of("CINCH_API_KEY", "cinch_live_x", "CINCH_DOCKER_NODE_IMAGE", "node 22"));
+    assertFalse(s.usable());
+    assertTrue(
+        s.problems().get(0).startsWith("CINCH_DOCKER_NODE_IMAGE must be one name with no spaces"),
+        s.problems().toString());
+    assertEquals("node:22-slim", s.docker().nodeImage());
+  }
 }

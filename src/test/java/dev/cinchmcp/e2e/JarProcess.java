@@ -107,6 +107,28 @@ final class JarProcess implements AutoCloseable {
     return new JarProcess(pb.start(), readStdout);
   }
 
+  /**
+   * Starts a jar as a user does: plain {@code java -jar cinch-mcp.jar} in the jar's folder, with
+   * this HOME and environment (plus PATH) and nothing of the build's.
+   */
+  static JarProcess startAsUser(Path jar, Path home, Map<String, String> env) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(java(), "-jar", jar.toString());
+    pb.directory(jar.getParent().toFile());
+    pb.environment().clear();
+    pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    pb.environment().put("HOME", home.toString());
+    pb.environment().putAll(env);
+    return new JarProcess(pb.start(), true);
+  }
+
+  /** The server's process and all it started, as they are now. */
+  List<ProcessHandle> tree() {
+    List<ProcessHandle> tree = new ArrayList<>();
+    tree.add(process.toHandle());
+    process.toHandle().descendants().forEach(tree::add);
+    return tree;
+  }
+
   static Map<String, String> envFor(String baseUrl) {
     return Map.of("CINCH_API_KEY", KEY, "CINCH_BASE_URL", baseUrl, "CINCH_TIMEOUT_MS", "20000");
   }
@@ -294,6 +316,9 @@ final class JarProcess implements AutoCloseable {
 
   @Override
   public void close() {
+    // A fast launch's child first: it would stop on its own once its launcher is gone, but a test
+    // must leave nothing behind even for that long.
+    process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
   }
 }

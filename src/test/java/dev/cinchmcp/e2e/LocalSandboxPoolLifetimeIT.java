@@ -112,9 +112,8 @@ class LocalSandboxPoolLifetimeIT {
 
   private static void awaitGone(List<ProcessHandle> processes, long deadline, String when)
       throws InterruptedException {
-    assertTrue(
-        processes.stream().anyMatch(LocalSandboxLifetimeIT::running), "the test proves nothing");
-    while (processes.stream().anyMatch(LocalSandboxLifetimeIT::running)) {
+    assertTrue(processes.stream().anyMatch(Processes::running), "the test proves nothing");
+    while (processes.stream().anyMatch(Processes::running)) {
       assertTrue(
           System.nanoTime() < deadline,
           "sandbox processes still alive " + when + ": " + alive(processes));
@@ -166,7 +165,7 @@ class LocalSandboxPoolLifetimeIT {
 
   private static List<String> alive(List<ProcessHandle> processes) {
     return processes.stream()
-        .filter(LocalSandboxLifetimeIT::running)
+        .filter(Processes::running)
         .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
         .toList();
   }

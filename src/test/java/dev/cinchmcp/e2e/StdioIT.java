@@ -171,16 +171,19 @@ class StdioIT {
   }
 
   @Test
-  void sigtermWithACallInFlightStillAnswersItAndExitsZero() throws Exception {
-    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
+  void sigtermWithACallInFlightStopsItAndWritesNothingMore() throws Exception {
+    try (HangingHttpServer hanging = new HangingHttpServer();
+        JarProcess jar = JarProcess.start(JarProcess.envFor(hanging.baseUrl()))) {
       jar.initialize();
-      jar.send(JarProcess.call(1, "slow1500"));
-      awaitRequests(1);
+      jar.send(JarProcess.call(1, "print('never answered')", "tok"));
+      assertTrue(hanging.awaitRequest(20), "the request never reached the API");
       // SIGTERM through the handle: Process.destroy() would also close our ends of the pipes.
       assertTrue(jar.process().toHandle().destroy());
-      JsonNode reply = jar.awaitReply(1, Duration.ofSeconds(20));
-      assertEquals("42\n", reply.path("result").path("structuredContent").path("stdout").asText());
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
+      assertTrue(hanging.awaitHangUp(10), "the HTTP request was not aborted");
+      assertTrue(
+          jar.received().stream().noneMatch(m -> m.path("id").asInt(-1) == 1),
+          "the client is leaving: no answer is written for the stopped call");
       jar.assertProtocolClean();
     }
   }
@@ -452,11 +455,8 @@ class StdioIT {
   }
 
   @Test
-  void sigtermWhileTheClientIsNotReadingStdoutEndsWithinTheDrainLimitAndSaysWhatWasDropped()
-      throws Exception {
-    Map<String, String> env = new java.util.HashMap<>(JarProcess.envFor(api.baseUrl()));
-    env.put("CINCH_TIMEOUT_MS", "1000"); // a drain limit of 6 s
-    try (JarProcess jar = JarProcess.startNotReadingStdout(env)) {
+  void sigtermWhileTheClientIsNotReadingStdoutStillEndsTheServer() throws Exception {
+    try (JarProcess jar = JarProcess.startNotReadingStdout(JarProcess.envFor(api.baseUrl()))) {
       jar.send(
           "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
               + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
@@ -467,11 +467,8 @@ class StdioIT {
       }
       awaitRequests(10);
       assertTrue(jar.process().toHandle().destroy()); // SIGTERM
-      // Not a speed target: without the fix it never exits until someone reads stdout.
+      // Not a speed target: a write stuck on a client that does not read must not hold the stop.
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
-      assertTrue(
-          jar.stderr().matches("(?s).*\\d+ answer\\(s\\) could not be written.*dropped.*"),
-          jar.stderr());
     }
   }
 

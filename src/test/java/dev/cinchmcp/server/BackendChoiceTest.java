@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.RequiresEngine;
 import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.TestEngine;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
@@ -164,12 +166,88 @@ class BackendChoiceTest {
 
   @Test
   void unknownBackendNamesTheVariable() throws Exception {
-    BackendChoice c = choose("CINCH_BACKEND", "docker", "CINCH_API_KEY", "cinch_live_x");
+    BackendChoice c = choose("CINCH_BACKEND", "kubernetes", "CINCH_API_KEY", "cinch_live_x");
     assertFalse(c.usable());
     assertTrue(
         failureOf(c, "print(1)")
             .getMessage()
-            .contains("CINCH_BACKEND must be auto, cinch or local"));
+            .contains("CINCH_BACKEND must be auto, cinch, local or docker"));
+  }
+
+  @Test
+  void dockerWithoutAnEngineSaysWhatToStartAndNothingRuns() throws Exception {
+    Path mark = tmp.resolve("ran-outside");
+    BackendChoice c =
+        choose(
+            "CINCH_BACKEND",
+            "docker",
+            "DOCKER_HOST",
+            "unix://" + tmp.resolve("no-engine.sock"),
+            "CINCH_API_KEY",
+            "cinch_live_x");
+    assertFalse(c.usable());
+    assertEquals("docker", c.runner().name());
+    assertEquals(0, localProbes.get());
+    assertTrue(c.summary().startsWith("backend docker: UNAVAILABLE"), c.summary());
+    RunFailure f = failureOf(c, "open(" + pythonString(mark) + ", 'w').write('x')");
+    assertEquals(RunFailure.Kind.SANDBOX_UNAVAILABLE, f.kind());
+    assertTrue(f.getMessage().contains("no container engine answered at unix://"), f.getMessage());
+    assertTrue(f.getMessage().contains("(DOCKER_HOST)"), f.getMessage());
+    assertFalse(Files.exists(mark), "the program ran outside the sandbox");
+  }
+
+  @Test
+  void autoWithoutAKeyOrGvisorOrAnEngineSaysWhyNeitherCouldStandIn() throws Exception {
+    BackendChoice c =
+        choose(
+            "CINCH_RUNSC",
+            tmp.resolve("no-runsc").toString(),
+            "DOCKER_HOST",
+            "unix://" + tmp.resolve("no-engine.sock"));
+    assertFalse(c.usable());
+    RunFailure f = failureOf(c, "print(1)");
+    assertTrue(f.getMessage().contains("no container engine answered either"), f.getMessage());
+  }
+
+  @Test
+  @RequiresEngine
+  void autoWithoutAKeyOrGvisorRunsInTheEngineWhenOneAnswers() throws Exception {
+    BackendChoice c =
+        choose(
+            "CINCH_RUNSC",
+            tmp.resolve("no-runsc").toString(),
+            "DOCKER_HOST",
+            TestEngine.host(),
+            "CINCH_DOCKER_PYTHON_IMAGE",
+            TestEngine.image(),
+            "CINCH_DOCKER_RUNTIME",
+            "runsc");
+    assertTrue(c.usable(), c.problems().toString());
+    assertEquals("docker", c.runner().name());
+    assertEquals("gVisor", c.isolation());
+    assertTrue(c.summary().startsWith("backend docker: "), c.summary());
+    assertTrue(c.limits().startsWith("10 seconds, 256 MB of memory"), c.limits());
+    RunResult r =
+        c.runner()
+            .run(new Program("print(6 * 7)", Language.PYTHON), RunListener.NONE)
+            .get(60, TimeUnit.SECONDS);
+    assertEquals("42\n", r.stdout().text());
+    assertEquals("docker", r.backend());
+  }
+
+  @Test
+  @RequiresEngine
+  void dockerWithARuntimeTheEngineLacksSaysWhichItHas() throws Exception {
+    BackendChoice c =
+        choose(
+            "CINCH_BACKEND",
+            "docker",
+            "DOCKER_HOST",
+            TestEngine.host(),
+            "CINCH_DOCKER_RUNTIME",
+            "crun");
+    assertFalse(c.usable());
+    assertTrue(c.problems().get(0).contains("no runtime \"crun\""), c.problems().toString());
   }
 
   private static String pythonString(Path p) {

@@ -60,6 +60,20 @@ class RequestsTest {
   }
 
   @Test
+  void aStopCancelsEverythingAndAFreedPlaceStartsNothing() {
+    requests(1, 10, 1000);
+    Request a = offer("a", 1);
+    Request b = offer("b", 1);
+    // The running one's work ends as it is cancelled, as a disposed call's does.
+    List<Request> cancelled = requests.stopAll();
+    requests.finished(a);
+    assertEquals(List.of("\"a\""), started, "the waiting one must not start during a stop");
+    assertEquals(2, cancelled.size());
+    assertEquals(Request.State.CANCELLED, a.state());
+    assertEquals(Request.State.CANCELLED, b.state());
+  }
+
+  @Test
   void refusesWhenTooManyOrTooMuchIsWaiting() {
     requests(1, 2, 1000);
     assertNotNull(offer("a", 1));
@@ -121,14 +135,14 @@ class RequestsTest {
 
   @Test
   void eachStateMovesOnceAndTheLoserDoesNothing() {
-    Request r = new Request(RequestId.ofString("s"), 0, null, 1);
+    Request r = new Request(RequestId.ofString("s"), 0, null, 1, null);
     assertTrue(r.begin());
     assertTrue(!r.begin());
     assertTrue(r.answer());
     assertTrue(!r.cancel(), "a cancel after the answer changes nothing");
     assertEquals(Request.State.ANSWERED, r.state());
 
-    Request c = new Request(RequestId.ofString("c"), 0, null, 1);
+    Request c = new Request(RequestId.ofString("c"), 0, null, 1, null);
     assertTrue(c.cancel());
     assertTrue(!c.begin(), "cancelled before its turn: it never runs");
     assertTrue(!c.answer(), "and is never answered");

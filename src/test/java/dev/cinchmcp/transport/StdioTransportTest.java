@@ -137,7 +137,7 @@ class StdioTransportTest {
   @Test
   void unknownMethodIsMethodNotFoundAtOnce() throws IOException {
     assertErrorThenAnswered(
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}", -32601, false);
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/templates/list\"}", -32601, false);
   }
 
   @Test

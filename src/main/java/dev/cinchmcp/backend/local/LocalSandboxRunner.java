@@ -356,18 +356,29 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * Stops taking runs, kills every running sandbox and every waiting one (started ahead of time),
-   * fails every unfinished future (queued or running), and waits (up to {@value #CLOSE_WAIT_MILLIS}
-   * ms) until the sandboxes are cleaned up: after it returns, none of this runner's sandboxes is
-   * left (the server calls it on SIGTERM too).
+   * Kills every running sandbox and every waiting one (started ahead of time), and starts no other;
+   * the clean-up is left to the next start.
+   */
+  @Override
+  public void stopNow() {
+    sandboxes.shutdownNow();
+    running.forEach(SandboxRun::cancel);
+    if (pool != null) {
+      pool.stopNow(); // every waiting sandbox killed at once
+    }
+  }
+
+  /**
+   * Stops taking runs, kills every running sandbox and every waiting one, fails every unfinished
+   * future (queued or running), and waits (up to {@value #CLOSE_WAIT_MILLIS} ms) until the
+   * sandboxes are cleaned up: after it returns, none of this runner's sandboxes is left.
    */
   @Override
   public void close() {
-    sandboxes.shutdownNow();
-    running.forEach(SandboxRun::cancel); // killed at once; their threads clean up meanwhile
+    stopNow();
     if (pool != null) {
       long started = System.nanoTime();
-      pool.close(); // every waiting sandbox killed at once, then removed
+      pool.close(); // what the waiting sandboxes left, removed
       log.debug(
           "Waiting sandboxes killed and removed in {} ms",
           (System.nanoTime() - started) / 1_000_000);

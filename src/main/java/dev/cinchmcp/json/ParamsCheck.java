@@ -1,4 +1,6 @@
-package dev.cinchmcp.transport;
+package dev.cinchmcp.json;
+
+import static dev.cinchmcp.json.JsonWords.describe;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Set;
@@ -9,7 +11,7 @@ import java.util.Set;
  * ...CallToolRequest.name()"), where the client should get -32602 and the field it got wrong. Only
  * shapes are checked here; what the values mean (the tool's arguments) is the tool's business.
  */
-final class ParamsCheck {
+public final class ParamsCheck {
 
   /** The levels of {@code logging/setLevel} (RFC 5424's, as MCP names them). */
   static final Set<String> LOG_LEVELS =
@@ -18,7 +20,7 @@ final class ParamsCheck {
   private ParamsCheck() {}
 
   /** Why these params are wrong for the method, as a sentence for the client; null if fine. */
-  static String problem(String method, JsonNode params) {
+  public static String problem(String method, JsonNode params) {
     boolean required =
         switch (method) {
           case "initialize", "tools/call", "logging/setLevel" -> true;
@@ -108,29 +110,5 @@ final class ParamsCheck {
       return null;
     }
     return "\"params." + field + "\" must be " + expected + " (got " + describe(value) + ").";
-  }
-
-  /** What a value is, in the words of JSON (never a Java type). */
-  static String describe(JsonNode value) {
-    if (value == null || value.isMissingNode()) {
-      return "nothing";
-    }
-    if (value.isTextual()) {
-      String text = value.asText();
-      return "the string \"" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "\"";
-    }
-    if (value.isNumber()) {
-      return "a number";
-    }
-    if (value.isBoolean()) {
-      return value.asText();
-    }
-    if (value.isArray()) {
-      return "an array";
-    }
-    if (value.isObject()) {
-      return "an object";
-    }
-    return "null";
   }
 }

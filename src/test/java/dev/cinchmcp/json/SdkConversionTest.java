@@ -1,4 +1,4 @@
-package dev.cinchmcp.transport;
+package dev.cinchmcp.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

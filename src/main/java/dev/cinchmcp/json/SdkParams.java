@@ -1,4 +1,4 @@
-package dev.cinchmcp.transport;
+package dev.cinchmcp.json;
 
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
@@ -14,7 +14,7 @@ import java.util.Set;
  * field this class has no reading for are left to Jackson ({@link #read} returns null), so nothing
  * a client sends is lost; {@link ParamsCheck} has already checked the shapes.
  */
-final class SdkParams {
+public final class SdkParams {
 
   private static final Set<String> INITIALIZE =
       Set.of("protocolVersion", "capabilities", "clientInfo", "_meta");
@@ -26,7 +26,7 @@ final class SdkParams {
   private SdkParams() {}
 
   /** The record of this type for these params, or null to leave them to Jackson. */
-  static Object read(Object params, Type type) {
+  public static Object read(Object params, Type type) {
     if (!(params instanceof Map<?, ?> map)) {
       return null;
     }

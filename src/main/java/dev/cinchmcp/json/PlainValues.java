@@ -1,4 +1,4 @@
-package dev.cinchmcp.transport;
+package dev.cinchmcp.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -14,11 +14,11 @@ import java.util.Map;
  * the same values, but in a fresh JVM its first use costs tens of milliseconds of set-up, paid by
  * {@code initialize} and again, in part, by every call.
  */
-final class PlainValues {
+public final class PlainValues {
 
   private PlainValues() {}
 
-  static Object of(JsonNode node) {
+  public static Object of(JsonNode node) {
     switch (node.getNodeType()) {
       case OBJECT:
         Map<String, Object> map = new LinkedHashMap<>();

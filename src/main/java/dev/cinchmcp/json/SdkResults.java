@@ -1,4 +1,4 @@
-package dev.cinchmcp.transport;
+package dev.cinchmcp.json;
 
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -20,12 +20,12 @@ import java.util.Map;
  * call would wait for; maps, lists and strings it writes at once. A result with anything this class
  * does not write (another content type, annotations, icons) is returned as it is, for Jackson.
  */
-final class SdkResults {
+public final class SdkResults {
 
   private SdkResults() {}
 
   /** The result as plain maps, or the result itself. */
-  static Object plain(Object result) {
+  public static Object plain(Object result) {
     if (result instanceof InitializeResult init) {
       return initialize(init);
     }
@@ -42,7 +42,7 @@ final class SdkResults {
    * A notification as plain maps (progress and log messages, which a call may send many of), or the
    * message itself.
    */
-  static Object plainMessage(McpSchema.JSONRPCMessage message) {
+  public static Object plainMessage(McpSchema.JSONRPCMessage message) {
     if (!(message instanceof McpSchema.JSONRPCNotification n)) {
       return message;
     }

@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// How fast the server stops when its client says so, against the Node peer: SIGINT or SIGTERM to
+// the process the client started (as Claude Code does: SIGINT, SIGTERM 100 ms later, SIGKILL at
+// ~500 ms), idle and with calls running; and, for the jar's fast launch, how fast its child ends
+// when the launcher is SIGKILLed while stdin stays open. Linux only (it reads /proc).
+//
+//   node bench/stop.mjs [--rounds 10] [--jar target/cinch-mcp.jar] [--java java] [--peer DIR] [--local]
+//
+// --local adds the jar with CINCH_BACKEND=local and spinning programs in gVisor sandboxes
+// (needs runsc). Times run from the signal to the moment the signalled process has exited
+// ("exit") and to the moment every process of its tree, as it was just before, has ended ("tree").
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { descendants, preparePeer, running, startFake } from './lib.mjs';
+import { awaitArchive, loneJar } from './launches.mjs';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.dirname(benchDir);
+const opts = { rounds: 10, jar: path.join(repoRoot, 'target', 'cinch-mcp.jar'), java: 'java', peer: null, local: false };
+for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
+  switch (a[i]) {
+    case '--rounds': opts.rounds = Number(a[++i]); break;
+    case '--jar': opts.jar = path.resolve(a[++i]); break;
+    case '--java': opts.java = a[++i]; break;
+    case '--peer': opts.peer = path.resolve(a[++i]); break;
+    case '--local': opts.local = true; break;
+    default: console.error(`usage: node bench/stop.mjs [--rounds N] [--jar FILE] [--java JAVA] [--peer DIR] [--local]`); process.exit(2);
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+
+/**
+ * A started server: send lines, await replies by id. With `ownStdin`, its stdin is a FIFO this
+ * script holds open itself: Node closes a child's stdin pipe when the child exits, and a client that
+ * keeps it open (Claude Code's stop does not close it) must be measured as such.
+ */
+function startServer(argv, cwd, env, ownStdin = false) {
+  let fifoFd = null;
+  if (ownStdin) {
+    const fifo = path.join(benchDir, 'results', 'stop', `stdin-${process.pid}-${Date.now()}`);
+    if (spawnSync('mkfifo', [fifo]).status !== 0) throw new Error('mkfifo failed');
+    fifoFd = fs.openSync(fifo, fs.constants.O_RDWR); // O_RDWR: opening does not wait for a reader
+    fs.unlinkSync(fifo);
+  }
+  const child = spawn(argv[0], argv.slice(1), { cwd, env: { PATH: process.env.PATH, ...env }, stdio: [fifoFd ?? 'pipe', 'pipe', 'ignore'] });
+  const waiting = new Map();
+  let buf = '';
+  child.stdout.on('data', (d) => {
+    buf += d;
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl); buf = buf.slice(nl + 1);
+      try { const m = JSON.parse(line); if (m.id !== undefined && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); } } catch { /* not ours */ }
+    }
+  });
+  const exited = new Promise((r) => child.on('exit', () => r(process.hrtime.bigint())));
+  return {
+    child, exited,
+    send: (m) => (fifoFd === null ? child.stdin.write(JSON.stringify(m) + '\n') : fs.writeSync(fifoFd, JSON.stringify(m) + '\n')),
+    closeStdin: () => (fifoFd === null ? child.stdin.end() : fs.closeSync(fifoFd)),
+    reply: (id, ms = 30_000) => new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no reply to ${id} within ${ms} ms`)), ms);
+      waiting.set(id, (m) => { clearTimeout(t); resolve(m); });
+    }),
+  };
+}
+
+/** Opens the session the way the contender's clients do: 2026 for the jar, 2025 for the peer. */
+async function open(server, era) {
+  if (era === 2026) {
+    server.send({ jsonrpc: '2.0', id: 'd', method: 'server/discover', params: { _meta: META } });
+    await server.reply('d');
+  } else {
+    server.send({ jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+    await server.reply('i');
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+}
+
+function call(era, id, code) {
+  const params = { name: 'execute_code', arguments: { code, language: 'python' } };
+  if (era === 2026) params._meta = META;
+  return { jsonrpc: '2.0', id, method: 'tools/call', params };
+}
+
+/** Sends `signal` to the server alone and times its exit and the end of its whole tree. */
+async function timeStop(server, signal) {
+  const tree = [server.child.pid, ...descendants(server.child.pid)];
+  const sent = process.hrtime.bigint();
+  process.kill(server.child.pid, signal);
+  const exit = await server.exited;
+  while (tree.some(running)) await sleep(1);
+  const gone = process.hrtime.bigint();
+  return { exitMs: Number(exit - sent) / 1e6, treeMs: Number(gone - sent) / 1e6, processes: tree.length };
+}
+
+async function scenario(c, name, fakePort) {
+  const env = { ...c.env, CINCH_API_KEY: 'bench-key', CINCH_BASE_URL: `http://127.0.0.1:${fakePort}`, ...(c.extraEnv || {}) };
+  const server = startServer(c.argv, c.cwd, env, name === 'launcher SIGKILL');
+  await open(server, c.era);
+  if (name === 'idle SIGINT' || name === 'idle SIGTERM') {
+    await sleep(300);
+    return timeStop(server, name.endsWith('SIGINT') ? 'SIGINT' : 'SIGTERM');
+  }
+  if (name === 'busy SIGINT') {
+    // Four calls the API (or the sandbox) is still working on.
+    for (let i = 0; i < 4; i++) server.send(call(c.era, 100 + i, c.busyCode));
+    await sleep(c.busyWaitMs);
+    return timeStop(server, 'SIGINT');
+  }
+  if (name === 'launcher SIGKILL') {
+    await sleep(300);
+    const kids = descendants(server.child.pid);
+    if (kids.length === 0) return null; // no fast child (a first start): nothing to measure
+    const sent = process.hrtime.bigint();
+    process.kill(server.child.pid, 'SIGKILL');
+    while (kids.some(running)) await sleep(2);
+    server.closeStdin();
+    return { exitMs: null, treeMs: Number(process.hrtime.bigint() - sent) / 1e6, processes: kids.length + 1 };
+  }
+  throw new Error(name);
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+const max = (xs) => Math.max(...xs);
+
+async function main() {
+  console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
+  const fake = await startFake(repoRoot, () => {});
+  const peer = preparePeer(repoRoot, opts.peer);
+  const dir = path.join(benchDir, 'results', 'stop');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const lone = loneJar(opts.jar, opts.java, path.join(dir, 'jar'));
+  // The first start makes the archive; every measured start is a warm one (launcher + child).
+  {
+    const first = startServer(lone.argv, lone.cwd, { ...lone.env, CINCH_API_KEY: 'k', CINCH_BASE_URL: 'http://127.0.0.1:9' });
+    await open(first, 2026);
+    first.closeStdin();
+    await first.exited;
+    await awaitArchive(lone.archives, 120_000);
+  }
+  const contenders = [
+    { name: 'jar', ...lone, era: 2026, busyCode: 'fake:sleep=5000', busyWaitMs: 500 },
+    { name: 'peer', argv: [process.execPath, path.join(peer.dir, 'server.mjs')], cwd: peer.dir, env: {}, era: 2025, busyCode: 'fake:sleep=5000', busyWaitMs: 500 },
+  ];
+  if (opts.local) {
+    contenders.push({ name: 'jar local', ...lone, era: 2026, extraEnv: { CINCH_BACKEND: 'local' }, busyCode: 'while True:\n    pass', busyWaitMs: 1500 });
+  }
+  const scenarios = ['idle SIGINT', 'idle SIGTERM', 'busy SIGINT', 'launcher SIGKILL'];
+  const results = {};
+  try {
+    for (let round = 1; round <= opts.rounds; round++) {
+      for (const c of contenders) {
+        for (const s of scenarios) {
+          if (s === 'launcher SIGKILL' && c.name === 'peer') continue;
+          const r = await scenario(c, s, fake.port);
+          if (r) (results[`${c.name} | ${s}`] ??= []).push(r);
+        }
+      }
+      process.stdout.write(`round ${round}/${opts.rounds} done\n`);
+    }
+  } finally {
+    fake.child.kill();
+    peer.remove();
+  }
+  console.log(`\n${opts.rounds} rounds; medians (max) in ms from the signal. Claude Code sends SIGTERM 100 ms after SIGINT.`);
+  console.log('| contender | scenario | processes | signalled process exits | whole tree ended | within 100 ms |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [key, rs] of Object.entries(results)) {
+    const [c, s] = key.split(' | ');
+    const exits = rs.map((r) => r.exitMs).filter((x) => x !== null);
+    const trees = rs.map((r) => r.treeMs);
+    const fmt = (xs) => (xs.length ? `${median(xs).toFixed(0)} (${max(xs).toFixed(0)})` : '-');
+    console.log(`| ${c} | ${s} | ${rs[0].processes} | ${fmt(exits)} | ${fmt(trees)} | ${trees.filter((t) => t <= 100).length}/${trees.length} |`);
+  }
+  console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,58 @@
+package dev.cinchmcp;
+
+/**
+ * In the fast launch's child: notices when the launcher that started it is gone. A client signals
+ * only the process it started, so once the launcher has been killed outright (SIGKILL), no signal
+ * will reach this one, and the client may keep stdin open; the child then stops as on SIGTERM,
+ * within {@link #INTERVAL_MS} ms and the stop's own few.
+ */
+final class LauncherWatch {
+
+  /** The launcher's pid, given to the child on its command line. */
+  static final String LAUNCHER_PID = "cinch.faststart.launcher";
+
+  static final long INTERVAL_MS = 250;
+
+  /** The exit status once the launcher is gone: a shell's for a process ended by SIGTERM. */
+  static final int STOPPED = 143;
+
+  private LauncherWatch() {}
+
+  /** Starts watching, if this process is a fast launch's child. */
+  static void startIfChild() {
+    long launcher = Long.getLong(LAUNCHER_PID, -1);
+    if (launcher <= 1) {
+      return;
+    }
+    Thread watch = new Thread(new Watch(launcher), "cinch-launcher-watch");
+    watch.setDaemon(true);
+    watch.start();
+  }
+
+  /** A class, not a lambda: this runs at every start, before the first lambda is worth its cost. */
+  private static final class Watch implements Runnable {
+    private final long launcher;
+
+    Watch(long launcher) {
+      this.launcher = launcher;
+    }
+
+    @Override
+    public void run() {
+      while (true) {
+        try {
+          Thread.sleep(INTERVAL_MS);
+        } catch (InterruptedException e) {
+          return;
+        }
+        // An orphan is re-parented at once (to init or a subreaper): the pid changes, and a new
+        // process that happens to reuse the launcher's pid cannot be mistaken for it.
+        long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        if (parent != launcher) {
+          // As a SIGTERM would: the server's shutdown hook stops everything at once.
+          System.exit(STOPPED);
+        }
+      }
+    }
+  }
+}

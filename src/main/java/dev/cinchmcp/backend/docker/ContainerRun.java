@@ -1,0 +1,369 @@
+package dev.cinchmcp.backend.docker;
+
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One program in one fresh container: create (with the walls of {@link ContainerSpec}), attach, ask
+ * for the exit, start, send the code on stdin, drain the output, enforce the wall clock, and make
+ * sure the container is gone afterwards, whatever happens.
+ *
+ * <p>The wall clock runs from the start. At the limit the container is killed and removed here;
+ * {@code timeout} inside it kills it one second later whatever becomes of the server, and the
+ * engine removes it ({@code AutoRemove}) once it has exited.
+ */
+final class ContainerRun {
+
+  private static final Logger log = LoggerFactory.getLogger(ContainerRun.class);
+
+  /** The status of a process killed by SIGKILL: an OOM kill looks like this. */
+  static final int KILLED = 128 + 9;
+
+  /** How long the output may take to end after the container has exited. */
+  private static final long DRAIN_GRACE_MILLIS = 2_000;
+
+  /** How long a kill-and-remove may take before the run gives up on it. */
+  static final Duration REMOVE_LIMIT = Duration.ofSeconds(10);
+
+  private enum Ending {
+    EXITED,
+    TIMED_OUT,
+    CANCELLED
+  }
+
+  private final Engine engine;
+  private final String name;
+  private final Program program;
+  private final DockerSettings settings;
+  private final RuntimeChoice runtime;
+  private final Map<String, String> labels;
+  private final ExecutorService streams;
+  private final Consumer<String> imageGone;
+  private volatile String id;
+  private volatile boolean cancelled;
+
+  /**
+   * The runner is closing: its kill ({@link #killWithin}) ends the container, and a removal from
+   * this run's own thread (interrupted, cut off half-sent) could only get in the way of it.
+   */
+  private volatile boolean closing;
+
+  private volatile EngineConnection attach;
+  private volatile EngineHttp.Streaming wait;
+
+  ContainerRun(
+      Engine engine,
+      String name,
+      Program program,
+      DockerSettings settings,
+      RuntimeChoice runtime,
+      Map<String, String> labels,
+      ExecutorService streams,
+      Consumer<String> imageGone) {
+    this.engine = engine;
+    this.name = name;
+    this.program = program;
+    this.settings = settings;
+    this.runtime = runtime;
+    this.labels = labels;
+    this.streams = streams;
+    this.imageGone = imageGone;
+  }
+
+  String name() {
+    return name;
+  }
+
+  /**
+   * Runs the program to its end, its time-out or {@link #cancel()}; the container is gone after.
+   */
+  RunResult execute() {
+    byte[] code = program.code().getBytes(StandardCharsets.UTF_8);
+    String image = settings.image(program.language());
+    boolean gone = false;
+    try {
+      id =
+          engine.create(
+              name,
+              ContainerSpec.of(
+                  settings,
+                  image,
+                  program.language(),
+                  code.length,
+                  runtime.runtime(),
+                  runtime.gvisor(),
+                  labels));
+      if (cancelled) {
+        throw new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE, "The run was cancelled.");
+      }
+      attach = engine.attach(id);
+      wait = engine.awaitExit(id);
+      engine.start(id);
+      long started = System.nanoTime();
+      if (cancelled) {
+        // Cancelled (or the runner closed) while it was being started: its kill may have come
+        // before the start, when there was nothing to kill yet.
+        killUninterrupted();
+      }
+      OutputFrames output = new OutputFrames();
+      EngineConnection stream = attach;
+      Future<?> drained;
+      if (engine.address().kind() == EngineAddress.Kind.NPIPE) {
+        send(stream, code); // a pipe serves one operation at a time: all input first
+        drained = streams.submit(() -> output.drain(stream.input()));
+      } else {
+        drained = streams.submit(() -> output.drain(stream.input()));
+        streams.submit(() -> send(stream, code));
+      }
+      EngineHttp.Streaming exit = wait;
+      Future<Integer> status = streams.submit(() -> Engine.exitStatus(exit));
+      Ending ending = awaitEnd(status, started);
+      long durationMs = (System.nanoTime() - started) / 1_000_000;
+      if (ending != Ending.EXITED) {
+        if (!closing) {
+          removeNow();
+        }
+        gone = true;
+      }
+      awaitQuietly(drained);
+      return result(ending, status, output, durationMs);
+    } catch (EngineError e) {
+      throw failure(e);
+    } catch (IOException e) {
+      throw new RunFailure(
+          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "The container engine at "
+              + engine.address().uri()
+              + " could not run the program ("
+              + e.getMessage()
+              + "). Check that the engine is running (docker info), then try again.");
+    } finally {
+      closeStreams();
+      if (!gone && id != null && !closing) {
+        // A normal exit is removed by the engine (AutoRemove); this covers a start that failed.
+        removeQuietly();
+      }
+    }
+  }
+
+  private RunResult result(
+      Ending ending, Future<Integer> status, OutputFrames output, long durationMs) {
+    if (ending == Ending.CANCELLED) {
+      return new RunResult(
+          output.stdout(), output.stderr(null), null, false, durationMs, DockerRunner.NAME);
+    }
+    if (ending == Ending.TIMED_OUT) {
+      String note =
+          "[sandbox] stopped: the program reached its "
+              + settings.wallClock().toSeconds()
+              + " s time limit";
+      return new RunResult(
+          output.stdout(), output.stderr(note), null, true, durationMs, DockerRunner.NAME);
+    }
+    int exitCode = done(status);
+    String note = null;
+    if (exitCode == KILLED) {
+      note =
+          "[sandbox] killed: the program was stopped with SIGKILL, most likely because it used more"
+              + " than its "
+              + settings.memoryMebibytes()
+              + " MB of memory";
+    }
+    return new RunResult(
+        output.stdout(), output.stderr(note), exitCode, false, durationMs, DockerRunner.NAME);
+  }
+
+  private Ending awaitEnd(Future<Integer> status, long startedNanos) {
+    long limit = startedNanos + settings.wallClock().toNanos();
+    try {
+      long left = limit - System.nanoTime();
+      status.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+      if (cancelled) {
+        return Ending.CANCELLED;
+      }
+      // On a starved machine the backstop inside may have ended it first (SIGKILL, after the
+      // grace): that is a time-out too.
+      boolean backstop = done(status) == KILLED && System.nanoTime() >= limit;
+      return backstop ? Ending.TIMED_OUT : Ending.EXITED;
+    } catch (TimeoutException e) {
+      return cancelled ? Ending.CANCELLED : Ending.TIMED_OUT;
+    } catch (ExecutionException e) {
+      if (cancelled) {
+        return Ending.CANCELLED;
+      }
+      Throwable cause = e.getCause();
+      throw new RunFailure(
+          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "The container engine stopped answering while the program ran ("
+              + cause.getMessage()
+              + "). Check that the engine is running (docker info), then try again.");
+    } catch (InterruptedException e) {
+      // Only the runner's close interrupts a run.
+      Thread.currentThread().interrupt();
+      closing = true;
+      cancelled = true;
+      return Ending.CANCELLED;
+    }
+  }
+
+  /** The status of a future that has completed normally. */
+  private static int done(Future<Integer> status) {
+    try {
+      return status.get();
+    } catch (ExecutionException | InterruptedException e) {
+      throw new IllegalStateException("the exit status is not there", e);
+    }
+  }
+
+  private static void send(EngineConnection stream, byte[] code) {
+    try {
+      stream.output().write(code);
+      stream.output().flush();
+      stream.shutdownOutput();
+    } catch (IOException e) {
+      // The container ended (or was killed) before it read its code; its status says so.
+    }
+  }
+
+  /** Kills and removes the container now; the run then ends. Safe from any thread. */
+  void cancel() {
+    cancelled = true;
+    if (id != null) {
+      removeQuietly();
+    }
+    closeStreams();
+  }
+
+  /**
+   * Kills the container (the engine removes it then, {@code AutoRemove}); completes when the engine
+   * has answered, within {@code limit}. For a runner that closes: a kill is answered in
+   * milliseconds and carried out even if this server exits before the answer, where a forced
+   * removal of a gVisor container was not (measured: with the server gone 100 ms after a DELETE,
+   * runsc containers stayed until their backstop).
+   */
+  CompletableFuture<Void> killWithin(Duration limit, ExecutorService executor) {
+    closing = true;
+    cancelled = true;
+    String container = id;
+    CompletableFuture<Void> done =
+        container == null
+            ? CompletableFuture.completedFuture(null)
+            : CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    engine.kill(container, limit);
+                  } catch (IOException e) {
+                    log.debug("Killing container {} failed: {}", name, e.toString());
+                  }
+                },
+                executor);
+    return done.whenComplete((ignored, error) -> closeStreams());
+  }
+
+  /** Kills the container even from a thread the runner's close has interrupted. */
+  private void killUninterrupted() {
+    boolean interrupted = Thread.interrupted();
+    try {
+      engine.kill(id, REMOVE_LIMIT);
+    } catch (IOException e) {
+      log.debug("Killing container {} failed: {}", name, e.toString());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void removeNow() {
+    try {
+      engine.remove(id, REMOVE_LIMIT);
+    } catch (IOException e) {
+      log.warn("Container {} could not be removed: {}", name, e.toString());
+    }
+  }
+
+  private void removeQuietly() {
+    try {
+      engine.remove(id, REMOVE_LIMIT);
+    } catch (IOException e) {
+      log.debug("Container {} could not be removed: {}", name, e.getMessage());
+    }
+  }
+
+  private void closeStreams() {
+    EngineConnection a = attach;
+    if (a != null) {
+      a.close();
+    }
+    EngineHttp.Streaming w = wait;
+    if (w != null) {
+      w.close();
+    }
+  }
+
+  private RunFailure failure(EngineError e) {
+    String image = settings.image(program.language());
+    String said = e.engineMessage().toLowerCase(java.util.Locale.ROOT);
+    if (e.status() == 404 && said.contains("image")) {
+      imageGone.accept(image); // removed since it was looked for: the next run looks again
+      return new RunFailure(
+          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "The container engine has no image "
+              + image
+              + " any more ("
+              + e.engineMessage()
+              + "). Nothing was run. Try again: the next run pulls it (or tell the user to run"
+              + " docker pull "
+              + image
+              + ").");
+    }
+    if (said.contains("executable file not found") || said.contains("no such file or directory")) {
+      return new RunFailure(
+          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          "The image "
+              + image
+              + " cannot run programs here ("
+              + e.engineMessage()
+              + "): it needs "
+              + (program.language() == dev.cinchmcp.backend.Language.PYTHON ? "python3" : "node")
+              + " and timeout (coreutils or busybox) on its PATH. Nothing was run. Tell the user to"
+              + " set "
+              + (program.language() == dev.cinchmcp.backend.Language.PYTHON
+                  ? "CINCH_DOCKER_PYTHON_IMAGE"
+                  : "CINCH_DOCKER_NODE_IMAGE")
+              + " to such an image, e.g. the default.");
+    }
+    return new RunFailure(
+        RunFailure.Kind.SANDBOX_UNAVAILABLE,
+        "The container engine refused the run ("
+            + e.getMessage()
+            + "). Nothing was run. Tell the user; --check shows the engine's set-up.");
+  }
+
+  private static void awaitQuietly(Future<?> future) {
+    try {
+      future.get(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+    } catch (ExecutionException e) {
+      log.debug("Output reader failed: {}", e.getCause().toString());
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+    }
+  }
+}

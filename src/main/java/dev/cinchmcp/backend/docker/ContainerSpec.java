@@ -1,0 +1,172 @@
+package dev.cinchmcp.backend.docker;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.PythonBootstrap;
+import dev.cinchmcp.backend.SandboxFacts;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The body of {@code POST /containers/create} for one run: the walls of the sandbox, each a field.
+ *
+ * <p>No network ({@code NetworkMode: none}), a read-only root, a {@value
+ * SandboxFacts#TMP_MEGABYTES} MB {@code /tmp} (the only writable place, and the home directory),
+ * memory with no swap, a process limit, half a CPU, no capabilities, no new privileges, user nobody
+ * (65534), nothing of the host mounted, an environment written from scratch. The code comes in on
+ * stdin (a read-only root refuses {@code PUT /archive}): a few lines in the image's own interpreter
+ * read exactly its length, write it to {@value #CODE_DIR}, put {@code /dev/null} on stdin and start
+ * it.
+ *
+ * <p>{@code timeout -s KILL} is PID 1, in front of the interpreter: a backstop inside the container
+ * that ends it one second after the wall clock whatever becomes of the server (a SIGKILL included;
+ * the engine then removes it, {@code AutoRemove}). A program cannot kill PID 1 of its own
+ * namespace.
+ */
+final class ContainerSpec {
+
+  /** Where the code is written inside the container. */
+  static final String CODE_DIR = "/tmp/code";
+
+  /** The environment of every program, complete (the image's own is kept beneath it). */
+  static final List<String> ENVIRONMENT =
+      List.of("PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8", "LC_CTYPE=C.UTF-8");
+
+  /**
+   * Host threads a gVisor sandbox may have: the Sentry and gofer use ~40, and under ptrace each
+   * program process adds stub threads. Measured here: 63 processes that exec'd sleep crash the
+   * whole sandbox at 512 (exit 2, output lost) and are refused cleanly at 2176, the local backend's
+   * host task limit. RLIMIT_NPROC inside holds the program to its processes.
+   */
+  static int gvisorTasks(int maxProcesses) {
+    return 128 + 32 * maxProcesses;
+  }
+
+  /** How long after the wall clock the backstop inside the container kills it. */
+  static final long BACKSTOP_GRACE_SECONDS = 1;
+
+  private static final String PYTHON_READER =
+      String.join(
+          "\n",
+          "import os, sys",
+          "n = int(sys.argv[1])",
+          "code = bytearray()",
+          "while len(code) < n:",
+          "    chunk = os.read(0, n - len(code))",
+          "    if not chunk:",
+          "        break",
+          "    code += chunk",
+          "null = os.open('/dev/null', os.O_RDONLY)",
+          "os.dup2(null, 0)",
+          "os.close(null)",
+          "os.makedirs('" + CODE_DIR + "', exist_ok=True)",
+          "with open('" + CODE_DIR + "/main.py', 'wb') as f:",
+          "    f.write(code)",
+          "os.execv(sys.executable, [sys.executable, '-c', sys.argv[2], '"
+              + CODE_DIR
+              + "/main.py'])",
+          "");
+
+  private static final String NODE_READER =
+      String.join(
+          "",
+          "const fs = require('fs');",
+          "const n = Number(process.argv[1]);",
+          "const code = Buffer.alloc(n);",
+          "let got = 0;",
+          "while (got < n) { const r = fs.readSync(0, code, got, n - got, null); if (r === 0) break;"
+              + " got += r; }",
+          "fs.mkdirSync('" + CODE_DIR + "', { recursive: true });",
+          "fs.writeFileSync('" + CODE_DIR + "/main.js', code.subarray(0, got));",
+          "process.argv.splice(1, 1, '" + CODE_DIR + "/main.js');",
+          // A child the program starts with process.execArgv (the input launcher does) gets the
+          // heap limit, not this reader again.
+          "const e = process.execArgv.findIndex(a => a === '-e' || a === '--eval');",
+          "if (e >= 0) process.execArgv.splice(e, 2);",
+          "require('module').runMain();");
+
+  private ContainerSpec() {}
+
+  /**
+   * @param codeBytes the length of the code that will come on stdin
+   * @param runtime the runtime to name, or null for the engine's default
+   * @param gvisor whether it is gVisor (its process limit works differently)
+   * @param labels the container's labels
+   */
+  static ObjectNode of(
+      DockerSettings settings,
+      String image,
+      Language language,
+      int codeBytes,
+      String runtime,
+      boolean gvisor,
+      Map<String, String> labels) {
+    ObjectNode spec = Engine.JSON.createObjectNode();
+    spec.put("Image", image);
+    spec.put("User", "65534:65534");
+    spec.put("WorkingDir", "/tmp");
+    spec.put("Hostname", "sandbox");
+    spec.put("NetworkDisabled", true);
+    spec.put("AttachStdin", true);
+    spec.put("AttachStdout", true);
+    spec.put("AttachStderr", true);
+    spec.put("OpenStdin", true);
+    spec.put("StdinOnce", true);
+    spec.put("Tty", false);
+    spec.putArray("Entrypoint"); // the image's own would run first, with our command as arguments
+    ArrayNode cmd = spec.putArray("Cmd");
+    long limit = settings.wallClock().toSeconds() + BACKSTOP_GRACE_SECONDS;
+    cmd.add("timeout").add("-s").add("KILL").add(Long.toString(limit));
+    if (language == Language.PYTHON) {
+      cmd.add("python3")
+          .add("-c")
+          .add(PYTHON_READER)
+          .add(Integer.toString(codeBytes))
+          .add(PythonBootstrap.SOURCE);
+    } else {
+      // Its heap limit makes a heap bomb end with V8's clear "heap out of memory" error.
+      cmd.add("node").add("--max-old-space-size=" + settings.memoryMebibytes() * 3 / 4);
+      cmd.add("-e").add(NODE_READER).add(Integer.toString(codeBytes));
+    }
+    ArrayNode env = spec.putArray("Env");
+    ENVIRONMENT.forEach(env::add);
+    ObjectNode labelNode = spec.putObject("Labels");
+    labels.forEach(labelNode::put);
+
+    ObjectNode host = spec.putObject("HostConfig");
+    host.put("NetworkMode", "none");
+    host.put("ReadonlyRootfs", true);
+    host.putObject("Tmpfs")
+        .put("/tmp", "rw,nosuid,nodev,mode=1777,size=" + SandboxFacts.TMP_MEGABYTES + "m");
+    host.put("Memory", settings.memoryBytes());
+    host.put("MemorySwap", settings.memoryBytes()); // equal to Memory: no swap
+    host.put("NanoCpus", Math.round(settings.cpuShare() * 1e9));
+    host.putArray("CapDrop").add("ALL");
+    host.putArray("SecurityOpt").add("no-new-privileges");
+    host.put("IpcMode", "private");
+    host.put("AutoRemove", true);
+    host.put("Privileged", false);
+    host.putArray("Binds");
+    ArrayNode ulimits = host.putArray("Ulimits");
+    ulimits.addObject().put("Name", "nofile").put("Soft", 1024).put("Hard", 1024);
+    if (gvisor) {
+      // PidsLimit counts gVisor's own host threads (at 64 a three-process pipeline crashes the
+      // whole sandbox); RLIMIT_NPROC, which gVisor enforces inside, holds the program's own.
+      host.put("PidsLimit", gvisorTasks(settings.maxProcesses()));
+      ulimits
+          .addObject()
+          .put("Name", "nproc")
+          .put("Soft", settings.maxProcesses())
+          .put("Hard", settings.maxProcesses());
+    } else {
+      // Under runc RLIMIT_NPROC would count every process of uid 65534 on the machine; the pids
+      // cgroup counts this container's alone.
+      host.put("PidsLimit", settings.maxProcesses());
+    }
+    if (runtime != null) {
+      host.put("Runtime", runtime);
+    }
+    return spec;
+  }
+}

@@ -1,0 +1,375 @@
+package dev.cinchmcp.backend.docker;
+
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.DaemonThreads;
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs each program in a fresh container of a Docker-compatible engine (Docker Engine, Docker
+ * Desktop, OrbStack, Colima, Rancher Desktop, Podman): found as {@link EngineLocator} says, spoken
+ * to at a negotiated API version, with the walls of {@link ContainerSpec} and the runtime of {@link
+ * RuntimeChoice} (gVisor when the engine offers it).
+ *
+ * <p>{@link #start} reaches the engine at once (a few local requests: ping, version, info, the
+ * images), so the ready line and the tool's description say which engine, runtime and limits hold;
+ * what dead servers left behind is removed in the background. At most {@link
+ * DockerSettings#maxConcurrent()} containers run at once; the rest queue.
+ *
+ * <p>{@link #close()} is quick: it asks the engine to kill and remove every running container and
+ * waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers. A container whose removal was not
+ * confirmed by then is ended by its backstop ({@code timeout} inside it, one second after the wall
+ * clock) and removed by the engine ({@code AutoRemove}); the next server's sweep takes anything
+ * else.
+ */
+public final class DockerRunner implements CodeRunner, AutoCloseable {
+
+  public static final String NAME = "docker";
+
+  private static final Logger log = LoggerFactory.getLogger(DockerRunner.class);
+
+  /**
+   * How long {@link #close()} waits for the engine to answer its kills. Measured here with two
+   * running containers on a loaded machine: usually both are answered within it, and even when not
+   * the engine mostly carries the kill out after this server is gone (the containers were gone
+   * 15-60 ms after the JVM halted); in about one close of five one container was not killed and ran
+   * on to its backstop ({@code timeout}, 11 s after its start), then the engine removed it.
+   */
+  static final long CLOSE_WAIT_MILLIS = 100;
+
+  private final DockerSettings settings;
+  private final ScheduledExecutorService timers;
+  private final ExecutorService containers;
+  private final ExecutorService streams;
+  private final Labels labels = Labels.ofThisProcess();
+  private final Set<ContainerRun> running = ConcurrentHashMap.newKeySet();
+  private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
+  private final Engine engine;
+  private final EngineFacts facts;
+  private final RuntimeChoice runtime;
+  private final Images images;
+  private final String problem;
+
+  private DockerRunner(DockerSettings settings) {
+    this.settings = settings;
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinchmcp-engine-timer"));
+    timer.setRemoveOnCancelPolicy(true);
+    this.timers = timer;
+    this.streams = Executors.newCachedThreadPool(DaemonThreads.named("cinchmcp-engine-stream"));
+    this.containers =
+        Executors.newFixedThreadPool(
+            settings.maxConcurrent(), DaemonThreads.named("cinchmcp-engine"));
+    Engine connected = null;
+    EngineFacts learned = null;
+    RuntimeChoice chosen = null;
+    String why;
+    try {
+      connected = reach(settings, timers);
+      learned = EngineFacts.of(connected, settings);
+      chosen =
+          RuntimeChoice.of(
+              settings.runtime(),
+              learned.runtimes(),
+              learned.defaultRuntime(),
+              RuntimeChoice.ownVm(settings.linuxHost(), learned.operatingSystem()));
+      why = chosen.problem();
+    } catch (Unreachable e) {
+      why = e.getMessage();
+    } catch (IOException e) {
+      why =
+          "the engine at "
+              + (connected == null ? "?" : connected.address().uri())
+              + " failed: "
+              + e.getMessage();
+    }
+    this.engine = connected;
+    this.facts = learned;
+    this.runtime = chosen;
+    this.problem = why;
+    this.images = connected == null ? null : new Images(connected, streams);
+  }
+
+  /**
+   * Reaches the engine and learns what it offers; returns a runner either way ({@link #usable()}
+   * says whether it can run code). Leftovers of dead servers are removed after {@code after}.
+   */
+  public static DockerRunner start(DockerSettings settings, CompletableFuture<?> after) {
+    DockerRunner runner = new DockerRunner(settings);
+    if (runner.usable()) {
+      after.thenRunAsync(
+          () -> {
+            int removed = runner.labels.sweep(runner.engine);
+            if (removed > 0) {
+              log.info("Removed {} container(s) left by servers that are gone", removed);
+            }
+          },
+          runner.streams);
+    }
+    return runner;
+  }
+
+  /**
+   * Whether an engine answers where the user's tools would look (for {@code auto}: quick, a ping
+   * per candidate): the address of the first that does, or empty.
+   */
+  public static Optional<String> engineAnswers(DockerSettings settings) {
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinchmcp-engine-ping"));
+    try {
+      EngineLocator.Located located =
+          EngineLocator.forThisMachine(settings.environment(), settings.osName()).locate();
+      for (EngineAddress address : located.candidates()) {
+        if (Engine.answers(address, timer)) {
+          return Optional.of(address.toString());
+        }
+      }
+      return Optional.empty();
+    } finally {
+      timer.shutdownNow();
+    }
+  }
+
+  private static final class Unreachable extends IOException {
+    Unreachable(String message) {
+      super(message, null);
+    }
+  }
+
+  private static Engine reach(DockerSettings settings, ScheduledExecutorService timers)
+      throws IOException {
+    EngineLocator.Located located =
+        EngineLocator.forThisMachine(settings.environment(), settings.osName()).locate();
+    if (located.problem() != null) {
+      throw new Unreachable(located.problem());
+    }
+    List<String> tried = new ArrayList<>();
+    for (EngineAddress address : located.candidates()) {
+      if (Engine.answers(address, timers)) {
+        return Engine.connect(address, timers);
+      }
+      tried.add(address.toString());
+    }
+    if (tried.isEmpty()) {
+      throw new Unreachable(
+          "no container engine was found (no DOCKER_HOST, no Docker context, none of the usual"
+              + " sockets of Docker Desktop, OrbStack, Colima, Rancher Desktop or Podman): start"
+              + " one, or set DOCKER_HOST");
+    }
+    throw new Unreachable(
+        "no container engine answered at "
+            + String.join(", ", tried)
+            + ": start it (Docker Desktop, OrbStack, colima start, podman machine start), or check"
+            + " that this user may use its socket");
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  public boolean usable() {
+    return problem == null;
+  }
+
+  /** Why runs cannot happen, or null. */
+  public String unavailableReason() {
+    return problem;
+  }
+
+  /** The languages and versions, for the tool's description. */
+  public String runtimes() {
+    if (!usable()) {
+      return "Python and Node.js";
+    }
+    return "Python " + facts.pythonVersion() + " and Node.js " + facts.nodeVersion();
+  }
+
+  /** What keeps a program in, for the tool's description. */
+  public String isolation() {
+    return runtime == null ? "a container" : runtime.shortIsolation();
+  }
+
+  /** The limits that hold, for the tool's description. */
+  public String limits() {
+    return settings.wallClock().toSeconds()
+        + " seconds, "
+        + settings.memoryMebibytes()
+        + " MB of memory"
+        + (runtime != null && runtime.gvisor() ? " (gVisor's own share included)" : "")
+        + ", "
+        + settings.maxProcesses()
+        + " processes, "
+        + (settings.cpuShare() == 0.5 ? "half a CPU" : settings.cpuShare() + " CPUs");
+  }
+
+  /** One line for the ready line and {@code --check}: the engine, the runtime, the limits. */
+  public String summary() {
+    if (!usable()) {
+      return "backend docker: UNAVAILABLE, " + problem;
+    }
+    return "backend docker: "
+        + facts.describe()
+        + "; isolation: "
+        + runtime.isolation()
+        + "; images "
+        + settings.pythonImage()
+        + " and "
+        + settings.nodeImage()
+        + "; limits held: "
+        + limits();
+  }
+
+  @Override
+  public CompletableFuture<RunResult> run(Program program, RunListener listener) {
+    RunListener events = listener == null ? RunListener.NONE : listener;
+    if (!usable()) {
+      return CompletableFuture.failedFuture(unavailable(problem));
+    }
+    CompletableFuture<RunResult> future = new CompletableFuture<>();
+    pending.add(future);
+    future.whenComplete((result, error) -> pending.remove(future));
+    String image = settings.image(program.language());
+    String setting =
+        program.language() == Language.PYTHON
+            ? "CINCH_DOCKER_PYTHON_IMAGE"
+            : "CINCH_DOCKER_NODE_IMAGE";
+    images
+        .ensure(image, setting, events)
+        .whenComplete(
+            (version, error) -> {
+              if (error != null) {
+                Throwable cause =
+                    error instanceof java.util.concurrent.CompletionException
+                        ? error.getCause()
+                        : error;
+                future.completeExceptionally(
+                    cause instanceof RunFailure failure ? failure : unavailable(cause.toString()));
+              } else {
+                submit(
+                    new ContainerRun(
+                        engine,
+                        labels.nextName(),
+                        program,
+                        settings,
+                        runtime,
+                        labels.labels(),
+                        streams,
+                        images::forget),
+                    future,
+                    events);
+              }
+            });
+    return future;
+  }
+
+  private void submit(ContainerRun run, CompletableFuture<RunResult> future, RunListener events) {
+    future.whenComplete(
+        (result, error) -> {
+          if (error instanceof CancellationException) {
+            streams.execute(run::cancel);
+          }
+        });
+    try {
+      containers.execute(() -> execute(run, future, events));
+    } catch (RejectedExecutionException e) {
+      future.completeExceptionally(
+          new RunFailure(
+              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              "The docker runner is shutting down. Nothing was run."));
+    }
+  }
+
+  private void execute(ContainerRun run, CompletableFuture<RunResult> future, RunListener events) {
+    if (future.isDone()) {
+      return; // cancelled while queued
+    }
+    running.add(run);
+    events.sent(1);
+    events.log(RunListener.Level.DEBUG, "Container " + run.name() + " started");
+    try {
+      RunResult result = run.execute();
+      if (result.timedOut()) {
+        events.log(
+            RunListener.Level.INFO, "Container " + run.name() + " timed out and was removed");
+      }
+      future.complete(result);
+    } catch (RunFailure e) {
+      events.log(RunListener.Level.ERROR, e.getMessage());
+      future.completeExceptionally(e);
+    } catch (RuntimeException e) {
+      log.error("Container {} failed", run.name(), e);
+      future.completeExceptionally(
+          new RunFailure(
+              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              "The docker backend failed unexpectedly ("
+                  + e.getClass().getSimpleName()
+                  + "). Try again."));
+    } finally {
+      running.remove(run);
+    }
+  }
+
+  private static RunFailure unavailable(String reason) {
+    return new RunFailure(
+        RunFailure.Kind.SANDBOX_UNAVAILABLE,
+        "The docker backend is not available: " + reason + ". Nothing was run.");
+  }
+
+  /** A stop on a signal is a close: the kills must reach the engine before the process ends. */
+  @Override
+  public void stopNow() {
+    close();
+  }
+
+  /**
+   * Stops taking runs, asks the engine to kill and remove every running container, fails every
+   * unfinished future, and returns within about {@value #CLOSE_WAIT_MILLIS} ms (see the class
+   * comment for what covers a removal not confirmed by then).
+   */
+  @Override
+  public void close() {
+    containers.shutdownNow();
+    List<CompletableFuture<Void>> removals = new ArrayList<>();
+    for (ContainerRun run : running) {
+      removals.add(run.killWithin(ContainerRun.REMOVE_LIMIT, streams));
+    }
+    for (CompletableFuture<RunResult> future : pending) {
+      future.completeExceptionally(
+          new RunFailure(
+              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              "The docker runner was shut down before the program finished."));
+    }
+    try {
+      CompletableFuture.allOf(removals.toArray(CompletableFuture[]::new))
+          .get(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      log.debug("Container removals still unconfirmed at close; the backstop covers them");
+    } catch (java.util.concurrent.ExecutionException e) {
+      log.debug("A container removal failed at close: {}", e.getCause().toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    streams.shutdown();
+    timers.shutdown();
+  }
+}

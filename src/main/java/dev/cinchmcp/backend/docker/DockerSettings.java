@@ -1,0 +1,96 @@
+package dev.cinchmcp.backend.docker;
+
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.SandboxFacts;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything the docker backend can be told.
+ *
+ * @param pythonImage the image Python runs in (pulled on first use)
+ * @param nodeImage the image JavaScript runs in
+ * @param runtime the engine runtime asked for by name ("runsc", "runc"), or null: gVisor when the
+ *     engine offers it, else the default runtime only where the engine runs in its own VM
+ * @param environment what engine discovery reads (DOCKER_HOST, DOCKER_CONTEXT, DOCKER_CONFIG, HOME,
+ *     XDG_RUNTIME_DIR, USERPROFILE); never reaches a program
+ * @param osName the host's {@code os.name}: which sockets and pipes are looked for, and whether
+ *     plain containers share this machine's kernel
+ * @param wallClock how long a run may take from its start before it is killed and removed
+ * @param maxProcesses the most processes and threads a program may have
+ * @param maxConcurrent how many containers may run at once; further runs queue
+ */
+public record DockerSettings(
+    String pythonImage,
+    String nodeImage,
+    String runtime,
+    Map<String, String> environment,
+    String osName,
+    Duration wallClock,
+    long memoryBytes,
+    int maxProcesses,
+    double cpuShare,
+    int maxConcurrent) {
+
+  public static final String DEFAULT_PYTHON_IMAGE = "python:3.12-slim";
+  public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
+
+  public DockerSettings {
+    Objects.requireNonNull(pythonImage, "pythonImage");
+    Objects.requireNonNull(nodeImage, "nodeImage");
+    environment = Map.copyOf(environment);
+    Objects.requireNonNull(osName, "osName");
+    Objects.requireNonNull(wallClock, "wallClock");
+    if (maxConcurrent < 1) {
+      throw new IllegalArgumentException("maxConcurrent must be at least 1");
+    }
+  }
+
+  /** The sandbox's limits ({@link SandboxFacts}) with these images, runtime and environment. */
+  public static DockerSettings of(
+      String pythonImage, String nodeImage, String runtime, Map<String, String> environment) {
+    return new DockerSettings(
+        pythonImage,
+        nodeImage,
+        runtime,
+        environment,
+        System.getProperty("os.name", ""),
+        Duration.ofSeconds(SandboxFacts.TIME_LIMIT_SECONDS),
+        (long) SandboxFacts.MEMORY_MEGABYTES << 20,
+        64,
+        0.5,
+        4);
+  }
+
+  public DockerSettings withOsName(String value) {
+    return new DockerSettings(
+        pythonImage,
+        nodeImage,
+        runtime,
+        environment,
+        value,
+        wallClock,
+        memoryBytes,
+        maxProcesses,
+        cpuShare,
+        maxConcurrent);
+  }
+
+  String image(Language language) {
+    return language == Language.PYTHON ? pythonImage : nodeImage;
+  }
+
+  long memoryMebibytes() {
+    return memoryBytes >> 20;
+  }
+
+  /** Whether this machine is Linux, where a plain container shares the host's kernel. */
+  boolean linuxHost() {
+    return osName.toLowerCase(java.util.Locale.ROOT).startsWith("linux");
+  }
+
+  boolean windowsHost() {
+    return osName.toLowerCase(java.util.Locale.ROOT).startsWith("windows");
+  }
+}

@@ -1,0 +1,211 @@
+package dev.cinchmcp.backend.docker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The Engine API calls this backend makes, on one engine at one negotiated version. Each call is
+ * one exchange on a fresh connection; the answers are read with Jackson's tree model (small JSON).
+ */
+final class Engine {
+
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Control calls (create, start, remove, inspect) on an engine that is slow for a moment. */
+  static final Duration CONTROL = Duration.ofSeconds(30);
+
+  /** A socket that takes the connection but does not answer: an engine still starting. */
+  private static final Duration PING = Duration.ofSeconds(10);
+
+  private final EngineHttp http;
+  private final ApiVersion version;
+
+  private Engine(EngineHttp http, ApiVersion version) {
+    this.http = http;
+    this.version = version;
+  }
+
+  /** Whether something that speaks the Engine API answers at this address, quickly. */
+  static boolean answers(EngineAddress address, ScheduledExecutorService timers) {
+    try {
+      EngineHttp.Response ping =
+          new EngineHttp(address, "", timers).call("GET", "/_ping", null, PING);
+      return ping.ok();
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Connects and negotiates the API version (an unversioned {@code GET /version} first). */
+  static Engine connect(EngineAddress address, ScheduledExecutorService timers) throws IOException {
+    EngineHttp plain = new EngineHttp(address, "", timers);
+    EngineHttp.Response answer = plain.call("GET", "/version", null, CONTROL);
+    if (!answer.ok()) {
+      throw EngineError.of(answer.status(), answer.text(), "GET /version");
+    }
+    JsonNode node = JSON.readTree(answer.body());
+    Optional<ApiVersion> max = ApiVersion.parse(node.path("ApiVersion").asText(null));
+    // Top-level MinAPIVersion only: Podman repeats it, with another meaning, under Components.
+    ApiVersion min = ApiVersion.parse(node.path("MinAPIVersion").asText(null)).orElse(null);
+    if (max.isEmpty()) {
+      throw new IOException("the engine did not say which API version it speaks");
+    }
+    ApiVersion chosen =
+        ApiVersion.negotiate(max.get(), min)
+            .orElseThrow(
+                () ->
+                    new IOException(
+                        "the engine speaks API "
+                            + max.get()
+                            + (min == null ? "" : " (at least " + min + ")")
+                            + ", and this server needs "
+                            + ApiVersion.OLDEST
+                            + " or newer: update the engine"));
+    return new Engine(plain.withPrefix(chosen.prefix()), chosen);
+  }
+
+  ApiVersion version() {
+    return version;
+  }
+
+  EngineAddress address() {
+    return http.address();
+  }
+
+  JsonNode info() throws IOException {
+    return json("GET", "/info", null);
+  }
+
+  JsonNode versionInfo() throws IOException {
+    return json("GET", "/version", null);
+  }
+
+  /** The image's inspection, or empty when the engine does not have it. */
+  Optional<JsonNode> image(String name) throws IOException {
+    EngineHttp.Response answer = http.call("GET", "/images/" + name + "/json", null, CONTROL);
+    if (answer.status() == 404) {
+      return Optional.empty();
+    }
+    if (!answer.ok()) {
+      throw EngineError.of(answer.status(), answer.text(), "GET /images/" + name + "/json");
+    }
+    return Optional.of(JSON.readTree(answer.body()));
+  }
+
+  /** Starts a pull; the body is the engine's progress, one JSON object per line. */
+  EngineHttp.Streaming pull(String image) throws IOException {
+    String path = "/images/create?fromImage=" + encode(image);
+    EngineHttp.Streaming answer = http.stream("POST", path, null, CONTROL);
+    if (answer.status() != 200) {
+      try (answer) {
+        throw EngineError.of(
+            answer.status(),
+            new String(answer.body().readNBytes(64 * 1024), StandardCharsets.UTF_8),
+            "POST /images/create");
+      }
+    }
+    return answer;
+  }
+
+  /** Creates a container; its id. */
+  String create(String name, ObjectNode spec) throws IOException {
+    JsonNode created =
+        json("POST", "/containers/create?name=" + encode(name), JSON.writeValueAsString(spec));
+    return created.path("Id").asText();
+  }
+
+  EngineConnection attach(String id) throws IOException {
+    return http.upgrade(
+        "/containers/" + id + "/attach?stream=1&stdin=1&stdout=1&stderr=1", CONTROL);
+  }
+
+  /** Asks to be told of the container's next exit; read the answer with {@link #exitStatus}. */
+  EngineHttp.Streaming awaitExit(String id) throws IOException {
+    EngineHttp.Streaming answer =
+        http.stream("POST", "/containers/" + id + "/wait?condition=next-exit", null, CONTROL);
+    if (answer.status() != 200) {
+      try (answer) {
+        throw EngineError.of(
+            answer.status(),
+            new String(answer.body().readNBytes(64 * 1024), StandardCharsets.UTF_8),
+            "POST /containers/wait");
+      }
+    }
+    return answer;
+  }
+
+  /** Reads a wait's answer (blocks until the container exits): its exit status. */
+  static int exitStatus(EngineHttp.Streaming wait) throws IOException {
+    try (InputStream body = wait.body()) {
+      JsonNode node = JSON.readTree(body.readNBytes(64 * 1024));
+      if (node == null || !node.has("StatusCode")) {
+        throw new IOException("the engine's wait gave no exit status");
+      }
+      return node.get("StatusCode").asInt();
+    }
+  }
+
+  void start(String id) throws IOException {
+    EngineHttp.Response answer = http.call("POST", "/containers/" + id + "/start", null, CONTROL);
+    if (!answer.ok() && answer.status() != 304) {
+      throw EngineError.of(answer.status(), answer.text(), "POST /containers/start");
+    }
+  }
+
+  /**
+   * Sends SIGKILL to the container: quick, and the engine then removes it ({@code AutoRemove}) even
+   * if this server is gone by then. Gone or stopped already is fine.
+   */
+  void kill(String id, Duration limit) throws IOException {
+    EngineHttp.Response answer =
+        http.call("POST", "/containers/" + id + "/kill?signal=KILL", null, limit);
+    if (!answer.ok() && answer.status() != 404 && answer.status() != 409) {
+      throw EngineError.of(answer.status(), answer.text(), "POST /containers/kill");
+    }
+  }
+
+  /** Kills and removes the container; gone already is fine. */
+  void remove(String id, Duration limit) throws IOException {
+    EngineHttp.Response answer =
+        http.call("DELETE", "/containers/" + id + "?force=1&v=1", null, limit);
+    if (!answer.ok() && answer.status() != 404 && answer.status() != 409) {
+      // 409: its removal is already in progress (AutoRemove after the kill).
+      throw EngineError.of(answer.status(), answer.text(), "DELETE /containers");
+    }
+  }
+
+  /** Every container (running or not) with this label key. */
+  List<JsonNode> containersLabelled(String label) throws IOException {
+    String filters = "{\"label\":[\"" + label + "\"]}";
+    JsonNode list = json("GET", "/containers/json?all=1&filters=" + encode(filters), null);
+    List<JsonNode> out = new ArrayList<>();
+    list.forEach(out::add);
+    return out;
+  }
+
+  private JsonNode json(String method, String path, String body) throws IOException {
+    EngineHttp.Response answer = http.call(method, path, body, CONTROL);
+    if (!answer.ok()) {
+      int query = path.indexOf('?');
+      throw EngineError.of(
+          answer.status(),
+          answer.text(),
+          method + " " + (query < 0 ? path : path.substring(0, query)));
+    }
+    return JSON.readTree(answer.body());
+  }
+
+  static String encode(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8);
+  }
+}

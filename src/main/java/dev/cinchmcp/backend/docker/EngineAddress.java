@@ -1,0 +1,80 @@
+package dev.cinchmcp.backend.docker;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Where an engine's API listens, as Docker's own tools write it ({@code
+ * unix:///var/run/docker.sock}, {@code npipe:////./pipe/docker_engine}, {@code
+ * tcp://127.0.0.1:2375}), and where that came from.
+ *
+ * @param kind how to reach it
+ * @param target the socket's or pipe's path, or {@code host:port}
+ * @param source why this address, for messages ("DOCKER_HOST", "Docker context colima", "OrbStack's
+ *     socket")
+ */
+public record EngineAddress(Kind kind, String target, String source) {
+
+  /** The transports an address can name. */
+  public enum Kind {
+    UNIX,
+    NPIPE,
+    TCP
+  }
+
+  public EngineAddress {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(source, "source");
+  }
+
+  /**
+   * Reads a Docker host address; empty when it is not one this client can use (ssh://, a TLS
+   * endpoint is refused later, when the user asked for it).
+   */
+  public static Optional<EngineAddress> parse(String host, String source) {
+    String text = host.strip();
+    String lower = text.toLowerCase(Locale.ROOT);
+    if (lower.startsWith("unix://")) {
+      String path = text.substring("unix://".length());
+      return path.isEmpty()
+          ? Optional.empty()
+          : Optional.of(new EngineAddress(Kind.UNIX, path, source));
+    }
+    if (lower.startsWith("npipe://")) {
+      // npipe:////./pipe/docker_engine names \\.\pipe\docker_engine.
+      String path = text.substring("npipe://".length()).replace('/', '\\');
+      return path.isEmpty()
+          ? Optional.empty()
+          : Optional.of(new EngineAddress(Kind.NPIPE, path, source));
+    }
+    if (lower.startsWith("tcp://")) {
+      String rest = text.substring("tcp://".length());
+      int slash = rest.indexOf('/');
+      if (slash >= 0) {
+        rest = rest.substring(0, slash);
+      }
+      if (rest.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new EngineAddress(Kind.TCP, rest.contains(":") ? rest : rest + ":2375", source));
+    }
+    return Optional.empty();
+  }
+
+  /** The address as Docker writes it, for messages. */
+  public String uri() {
+    return switch (kind) {
+      case UNIX -> "unix://" + target;
+      case NPIPE -> "npipe://" + target.replace('\\', '/');
+      case TCP -> "tcp://" + target;
+    };
+  }
+
+  @Override
+  public String toString() {
+    return uri() + " (" + source + ")";
+  }
+}

@@ -1,0 +1,189 @@
+package dev.cinchmcp.backend.docker;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.RandomAccessFile;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+
+/**
+ * One connection to the engine, carrying one HTTP exchange (or, after an upgrade, the raw stream of
+ * an attach). Reads and writes may happen on two threads at once; {@link #close()} from a third
+ * ends a blocked read.
+ *
+ * <p>Unix sockets and TCP go through the JDK's {@link SocketChannel} (unix-domain sockets since
+ * Java 16, no native code). A Windows named pipe is a file to the JDK: {@link RandomAccessFile}
+ * opens it, and a synchronous pipe handle serves one operation at a time, so on a pipe the attach
+ * writes all its input before it reads (which is how {@link ContainerRun} uses it everywhere).
+ */
+interface EngineConnection extends AutoCloseable {
+
+  InputStream input();
+
+  OutputStream output();
+
+  /** Ends what this side sends (the program's stdin reads end-of-file); a no-op on a pipe. */
+  void shutdownOutput() throws IOException;
+
+  @Override
+  void close();
+
+  /** Opens a connection to the address. */
+  static EngineConnection open(EngineAddress address) throws IOException {
+    return switch (address.kind()) {
+      case UNIX -> {
+        SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+          channel.connect(UnixDomainSocketAddress.of(address.target()));
+        } catch (IOException | RuntimeException e) {
+          channel.close();
+          throw e;
+        }
+        yield new Socket(channel);
+      }
+      case TCP -> {
+        int colon = address.target().lastIndexOf(':');
+        String host = address.target().substring(0, colon);
+        int port = Integer.parseInt(address.target().substring(colon + 1));
+        SocketChannel channel = SocketChannel.open();
+        try {
+          channel.socket().connect(new InetSocketAddress(host, port), 5_000);
+        } catch (IOException | RuntimeException e) {
+          channel.close();
+          throw e;
+        }
+        yield new Socket(channel);
+      }
+      case NPIPE -> new Pipe(new RandomAccessFile(address.target(), "rw"));
+    };
+  }
+
+  /** A socket: read and write straight on the channel, so that neither holds up the other. */
+  final class Socket implements EngineConnection {
+    private final SocketChannel channel;
+    private final InputStream in;
+    private final OutputStream out;
+
+    Socket(SocketChannel channel) {
+      this.channel = channel;
+      this.in =
+          new InputStream() {
+            @Override
+            public int read() throws IOException {
+              byte[] one = new byte[1];
+              return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+              if (len == 0) {
+                return 0;
+              }
+              return channel.read(ByteBuffer.wrap(b, off, len));
+            }
+          };
+      this.out =
+          new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+              write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+              ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
+              while (buffer.hasRemaining()) {
+                channel.write(buffer);
+              }
+            }
+          };
+    }
+
+    @Override
+    public InputStream input() {
+      return in;
+    }
+
+    @Override
+    public OutputStream output() {
+      return out;
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+      channel.shutdownOutput();
+    }
+
+    @Override
+    public void close() {
+      try {
+        channel.close();
+      } catch (IOException e) {
+        // closed either way
+      }
+    }
+  }
+
+  /** A Windows named pipe (Docker Desktop's {@code \\.\pipe\docker_engine}). */
+  final class Pipe implements EngineConnection {
+    private final RandomAccessFile file;
+    private final InputStream in;
+    private final OutputStream out;
+
+    Pipe(RandomAccessFile file) {
+      this.file = file;
+      this.in =
+          new InputStream() {
+            @Override
+            public int read() throws IOException {
+              return file.read();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+              return file.read(b, off, len);
+            }
+          };
+      this.out =
+          new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+              file.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+              file.write(b, off, len);
+            }
+          };
+    }
+
+    @Override
+    public InputStream input() {
+      return in;
+    }
+
+    @Override
+    public OutputStream output() {
+      return out;
+    }
+
+    @Override
+    public void shutdownOutput() {
+      // A pipe cannot be half-closed; the program reads its code by length (ContainerRun).
+    }
+
+    @Override
+    public void close() {
+      try {
+        file.close();
+      } catch (IOException e) {
+        // closed either way
+      }
+    }
+  }
+}

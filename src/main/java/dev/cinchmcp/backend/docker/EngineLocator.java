@@ -1,0 +1,245 @@
+package dev.cinchmcp.backend.docker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Finds the engine the way the user's own {@code docker} command would: {@code DOCKER_HOST}; else
+ * the current Docker context ({@code DOCKER_CONTEXT}, or {@code currentContext} in {@code
+ * ~/.docker/config.json}, whose endpoint is in {@code ~/.docker/contexts/meta/<sha256 of the
+ * name>/meta.json}); else the usual sockets of Docker Desktop, OrbStack, Colima, Rancher Desktop
+ * and Podman on this OS, and the named pipes on Windows. The file system is reached through {@code
+ * exists} and {@code read}, so tests give it any machine's layout.
+ */
+final class EngineLocator {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** What reading a file answers: its text, or empty when it is not there. */
+  interface Reader {
+    Optional<String> read(Path path);
+  }
+
+  /**
+   * Where to look, in order, or why nowhere.
+   *
+   * @param candidates the addresses to try in order; the first that answers serves
+   * @param problem why the user's own setting cannot be used, or null
+   */
+  record Located(List<EngineAddress> candidates, String problem) {}
+
+  private final Map<String, String> env;
+  private final String osName;
+  private final Predicate<Path> exists;
+  private final Reader reader;
+
+  EngineLocator(Map<String, String> env, String osName, Predicate<Path> exists, Reader reader) {
+    this.env = env;
+    this.osName = osName.toLowerCase(java.util.Locale.ROOT);
+    this.exists = exists;
+    this.reader = reader;
+  }
+
+  /** On this machine's real file system. */
+  static EngineLocator forThisMachine(Map<String, String> env, String osName) {
+    return new EngineLocator(
+        env,
+        osName,
+        Files::exists,
+        path -> {
+          try {
+            return Files.isRegularFile(path)
+                ? Optional.of(Files.readString(path, StandardCharsets.UTF_8))
+                : Optional.empty();
+          } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+          }
+        });
+  }
+
+  Located locate() {
+    String host = env.getOrDefault("DOCKER_HOST", "").strip();
+    if (!host.isEmpty()) {
+      return one(host, "DOCKER_HOST");
+    }
+    Optional<String> context = currentContext();
+    if (context.isPresent() && !context.get().equals("default")) {
+      Optional<String> endpoint = contextEndpoint(context.get());
+      if (endpoint.isEmpty()) {
+        return new Located(
+            List.of(),
+            "the current Docker context \""
+                + context.get()
+                + "\" has no Docker endpoint in "
+                + contextMeta(context.get())
+                + " (see docker context ls; switch with docker context use default)");
+      }
+      return one(endpoint.get(), "Docker context " + context.get());
+    }
+    return new Located(usual(), null);
+  }
+
+  private Located one(String host, String source) {
+    if (host.toLowerCase(java.util.Locale.ROOT).startsWith("ssh://")) {
+      return new Located(
+          List.of(),
+          source + " is " + host + ": an engine over ssh is not supported; use its local socket");
+    }
+    Optional<EngineAddress> address = EngineAddress.parse(host, source);
+    if (address.isEmpty()) {
+      return new Located(
+          List.of(),
+          source
+              + " is \""
+              + host
+              + "\", which is not an address this server can use (unix://, npipe:// or tcp://)");
+    }
+    if (address.get().kind() == EngineAddress.Kind.TCP && tlsWanted()) {
+      return new Located(
+          List.of(),
+          source
+              + " is "
+              + host
+              + " with DOCKER_TLS_VERIFY set: an engine over TLS is not supported; use its local"
+              + " socket");
+    }
+    return new Located(List.of(address.get()), null);
+  }
+
+  private boolean tlsWanted() {
+    String verify = env.getOrDefault("DOCKER_TLS_VERIFY", "").strip();
+    return !verify.isEmpty() && !verify.equals("0");
+  }
+
+  /** {@code DOCKER_CONTEXT}, else {@code currentContext} of the CLI's config. */
+  private Optional<String> currentContext() {
+    String named = env.getOrDefault("DOCKER_CONTEXT", "").strip();
+    if (!named.isEmpty()) {
+      return Optional.of(named);
+    }
+    return reader
+        .read(configDir().resolve("config.json"))
+        .flatMap(EngineLocator::tree)
+        .map(node -> node.path("currentContext").asText(""))
+        .filter(name -> !name.isBlank());
+  }
+
+  private Optional<String> contextEndpoint(String name) {
+    return reader
+        .read(contextMeta(name))
+        .flatMap(EngineLocator::tree)
+        .map(node -> node.path("Endpoints").path("docker").path("Host").asText(""))
+        .filter(text -> !text.isBlank());
+  }
+
+  Path contextMeta(String name) {
+    return configDir()
+        .resolve("contexts")
+        .resolve("meta")
+        .resolve(sha256(name))
+        .resolve("meta.json");
+  }
+
+  private Path configDir() {
+    String config = env.getOrDefault("DOCKER_CONFIG", "").strip();
+    return config.isEmpty() ? home().resolve(".docker") : Path.of(config);
+  }
+
+  private Path home() {
+    String home = env.getOrDefault(windows() ? "USERPROFILE" : "HOME", "");
+    if (home.isBlank()) {
+      home = env.getOrDefault("HOME", System.getProperty("user.home", "."));
+    }
+    return Path.of(home);
+  }
+
+  private boolean windows() {
+    return osName.startsWith("windows");
+  }
+
+  /** The sockets (or pipes) engines make by default on this OS, those that exist, in order. */
+  private List<EngineAddress> usual() {
+    List<EngineAddress> out = new ArrayList<>();
+    if (windows()) {
+      // Docker Desktop and Rancher Desktop, then Podman's machine. A pipe is tried, not looked for.
+      out.add(
+          new EngineAddress(
+              EngineAddress.Kind.NPIPE, "\\\\.\\pipe\\docker_engine", "Docker Desktop's pipe"));
+      out.add(
+          new EngineAddress(
+              EngineAddress.Kind.NPIPE, "\\\\.\\pipe\\podman-machine-default", "Podman's pipe"));
+      return out;
+    }
+    Path home = home();
+    String runtimeDir = env.getOrDefault("XDG_RUNTIME_DIR", "").strip();
+    socket(out, Path.of("/var/run/docker.sock"), "the system socket");
+    if (osName.startsWith("mac") || osName.startsWith("darwin")) {
+      socket(out, home.resolve(".docker/run/docker.sock"), "Docker Desktop's socket");
+      socket(out, home.resolve(".orbstack/run/docker.sock"), "OrbStack's socket");
+      socket(out, home.resolve(".colima/default/docker.sock"), "Colima's socket");
+      socket(out, home.resolve(".rd/docker.sock"), "Rancher Desktop's socket");
+      socket(
+          out,
+          home.resolve(".local/share/containers/podman/machine/podman.sock"),
+          "Podman machine's socket");
+      socket(
+          out,
+          home.resolve(".local/share/containers/podman/machine/qemu/podman.sock"),
+          "Podman machine's socket");
+      String tmp = env.getOrDefault("TMPDIR", "").strip();
+      if (!tmp.isEmpty()) {
+        // Podman 5 with Apple's hypervisor: $TMPDIR/podman/<machine>-api.sock.
+        socket(
+            out,
+            Path.of(tmp, "podman", "podman-machine-default-api.sock"),
+            "Podman machine's socket");
+      }
+    } else {
+      if (!runtimeDir.isEmpty()) {
+        socket(out, Path.of(runtimeDir, "docker.sock"), "rootless Docker's socket");
+      }
+      socket(out, home.resolve(".docker/desktop/docker.sock"), "Docker Desktop's socket");
+      if (!runtimeDir.isEmpty()) {
+        socket(out, Path.of(runtimeDir, "podman/podman.sock"), "rootless Podman's socket");
+      }
+      socket(out, Path.of("/run/podman/podman.sock"), "Podman's socket");
+    }
+    return out;
+  }
+
+  private void socket(List<EngineAddress> out, Path path, String source) {
+    if (exists.test(path)) {
+      out.add(new EngineAddress(EngineAddress.Kind.UNIX, path.toString(), source));
+    }
+  }
+
+  private static Optional<JsonNode> tree(String text) {
+    try {
+      return Optional.ofNullable(JSON.readTree(text));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  static String sha256(String text) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+}

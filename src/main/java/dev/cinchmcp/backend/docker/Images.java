@@ -1,0 +1,173 @@
+package dev.cinchmcp.backend.docker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunListener;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The images the programs run in: each is looked for once, and pulled by the engine on first use
+ * when it is missing (one pull per image, however many runs wait for it). A pull can take a while:
+ * its progress goes to stderr and to the client's log of every run that waits for it.
+ */
+final class Images {
+
+  private static final Logger log = LoggerFactory.getLogger(Images.class);
+
+  /** Progress lines are passed on at most this often per layer state (every few seconds). */
+  private static final long PROGRESS_EVERY_NANOS = 3_000_000_000L;
+
+  private final Engine engine;
+  private final ExecutorService workers;
+  private final Map<String, CompletableFuture<Optional<String>>> ready = new ConcurrentHashMap<>();
+  private final Map<String, Consumer<String>> watchers = new ConcurrentHashMap<>();
+
+  Images(Engine engine, ExecutorService workers) {
+    this.engine = engine;
+    this.workers = workers;
+  }
+
+  /**
+   * Completes when the image is there, with the interpreter version its environment names ({@code
+   * PYTHON_VERSION}, {@code NODE_VERSION}, as the official images set them) if any; fails with a
+   * {@link RunFailure} that says what to do when it cannot be had.
+   */
+  CompletableFuture<Optional<String>> ensure(String image, String setting, RunListener listener) {
+    String key = image;
+    Consumer<String> tell = message -> listener.log(RunListener.Level.INFO, message);
+    watchers.merge(key, tell, Consumer::andThen);
+    CompletableFuture<Optional<String>> future =
+        ready.computeIfAbsent(
+            key, name -> CompletableFuture.supplyAsync(() -> fetch(name, setting), workers));
+    // A failed look-up is not kept: the next run tries again (the user may have pulled it).
+    future.whenComplete(
+        (version, error) -> {
+          watchers.remove(key);
+          if (error != null) {
+            ready.remove(key, future);
+          }
+        });
+    return future;
+  }
+
+  /** Forgets that the image was there (it was removed since): the next run looks again. */
+  void forget(String image) {
+    ready.remove(image);
+  }
+
+  /** The version named by an image that is already here, without pulling; for the ready line. */
+  Optional<String> versionIfPresent(String image, String variable) {
+    try {
+      return engine.image(image).flatMap(found -> version(found, variable));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private Optional<String> fetch(String image, String setting) {
+    try {
+      Optional<JsonNode> found = engine.image(image);
+      if (found.isPresent()) {
+        return Optional.empty();
+      }
+      pull(image);
+      return Optional.empty();
+    } catch (EngineError e) {
+      throw unavailable(image, setting, e.engineMessage());
+    } catch (IOException e) {
+      throw unavailable(image, setting, e.getMessage());
+    }
+  }
+
+  private void pull(String image) throws IOException {
+    say(
+        image,
+        "Pulling image " + image + " for the docker backend (first use; this can take a minute)");
+    long started = System.nanoTime();
+    try (EngineHttp.Streaming answer = engine.pull(image);
+        BufferedReader lines =
+            new BufferedReader(new InputStreamReader(answer.body(), StandardCharsets.UTF_8))) {
+      long lastSaid = System.nanoTime();
+      String line;
+      while ((line = lines.readLine()) != null) {
+        if (line.isBlank()) {
+          continue;
+        }
+        JsonNode event = Engine.JSON.readTree(line);
+        if (event.hasNonNull("error") || event.hasNonNull("errorDetail")) {
+          String error =
+              event.path("error").asText(event.path("errorDetail").path("message").asText());
+          throw new IOException(error);
+        }
+        if (System.nanoTime() - lastSaid >= PROGRESS_EVERY_NANOS) {
+          lastSaid = System.nanoTime();
+          say(image, "Pulling " + image + ": " + describe(event));
+        }
+      }
+    }
+    say(
+        image,
+        "Pulled image " + image + " in " + (System.nanoTime() - started) / 1_000_000_000 + " s");
+  }
+
+  private void say(String image, String message) {
+    log.info(message);
+    Consumer<String> tell = watchers.get(image);
+    if (tell != null) {
+      tell.accept(message);
+    }
+  }
+
+  /** One progress event as a phrase: "Downloading layer 1a2b: 12 of 30 MB". */
+  static String describe(JsonNode event) {
+    String status = event.path("status").asText("working");
+    String id = event.path("id").asText("");
+    JsonNode detail = event.path("progressDetail");
+    long current = detail.path("current").asLong(0);
+    long total = detail.path("total").asLong(0);
+    StringBuilder out = new StringBuilder(status);
+    if (!id.isEmpty()) {
+      out.append(" layer ").append(id);
+    }
+    if (total > 0) {
+      out.append(": ").append(current >> 20).append(" of ").append(total >> 20).append(" MB");
+    }
+    return out.toString();
+  }
+
+  /** A variable of the image's environment, e.g. {@code PYTHON_VERSION}. */
+  static Optional<String> version(JsonNode inspection, String variable) {
+    for (JsonNode entry : inspection.path("Config").path("Env")) {
+      String text = entry.asText();
+      if (text.startsWith(variable + "=")) {
+        return Optional.of(text.substring(variable.length() + 1));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static RunFailure unavailable(String image, String setting, String why) {
+    return new RunFailure(
+        RunFailure.Kind.SANDBOX_UNAVAILABLE,
+        "The container engine could not get the image "
+            + image
+            + " ("
+            + why
+            + "). Nothing was run. Tell the user to check the network and run docker pull "
+            + image
+            + ", or to set "
+            + setting
+            + " to an image the engine has.");
+  }
+}

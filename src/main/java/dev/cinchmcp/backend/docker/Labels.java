@@ -1,0 +1,127 @@
+package dev.cinchmcp.backend.docker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Marks every container with the server that made it ({@value #OWNER}: machine, pid and the
+ * process's start time), so that what a dead server left behind (a container created but never
+ * started, one still in the engine after a SIGKILL) is found and removed when a server starts on
+ * the same machine, and the containers of another live server are never touched.
+ */
+final class Labels {
+
+  private static final Logger log = LoggerFactory.getLogger(Labels.class);
+
+  static final String OWNER = "dev.cinchmcp.owner";
+
+  private static final AtomicLong RUNS = new AtomicLong();
+
+  private final String machine;
+  private final long pid;
+  private final long startMillis;
+
+  Labels(String machine, long pid, long startMillis) {
+    this.machine = machine;
+    this.pid = pid;
+    this.startMillis = startMillis;
+  }
+
+  /** This process, on this machine. */
+  static Labels ofThisProcess() {
+    ProcessHandle self = ProcessHandle.current();
+    return new Labels(
+        machineId(), self.pid(), self.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L));
+  }
+
+  Map<String, String> labels() {
+    return Map.of(OWNER, owner());
+  }
+
+  String owner() {
+    return machine + "/" + pid + "/" + startMillis;
+  }
+
+  /** A fresh container name: cinchmcp-PID-N. */
+  String nextName() {
+    return "cinchmcp-" + pid + "-" + RUNS.incrementAndGet();
+  }
+
+  /**
+   * Whether a container with this owner label belongs to a server that is gone: same machine, and
+   * no process with that pid and start time.
+   */
+  boolean orphaned(String owner) {
+    String[] parts = owner.split("/");
+    if (parts.length != 3 || !parts[0].equals(machine)) {
+      return false; // another machine's (an engine shared over the network): not ours to judge
+    }
+    try {
+      long otherPid = Long.parseLong(parts[1]);
+      long otherStart = Long.parseLong(parts[2]);
+      if (otherPid == pid && otherStart == startMillis) {
+        return false;
+      }
+      Optional<ProcessHandle> process = ProcessHandle.of(otherPid);
+      return process.isEmpty()
+          || process
+              .get()
+              .info()
+              .startInstant()
+              .map(i -> i.toEpochMilli() != otherStart)
+              .orElse(false);
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** Removes every container that dead servers of this machine left behind; how many. */
+  int sweep(Engine engine) {
+    int removed = 0;
+    try {
+      for (JsonNode container : engine.containersLabelled(OWNER)) {
+        String owner = container.path("Labels").path(OWNER).asText("");
+        if (orphaned(owner)) {
+          engine.remove(container.path("Id").asText(), ContainerRun.REMOVE_LIMIT);
+          removed++;
+        }
+      }
+    } catch (IOException e) {
+      log.debug("Looking for containers of dead servers failed: {}", e.toString());
+    }
+    return removed;
+  }
+
+  private static String machineId() {
+    for (String file : new String[] {"/etc/machine-id", "/var/lib/dbus/machine-id"}) {
+      try {
+        String id = Files.readString(Path.of(file), StandardCharsets.US_ASCII).strip();
+        if (!id.isEmpty()) {
+          return id;
+        }
+      } catch (IOException | RuntimeException e) {
+        // next
+      }
+    }
+    String host = System.getenv("COMPUTERNAME");
+    if (host == null) {
+      host = System.getenv("HOSTNAME");
+    }
+    if (host == null) {
+      try {
+        host = java.net.InetAddress.getLocalHost().getHostName();
+      } catch (IOException e) {
+        host = "unknown";
+      }
+    }
+    return host.replace('/', '_');
+  }
+}

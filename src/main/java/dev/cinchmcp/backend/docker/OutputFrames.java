@@ -1,0 +1,126 @@
+package dev.cinchmcp.backend.docker;
+
+import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.StreamCapture;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Splits an attach stream ({@code Tty: false}) into stdout and stderr: each frame is an 8-byte
+ * header {@code [stream, 0, 0, 0, length as 4 bytes big-endian]} and its payload (1 stdout, 2
+ * stderr; long output comes in 16 KiB frames). Each stream is decoded as UTF-8 across frame
+ * boundaries (invalid bytes become U+FFFD) into a {@link StreamCapture}, so however much a program
+ * prints, the server holds only the two ends.
+ *
+ * <p>Runs on its own thread ({@link #drain}); the results are read once it has ended.
+ */
+final class OutputFrames {
+
+  private final Stream stdout = new Stream();
+  private final Stream stderr = new Stream();
+
+  /** Reads frames to the end of the stream (or until the connection is closed under it). */
+  void drain(InputStream in) {
+    byte[] header = new byte[8];
+    byte[] payload = new byte[16 * 1024];
+    try {
+      while (in.readNBytes(header, 0, 8) == 8) {
+        int length =
+            ((header[4] & 0xff) << 24)
+                | ((header[5] & 0xff) << 16)
+                | ((header[6] & 0xff) << 8)
+                | (header[7] & 0xff);
+        Stream target = header[0] == 2 ? stderr : header[0] == 1 ? stdout : null;
+        int left = length;
+        while (left > 0) {
+          int n = in.read(payload, 0, Math.min(left, payload.length));
+          if (n < 0) {
+            return;
+          }
+          if (target != null) {
+            target.feed(payload, n);
+          }
+          left -= n;
+        }
+      }
+    } catch (IOException e) {
+      // The connection ends when the container is killed; what came so far is the output.
+    }
+  }
+
+  CappedText stdout() {
+    return stdout.result(null);
+  }
+
+  /** Stderr, with a line of the sandbox's own after it (why it was stopped), or none when null. */
+  CappedText stderr(String note) {
+    return stderr.result(note);
+  }
+
+  /** One stream's decoder and capture. */
+  private static final class Stream {
+    private final CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPLACE)
+            .onUnmappableCharacter(CodingErrorAction.REPLACE);
+    private final StreamCapture capture = new StreamCapture();
+    private final CharBuffer chars = CharBuffer.allocate(16 * 1024);
+    private ByteBuffer pending = ByteBuffer.allocate(16 * 1024 + 8);
+    private char last = '\n';
+    private boolean finished;
+
+    synchronized void feed(byte[] bytes, int length) {
+      if (pending.remaining() < length) {
+        ByteBuffer bigger = ByteBuffer.allocate(pending.position() + length);
+        pending.flip();
+        bigger.put(pending);
+        pending = bigger;
+      }
+      pending.put(bytes, 0, length);
+      pending.flip();
+      decode(false);
+      pending.compact();
+    }
+
+    private void decode(boolean end) {
+      while (true) {
+        var outcome = decoder.decode(pending, chars, end);
+        flushChars();
+        if (!outcome.isOverflow()) {
+          return;
+        }
+      }
+    }
+
+    private void flushChars() {
+      chars.flip();
+      if (chars.hasRemaining()) {
+        last = chars.get(chars.limit() - 1);
+        capture.append(chars.array(), chars.position(), chars.remaining());
+      }
+      chars.clear();
+    }
+
+    synchronized CappedText result(String note) {
+      if (!finished) {
+        finished = true;
+        pending.flip();
+        decode(true);
+        decoder.flush(chars);
+        flushChars();
+        pending.clear();
+      }
+      if (note != null) {
+        capture.append((last == '\n' ? "" : "\n") + note + "\n");
+        last = '\n';
+      }
+      return capture.result();
+    }
+  }
+}

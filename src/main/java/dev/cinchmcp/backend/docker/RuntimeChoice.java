@@ -1,0 +1,100 @@
+package dev.cinchmcp.backend.docker;
+
+import java.util.Set;
+
+/**
+ * Which engine runtime runs the programs, and what boundary that gives: gVisor when the engine
+ * offers {@code runsc}; otherwise the engine's default runtime where the engine runs in its own
+ * Linux VM (Docker Desktop, OrbStack, Colima, Rancher Desktop, Podman machine on macOS and
+ * Windows), which is then the boundary. On Linux a plain container shares this machine's kernel, so
+ * it is used only when the user names the runtime ({@code CINCH_DOCKER_RUNTIME}).
+ *
+ * @param runtime the name to put in {@code HostConfig.Runtime}, or null for the engine's default
+ * @param gvisor whether programs run under gVisor
+ * @param isolation the boundary, as a phrase for the ready line, {@code --check} and the README
+ * @param problem why no runtime can be used, or null
+ */
+record RuntimeChoice(String runtime, boolean gvisor, String isolation, String problem) {
+
+  static final String GVISOR = "runsc";
+
+  static final String SETTING = "CINCH_DOCKER_RUNTIME";
+
+  /**
+   * @param requested the runtime the user named, or null
+   * @param offered the engine's runtimes ({@code /info} {@code Runtimes})
+   * @param defaultRuntime the engine's default ({@code DefaultRuntime})
+   * @param ownVm whether the engine runs its containers in a VM of its own (not on this kernel)
+   */
+  static RuntimeChoice of(
+      String requested, Set<String> offered, String defaultRuntime, boolean ownVm) {
+    if (requested != null) {
+      if (!offered.contains(requested)) {
+        return refused(
+            "the engine has no runtime \""
+                + requested
+                + "\" (it has "
+                + String.join(", ", offered.stream().sorted().toList())
+                + "): set "
+                + SETTING
+                + " to one of those, or unset it");
+      }
+      if (requested.equals(GVISOR)) {
+        return gvisorChoice();
+      }
+      if (ownVm) {
+        return new RuntimeChoice(
+            requested, false, "a container (" + requested + ") in the engine's own Linux VM", null);
+      }
+      return new RuntimeChoice(
+          requested,
+          false,
+          "a plain container ("
+              + requested
+              + ") that shares this machine's kernel, as "
+              + SETTING
+              + " asks; no gVisor",
+          null);
+    }
+    if (offered.contains(GVISOR)) {
+      return gvisorChoice();
+    }
+    if (ownVm) {
+      String name = defaultRuntime == null || defaultRuntime.isBlank() ? "default" : defaultRuntime;
+      return new RuntimeChoice(
+          null, false, "a container (" + name + ") in the engine's own Linux VM", null);
+    }
+    return refused(
+        "the engine offers no gVisor runtime (runsc), and on Linux a plain container shares this"
+            + " machine's kernel: register runsc with the engine (runsc install, then restart"
+            + " dockerd), or set "
+            + SETTING
+            + "=runc to accept plain containers");
+  }
+
+  /** For the tool's description: "isolated sandbox (...)". */
+  String shortIsolation() {
+    if (gvisor) {
+      return "gVisor";
+    }
+    return isolation != null && isolation.contains("own Linux VM")
+        ? "a container in its own Linux VM"
+        : "a plain container, no gVisor";
+  }
+
+  private static RuntimeChoice gvisorChoice() {
+    return new RuntimeChoice(GVISOR, true, "gVisor (runsc) inside the engine's containers", null);
+  }
+
+  private static RuntimeChoice refused(String problem) {
+    return new RuntimeChoice(null, false, null, problem);
+  }
+
+  /**
+   * Whether the engine runs containers in its own VM: always when this machine is not Linux (the
+   * engine cannot run Linux containers on this kernel), and on Linux for Docker Desktop.
+   */
+  static boolean ownVm(boolean linuxHost, String operatingSystem) {
+    return !linuxHost || (operatingSystem != null && operatingSystem.contains("Docker Desktop"));
+  }
+}

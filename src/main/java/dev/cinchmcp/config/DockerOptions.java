@@ -1,0 +1,48 @@
+package dev.cinchmcp.config;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the docker backend is told by the environment: its images, the runtime asked for, and the
+ * variables by which Docker's own tools find the engine.
+ *
+ * @param pythonImage {@code CINCH_DOCKER_PYTHON_IMAGE}, or the default
+ * @param nodeImage {@code CINCH_DOCKER_NODE_IMAGE}, or the default
+ * @param runtime {@code CINCH_DOCKER_RUNTIME}: the engine runtime to use by name, or empty for the
+ *     automatic choice (gVisor when offered)
+ * @param discovery the environment engine discovery reads ({@link #DISCOVERY}), as set
+ */
+public record DockerOptions(
+    String pythonImage, String nodeImage, Optional<String> runtime, Map<String, String> discovery) {
+
+  public static final String PYTHON_IMAGE = "CINCH_DOCKER_PYTHON_IMAGE";
+  public static final String NODE_IMAGE = "CINCH_DOCKER_NODE_IMAGE";
+  public static final String RUNTIME = "CINCH_DOCKER_RUNTIME";
+
+  public static final String DEFAULT_PYTHON_IMAGE = "python:3.12-slim";
+  public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
+
+  /** The variables by which Docker's tools find the engine, and the homes they look in. */
+  public static final java.util.List<String> DISCOVERY =
+      java.util.List.of(
+          "DOCKER_HOST",
+          "DOCKER_CONTEXT",
+          "DOCKER_CONFIG",
+          "DOCKER_TLS_VERIFY",
+          "HOME",
+          "USERPROFILE",
+          "XDG_RUNTIME_DIR",
+          "TMPDIR");
+
+  public static final DockerOptions DEFAULTS =
+      new DockerOptions(DEFAULT_PYTHON_IMAGE, DEFAULT_NODE_IMAGE, Optional.empty(), Map.of());
+
+  public DockerOptions {
+    Objects.requireNonNull(pythonImage, "pythonImage");
+    Objects.requireNonNull(nodeImage, "nodeImage");
+    Objects.requireNonNull(runtime, "runtime");
+    discovery = Map.copyOf(discovery);
+  }
+}

@@ -1,0 +1,77 @@
+package dev.cinchmcp.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cinchmcp.TestEngine;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The test engine as the docker command line sees it: what this backend left there, and the jar's
+ * environment for serving from it.
+ */
+final class DockerEngine {
+
+  private DockerEngine() {}
+
+  /** The jar's environment: the docker backend on the test engine, with this runtime. */
+  static Map<String, String> jarEnvironment(String runtime) {
+    return Map.of(
+        "CINCH_BACKEND",
+        "docker",
+        "CINCH_FAST_START",
+        "0",
+        "DOCKER_HOST",
+        TestEngine.host(),
+        "CINCH_DOCKER_PYTHON_IMAGE",
+        TestEngine.image(),
+        "CINCH_DOCKER_NODE_IMAGE",
+        TestEngine.image(),
+        "CINCH_DOCKER_RUNTIME",
+        runtime);
+  }
+
+  /** Every container (running or not) of this backend, of any server: their names. */
+  static List<String> containers() throws IOException, InterruptedException {
+    return docker("ps", "-a", "--filter", "label=dev.cinchmcp.owner", "--format", "{{.Names}}");
+  }
+
+  /** The runtimes the engine offers. */
+  static String runtimes() throws IOException, InterruptedException {
+    return String.join(
+        " ", docker("info", "--format", "{{range $k, $v := .Runtimes}}{{$k}} {{end}}"));
+  }
+
+  /** Waits until no container of this backend is left, up to {@code limit}; those left then. */
+  static List<String> awaitNoContainers(Duration limit) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    List<String> left = containers();
+    while (!left.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      left = containers();
+    }
+    return left;
+  }
+
+  static void assertNoContainers(Duration limit) throws Exception {
+    assertEquals(List.of(), awaitNoContainers(limit), "containers left behind");
+  }
+
+  static List<String> docker(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("docker"));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    pb.environment().put("DOCKER_HOST", TestEngine.host());
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IOException("docker " + String.join(" ", args) + " failed: " + out);
+    }
+    return out.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
+  }
+}

@@ -1,0 +1,156 @@
+package dev.cinchmcp.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.RequiresEngine;
+import dev.cinchmcp.TestEngine;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * No container outlives its limits, whatever happens to the server: after a SIGKILL of the JVM its
+ * container is ended by the backstop inside it and removed by the engine; after a SIGTERM with runs
+ * in flight, and after a cancel, none is left; what a dead server left is removed at the next
+ * start. On runc and on runsc.
+ */
+@RequiresEngine
+class DockerLifetimeIT {
+
+  private static final String SPIN = "print('spinning', flush=True)\nwhile True:\n    pass";
+
+  @ParameterizedTest
+  @ValueSource(strings = {"runc", "runsc"})
+  void aSigkilledServersContainerIsGoneAfterItsWallClock(String runtime) throws Exception {
+    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
+    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
+      jar.initialize();
+      jar.send(JarProcess.call(1, SPIN, "p1"));
+      long sent = System.nanoTime();
+      awaitRunning(jar);
+      jar.process().destroyForcibly(); // SIGKILL: no shutdown hook, no clean-up of the JVM's own
+      jar.process().waitFor();
+      assertFalse(DockerEngine.containers().isEmpty(), "the test proves nothing");
+      // 10 s wall clock + the 1 s backstop grace + 3 s for the engine and a busy machine.
+      Duration left = Duration.ofSeconds(14).minusNanos(System.nanoTime() - sent);
+      DockerEngine.assertNoContainers(left);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"runc", "runsc"})
+  void aSigtermWithRunsInFlightLeavesNoContainer(String runtime) throws Exception {
+    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
+    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
+      jar.initialize();
+      jar.send(JarProcess.call(1, SPIN));
+      jar.send(JarProcess.call(2, SPIN));
+      long sent = System.nanoTime();
+      awaitRunning(jar);
+      jar.process().destroy(); // SIGTERM
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
+      // The runner's close asks the engine to kill them and waits 100 ms for its answers; a kill
+      // the engine drops when the server is gone leaves the backstop: 10 s + 1 s from the start.
+      Duration left = Duration.ofSeconds(14).minusNanos(System.nanoTime() - sent);
+      DockerEngine.assertNoContainers(left.isNegative() ? Duration.ofSeconds(1) : left);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"runc", "runsc"})
+  void aCancelledCallsContainerIsRemoved(String runtime) throws Exception {
+    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
+    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
+      jar.initialize();
+      jar.send(JarProcess.call(1, SPIN));
+      awaitRunning(jar);
+      long cancelled = System.nanoTime();
+      jar.send(
+          "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}}");
+      DockerEngine.assertNoContainers(Duration.ofSeconds(5));
+      long millis = (System.nanoTime() - cancelled) / 1_000_000;
+      assertTrue(millis < 9_000, "removed by the cancel, not by the clock: " + millis + " ms");
+      jar.send(JarProcess.call(2, "print(6 * 7)"));
+      assertEquals(
+          "42\n",
+          jar.awaitReply(2, Duration.ofSeconds(60))
+              .path("result")
+              .path("structuredContent")
+              .path("stdout")
+              .asText());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"runc"})
+  void aDeadServersContainersAreRemovedAtStart(String runtime) throws Exception {
+    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    String machine =
+        Files.readString(Path.of("/etc/machine-id"), StandardCharsets.US_ASCII).strip();
+    String leftover = "cinchmcp-" + gone.pid() + "-1";
+    DockerEngine.docker(
+        "create",
+        "--name",
+        leftover,
+        "--label",
+        "dev.cinchmcp.owner=" + machine + "/" + gone.pid() + "/1",
+        TestEngine.image(),
+        "true");
+    // One of a live server (this test's JVM) stays.
+    String alive = "cinchmcp-live-" + ProcessHandle.current().pid();
+    long start = ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
+    DockerEngine.docker(
+        "create",
+        "--name",
+        alive,
+        "--label",
+        "dev.cinchmcp.owner=" + machine + "/" + ProcessHandle.current().pid() + "/" + start,
+        TestEngine.image(),
+        "true");
+    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
+      jar.initialize();
+      jar.send(JarProcess.call(1, "print(1)"));
+      assertEquals(
+          "1\n",
+          jar.awaitReply(1, Duration.ofSeconds(60))
+              .path("result")
+              .path("structuredContent")
+              .path("stdout")
+              .asText(),
+          jar.stderr());
+      List<String> left = DockerEngine.containers();
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (left.contains(leftover) && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        left = DockerEngine.containers();
+      }
+      assertEquals(List.of(alive), left, jar.stderr());
+      assertTrue(jar.stderr().contains("Removed 1 container(s) left by servers that are gone"));
+    } finally {
+      DockerEngine.docker("rm", "-f", alive);
+    }
+  }
+
+  /** Waits until a container of this backend runs. */
+  private static void awaitRunning(JarProcess jar) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!DockerEngine.docker(
+              "ps", "--filter", "label=dev.cinchmcp.owner", "--filter", "status=running", "-q")
+          .isEmpty()) {
+        Thread.sleep(300); // let the program itself start
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no container started; stderr:\n" + jar.stderr());
+  }
+}

@@ -1,0 +1,355 @@
+package dev.cinchmcp.e2e;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.containing;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The built jar as a user starts it (alone in an empty folder, a fresh HOME, plain {@code java
+ * -jar}, so from its second start a launcher JVM and the fast child) spoken to in MCP 2026-07-28
+ * the way Claude Code does, and stopped the ways clients stop it.
+ */
+class Mcp2026IT {
+
+  private static final String META =
+      "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+          + "\"io.modelcontextprotocol/clientCapabilities\":{\"roots\":{\"listChanged\":true},"
+          + "\"elicitation\":{\"form\":{},\"url\":{}}},"
+          + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"claude-code\",\"version\":\"2.1.332\"}";
+  private static final String OK_BODY =
+      "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}";
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  private static Path root;
+  private static Path home;
+  private static Path jar;
+  private WireMockServer api;
+
+  @BeforeAll
+  static void aJarAloneWithItsArchiveMade() throws Exception {
+    root = TestHomes.base().resolve("it-2026").resolve(UUID.randomUUID().toString());
+    home = Files.createDirectories(root.resolve("home"));
+    jar = Files.createDirectories(root.resolve("download")).resolve("cinch-mcp.jar");
+    Files.copy(JarProcess.jar(), jar);
+    // The first start runs in one JVM and makes the archive the next starts use.
+    try (JarProcess first = JarProcess.startAsUser(jar, home, Map.of())) {
+      first.closeStdin();
+      first.waitForExit(WAIT);
+    }
+    Path archives = home.resolve(".cache/cinch-mcp/archives");
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (!hasArchive(archives)) {
+      assertTrue(System.nanoTime() < deadline, "no archive was made in " + archives);
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+  }
+
+  private static boolean hasArchive(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.anyMatch(f -> f.toString().endsWith(".jsa") || f.toString().endsWith(".aot"));
+    }
+  }
+
+  @AfterAll
+  static void removeTheFolders() throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  @BeforeEach
+  void startApi() {
+    api =
+        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+    api.start();
+    api.stubFor(post(urlEqualTo("/run")).willReturn(ok()));
+    api.stubFor(
+        post(urlEqualTo("/run"))
+            .withRequestBody(containing("slow1500"))
+            .willReturn(ok().withFixedDelay(1500)));
+  }
+
+  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder ok() {
+    return aResponse().withHeader("Content-Type", "application/json").withBody(OK_BODY);
+  }
+
+  @AfterEach
+  void stopApi() {
+    api.stop();
+  }
+
+  private static JarProcess start(String baseUrl) throws IOException {
+    JarProcess server = JarProcess.startAsUser(jar, home, JarProcess.envFor(baseUrl));
+    return server;
+  }
+
+  private static String request(Object id, String method, String fields) throws IOException {
+    return "{\"jsonrpc\":\"2.0\",\"id\":"
+        + JarProcess.JSON.writeValueAsString(id)
+        + ",\"method\":\""
+        + method
+        + "\",\"params\":{\"_meta\":{"
+        + META
+        + "}"
+        + (fields.isEmpty() ? "" : "," + fields)
+        + "}}";
+  }
+
+  private static String call(Object id, String code, String extraMeta) throws IOException {
+    return "{\"jsonrpc\":\"2.0\",\"id\":"
+        + JarProcess.JSON.writeValueAsString(id)
+        + ",\"method\":\"tools/call\",\"params\":{\"_meta\":{"
+        + META
+        + extraMeta
+        + "},\"name\":\"execute_code\",\"arguments\":{\"code\":"
+        + JarProcess.JSON.writeValueAsString(code)
+        + "}}}";
+  }
+
+  private static String cancel(Object id) throws IOException {
+    return "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"_meta\":{"
+        + META
+        + "},\"requestId\":"
+        + JarProcess.JSON.writeValueAsString(id)
+        + ",\"reason\":\"the user pressed Esc\"}}";
+  }
+
+  /** The fast launch users get from the second start on: a launcher and its child JVM. */
+  private static void assertFastLaunch(JarProcess server) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (server.tree().size() < 2) {
+      assertTrue(System.nanoTime() < deadline, "no fast child JVM was started");
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+  }
+
+  private static void assertAllEnded(List<ProcessHandle> tree) throws Exception {
+    assertTrue(Processes.awaitEnded(tree, Duration.ofSeconds(10)), "still running: " + tree);
+  }
+
+  @Test
+  void claudeCodesOpeningIsServedIn2026WithoutAHandshake() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(request("server-discover-probe-1", "server/discover", ""));
+      JsonNode discover = server.awaitReply("server-discover-probe-1", WAIT).path("result");
+      assertEquals("[\"2026-07-28\"]", discover.path("supportedVersions").toString());
+      assertEquals("complete", discover.path("resultType").asText());
+      assertFastLaunch(server);
+
+      server.send(request(0, "tools/list", ""));
+      JsonNode list = server.awaitReply(0, WAIT).path("result");
+      assertEquals("execute_code", list.at("/tools/0/name").asText());
+      assertTrue(list.has("ttlMs") && list.has("cacheScope"));
+
+      server.send(
+          call(1, "print(6 * 7)", ",\"claudecode/toolUseId\":\"toolu_01\",\"progressToken\":7"));
+      JsonNode result = server.awaitReply(1, WAIT).path("result");
+      assertEquals("complete", result.path("resultType").asText());
+      assertFalse(result.path("isError").asBoolean(true));
+      assertEquals("42\n", result.at("/structuredContent/stdout").asText());
+      assertEquals(
+          "cinch-mcp", result.at("/_meta/io.modelcontextprotocol~1serverInfo/name").asText());
+      int replyAt = server.received().indexOf(server.awaitReply(1, WAIT));
+      List<JsonNode> progress =
+          server.received().stream()
+              .filter(m -> "notifications/progress".equals(m.path("method").asText()))
+              .toList();
+      assertFalse(progress.isEmpty(), "no progress on the request's token");
+      assertEquals(7, progress.get(0).at("/params/progressToken").asInt());
+      assertTrue(server.received().indexOf(progress.get(progress.size() - 1)) < replyAt);
+      assertTrue(
+          server.received().stream()
+              .noneMatch(m -> "notifications/message".equals(m.path("method").asText())),
+          "no log message for a request that set no log level");
+      server.closeStdin();
+      assertEquals(0, server.waitForExit(WAIT));
+      server.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void aVersionNotServedIsRefusedOnEveryRequestAndTheNextRightOneIsServed() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      String wrong = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2027-01-01\"}";
+      for (String id : List.of("a", "b", "c")) {
+        server.send(
+            "{\"jsonrpc\":\"2.0\",\"id\":\""
+                + id
+                + "\",\"method\":\"tools/list\",\"params\":{"
+                + wrong
+                + "}}");
+        JsonNode error = server.awaitReply(id, WAIT).path("error");
+        assertEquals(-32022, error.path("code").asInt());
+        assertEquals("2027-01-01", error.at("/data/requested").asText());
+        assertEquals("[\"2026-07-28\"]", error.at("/data/supported").toString());
+      }
+      server.send(request("d", "tools/list", ""));
+      assertEquals("complete", server.awaitReply("d", WAIT).at("/result/resultType").asText());
+      server.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"e\",\"method\":\"tools/list\",\"params\":{\"_meta\":"
+              + "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}");
+      JsonNode missing = server.awaitReply("e", WAIT).path("error");
+      assertEquals(-32602, missing.path("code").asInt());
+      assertTrue(missing.path("message").asText().contains("clientCapabilities"));
+      server.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void aCancelledCallAbortsItsRequestAndNothingMoreIsWrittenForIt() throws Exception {
+    try (HangingHttpServer hanging = new HangingHttpServer()) {
+      Map<String, String> env = new java.util.HashMap<>(JarProcess.envFor(hanging.baseUrl()));
+      env.put("CINCH_TIMEOUT_MS", "2500");
+      try (JarProcess server = JarProcess.startAsUser(jar, home, env)) {
+        server.send(call("c", "print('never answered')", ",\"progressToken\":\"c-progress\""));
+        assertTrue(hanging.awaitRequest(20), "the request never reached the API");
+        server.send(cancel("c"));
+        assertTrue(hanging.awaitHangUp(10), "the HTTP request was not aborted");
+        int atCancel = server.received().size();
+        // The API never answers this one either: it times out after 2.5 s, longer than the
+        // progress interval (2 s), so a tick of the cancelled call would have come by then.
+        server.send(call("after", "print(1)", ""));
+        assertTrue(server.awaitReply("after", WAIT).at("/result/isError").asBoolean());
+        server.closeStdin();
+        assertEquals(0, server.waitForExit(WAIT));
+        List<JsonNode> later = server.received().subList(atCancel, server.received().size());
+        assertTrue(
+            server.received().stream().noneMatch(m -> "c".equals(m.path("id").asText(null))),
+            "a cancelled call must get no reply");
+        assertTrue(
+            later.stream()
+                .noneMatch(m -> "c-progress".equals(m.at("/params/progressToken").asText())),
+            "no progress after the cancellation: " + later);
+        server.assertProtocolClean();
+      }
+    }
+  }
+
+  @Test
+  void aProbeThenInitializeIsA2025SessionOnTheSameProcess() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(request("probe", "server/discover", ""));
+      server.awaitReply("probe", WAIT);
+      server.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+              + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
+      JsonNode init = server.awaitReply("init", WAIT).path("result");
+      assertEquals("2025-11-25", init.path("protocolVersion").asText());
+      server.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+      server.send(JarProcess.call(5, "print(6 * 7)"));
+      JsonNode result = server.awaitReply(5, WAIT).path("result");
+      assertFalse(result.has("resultType"));
+      assertEquals("42\n", result.at("/structuredContent/stdout").asText());
+      server.assertProtocolClean();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"2025-11-25", "2025-06-18", "2025-03-26"})
+  void each2025RevisionIsStillNegotiatedAndServed(String version) throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
+              + version
+              + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
+      assertEquals(version, server.awaitReply("init", WAIT).at("/result/protocolVersion").asText());
+      server.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+      server.send(JarProcess.call(1, "print(6 * 7)"));
+      JsonNode result = server.awaitReply(1, WAIT).path("result");
+      assertFalse(result.has("resultType"));
+      assertEquals("42\n", result.at("/structuredContent/stdout").asText());
+      server.closeStdin();
+      assertEquals(0, server.waitForExit(WAIT));
+      server.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void theEndOfInputStillAnswersA2026CallInFlight() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(call(9, "slow1500", ""));
+      server.closeStdin();
+      assertEquals("complete", server.awaitReply(9, WAIT).at("/result/resultType").asText());
+      assertEquals(0, server.waitForExit(WAIT));
+      server.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void sigtermWithACallRunningStopsItAtOnceAndTheWholeTreeEnds() throws Exception {
+    try (HangingHttpServer hanging = new HangingHttpServer();
+        JarProcess server = start(hanging.baseUrl())) {
+      server.send(request("d", "server/discover", ""));
+      server.awaitReply("d", WAIT);
+      assertFastLaunch(server);
+      server.send(call("running", "print('never answered')", ""));
+      assertTrue(hanging.awaitRequest(20), "the request never reached the API");
+      List<ProcessHandle> tree = server.tree();
+      assertTrue(server.process().toHandle().destroy()); // SIGTERM to the launcher only
+      server.waitForExit(WAIT);
+      assertAllEnded(tree);
+      assertTrue(hanging.awaitHangUp(10), "the HTTP request was not aborted");
+      assertTrue(
+          server.received().stream().noneMatch(m -> "running".equals(m.path("id").asText(null))),
+          "nothing is written for a call stopped by the signal");
+      server.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void sigintWhenIdleEndsTheWholeTree() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(request("d", "server/discover", ""));
+      server.awaitReply("d", WAIT);
+      assertFastLaunch(server);
+      List<ProcessHandle> tree = server.tree();
+      Process kill =
+          new ProcessBuilder("kill", "-INT", Long.toString(server.process().pid())).start();
+      assertEquals(0, kill.waitFor());
+      server.waitForExit(WAIT);
+      assertAllEnded(tree);
+      server.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void aLauncherKilledOutrightTakesItsChildWithIt() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(request("d", "server/discover", ""));
+      server.awaitReply("d", WAIT);
+      assertFastLaunch(server);
+      List<ProcessHandle> tree = server.tree();
+      assertTrue(server.process().toHandle().destroyForcibly()); // SIGKILL, the launcher alone
+      // stdin stays open, as Claude Code leaves it: the child must notice its launcher is gone.
+      assertAllEnded(tree);
+    }
+  }
+}

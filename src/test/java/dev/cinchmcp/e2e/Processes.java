@@ -1,0 +1,43 @@
+package dev.cinchmcp.e2e;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Whether processes still run. {@link ProcessHandle#isAlive} counts a zombie (ended, not yet
+ * reaped) as alive; once the server that started it has gone, an orphan is reaped by whatever
+ * adopts it (init, a subreaper, a container's pid 1), which may take its time. A zombie runs
+ * nothing and holds nothing, so here it counts as ended.
+ */
+final class Processes {
+
+  private Processes() {}
+
+  static boolean running(ProcessHandle p) {
+    if (!p.isAlive()) {
+      return false;
+    }
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+    } catch (IOException | RuntimeException gone) {
+      return p.isAlive(); // no /proc (not Linux): what the JDK says
+    }
+  }
+
+  /** Waits until none of them runs; false if some still run after {@code timeout}. */
+  static boolean awaitEnded(List<ProcessHandle> processes, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (processes.stream().anyMatch(Processes::running)) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
+  }
+}
