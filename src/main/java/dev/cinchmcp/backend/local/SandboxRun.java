@@ -308,6 +308,7 @@ final class SandboxRun {
       // The time limit counts from the hand-over, here as in the supervisor's backstop.
       try {
         warm.handOver(program);
+        warm.awaitTaken();
       } catch (IOException e) {
         throw new HandOverFailed(e.getMessage());
       }

@@ -137,6 +137,27 @@ final class WaitingSandbox implements StartedSandbox {
 
   @Override
   public void awaitReady() throws IOException, InterruptedException {
+    awaitByte("the sandbox ended before it was ready");
+    if (language == Language.JAVASCRIPT) {
+      // Loaded: out of the program's sight (a cold run's /code holds only its own files).
+      Files.deleteIfExists(bundle.resolve("rootfs/code").resolve(WarmLauncher.NODE_FILE));
+    }
+  }
+
+  /**
+   * Waits for the launcher's answer to {@link #handOver}: it has its program. Throws when it does
+   * not come (the sandbox died just before: nothing ran, so the caller runs the program cold).
+   */
+  void awaitTaken() throws IOException {
+    try {
+      awaitByte("the waiting sandbox ended before it took its program");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted at hand-over");
+    }
+  }
+
+  private void awaitByte(String otherwise) throws IOException, InterruptedException {
     InputStream stdout = process.getInputStream();
     Callable<Integer> readFirst = stdout::read;
     Future<Integer> first = streamThreads.submit(readFirst);
@@ -151,11 +172,7 @@ final class WaitingSandbox implements StartedSandbox {
       first.cancel(true);
     }
     if (read != WarmLauncher.READY) {
-      throw new IOException("the sandbox ended before it was ready");
-    }
-    if (language == Language.JAVASCRIPT) {
-      // Loaded: out of the program's sight (a cold run's /code holds only its own files).
-      Files.deleteIfExists(bundle.resolve("rootfs/code").resolve(WarmLauncher.NODE_FILE));
+      throw new IOException(otherwise);
     }
   }
 

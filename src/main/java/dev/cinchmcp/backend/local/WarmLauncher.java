@@ -6,9 +6,10 @@ import dev.cinchmcp.backend.PythonBootstrap;
  * What runs first in a sandbox started ahead of time: the interpreter comes up, writes {@link
  * #READY} on stdout, and blocks reading stdin. At hand-over the server writes the program where a
  * cold run has it ({@code /code/main.py}, {@code /code/main.js}), writes {@link #GO} and closes
- * stdin; the launcher then starts the program exactly as a cold run does. End-of-file without
- * {@link #GO} means the server is gone: the launcher exits at once, and the sandbox with it (~60 ms
- * measured), whatever killed the server.
+ * stdin; the launcher answers with {@link #READY} once more (so that the server tells a sandbox
+ * that died just before from a program that was killed) and starts the program exactly as a cold
+ * run does. End-of-file without {@link #GO} means the server is gone: the launcher exits at once,
+ * and the sandbox with it (~60 ms measured), whatever killed the server.
  *
  * <p>The program must not see that it waited (checked by LocalSandboxWarmSemanticsTest): stdin is
  * then at end-of-file as in a cold run; the launcher leaves no names behind; Python's own start
@@ -49,6 +50,7 @@ final class WarmLauncher {
             "    _got += _chunk",
             "if _got != b'" + GO + "':",
             "    os._exit(0)",
+            "os.write(1, b'\\x06')",
             "del _got, _chunk, os",
             ""),
         oneArena);
@@ -79,6 +81,7 @@ final class WarmLauncher {
         "    got += chunk.latin1Slice(0, n);",
         "  }",
         "  if (got !== '" + GO + "') process.reallyExit(0);",
+        "  fs.writeSync(1, '\\x06');",
         "  const waited = process.uptime() - waitFrom;",
         "  const realUptime = process.uptime;",
         "  process.uptime = function uptime() {",
