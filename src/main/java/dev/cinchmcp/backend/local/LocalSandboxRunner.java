@@ -255,11 +255,16 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
    * running), and waits (up to {@value #CLOSE_WAIT_MILLIS} ms) until the sandboxes are cleaned up:
    * after it returns, none of this runner's sandboxes is left (the server calls it on SIGTERM too).
    */
-  /** Kills every running sandbox and starts no other; the clean-up is left to the next start. */
+  /**
+   * Kills every running sandbox and starts no other; the clean-up is left to the next start. Its
+   * processes' waits and pipes then hold threads in native calls until they are reaped.
+   */
   @Override
-  public void stopNow() {
+  public boolean stopNow() {
+    boolean idle = running.isEmpty();
     sandboxes.shutdownNow();
     running.forEach(SandboxRun::cancel);
+    return idle;
   }
 
   @Override
