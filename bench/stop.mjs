@@ -7,7 +7,8 @@
 //   node bench/stop.mjs [--rounds 10] [--jar target/cinch-mcp.jar] [--java java] [--peer DIR] [--local]
 //
 // --local adds the jar with CINCH_BACKEND=local and spinning programs in gVisor sandboxes
-// (needs runsc). Times run from the signal to the moment the signalled process has exited
+// (needs runsc); --docker DOCKER_HOST the jar with CINCH_BACKEND=docker on that engine (runsc),
+// with IMAGE for both languages (.ci/engine.sh makes cinch-test:1). Times run from the signal to the moment the signalled process has exited
 // ("exit") and to the moment every process of its tree, as it was just before, has ended ("tree").
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,7 +19,7 @@ import { awaitArchive, loneJar } from './launches.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.dirname(benchDir);
-const opts = { rounds: 10, jar: path.join(repoRoot, 'target', 'cinch-mcp.jar'), java: 'java', peer: null, local: false };
+const opts = { rounds: 10, jar: path.join(repoRoot, 'target', 'cinch-mcp.jar'), java: 'java', peer: null, local: false, docker: null, image: 'cinch-test:1' };
 for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
   switch (a[i]) {
     case '--rounds': opts.rounds = Number(a[++i]); break;
@@ -26,7 +27,9 @@ for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
     case '--java': opts.java = a[++i]; break;
     case '--peer': opts.peer = path.resolve(a[++i]); break;
     case '--local': opts.local = true; break;
-    default: console.error(`usage: node bench/stop.mjs [--rounds N] [--jar FILE] [--java JAVA] [--peer DIR] [--local]`); process.exit(2);
+    case '--docker': opts.docker = a[++i]; break;
+    case '--image': opts.image = a[++i]; break;
+    default: console.error(`usage: node bench/stop.mjs [--rounds N] [--jar FILE] [--java JAVA] [--peer DIR] [--local] [--docker DOCKER_HOST [--image IMAGE]]`); process.exit(2);
   }
 }
 
@@ -150,6 +153,10 @@ async function main() {
   ];
   if (opts.local) {
     contenders.push({ name: 'jar local', ...lone, era: 2026, extraEnv: { CINCH_BACKEND: 'local' }, busyCode: 'while True:\n    pass', busyWaitMs: 1500 });
+  }
+  if (opts.docker) {
+    const extraEnv = { CINCH_BACKEND: 'docker', DOCKER_HOST: opts.docker, CINCH_DOCKER_PYTHON_IMAGE: opts.image, CINCH_DOCKER_NODE_IMAGE: opts.image, CINCH_DOCKER_RUNTIME: 'runsc' };
+    contenders.push({ name: 'jar docker', ...lone, era: 2026, extraEnv, busyCode: 'while True:\n    pass', busyWaitMs: 1500 });
   }
   const scenarios = ['idle SIGINT', 'idle SIGTERM', 'busy SIGINT', 'launcher SIGKILL'];
   const results = {};

@@ -30,8 +30,12 @@ public interface CodeRunner {
   /**
    * The server is about to end on a signal: end every run at once (kill its sandbox, drop its
    * request), without waiting for any clean-up, which the next start's housekeeping does. Returns
-   * within milliseconds; the default has nothing of its own to end (cancelled calls end with their
-   * futures).
+   * within milliseconds, and says whether the process may now end the ordinary way: false when
+   * threads of this runner may still wait in native calls on what it just killed (a process, a
+   * connection), which holds a JVM's exit up by some 300 ms. The default has nothing of its own to
+   * end (cancelled calls end with their futures).
    */
-  default void stopNow() {}
+  default boolean stopNow() {
+    return true;
+  }
 }

@@ -65,11 +65,9 @@ public final class DeferredRunner implements CodeRunner, AutoCloseable {
   }
 
   @Override
-  public void stopNow() {
+  public boolean stopNow() {
     CodeRunner runner = backend.getNow(null);
-    if (runner != null) {
-      runner.stopNow();
-    }
+    return runner == null || runner.stopNow();
   }
 
   /** Closes the backend if it was built and can be closed; one still being built is left alone. */

@@ -164,8 +164,10 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   /**
    * Kills every waiting entry (and one being started) at once and starts no more; their remains are
    * removed by {@link #close()}, or else by the backend's housekeeping at its next start.
+   *
+   * @return whether it killed any
    */
-  public void stopNow() {
+  public boolean stopNow() {
     List<S> all;
     synchronized (this) {
       closed = true;
@@ -178,6 +180,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     }
     thread.shutdownNow();
     all.forEach(StartedSandbox::kill);
+    return !all.isEmpty();
   }
 
   /** {@link #stopNow()}, then removes what the killed entries left. */

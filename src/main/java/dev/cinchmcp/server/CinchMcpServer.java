@@ -148,9 +148,9 @@ public final class CinchMcpServer {
             () -> {
               long start = System.nanoTime();
               transport.stopNow();
-              backend.runner().stopNow();
+              boolean clean = backend.runner().stopNow();
               log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
-              QuickExit.now();
+              QuickExit.now(clean);
             },
             "cinch-stop-on-signal");
     Runtime.getRuntime().addShutdownHook(stopOnSignal);

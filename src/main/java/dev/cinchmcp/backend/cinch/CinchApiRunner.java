@@ -144,6 +144,17 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
+   * A stop on a signal ends the HTTP client's selector thread (see {@link #close}) without waiting
+   * for anything: cancelled calls have already aborted their requests, and Java 21's {@code
+   * HttpClient.close()} would wait for them to finish.
+   */
+  @Override
+  public boolean stopNow() {
+    interruptSelectors();
+    return true;
+  }
+
+  /**
    * Stops the HTTP client. Its selector thread otherwise sits in native code, and the JVM waits up
    * to 300 ms for such threads when it exits. Java 21 and later close the client; before that the
    * selector thread is interrupted, which ends its loop just as well.
@@ -158,6 +169,10 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
       }
       return;
     }
+    interruptSelectors();
+  }
+
+  private static void interruptSelectors() {
     for (Thread thread : Thread.getAllStackTraces().keySet()) {
       String name = thread.getName();
       if (name.startsWith("HttpClient-") && name.endsWith("-SelectorManager")) {

@@ -335,10 +335,15 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         "The docker backend is not available: " + reason + ". Nothing was run.");
   }
 
-  /** A stop on a signal is a close: the kills must reach the engine before the process ends. */
+  /**
+   * A stop on a signal is a close: the kills must reach the engine before the process ends. With
+   * containers running, their attach streams (and an unanswered kill) wait in native reads.
+   */
   @Override
-  public void stopNow() {
+  public boolean stopNow() {
+    boolean idle = running.isEmpty();
     close();
+    return idle;
   }
 
   /**

@@ -360,12 +360,14 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
    * the clean-up is left to the next start.
    */
   @Override
-  public void stopNow() {
+  public boolean stopNow() {
+    boolean idle = running.isEmpty();
     sandboxes.shutdownNow();
     running.forEach(SandboxRun::cancel);
-    if (pool != null) {
-      pool.stopNow(); // every waiting sandbox killed at once
+    if (pool != null && pool.stopNow()) {
+      idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
     }
+    return idle;
   }
 
   /**
