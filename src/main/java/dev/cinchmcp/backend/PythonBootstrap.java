@@ -17,6 +17,9 @@ package dev.cinchmcp.backend;
  */
 public final class PythonBootstrap {
 
+  private static final String ONE_ARENA_PRELUDE =
+      "import ctypes\nctypes.CDLL(None).mallopt(-8, 1)\ndel ctypes\n";
+
   public static final String SOURCE = source("");
 
   /**
@@ -24,8 +27,15 @@ public final class PythonBootstrap {
    * arena, so under 256 MB a program could start only ~5 threads (measured); one arena for all
    * threads (M_ARENA_MAX = 1) leaves room for a thread pool.
    */
-  public static final String ONE_ARENA_SOURCE =
-      source("import ctypes\nctypes.CDLL(None).mallopt(-8, 1)\ndel ctypes\n");
+  public static final String ONE_ARENA_SOURCE = source(ONE_ARENA_PRELUDE);
+
+  /**
+   * The bootstrap with {@code beforeProgram} run first, after the one-arena prelude when asked for:
+   * how a sandbox started ahead of time waits for its program (the local backend's warm pool).
+   */
+  public static String withWait(String beforeProgram, boolean oneArena) {
+    return source((oneArena ? ONE_ARENA_PRELUDE : "") + beforeProgram);
+  }
 
   private static String source(String prelude) {
     return prelude

@@ -54,6 +54,14 @@ final class HelpText {
             + "     auto (default: the API with a key, else local gVisor, else a container",
         "                    engine), cinch, local or docker.",
         "  " + Settings.RUNSC + "       gVisor's runsc for local runs (default: runsc on PATH).",
+        "  "
+            + Settings.LOCAL_POOL
+            + "  Local sandboxes per language started ahead of time, 0 to "
+            + Settings.MAX_LOCAL_POOL
+            + " (default "
+            + Settings.DEFAULT_LOCAL_POOL
+            + ");",
+        "                    0: every local run starts its own (slower; nothing held while idle).",
         "  " + DockerOptions.PYTHON_IMAGE + ", " + DockerOptions.NODE_IMAGE,
         "                    The docker backend's images (default "
             + DockerOptions.DEFAULT_PYTHON_IMAGE

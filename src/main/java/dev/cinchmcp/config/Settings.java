@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param backend which backend the user asked for
  * @param runsc gVisor's runsc for the local backend: a name looked up on PATH, or a path
  * @param docker the docker backend's images, runtime and engine discovery
+ * @param localPool how many local sandboxes per language are started ahead of time (0: none)
  */
 public record Settings(
     Optional<String> apiKey,
@@ -29,13 +30,21 @@ public record Settings(
     List<String> problems,
     Backend backend,
     String runsc,
-    DockerOptions docker) {
+    DockerOptions docker,
+    int localPool) {
 
   public static final String API_KEY = "CINCH_API_KEY";
   public static final String BASE_URL = "CINCH_BASE_URL";
   public static final String TIMEOUT_MS = "CINCH_TIMEOUT_MS";
   public static final String BACKEND = "CINCH_BACKEND";
   public static final String RUNSC = "CINCH_RUNSC";
+  public static final String LOCAL_POOL = "CINCH_LOCAL_POOL";
+
+  /** Local sandboxes waiting per language unless {@value #LOCAL_POOL} says otherwise. */
+  public static final int DEFAULT_LOCAL_POOL = 1;
+
+  /** The most {@value #LOCAL_POOL} allows: each waiting sandbox holds ~20-25 MB. */
+  public static final int MAX_LOCAL_POOL = 8;
 
   /** The problem of a missing key: the one that a local sandbox can stand in for. */
   public static final String MISSING_KEY =
@@ -56,7 +65,7 @@ public record Settings(
     Objects.requireNonNull(docker, "docker");
   }
 
-  /** The settings with the docker backend's defaults. */
+  /** The settings with the docker backend's defaults and the default local pool. */
   public Settings(
       Optional<String> apiKey,
       URI baseUri,
@@ -64,7 +73,15 @@ public record Settings(
       List<String> problems,
       Backend backend,
       String runsc) {
-    this(apiKey, baseUri, timeout, problems, backend, runsc, DockerOptions.DEFAULTS);
+    this(
+        apiKey,
+        baseUri,
+        timeout,
+        problems,
+        backend,
+        runsc,
+        DockerOptions.DEFAULTS,
+        DEFAULT_LOCAL_POOL);
   }
 
   /** The settings of the Cinch API alone, with the default backend choice. */

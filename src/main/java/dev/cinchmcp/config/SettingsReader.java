@@ -27,7 +27,30 @@ final class SettingsReader {
     String runsc =
         env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
     DockerOptions docker = readDocker(env, problems);
-    return new Settings(key, base, timeout, problems, backend, runsc, docker);
+    int pool = readLocalPool(env.get(Settings.LOCAL_POOL), problems);
+    return new Settings(key, base, timeout, problems, backend, runsc, docker, pool);
+  }
+
+  private static int readLocalPool(String raw, List<String> problems) {
+    if (raw == null || raw.isBlank()) {
+      return Settings.DEFAULT_LOCAL_POOL;
+    }
+    String text = raw.strip();
+    int pool = digits(text, 1, 2) ? Integer.parseInt(text) : -1;
+    if (pool < 0 || pool > Settings.MAX_LOCAL_POOL) {
+      problems.add(
+          Settings.LOCAL_POOL
+              + " must be a whole number from 0 to "
+              + Settings.MAX_LOCAL_POOL
+              + " (was \""
+              + raw
+              + "\"): how many local sandboxes per language wait started for a call; 0 turns"
+              + " this off, unset means "
+              + Settings.DEFAULT_LOCAL_POOL
+              + ".");
+      return Settings.DEFAULT_LOCAL_POOL;
+    }
+    return pool;
   }
 
   private static Backend readBackend(String raw, List<String> problems) {

@@ -76,7 +76,7 @@ public record BackendChoice(
       CompletableFuture<?> cinchAfter,
       ExecutorService workers,
       ScheduledExecutorService timers,
-      BiFunction<String, CompletableFuture<?>, LocalSandboxRunner> startLocal) {
+      BiFunction<Settings, CompletableFuture<?>, LocalSandboxRunner> startLocal) {
     Backend backend = settings.backend();
     if (backend == Backend.CINCH || (backend == Backend.AUTO && settings.apiKey().isPresent())) {
       return cinch(settings, cinchAfter, workers, timers);
@@ -87,7 +87,7 @@ public record BackendChoice(
     if (backend == Backend.AUTO && !settings.onlyKeyMissing()) {
       return unavailable(settings.problems()); // something is set wrong: say so rather than guess
     }
-    LocalSandboxRunner local = startLocal.apply(settings.runsc(), cinchAfter);
+    LocalSandboxRunner local = startLocal.apply(settings, cinchAfter);
     if (local.usable()) {
       // The gVisor self-test is still running; a call that comes first waits for it.
       String versions = local.versions().describe();
@@ -99,7 +99,9 @@ public record BackendChoice(
           "backend local: a gVisor sandbox on this machine, "
               + versions
               + "; "
-              + local.limits().summary(),
+              + local.limits().summary()
+              + "; "
+              + poolSummary(local.settings().poolSize()),
           List.of());
     }
     if (backend == Backend.LOCAL) {
@@ -128,11 +130,30 @@ public record BackendChoice(
   }
 
   /**
-   * The local backend with its defaults and the configured runsc; its self-test after {@code
+   * The local backend with its defaults, the configured runsc and pool; its self-test after {@code
    * after}.
    */
-  public static LocalSandboxRunner startLocal(String runsc, CompletableFuture<?> after) {
-    return LocalSandboxRunner.start(LocalSandboxSettings.defaults().withRunsc(runsc), after);
+  public static LocalSandboxRunner startLocal(Settings settings, CompletableFuture<?> after) {
+    return LocalSandboxRunner.start(
+        LocalSandboxSettings.defaults()
+            .withRunsc(settings.runsc())
+            .withPoolSize(settings.localPool()),
+        after);
+  }
+
+  /** For the ready line and {@code --check}: what the pool of started sandboxes costs. */
+  static String poolSummary(int perLanguage) {
+    if (perLanguage == 0) {
+      return "no sandboxes started ahead of time (" + Settings.LOCAL_POOL + "=0)";
+    }
+    return perLanguage
+        + " sandbox"
+        + (perLanguage == 1 ? "" : "es")
+        + " per language started ahead of time (~20-25 MB each while idle, stopped after "
+        + LocalSandboxSettings.DEFAULT_POOL_IDLE_LIMIT.toMinutes()
+        + " idle minutes; "
+        + Settings.LOCAL_POOL
+        + "=0 turns this off)";
   }
 
   private static BackendChoice cinch(

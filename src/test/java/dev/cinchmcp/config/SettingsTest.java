@@ -39,6 +39,24 @@ class SettingsTest {
   }
 
   @Test
+  void theLocalPoolHoldsOneSandboxPerLanguageUnlessToldOtherwise() {
+    assertEquals(1, read().localPool());
+    assertEquals(0, read(Settings.LOCAL_POOL, "0").localPool());
+    assertEquals(8, read(Settings.LOCAL_POOL, " 8 ").localPool());
+    assertEquals(1, read(Settings.LOCAL_POOL, "").localPool());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"-1", "9", "two", "1.5", "100"})
+  void aBadLocalPoolIsAProblemThatNamesTheRange(String raw) {
+    Settings s = read(Settings.LOCAL_POOL, raw);
+    String problem = onlyProblem(s);
+    assertTrue(problem.startsWith("CINCH_LOCAL_POOL must be a whole number from 0 to 8"), problem);
+    assertTrue(problem.contains("\"" + raw + "\""), problem);
+    assertEquals(Settings.DEFAULT_LOCAL_POOL, s.localPool());
+  }
+
+  @Test
   void keyAloneGivesTheDefaults() {
     Settings s = read();
     assertTrue(s.usable(), s.problems()::toString);

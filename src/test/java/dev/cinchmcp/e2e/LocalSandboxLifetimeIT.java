@@ -32,10 +32,10 @@ class LocalSandboxLifetimeIT {
       List<ProcessHandle> sandbox = awaitSandbox(jar);
       jar.process().destroyForcibly(); // SIGKILL: no shutdown hook, no clean-up of the JVM's own
       jar.process().waitFor();
-      assertTrue(sandbox.stream().anyMatch(ProcessHandle::isAlive), "the test proves nothing");
+      assertTrue(sandbox.stream().anyMatch(Processes::running), "the test proves nothing");
       // 10 s wall clock + the 1 s backstop grace + 2 s for the kernel and a busy machine.
       long deadline = sent + Duration.ofSeconds(13).toNanos();
-      while (sandbox.stream().anyMatch(ProcessHandle::isAlive)) {
+      while (sandbox.stream().anyMatch(Processes::running)) {
         assertTrue(
             System.nanoTime() < deadline,
             "sandbox processes still alive 13 s after the call: " + alive(sandbox));

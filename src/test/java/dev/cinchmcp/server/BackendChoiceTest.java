@@ -59,10 +59,10 @@ class BackendChoiceTest {
     for (int i = 0; i < env.length; i += 2) {
       map.put(env[i], env[i + 1]);
     }
-    BiFunction<String, CompletableFuture<?>, LocalSandboxRunner> countingStart =
-        (runsc, after) -> {
+    BiFunction<Settings, CompletableFuture<?>, LocalSandboxRunner> countingStart =
+        (local, after) -> {
           localProbes.incrementAndGet();
-          return BackendChoice.startLocal(runsc, after);
+          return BackendChoice.startLocal(local, after);
         };
     choice =
         BackendChoice.choose(

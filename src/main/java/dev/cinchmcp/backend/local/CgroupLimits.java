@@ -81,22 +81,30 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
    * once empty, and a killed process takes a moment to leave, hence the short retry.
    */
   static void killAndRemove(Path dir) {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      pids(dir.resolve("cgroup.procs"))
-          .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
-      try {
-        Files.deleteIfExists(dir);
-        return;
-      } catch (IOException e) {
+    // An interrupt (the runner closing while a run cleans up) must not leave the cgroup behind:
+    // the retries are bounded anyway (~1 s), and the interrupt is kept for the caller.
+    boolean interrupted = false;
+    try {
+      for (int attempt = 0; attempt < 50; attempt++) {
+        pids(dir.resolve("cgroup.procs"))
+            .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         try {
-          Thread.sleep(20);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
+          Files.deleteIfExists(dir);
           return;
+        } catch (IOException e) {
+          try {
+            Thread.sleep(20);
+          } catch (InterruptedException e2) {
+            interrupted = true;
+          }
         }
       }
+      LoggerFactory.getLogger(CgroupLimits.class)
+          .warn("Could not remove cgroup {}: processes still in it", dir);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
-    LoggerFactory.getLogger(CgroupLimits.class)
-        .warn("Could not remove cgroup {}: processes still in it", dir);
   }
 }

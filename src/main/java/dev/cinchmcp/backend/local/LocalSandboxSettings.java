@@ -25,6 +25,10 @@ import java.util.Objects;
  *     away from runsc as well (and lets a test plant a marker to prove the first point)
  * @param hostCgroups whether to use host cgroups when this user may make them; off, only the
  *     in-sandbox limits hold (how a user without cgroups runs; tests use it)
+ * @param poolSize how many sandboxes per language are started ahead of time and wait for a call (0:
+ *     none, every run starts its own sandbox); see {@link WaitingSandbox}
+ * @param poolIdleLimit how long after the last call the waiting sandboxes are stopped, so that an
+ *     idle server costs nothing; the next call refills them
  */
 public record LocalSandboxSettings(
     String runsc,
@@ -35,7 +39,17 @@ public record LocalSandboxSettings(
     double cpuShare,
     int maxConcurrent,
     Map<String, String> runscEnvironment,
-    boolean hostCgroups) {
+    boolean hostCgroups,
+    int poolSize,
+    Duration poolIdleLimit) {
+
+  /** Sandboxes waiting per language by default: one takes the start off sequential calls. */
+  public static final int DEFAULT_POOL_SIZE = 1;
+
+  /** The most a runner takes (the server allows fewer: Settings.MAX_LOCAL_POOL); ~20-25 MB each. */
+  public static final int MAX_POOL_SIZE = 16;
+
+  public static final Duration DEFAULT_POOL_IDLE_LIMIT = Duration.ofMinutes(10);
 
   public LocalSandboxSettings {
     Objects.requireNonNull(runsc, "runsc");
@@ -45,6 +59,10 @@ public record LocalSandboxSettings(
     if (maxConcurrent < 1) {
       throw new IllegalArgumentException("maxConcurrent must be at least 1");
     }
+    if (poolSize < 0 || poolSize > MAX_POOL_SIZE) {
+      throw new IllegalArgumentException("poolSize must be 0 to " + MAX_POOL_SIZE);
+    }
+    Objects.requireNonNull(poolIdleLimit, "poolIdleLimit");
   }
 
   /**
@@ -64,7 +82,9 @@ public record LocalSandboxSettings(
         0.5,
         4,
         Map.of("PATH", path),
-        true);
+        true,
+        DEFAULT_POOL_SIZE,
+        DEFAULT_POOL_IDLE_LIMIT);
   }
 
   public LocalSandboxSettings withRunsc(String value) {
@@ -77,7 +97,9 @@ public record LocalSandboxSettings(
         cpuShare,
         maxConcurrent,
         runscEnvironment,
-        hostCgroups);
+        hostCgroups,
+        poolSize,
+        poolIdleLimit);
   }
 
   public LocalSandboxSettings withStateDir(Path value) {
@@ -90,7 +112,9 @@ public record LocalSandboxSettings(
         cpuShare,
         maxConcurrent,
         runscEnvironment,
-        hostCgroups);
+        hostCgroups,
+        poolSize,
+        poolIdleLimit);
   }
 
   public LocalSandboxSettings withMaxConcurrent(int value) {
@@ -103,7 +127,9 @@ public record LocalSandboxSettings(
         cpuShare,
         value,
         runscEnvironment,
-        hostCgroups);
+        hostCgroups,
+        poolSize,
+        poolIdleLimit);
   }
 
   public LocalSandboxSettings withCpuShare(double value) {
@@ -116,7 +142,9 @@ public record LocalSandboxSettings(
         value,
         maxConcurrent,
         runscEnvironment,
-        hostCgroups);
+        hostCgroups,
+        poolSize,
+        poolIdleLimit);
   }
 
   public LocalSandboxSettings withRunscEnvironment(Map<String, String> value) {
@@ -129,7 +157,9 @@ public record LocalSandboxSettings(
         cpuShare,
         maxConcurrent,
         value,
-        hostCgroups);
+        hostCgroups,
+        poolSize,
+        poolIdleLimit);
   }
 
   /** Without host cgroups, as for a user who may not make any: the in-sandbox limits only. */
@@ -143,7 +173,40 @@ public record LocalSandboxSettings(
         cpuShare,
         maxConcurrent,
         runscEnvironment,
-        false);
+        false,
+        poolSize,
+        poolIdleLimit);
+  }
+
+  /** With {@code value} sandboxes per language started ahead of time (0: none). */
+  public LocalSandboxSettings withPoolSize(int value) {
+    return new LocalSandboxSettings(
+        runsc,
+        stateDir,
+        wallClock,
+        memoryBytes,
+        maxProcesses,
+        cpuShare,
+        maxConcurrent,
+        runscEnvironment,
+        hostCgroups,
+        value,
+        poolIdleLimit);
+  }
+
+  public LocalSandboxSettings withPoolIdleLimit(Duration value) {
+    return new LocalSandboxSettings(
+        runsc,
+        stateDir,
+        wallClock,
+        memoryBytes,
+        maxProcesses,
+        cpuShare,
+        maxConcurrent,
+        runscEnvironment,
+        hostCgroups,
+        poolSize,
+        value);
   }
 
   long memoryMebibytes() {

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,11 +69,13 @@ final class SandboxRun {
   private final SandboxHost host;
   private final ExecutorService streamThreads;
   private final Path bundle;
+  private final WaitingSandbox warm;
   private volatile Process process;
   private volatile RunCgroup cgroup;
   private volatile boolean cancelled;
   private volatile long peakBytes = -1;
   private boolean lowPriority;
+  private Consumer<RunResult> onResult = result -> {};
 
   SandboxRun(
       String id,
@@ -86,6 +89,45 @@ final class SandboxRun {
     this.host = host;
     this.streamThreads = streamThreads;
     this.bundle = host.state().bundles().resolve(id);
+    this.warm = null;
+  }
+
+  /** The program in a sandbox started ahead of time; this run then owns it and removes it. */
+  SandboxRun(
+      WaitingSandbox warm,
+      Program program,
+      LocalSandboxSettings settings,
+      SandboxHost host,
+      ExecutorService streamThreads) {
+    this.id = warm.id();
+    this.program = program;
+    this.settings = settings;
+    this.host = host;
+    this.streamThreads = streamThreads;
+    this.bundle = warm.bundle();
+    this.warm = warm;
+    this.process = warm.process();
+    this.cgroup = warm.cgroup();
+  }
+
+  /** Thrown when a waiting sandbox died before it took its program: nothing ran; run it cold. */
+  static final class HandOverFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    HandOverFailed(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** Called with the result as soon as it is known, before the clean-up. */
+  SandboxRun onResult(Consumer<RunResult> listener) {
+    onResult = listener;
+    return this;
+  }
+
+  /** Whether the program runs in a sandbox started ahead of time. */
+  boolean warm() {
+    return warm != null;
   }
 
   String id() {
@@ -104,6 +146,11 @@ final class SandboxRun {
   /** Runs the program to its end, its time-out or {@link #cancel()}, then cleans up. */
   RunResult execute() {
     try {
+      if (warm != null) {
+        RunResult result = runAndWait(null);
+        onResult.accept(result);
+        return result;
+      }
       List<String> command = writeBundle();
       if (host.cgroups().isPresent()) {
         cgroup =
@@ -112,7 +159,7 @@ final class SandboxRun {
                 .create(
                     id,
                     settings.memoryBytes() + host.overhead(program.language()),
-                    hostTaskLimit(),
+                    hostTaskLimit(settings),
                     settings.cpuShare());
         command = cgroup.wrap(command);
       }
@@ -143,7 +190,7 @@ final class SandboxRun {
    * program's own fork was refused). This is the backstop against a runaway Sentry; RLIMIT_NPROC
    * inside stops the program's forks first, with a clean EAGAIN.
    */
-  private int hostTaskLimit() {
+  static int hostTaskLimit(LocalSandboxSettings settings) {
     return 128 + 32 * settings.maxProcesses();
   }
 
@@ -160,58 +207,123 @@ final class SandboxRun {
    */
   private List<String> writeBundle() throws IOException {
     Language language = program.language();
-    Files.createDirectory(bundle, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
-    Path code = Files.createDirectories(bundle.resolve("rootfs").resolve("code"));
-    String file = language == Language.PYTHON ? "main.py" : "main.js";
-    Files.writeString(code.resolve(file), program.code(), StandardCharsets.UTF_8);
-    String preload = null;
-    boolean hostLimits = host.cgroups().isPresent();
-    if (language == Language.JAVASCRIPT && !hostLimits) {
-      Files.writeString(
-          code.resolve(NodeMemoryWatchdog.FILE),
-          NodeMemoryWatchdog.source(settings.memoryBytes(), memoryNote()));
-      preload = "/code/" + NodeMemoryWatchdog.FILE;
-    }
-    // RLIMIT_AS only without a cgroup: it limits address space, not memory (see PythonBootstrap).
-    long addressSpace = language == Language.PYTHON && !hostLimits ? settings.memoryBytes() : 0;
-    List<String> args =
-        host.runtimes()
-            .command(
-                language, "/code/" + file, settings.memoryMebibytes(), preload, addressSpace > 0);
-    Path spec = bundle.resolve("config.json");
-    Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
-    Files.writeString(spec, OciSpec.json(args, addressSpace, settings.maxProcesses()));
+    writeBundle(bundle, language, settings, host, false);
+    Files.writeString(codeFile(bundle, language), program.code(), StandardCharsets.UTF_8);
     List<String> command = new ArrayList<>();
     if (lowPriority) {
       command.addAll(List.of(host.timeout().resolveSibling("nice").toString(), "-n", "19"));
     }
     command.add(host.timeout().toString());
     command.add("--signal=KILL");
-    command.add((settings.wallClock().toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s");
-    command.addAll(
-        host.runsc()
-            .command("--log", logFile().toString(), "run", "--bundle", bundle.toString(), id));
+    command.add(backstopSeconds(settings));
+    command.addAll(runscRun(host, bundle, id));
     return command;
   }
 
+  /**
+   * Writes a bundle without its program: the directories, the spec, and what the spec's argv needs
+   * besides the program (Node's memory watchdog; a waiting sandbox's Node launcher). Cold and warm
+   * sandboxes differ only in the argv's first part ({@link WarmLauncher}).
+   */
+  static void writeBundle(
+      Path bundle, Language language, LocalSandboxSettings settings, SandboxHost host, boolean warm)
+      throws IOException {
+    Files.createDirectory(bundle, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
+    Path code = Files.createDirectories(bundle.resolve("rootfs").resolve("code"));
+    boolean hostLimits = host.cgroups().isPresent();
+    List<String> preloads = new ArrayList<>();
+    if (language == Language.JAVASCRIPT && warm) {
+      Files.writeString(code.resolve(WarmLauncher.NODE_FILE), WarmLauncher.node());
+      preloads.add("/code/" + WarmLauncher.NODE_FILE);
+    }
+    if (language == Language.JAVASCRIPT && !hostLimits) {
+      // After the warm launcher: its watching thread starts with the program, not during the wait
+      // (polling every 10 ms, it would burn CPU while the sandbox waits, and count it as the
+      // program's).
+      Files.writeString(
+          code.resolve(NodeMemoryWatchdog.FILE),
+          NodeMemoryWatchdog.source(settings.memoryBytes(), memoryNote(settings)));
+      preloads.add("/code/" + NodeMemoryWatchdog.FILE);
+    }
+    // RLIMIT_AS only without a cgroup: it limits address space, not memory (see PythonBootstrap).
+    long addressSpace = language == Language.PYTHON && !hostLimits ? settings.memoryBytes() : 0;
+    List<String> args =
+        host.runtimes()
+            .command(
+                language,
+                codePath(language),
+                settings.memoryMebibytes(),
+                preloads,
+                addressSpace > 0,
+                warm);
+    Path spec = bundle.resolve("config.json");
+    Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
+    Files.writeString(spec, OciSpec.json(args, addressSpace, settings.maxProcesses()));
+  }
+
+  /** The program's path inside the sandbox. */
+  static String codePath(Language language) {
+    return language == Language.PYTHON ? "/code/main.py" : "/code/main.js";
+  }
+
+  /** Where the program is written on the host, in the bundle's read-only root. */
+  static Path codeFile(Path bundle, Language language) {
+    return bundle.resolve("rootfs").resolve(codePath(language).substring(1));
+  }
+
+  /** The wall clock plus its grace, as {@code timeout} and the warm supervisor take it: "11.0s". */
+  static String backstopSeconds(LocalSandboxSettings settings) {
+    return (settings.wallClock().toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s";
+  }
+
+  /** {@code runsc ... run --bundle DIR ID}, with its log in the bundle. */
+  static List<String> runscRun(SandboxHost host, Path bundle, String id) {
+    return host.runsc()
+        .command("--log", logFile(bundle).toString(), "run", "--bundle", bundle.toString(), id);
+  }
+
   private Path logFile() {
+    return logFile(bundle);
+  }
+
+  private static Path logFile(Path bundle) {
     return bundle.resolve("runsc.log");
   }
 
   private String memoryNote() {
+    return memoryNote(settings);
+  }
+
+  private static String memoryNote(LocalSandboxSettings settings) {
     return "[sandbox] killed: the program used more than its "
         + settings.memoryMebibytes()
         + " MB of memory";
   }
 
+  /** Starts {@code command} (or hands the program to the waiting sandbox) and waits for its end. */
   private RunResult runAndWait(List<String> command) {
     long started = System.nanoTime();
-    Process sandbox = start(command);
-    // Stdin is closed at once: the program reads end-of-file, never the server's own stdin.
-    try {
-      sandbox.getOutputStream().close();
-    } catch (IOException e) {
-      // nothing was written; the program reads end-of-file either way
+    Process sandbox;
+    if (warm != null) {
+      // The time limit counts from the hand-over, here as in the supervisor's backstop.
+      try {
+        warm.handOver(program);
+        warm.awaitTaken();
+      } catch (IOException e) {
+        throw new HandOverFailed(e.getMessage());
+      }
+      sandbox = process;
+      if (cancelled) {
+        kill();
+      }
+    } else {
+      sandbox = start(command);
+      // Stdin is closed at once: the program reads end-of-file, never the server's own stdin.
+      try {
+        sandbox.getOutputStream().close();
+      } catch (IOException e) {
+        // nothing was written; the program reads end-of-file either way
+      }
     }
     CappedStreamReader stdout = new CappedStreamReader(sandbox.getInputStream());
     CappedStreamReader stderr = new CappedStreamReader(sandbox.getErrorStream());
@@ -404,22 +516,58 @@ final class SandboxRun {
 
   /** Removes the container's state, its cgroup and its bundle; each step on its own. */
   private void cleanUp() {
-    Process p = process;
+    removeRemains(host, id, process, cgroup, bundle);
+  }
+
+  /**
+   * Kills what is left of a sandbox's processes and removes its container state, its cgroup and its
+   * bundle; each step on its own. For a run that ended, and for a waiting sandbox discarded.
+   */
+  static void removeRemains(SandboxHost host, String id, Process p, RunCgroup cgroup, Path bundle) {
+    if (cgroup != null) {
+      cgroup.killAll();
+    }
     if (p != null && p.isAlive()) {
       p.descendants().forEach(ProcessHandle::destroyForcibly);
       p.destroyForcibly();
     }
-    if (hasState()) {
+    if (hasState(host, id)) {
       host.runsc().deleteForce(id);
     }
-    RunCgroup limits = cgroup;
-    if (limits != null) {
-      limits.remove();
+    if (cgroup != null) {
+      cgroup.remove();
     }
     Housekeeping.deleteTree(bundle);
   }
 
-  private boolean hasState() {
+  /**
+   * Like {@link #removeRemains}, for a sandbox that never ran a program: every process is killed
+   * first, and runsc's state files are then deleted directly ({@code runsc delete -force} of a
+   * killed sandbox takes ~0.9 s here; nothing of it runs any more to be told).
+   */
+  static void removeKilled(SandboxHost host, String id, Process p, RunCgroup cgroup, Path bundle) {
+    if (cgroup != null) {
+      cgroup.killAll();
+    }
+    if (p != null) {
+      List<ProcessHandle> tree = p.descendants().toList(); // before their parent dies
+      p.destroyForcibly();
+      tree.forEach(ProcessHandle::destroyForcibly);
+    }
+    try (var entries = Files.list(host.runsc().root())) {
+      entries
+          .filter(path -> path.getFileName().toString().startsWith(id + "_"))
+          .forEach(Housekeeping::deleteTree);
+    } catch (IOException e) {
+      log.debug("Could not list runsc's state: {}", e.toString());
+    }
+    if (cgroup != null) {
+      cgroup.remove();
+    }
+    Housekeeping.deleteTree(bundle);
+  }
+
+  private static boolean hasState(SandboxHost host, String id) {
     try (var entries = Files.list(host.runsc().root())) {
       return entries.anyMatch(path -> path.getFileName().toString().startsWith(id + "_"));
     } catch (IOException e) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -70,18 +71,23 @@ final class SandboxRuntimes {
   /**
    * The argv that runs {@code codePath} (a path inside the sandbox) in the language's interpreter.
    *
-   * @param nodePreload a script Node loads before the program (the memory watchdog), or null
+   * @param nodePreloads scripts Node loads before the program, in order (the memory watchdog, the
+   *     warm launcher)
    * @param addressSpaceLimited whether Python runs under RLIMIT_AS (no host cgroup)
+   * @param warm whether the interpreter waits for its program first ({@link WarmLauncher})
    */
   List<String> command(
       Language language,
       String codePath,
       long memoryMebibytes,
-      String nodePreload,
-      boolean addressSpaceLimited) {
+      List<String> nodePreloads,
+      boolean addressSpaceLimited,
+      boolean warm) {
     String interpreter = interpreters.get(language);
     String bootstrap =
-        addressSpaceLimited ? PythonBootstrap.ONE_ARENA_SOURCE : PythonBootstrap.SOURCE;
+        warm
+            ? WarmLauncher.python(addressSpaceLimited)
+            : addressSpaceLimited ? PythonBootstrap.ONE_ARENA_SOURCE : PythonBootstrap.SOURCE;
     return switch (language) {
       // -I: isolated mode; ignores PYTHON* variables and the user site directory.
       case PYTHON -> List.of(interpreter, "-I", "-c", bootstrap, codePath);
@@ -92,14 +98,33 @@ final class SandboxRuntimes {
         List<String> argv = new ArrayList<>();
         argv.add(interpreter);
         argv.add("--max-old-space-size=" + (memoryMebibytes * 3 / 4));
-        if (nodePreload != null) {
+        for (String preload : nodePreloads) {
           argv.add("--require");
-          argv.add(nodePreload);
+          argv.add(preload);
         }
         argv.add(codePath);
         yield List.copyOf(argv);
       }
     };
+  }
+
+  /**
+   * What identifies the interpreter a sandbox starts now: its real path, size and change time. A
+   * waiting sandbox whose interpreter was upgraded since its start is not handed out (a cold run
+   * would run the new one).
+   */
+  Optional<String> fingerprint(Language language) {
+    String interpreter = interpreters.get(language);
+    if (interpreter == null) {
+      return Optional.empty();
+    }
+    try {
+      Path real = Path.of(interpreter).toRealPath();
+      BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class);
+      return Optional.of(real + ":" + attributes.size() + ":" + attributes.lastModifiedTime());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
   }
 
   /** The interpreter's own version, asked of the host binary the sandbox runs (~20 ms). */

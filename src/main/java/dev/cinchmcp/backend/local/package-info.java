@@ -24,8 +24,16 @@
  *       RLIMIT_AS (Python) and a watchdog thread (Node) per process, and no CPU share ({@link
  *       dev.cinchmcp.backend.local.EnforcedLimits} says which); RLIMIT_NPROC 64 inside gVisor;
  *   <li>time: 10 s from the start of runsc, then the sandbox is killed; {@code timeout} kills it a
- *       second later even if the server is gone (SIGKILL included).
+ *       second later even if the server is gone (SIGKILL included). In a sandbox started ahead of
+ *       time, from the hand-over, and its supervisor shell is the backstop ({@link
+ *       dev.cinchmcp.backend.local.WaitingSandbox}).
  * </ul>
+ *
+ * <p>Sandboxes started ahead of time: {@link
+ * dev.cinchmcp.backend.local.LocalSandboxSettings#poolSize()} per language wait for a call in a
+ * {@link dev.cinchmcp.backend.WarmPool}; each is used once, has the walls above fixed before its
+ * start, and shows its program what a cold one shows ({@link
+ * dev.cinchmcp.backend.local.WarmLauncher}).
  *
  * <p>Needs: Linux, {@code apt-get install -y runsc} (Debian's 2022 build works) with rootless runsc
  * allowed for the user, coreutils' {@code timeout}, and python3 / node installed under /usr

@@ -17,7 +17,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Cancelling a future kills its sandbox promptly, or keeps a queued one from ever starting. */
+/**
+ * Cancelling a future kills its sandbox promptly, or keeps a queued one from ever starting (cold
+ * sandboxes, counted by runsc's list; LocalSandboxPoolTest cancels a warm one).
+ */
 @RequiresGvisor
 class LocalSandboxCancelTest {
 
@@ -28,7 +31,10 @@ class LocalSandboxCancelTest {
     try (LocalSandboxRunner runner =
         Sandboxes.usable(
             LocalSandboxRunner.start(
-                LocalSandboxSettings.defaults().withStateDir(state).withMaxConcurrent(1)))) {
+                LocalSandboxSettings.defaults()
+                    .withStateDir(state)
+                    .withMaxConcurrent(1)
+                    .withPoolSize(0)))) {
       Runsc runsc = Sandboxes.runsc(runner);
       CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
       CompletableFuture<RunResult> queued =
@@ -62,7 +68,8 @@ class LocalSandboxCancelTest {
             LocalSandboxRunner.start(
                 LocalSandboxSettings.defaults()
                     .withStateDir(state.resolve("close"))
-                    .withMaxConcurrent(1)));
+                    .withMaxConcurrent(1)
+                    .withPoolSize(0)));
     Runsc runsc = Sandboxes.runsc(runner);
     CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
     CompletableFuture<RunResult> queued = python(runner, "print(1)");

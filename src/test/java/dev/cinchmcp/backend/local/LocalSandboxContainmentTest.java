@@ -2,8 +2,6 @@ package dev.cinchmcp.backend.local;
 
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.describe;
-import static dev.cinchmcp.backend.local.Sandboxes.javascript;
-import static dev.cinchmcp.backend.local.Sandboxes.python;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -30,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,34 +37,56 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link #startSlowRuns()} so they run side by side, and each test only awaits its own.
  */
 @RequiresGvisor
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LocalSandboxContainmentTest {
 
   private static final String MARKER = "cinchmcp-secret-" + UUID.randomUUID();
 
-  @TempDir static Path state;
-  @TempDir static Path plantedDir;
-  static Path plantedInHome;
-  static LocalSandboxRunner runner;
+  Path state;
+  Path plantedDir;
+  Path plantedInHome;
+  LocalSandboxRunner runner;
 
-  static CompletableFuture<RunResult> infiniteLoop;
-  static CompletableFuture<RunResult> forkBomb;
-  static CompletableFuture<RunResult> forkCounter;
-  static CompletableFuture<RunResult> pythonMemoryBomb;
-  static CompletableFuture<RunResult> nodeBufferBomb;
-  static CompletableFuture<RunResult> nodeHeapBomb;
-  static CompletableFuture<RunResult> flood;
-  static CompletableFuture<RunResult> tmpFiller;
+  CompletableFuture<RunResult> infiniteLoop;
+  CompletableFuture<RunResult> forkBomb;
+  CompletableFuture<RunResult> forkCounter;
+  CompletableFuture<RunResult> pythonMemoryBomb;
+  CompletableFuture<RunResult> nodeBufferBomb;
+  CompletableFuture<RunResult> nodeHeapBomb;
+  CompletableFuture<RunResult> flood;
+  CompletableFuture<RunResult> tmpFiller;
+
+  /** The runner's settings: cold here (no pool); {@link LocalSandboxWarmContainmentTest} warm. */
+  LocalSandboxSettings settings(LocalSandboxSettings base) {
+    return base.withPoolSize(0);
+  }
+
+  /** Waits, if need be, until the runner is ready for the cases. */
+  void ready(LocalSandboxRunner started) {
+    assertTrue(started.usable(), started::unavailableReason);
+  }
+
+  CompletableFuture<RunResult> python(LocalSandboxRunner on, String code) {
+    return Sandboxes.python(on, code);
+  }
+
+  CompletableFuture<RunResult> javascript(LocalSandboxRunner on, String code) {
+    return Sandboxes.javascript(on, code);
+  }
 
   @BeforeAll
-  static void startSlowRuns() throws IOException {
+  void startSlowRuns(@TempDir Path stateDir, @TempDir Path planted) throws IOException {
+    state = stateDir;
+    plantedDir = planted;
     // The environment runsc itself starts with holds a secret: it must not reach the program.
     runner =
         LocalSandboxRunner.start(
-            LocalSandboxSettings.defaults()
-                .withStateDir(state)
-                .withRunscEnvironment(
-                    Map.of("PATH", System.getenv("PATH"), "CINCH_API_KEY", MARKER)));
-    assertTrue(runner.usable(), runner::unavailableReason);
+            settings(
+                LocalSandboxSettings.defaults()
+                    .withStateDir(state)
+                    .withRunscEnvironment(
+                        Map.of("PATH", System.getenv("PATH"), "CINCH_API_KEY", MARKER))));
+    ready(runner);
     plantedInHome =
         Files.writeString(
             Path.of(System.getProperty("user.home"), ".cinchmcp-planted-" + UUID.randomUUID()),
@@ -129,8 +150,11 @@ class LocalSandboxContainmentTest {
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  void stop() throws Exception {
     Files.deleteIfExists(plantedInHome);
+    if (runner.settings().poolSize() > 0) {
+      runner.close(); // the sandboxes still waiting go with it
+    }
     try {
       Sandboxes.assertNothingLeft(runner);
       assertEquals(List.of(), Sandboxes.ownCgroups(), "cgroups left behind");
@@ -356,7 +380,7 @@ class LocalSandboxContainmentTest {
     }
   }
 
-  private static List<InetAddress> hostAddresses() throws IOException {
+  static List<InetAddress> hostAddresses() throws IOException {
     List<InetAddress> addresses = new ArrayList<>(List.of(InetAddress.getLoopbackAddress()));
     for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
       for (InetAddress address : Collections.list(nic.getInetAddresses())) {

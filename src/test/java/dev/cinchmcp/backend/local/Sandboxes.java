@@ -25,9 +25,91 @@ final class Sandboxes {
 
   private Sandboxes() {}
 
-  /** A runner with its own state directory under {@code dir}, its self-test passed. */
+  /**
+   * A runner with its own state directory under {@code dir}, its self-test passed, and no sandboxes
+   * started ahead of time: every run is cold.
+   */
   static LocalSandboxRunner runner(Path dir) {
-    return usable(LocalSandboxRunner.start(LocalSandboxSettings.defaults().withStateDir(dir)));
+    return usable(
+        LocalSandboxRunner.start(
+            LocalSandboxSettings.defaults().withStateDir(dir).withPoolSize(0)));
+  }
+
+  /** A runner whose pool of {@code size} sandboxes per language is full. */
+  static LocalSandboxRunner warmRunner(Path dir, int size) {
+    return warmRunner(LocalSandboxSettings.defaults().withStateDir(dir).withPoolSize(size));
+  }
+
+  /** A runner of these settings (with a pool) once its pool is full. */
+  static LocalSandboxRunner warmRunner(LocalSandboxSettings settings) {
+    LocalSandboxRunner runner = usable(LocalSandboxRunner.start(settings));
+    awaitPoolFull(runner);
+    return runner;
+  }
+
+  /** Waits until every language has its full count of sandboxes waiting. */
+  static void awaitPoolFull(LocalSandboxRunner runner) {
+    awaitCondition(runner::poolFull, "the pool to fill");
+  }
+
+  static void awaitCondition(java.util.function.BooleanSupplier condition, String what) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("gave up waiting for " + what);
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted waiting for " + what);
+      }
+    }
+  }
+
+  /**
+   * Runs {@code program} and fails unless it ran in a sandbox started ahead of time (the runner
+   * says which in its log line for the run).
+   */
+  static CompletableFuture<RunResult> warm(LocalSandboxRunner runner, Program program) {
+    List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RunListener listener =
+        new RunListener() {
+          @Override
+          public void log(Level level, String message) {
+            lines.add(message);
+          }
+        };
+    return runner
+        .run(program, listener)
+        .thenApply(
+            result -> {
+              assertTrue(lastStartWasWarm(lines), () -> "the run was not warm: " + lines);
+              return result;
+            });
+  }
+
+  /**
+   * Whether the last sandbox a run's log names was one started ahead of time (a run whose waiting
+   * sandbox died at hand-over names a cold one after it).
+   */
+  static boolean lastStartWasWarm(List<String> runLog) {
+    String last = "";
+    for (String line : runLog) {
+      if (line.startsWith("Local sandbox ")
+          && (line.endsWith(" started") || line.endsWith("(started ahead of time)"))) {
+        last = line;
+      }
+    }
+    return last.endsWith("(started ahead of time)");
+  }
+
+  static CompletableFuture<RunResult> warmPython(LocalSandboxRunner runner, String code) {
+    return warm(runner, new Program(code, Language.PYTHON));
+  }
+
+  static CompletableFuture<RunResult> warmJavascript(LocalSandboxRunner runner, String code) {
+    return warm(runner, new Program(code, Language.JAVASCRIPT));
   }
 
   /** Waits for the runner's self-test and asserts that it passed. */

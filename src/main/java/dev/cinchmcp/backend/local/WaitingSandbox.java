@@ -1,0 +1,238 @@
+package dev.cinchmcp.backend.local;
+
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.StartedSandbox;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A gVisor sandbox started ahead of time, its interpreter up and waiting for one program ({@link
+ * WarmLauncher}). Everything a cold run fixes before its program starts is fixed here at the same
+ * point: the bundle and spec (but for the launcher's first lines), the run's cgroup with its
+ * memory, task and CPU limits, the namespaces. {@link SandboxRun} then runs the program in it and
+ * removes it, as it does a cold sandbox.
+ *
+ * <p>Only {@code runsc run} as a long-lived child works rootless here ({@code create}/{@code start}
+ * refuse {@code --rootless}), so the sandbox is a child of a small shell, {@link #SUPERVISOR},
+ * which holds the time limit: {@code timeout} around a waiting sandbox would count the wait. The
+ * server arms it at hand-over with SIGTERM (the one signal {@link Process} can send besides
+ * SIGKILL); from then it kills runsc after the wall clock and its grace, even if the server is gone
+ * by then (SIGKILL included). Before hand-over, a server that dies closes the launcher's stdin,
+ * which ends the sandbox at once. What a killed server leaves (state, bundle, cgroup) is named like
+ * any run, so the next start's housekeeping removes it.
+ */
+final class WaitingSandbox implements StartedSandbox {
+
+  /**
+   * {@code sh -c SUPERVISOR cinchmcp-warm LIMIT runsc ...}: runs runsc with the shell's stdin (fd
+   * 3: an asynchronous command would get /dev/null), keeps none of it itself, and exits with
+   * runsc's status. The first SIGTERM starts the backstop: a background sleep of LIMIT, then
+   * SIGKILL to runsc; it is stopped when runsc ends first.
+   */
+  static final String SUPERVISOR =
+      String.join(
+          "\n",
+          "limit=$1; shift",
+          "exec 3<&0",
+          "\"$@\" <&3 3<&- &",
+          "p=$!",
+          "exec 3<&- 0</dev/null",
+          "armed=",
+          "backstop() { trap 'kill $s 2>/dev/null; exit 0' TERM; sleep \"$limit\" & s=$!; wait $s;"
+              + " kill -9 $p 2>/dev/null; }",
+          "arm() { [ -n \"$armed\" ] || { backstop & armed=$!; }; }",
+          "trap arm TERM",
+          "while :; do wait $p; status=$?; kill -0 $p 2>/dev/null || break; done",
+          "[ -z \"$armed\" ] || kill $armed 2>/dev/null",
+          "exit $status");
+
+  /** How long a start may take before it is given up (a cold start takes ~0.2-0.5 s). */
+  private static final long READY_TIMEOUT_SECONDS = 20;
+
+  private final String id;
+  private final Language language;
+  private final SandboxHost host;
+  private final Path bundle;
+  private final String fingerprint;
+  private final Process process;
+  private final RunCgroup cgroup;
+  private final ExecutorService streamThreads;
+  private volatile boolean gone;
+
+  private WaitingSandbox(
+      String id,
+      Language language,
+      SandboxHost host,
+      Path bundle,
+      String fingerprint,
+      Process process,
+      RunCgroup cgroup,
+      ExecutorService streamThreads) {
+    this.streamThreads = streamThreads;
+    this.id = id;
+    this.language = language;
+    this.host = host;
+    this.bundle = bundle;
+    this.fingerprint = fingerprint;
+    this.process = process;
+    this.cgroup = cgroup;
+  }
+
+  /**
+   * Starts a sandbox for {@code language} and returns at once ({@link #awaitReady()} waits for its
+   * interpreter); throws, leaving nothing behind, when it cannot.
+   */
+  static WaitingSandbox start(
+      Language language,
+      LocalSandboxSettings settings,
+      SandboxHost host,
+      ExecutorService streamThreads)
+      throws IOException {
+    String id = Housekeeping.nextRunId();
+    Path bundle = host.state().bundles().resolve(id);
+    Optional<String> fingerprint = host.runtimes().fingerprint(language);
+    if (fingerprint.isEmpty()) {
+      throw new IOException("no " + language.wireName() + " interpreter");
+    }
+    RunCgroup cgroup = null;
+    Process process = null;
+    try {
+      SandboxRun.writeBundle(bundle, language, settings, host, true);
+      List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", SUPERVISOR, "cinchmcp-warm"));
+      command.add(SandboxRun.backstopSeconds(settings).replace("s", ""));
+      command.addAll(SandboxRun.runscRun(host, bundle, id));
+      if (host.cgroups().isPresent()) {
+        cgroup =
+            host.cgroups()
+                .get()
+                .create(
+                    id,
+                    settings.memoryBytes() + host.overhead(language),
+                    SandboxRun.hostTaskLimit(settings),
+                    settings.cpuShare());
+        command = cgroup.wrap(command);
+      }
+      process = host.runsc().processBuilder(command).start();
+      return new WaitingSandbox(
+          id, language, host, bundle, fingerprint.get(), process, cgroup, streamThreads);
+    } catch (IOException | RuntimeException e) {
+      SandboxRun.removeKilled(host, id, process, cgroup, bundle);
+      throw e;
+    }
+  }
+
+  @Override
+  public void awaitReady() throws IOException, InterruptedException {
+    awaitByte("the sandbox ended before it was ready");
+    if (language == Language.JAVASCRIPT) {
+      // Loaded: out of the program's sight (a cold run's /code holds only its own files).
+      Files.deleteIfExists(bundle.resolve("rootfs/code").resolve(WarmLauncher.NODE_FILE));
+    }
+  }
+
+  /**
+   * Waits for the launcher's answer to {@link #handOver}: it has its program. Throws when it does
+   * not come (the sandbox died just before: nothing ran, so the caller runs the program cold).
+   */
+  void awaitTaken() throws IOException {
+    try {
+      awaitByte("the waiting sandbox ended before it took its program");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted at hand-over");
+    }
+  }
+
+  private void awaitByte(String otherwise) throws IOException, InterruptedException {
+    InputStream stdout = process.getInputStream();
+    Callable<Integer> readFirst = stdout::read;
+    Future<Integer> first = streamThreads.submit(readFirst);
+    int read;
+    try {
+      read = first.get(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new IOException("the sandbox was not ready within " + READY_TIMEOUT_SECONDS + " s");
+    } catch (ExecutionException e) {
+      throw new IOException("the sandbox's output could not be read", e.getCause());
+    } finally {
+      first.cancel(true);
+    }
+    if (read != WarmLauncher.READY) {
+      throw new IOException(otherwise);
+    }
+  }
+
+  String id() {
+    return id;
+  }
+
+  Path bundle() {
+    return bundle;
+  }
+
+  Process process() {
+    return process;
+  }
+
+  /** The run's cgroup, or null without host cgroups. */
+  RunCgroup cgroup() {
+    return cgroup;
+  }
+
+  @Override
+  public boolean usable() {
+    return !gone
+        && process.isAlive()
+        && host.runtimes().fingerprint(language).map(fingerprint::equals).orElse(false);
+  }
+
+  /**
+   * Gives the sandbox its program: writes it where a cold run has it, arms the supervisor's
+   * backstop (the time limit counts from now), then lets the launcher go. Throws when the sandbox
+   * died meanwhile; the program has then not started, and the caller runs it cold.
+   */
+  void handOver(Program program) throws IOException {
+    Files.writeString(
+        SandboxRun.codeFile(bundle, language), program.code(), StandardCharsets.UTF_8);
+    if (!process.isAlive()) {
+      throw new IOException("the waiting sandbox ended");
+    }
+    // SIGTERM: the supervisor's signal to start the backstop (Process.destroy() would also close
+    // the streams).
+    process.toHandle().destroy();
+    try (OutputStream stdin = process.getOutputStream()) {
+      stdin.write(WarmLauncher.GO.getBytes(StandardCharsets.US_ASCII));
+    }
+  }
+
+  @Override
+  public void kill() {
+    gone = true;
+    if (cgroup != null) {
+      cgroup.killAll();
+    }
+    List<ProcessHandle> tree = process.descendants().toList(); // before their parent dies
+    process.destroyForcibly();
+    tree.forEach(ProcessHandle::destroyForcibly);
+  }
+
+  @Override
+  public void discard() {
+    gone = true;
+    SandboxRun.removeKilled(host, id, process, cgroup, bundle);
+  }
+}

@@ -1,0 +1,97 @@
+package dev.cinchmcp.backend.local;
+
+import dev.cinchmcp.backend.PythonBootstrap;
+
+/**
+ * What runs first in a sandbox started ahead of time: the interpreter comes up, writes {@link
+ * #READY} on stdout, and blocks reading stdin. At hand-over the server writes the program where a
+ * cold run has it ({@code /code/main.py}, {@code /code/main.js}), writes {@link #GO} and closes
+ * stdin; the launcher answers with {@link #READY} once more (so that the server tells a sandbox
+ * that died just before from a program that was killed) and starts the program exactly as a cold
+ * run does. End-of-file without {@link #GO} means the server is gone: the launcher exits at once,
+ * and the sandbox with it (~60 ms measured), whatever killed the server.
+ *
+ * <p>The program must not see that it waited (checked by LocalSandboxWarmSemanticsTest): stdin is
+ * then at end-of-file as in a cold run; the launcher leaves no names behind; Python's own start
+ * (the {@code -c} bootstrap, its {@code sys.argv}, tracebacks without the bootstrap's frame) is the
+ * cold one, and no module is imported that a cold start does not import; Node loads the program as
+ * its main module by its own start-up path ({@code --require} of the launcher blocks before it), so
+ * stack traces, {@code process.argv} and {@code require.main} are a cold run's, the launcher takes
+ * itself out of {@code process.execArgv} and {@code require.cache}, and {@code process.uptime()}
+ * leaves out the wait. What cannot be hidden: the sandbox's own clock ({@code /proc/uptime}, {@code
+ * CLOCK_MONOTONIC}) counts from the sandbox's boot, so it includes the wait.
+ */
+final class WarmLauncher {
+
+  /** The byte the launcher writes on stdout once it waits (ASCII ACK); never a program's. */
+  static final int READY = 0x06;
+
+  /** What the server writes on stdin at hand-over, before closing it. */
+  static final String GO = "go";
+
+  /** The Node launcher's file in /code: deleted on the host once it is loaded (ready). */
+  static final String NODE_FILE = "cinchmcp-warm.js";
+
+  private WarmLauncher() {}
+
+  /** The {@code -c} source of a waiting Python: wait, then the cold run's bootstrap. */
+  static String python(boolean oneArena) {
+    return PythonBootstrap.withWait(
+        String.join(
+            "\n",
+            // os is imported by every Python start (site), so this adds no module
+            "import os",
+            "os.write(1, b'\\x06')",
+            "_got = b''",
+            "while True:",
+            "    _chunk = os.read(0, 64)",
+            "    if not _chunk:",
+            "        break",
+            "    _got += _chunk",
+            "if _got != b'" + GO + "':",
+            "    os._exit(0)",
+            "os.write(1, b'\\x06')",
+            "del _got, _chunk, os",
+            ""),
+        oneArena);
+  }
+
+  /** The Node preload ({@code --require}): wait, then let Node load the main module. */
+  static String node() {
+    return String.join(
+        "\n",
+        "'use strict';",
+        // A Worker thread runs the preloads again (its execArgv is the process's own): there, the
+        // launcher does nothing. Its argv has no script yet, and its chdir is a stub.
+        "if (process.argv.length >= 2 && process.chdir.name !== 'unavailableInWorker') {",
+        "  const fs = require('fs');",
+        "  fs.writeSync(1, '\\x06');",
+        "  const waitFrom = process.uptime();",
+        "  const chunk = Buffer.allocUnsafe(64);",
+        "  let got = '';",
+        "  for (;;) {",
+        "    let n;",
+        "    try {",
+        "      n = fs.readSync(0, chunk, 0, chunk.length, null);",
+        "    } catch (e) {",
+        "      if (e.code === 'EAGAIN' || e.code === 'EINTR') continue;",
+        "      process.reallyExit(0);",
+        "    }",
+        "    if (n === 0) break;",
+        "    got += chunk.latin1Slice(0, n);",
+        "  }",
+        "  if (got !== '" + GO + "') process.reallyExit(0);",
+        "  fs.writeSync(1, '\\x06');",
+        "  const waited = process.uptime() - waitFrom;",
+        "  const realUptime = process.uptime;",
+        "  process.uptime = function uptime() {",
+        "    return realUptime.call(process) - waited;",
+        "  };",
+        // The input launcher starts the program with process.execArgv: it must not wait again.
+        "  const at = process.execArgv.indexOf('/code/" + NODE_FILE + "');",
+        "  if (at > 0) process.execArgv.splice(at - 1, 2);",
+        "  delete require.cache[__filename];",
+        "}",
+        "");
+  }
+}

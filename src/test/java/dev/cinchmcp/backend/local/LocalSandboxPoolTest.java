@@ -1,0 +1,204 @@
+package dev.cinchmcp.backend.local;
+
+import static dev.cinchmcp.backend.local.Sandboxes.await;
+import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The life of the sandboxes started ahead of time, with real gVisor: one use each, refilled after
+ * calls, emptied after an idle spell, a dead one replaced by a cold start, a burst served warm as
+ * far as the pool goes and cold beyond it, and nothing left once the runner is closed.
+ */
+@RequiresGvisor
+class LocalSandboxPoolTest {
+
+  @TempDir Path state;
+
+  private static final Program PY = new Program("print(2 + 2)", Language.PYTHON);
+  private static final Program JS = new Program("console.log(2 + 2)", Language.JAVASCRIPT);
+
+  /** Runs {@code program}; true when it ran in a sandbox started ahead of time. */
+  private static boolean ranWarm(LocalSandboxRunner runner, Program program) {
+    return ranWarm(startNoting(runner, program));
+  }
+
+  private static Noted startNoting(LocalSandboxRunner runner, Program program) {
+    List<String> lines = new CopyOnWriteArrayList<>();
+    CompletableFuture<RunResult> future =
+        runner.run(
+            program,
+            new RunListener() {
+              @Override
+              public void log(Level level, String message) {
+                lines.add(message);
+              }
+            });
+    return new Noted(future, lines);
+  }
+
+  private record Noted(CompletableFuture<RunResult> future, List<String> lines) {}
+
+  private static boolean ranWarm(Noted noted) {
+    RunResult result = await(noted.future());
+    assertEquals("4\n", result.stdout().text(), describe(result));
+    return Sandboxes.lastStartWasWarm(noted.lines());
+  }
+
+  @Test
+  void eachSandboxIsUsedOnceAndThePoolRefillsAfterTheCall() throws Exception {
+    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 1);
+    try {
+      assertEquals(1, runner.waiting(Language.PYTHON));
+      assertEquals(1, runner.waiting(Language.JAVASCRIPT));
+      assertTrue(ranWarm(runner, PY));
+      Sandboxes.awaitPoolFull(runner);
+      assertTrue(ranWarm(runner, PY));
+      assertTrue(ranWarm(runner, JS));
+      Sandboxes.awaitPoolFull(runner);
+      assertTrue(ranWarm(runner, JS));
+    } finally {
+      runner.close();
+    }
+    Sandboxes.assertNothingLeft(runner);
+    assertEquals(List.of(), Sandboxes.ownCgroups(), "cgroups left behind");
+  }
+
+  @Test
+  void aPoolOfZeroStartsNothingAhead() throws Exception {
+    LocalSandboxRunner runner = Sandboxes.runner(state);
+    try {
+      assertFalse(ranWarm(runner, PY));
+      assertEquals(0, runner.waiting(Language.PYTHON));
+      assertFalse(runner.poolFull());
+      Sandboxes.assertNothingLeft(runner);
+    } finally {
+      runner.close();
+    }
+  }
+
+  @Test
+  void anIdleSpellEmptiesThePoolAndTheNextCallRefillsIt() throws Exception {
+    LocalSandboxRunner runner =
+        Sandboxes.warmRunner(
+            LocalSandboxSettings.defaults()
+                .withStateDir(state)
+                .withPoolSize(1)
+                .withPoolIdleLimit(Duration.ofSeconds(3)));
+    try {
+      assertTrue(ranWarm(runner, PY));
+      Sandboxes.awaitCondition(
+          () -> runner.waiting(Language.PYTHON) == 0 && runner.waiting(Language.JAVASCRIPT) == 0,
+          "the idle pool to be emptied");
+      // An empty pool holds nothing at all once its entries' clean-up is over.
+      Sandboxes.awaitCondition(() -> nothingLeft(runner), "the emptied ones to be removed");
+      assertFalse(ranWarm(runner, PY), "after the idle spell the call runs cold");
+      // ...and its end refills the pool (Python first), until the next idle spell empties it.
+      Sandboxes.awaitCondition(() -> runner.waiting(Language.PYTHON) == 1, "a refill");
+    } finally {
+      runner.close();
+    }
+  }
+
+  @Test
+  void aWaitingSandboxThatDiedMeansAColdStart() throws Exception {
+    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 1);
+    try {
+      // Kill the waiting sandboxes from outside, as the OOM killer might.
+      killRunProcesses();
+      assertFalse(ranWarm(runner, PY), "a dead sandbox is not handed out");
+      assertFalse(ranWarm(runner, JS), "a dead sandbox is not handed out");
+      Sandboxes.awaitPoolFull(runner);
+      assertTrue(ranWarm(runner, PY), "the pool is refilled after the cold runs");
+    } finally {
+      runner.close();
+    }
+    Sandboxes.assertNothingLeft(runner);
+  }
+
+  @Test
+  void aBurstTakesWhatWaitsAndRunsTheRestCold() throws Exception {
+    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 2);
+    try {
+      List<Noted> burst = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        burst.add(startNoting(runner, PY));
+      }
+      long warm = burst.stream().filter(LocalSandboxPoolTest::ranWarm).count();
+      assertEquals(2, warm, "the two waiting sandboxes, and no more: no refill during the burst");
+      Sandboxes.awaitPoolFull(runner);
+    } finally {
+      runner.close();
+    }
+    Sandboxes.assertNothingLeft(runner);
+  }
+
+  @Test
+  void cancellingAWarmRunKillsItsSandbox() throws Exception {
+    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 1);
+    try {
+      Noted spinning = startNoting(runner, new Program("while True:\n    pass", Language.PYTHON));
+      Sandboxes.awaitCondition(
+          () -> Sandboxes.lastStartWasWarm(spinning.lines()), "the warm run to start");
+      List<ProcessHandle> before = runProcesses();
+      assertTrue(spinning.future().cancel(true));
+      // Its sandbox goes; the waiting Node one stays for the next call.
+      Sandboxes.awaitCondition(
+          () -> before.stream().filter(ProcessHandle::isAlive).count() < before.size(),
+          "the cancelled sandbox's processes to end");
+      assertTrue(ranWarm(runner, JS), "the pool is still usable");
+    } finally {
+      runner.close();
+    }
+    Sandboxes.awaitCondition(() -> nothingLeft(runner), "nothing left");
+  }
+
+  @Test
+  void closingKillsTheWaitingSandboxesAtOnce() throws Exception {
+    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 2);
+    List<ProcessHandle> sandboxes = runProcesses();
+    assertFalse(sandboxes.isEmpty(), "the test proves nothing");
+    runner.close(); // SIGKILL to each, then the clean-up
+    Sandboxes.awaitCondition(
+        () -> sandboxes.stream().noneMatch(ProcessHandle::isAlive), "the killed ones to be reaped");
+    Sandboxes.assertNothingLeft(runner);
+    assertEquals(List.of(), Sandboxes.ownCgroups(), "cgroups left behind");
+  }
+
+  private static boolean nothingLeft(LocalSandboxRunner runner) {
+    try {
+      Sandboxes.assertNothingLeft(runner);
+      return runProcesses().isEmpty();
+    } catch (AssertionError | java.io.IOException e) {
+      return false;
+    }
+  }
+
+  /** This JVM's sandbox processes: those naming one of its run ids, and all below them. */
+  private static List<ProcessHandle> runProcesses() {
+    String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
+    return ProcessHandle.current()
+        .descendants()
+        .filter(p -> p.info().arguments().map(a -> String.join(" ", a)).orElse("").contains(prefix))
+        .toList();
+  }
+
+  private static void killRunProcesses() {
+    runProcesses().forEach(ProcessHandle::destroyForcibly);
+  }
+}
