@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,9 +120,15 @@ final class GvisorProbe {
     return CgroupDetection.Result.unavailable("host cgroups are turned off for this runner");
   }
 
-  /** Cleans what dead servers left, then runs one real program per language. */
+  /**
+   * Cleans what dead servers left, then runs one real program per language. Each run is in {@code
+   * running} while it runs, so that a stop kills it with the calls' own.
+   */
   static SelfTest selfTest(
-      Prepared prepared, LocalSandboxSettings settings, ExecutorService streamThreads) {
+      Prepared prepared,
+      LocalSandboxSettings settings,
+      ExecutorService streamThreads,
+      Set<SandboxRun> running) {
     SandboxHost host = prepared.host();
     Housekeeping.removeLeftovers(host);
     Map<Language, Long> overheads = new EnumMap<>(Language.class);
@@ -133,6 +140,7 @@ final class GvisorProbe {
       SandboxRun run =
           new SandboxRun(Housekeeping.nextRunId(), program, settings, host, streamThreads)
               .lowPriority();
+      running.add(run);
       try {
         RunResult result = run.execute();
         if (!result.succeeded()) {
@@ -160,6 +168,8 @@ final class GvisorProbe {
         }
       } catch (RunFailure e) {
         return new SelfTest(e.getMessage(), host);
+      } finally {
+        running.remove(run);
       }
     }
     log.debug("Sandbox memory before a program's first line: {}", overheads);

@@ -80,7 +80,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       this.selfTest =
           selfTestAfter
               .handleAsync(
-                  (ignored, error) -> GvisorProbe.selfTest(prepared, settings, streamThreads),
+                  (ignored, error) ->
+                      GvisorProbe.selfTest(prepared, settings, streamThreads, running),
                   sandboxes)
               // Closed before it could start (or a bug in it): a verdict all the same, so that
               // no caller waits for ever.
