@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,9 @@ public final class CinchMcpServer {
   private static final Logger log = LoggerFactory.getLogger(CinchMcpServer.class);
 
   static final String NAME = "cinch-mcp";
+
+  /** The longest the work only calls need waits for the client's first answer. */
+  static final long CONNECT_FIRST_MS = 500;
 
   /** For the model, in the 2026 discover result: what the server is for, not what the tool says. */
   static final String INSTRUCTIONS =
@@ -80,7 +84,21 @@ public final class CinchMcpServer {
             },
             workers);
     CompletableFuture<Void> initializeReady = CompletableFuture.allOf(writersReady, parserReady);
-    initializeReady.thenRunAsync(() -> JsonWarmUp.calls(mapperReady.join()), workers);
+    // Both take the mapper still being made: the server is put together meanwhile.
+    SdkJsonMapper mcpMapper = new SdkJsonMapper(mapperReady);
+    // Answers still owed at the end of stdin are waited for up to the API timeout, and a bit more.
+    StdioTransport transport =
+        new StdioTransport(mapperReady, mcpMapper, in, out, settings.timeout().plusSeconds(5));
+    // What only calls need (their JSON paths warmed, the backend built) waits until the client is
+    // connected, or half a second at most: on two cores it would take CPU from the connect itself.
+    CompletableFuture<Void> connected =
+        CompletableFuture.allOf(
+            initializeReady,
+            transport
+                .firstWritten()
+                .copy()
+                .completeOnTimeout(null, CONNECT_FIRST_MS, TimeUnit.MILLISECONDS));
+    connected.thenRunAsync(() -> JsonWarmUp.calls(mapperReady.join()), workers);
     ScheduledThreadPoolExecutor timers =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinch-timer"));
     // Every call schedules a deadline that is almost always cancelled: drop those at once, rather
@@ -92,13 +110,7 @@ public final class CinchMcpServer {
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinch-progress"));
     progressTimers.setRemoveOnCancelPolicy(true);
     BackendChoice backend =
-        BackendChoice.choose(settings, initializeReady, workers, timers, BackendChoice::startLocal);
-
-    // Both take the mapper still being made: the server is put together meanwhile.
-    SdkJsonMapper mcpMapper = new SdkJsonMapper(mapperReady);
-    // Answers still owed at the end of stdin are waited for up to the API timeout, and a bit more.
-    StdioTransport transport =
-        new StdioTransport(mapperReady, mcpMapper, in, out, settings.timeout().plusSeconds(5));
+        BackendChoice.choose(settings, connected, workers, timers, BackendChoice::startLocal);
 
     ExecuteCodeTool tool =
         new ExecuteCodeTool(
@@ -112,25 +124,27 @@ public final class CinchMcpServer {
     transport.setStatelessServer(
         new StatelessServer(tool, NAME, Version.get(), INSTRUCTIONS, mcpMapper));
     CompletableFuture<McpAsyncServer> server =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return McpServer.async(transport)
-                    .serverInfo(NAME, Version.get())
-                    .jsonMapper(mcpMapper)
-                    .jsonSchemaValidator(new BuiltInSchemaCheck())
-                    // ExecuteCodeTool checks its two arguments itself, with clearer messages.
-                    .validateToolInputs(false)
-                    .capabilities(ServerCapabilities.builder().tools(false).logging().build())
-                    .tools(tool.specification())
-                    .build();
-              } catch (RuntimeException | LinkageError e) {
-                log.error("The MCP session could not be set up; only 2026-07-28 is served", e);
-                transport.noSession();
-                return null;
-              }
-            },
-            workers);
+        transport
+            .sessionWanted()
+            .thenApplyAsync(
+                wanted -> {
+                  try {
+                    return McpServer.async(transport)
+                        .serverInfo(NAME, Version.get())
+                        .jsonMapper(mcpMapper)
+                        .jsonSchemaValidator(new BuiltInSchemaCheck())
+                        // ExecuteCodeTool checks its two arguments itself, with clearer messages.
+                        .validateToolInputs(false)
+                        .capabilities(ServerCapabilities.builder().tools(false).logging().build())
+                        .tools(tool.specification())
+                        .build();
+                  } catch (RuntimeException | LinkageError e) {
+                    log.error("The MCP session could not be set up; only 2026-07-28 is served", e);
+                    transport.noSession();
+                    return null;
+                  }
+                },
+                workers);
 
     if (backend.usable()) {
       log.info("cinch-mcp {} ready on stdio: {}", Version.get(), backend.summary());
@@ -160,7 +174,8 @@ public final class CinchMcpServer {
     } catch (IllegalStateException stopping) {
       return; // the read ended because a signal stops the server: its hook ends the process
     }
-    McpAsyncServer built = server.join();
+    // Never wanted (no message came, or only 2026 ones before the end): nothing to close.
+    McpAsyncServer built = server.isDone() ? server.join() : null;
     if (built != null) {
       built.close();
     }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -36,12 +37,21 @@ final class JsonRpcWriter {
   private final ReentrantLock lock = new ReentrantLock();
   private final AtomicInteger unfinished = new AtomicInteger();
   private final AtomicInteger dropped = new AtomicInteger();
+  private final CompletableFuture<Void> firstWritten;
   private volatile boolean closed;
   private boolean broken;
 
   JsonRpcWriter(ObjectMapper mapper, OutputStream out) {
+    this(mapper, out, new CompletableFuture<>());
+  }
+
+  /**
+   * @param firstWritten completed once the first message is out
+   */
+  JsonRpcWriter(ObjectMapper mapper, OutputStream out, CompletableFuture<Void> firstWritten) {
     this.json = mapper.writer().with(new LineSafeEscapes());
     this.out = out;
+    this.firstWritten = firstWritten;
   }
 
   /**
@@ -83,6 +93,9 @@ final class JsonRpcWriter {
       out.write(bytes);
       out.write('\n');
       out.flush();
+      if (!firstWritten.isDone()) {
+        firstWritten.complete(null);
+      }
       return true;
     } catch (IOException e) {
       broken = true;

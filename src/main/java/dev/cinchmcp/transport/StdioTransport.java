@@ -91,6 +91,9 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final Requests requests;
   private volatile McpServerSession session;
 
+  private final CompletableFuture<Void> firstWritten = new CompletableFuture<>();
+  private final CompletableFuture<Void> sessionWanted = new CompletableFuture<>();
+
   /** Open once the session exists (or never will): 2025 messages wait for it. */
   private final CountDownLatch sessionSet = new CountDownLatch(1);
 
@@ -139,7 +142,7 @@ public final class StdioTransport implements McpServerTransportProvider {
       ObjectMapper m = mapperReady.join();
       mapper = m;
       parser = new LineParser(m);
-      writer = new JsonRpcWriter(m, out);
+      writer = new JsonRpcWriter(m, out, firstWritten);
     }
   }
 
@@ -159,6 +162,7 @@ public final class StdioTransport implements McpServerTransportProvider {
    * thread, while 2026 requests are already answered); null if it never will be.
    */
   private McpServerSession session() {
+    sessionWanted.complete(null);
     try {
       if (!sessionSet.await(SESSION_WAIT_SECONDS, TimeUnit.SECONDS)) {
         log.error("The MCP session was not set up within {} s", SESSION_WAIT_SECONDS);
@@ -167,6 +171,19 @@ public final class StdioTransport implements McpServerTransportProvider {
       Thread.currentThread().interrupt();
     }
     return session;
+  }
+
+  /**
+   * Completed when the SDK's session is first needed (a 2025-era message was read), or once the
+   * first message has been written (a 2026 client connected: a 2025 message may still come).
+   */
+  public CompletableFuture<Void> sessionWanted() {
+    return CompletableFuture.anyOf(sessionWanted, firstWritten).thenApply(x -> null);
+  }
+
+  /** Completed once the first message has been written: the client is connected. */
+  public CompletableFuture<Void> firstWritten() {
+    return firstWritten;
   }
 
   /** What answers 2026-era requests; without it they get -32601, as from a 2025-only server. */
