@@ -67,7 +67,9 @@ public final class DeferredRunner implements CodeRunner, AutoCloseable {
   @Override
   public boolean stopNow() {
     CodeRunner runner = backend.getNow(null);
-    return runner == null || runner.stopNow();
+    // One still being built may have started threads of its own (an HTTP client's selector):
+    // not a clean end.
+    return runner != null ? runner.stopNow() : backend.isDone();
   }
 
   /** Closes the backend if it was built and can be closed; one still being built is left alone. */

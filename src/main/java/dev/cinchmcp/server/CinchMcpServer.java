@@ -89,8 +89,11 @@ public final class CinchMcpServer {
     // Answers still owed at the end of stdin are waited for up to the API timeout, and a bit more.
     StdioTransport transport =
         new StdioTransport(mapperReady, mcpMapper, in, out, settings.timeout().plusSeconds(5));
-    // What only calls need (their JSON paths warmed, the backend built) waits until the client is
-    // connected, or half a second at most: on two cores it would take CPU from the connect itself.
+    // The warm-up of what only calls need waits until the client is connected, or half a second at
+    // most: on two cores it would take CPU from the connect itself. (Not the backend: built then,
+    // it
+    // would be under way just when a client that only connects, such as `claude mcp list`, stops
+    // the server.)
     CompletableFuture<Void> connected =
         CompletableFuture.allOf(
             initializeReady,
@@ -110,7 +113,7 @@ public final class CinchMcpServer {
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinch-progress"));
     progressTimers.setRemoveOnCancelPolicy(true);
     BackendChoice backend =
-        BackendChoice.choose(settings, connected, workers, timers, BackendChoice::startLocal);
+        BackendChoice.choose(settings, initializeReady, workers, timers, BackendChoice::startLocal);
 
     ExecuteCodeTool tool =
         new ExecuteCodeTool(
