@@ -90,10 +90,9 @@ public final class CinchMcpServer {
     StdioTransport transport =
         new StdioTransport(mapperReady, mcpMapper, in, out, settings.timeout().plusSeconds(5));
     // The warm-up of what only calls need waits until the client is connected, or half a second at
-    // most: on two cores it would take CPU from the connect itself. (Not the backend: built then,
-    // it
-    // would be under way just when a client that only connects, such as `claude mcp list`, stops
-    // the server.)
+    // most: on two cores it would take CPU from the connect itself. The backend is not held back:
+    // built then, it would be under way just as a client that only connects (`claude mcp list`)
+    // stops the server.
     CompletableFuture<Void> connected =
         CompletableFuture.allOf(
             initializeReady,
@@ -121,9 +120,9 @@ public final class CinchMcpServer {
             progressTimers,
             new SandboxFacts(backend.runtimes(), backend.limits(), backend.isolation()));
     // 2026-07-28 requests are answered beside the SDK's 2025 session, by the same tool. They need
-    // nothing of the SDK's server, so reading starts while that is built on a worker (some 50 ms
-    // on Java 17): Claude Code's server/discover is answered meanwhile, and a 2025 client's first
-    // message waits for the session, as it always waited for the whole server.
+    // nothing of the SDK's server (some 50 ms to build on Java 17), so it is built on a worker when
+    // a 2025 message first needs it, or once the first answer is out: Claude Code's discover does
+    // not share the CPU with it, and a 2025 client's first message waits for it, as it always did.
     transport.setStatelessServer(
         new StatelessServer(tool, NAME, Version.get(), INSTRUCTIONS, mcpMapper));
     CompletableFuture<McpAsyncServer> server =
