@@ -23,6 +23,11 @@ final class JsonRpcErrors {
     Map<String, Object> error = new LinkedHashMap<>();
     error.put("code", code);
     error.put("message", message);
+    return reply(id, error);
+  }
+
+  /** The reply carrying this JSON-RPC {@code error} object. */
+  static Map<String, Object> reply(Object id, Map<String, Object> error) {
     Map<String, Object> reply = new LinkedHashMap<>();
     reply.put("jsonrpc", "2.0");
     reply.put("id", id); // null when the id could not be read, as JSON-RPC asks

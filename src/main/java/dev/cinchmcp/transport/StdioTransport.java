@@ -372,11 +372,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
     if (PING.equals(method)) {
       // The session holds every request until notifications/initialized; a ping must not wait.
-      Map<String, Object> pong = new LinkedHashMap<>();
-      pong.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-      pong.put("id", id.echo());
-      pong.put("result", Map.of());
-      writer.write(pong);
+      writer.write(resultReply(id.echo(), Map.of()));
       return;
     }
     admit(id, requests.open(id, node, bytes));
@@ -397,7 +393,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     try {
       call = server.accept(method, node.get("params"));
     } catch (ProtocolError e) {
-      writer.write(errorReply(id.echo(), e.error()));
+      writer.write(JsonRpcErrors.reply(id.echo(), e.error()));
       return;
     }
     admit(id, requests.open(id, null, bytes, call));
@@ -498,14 +494,6 @@ public final class StdioTransport implements McpServerTransportProvider {
     reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
     reply.put("id", id);
     reply.put("result", result);
-    return reply;
-  }
-
-  private static Map<String, Object> errorReply(Object id, Map<String, Object> error) {
-    Map<String, Object> reply = new LinkedHashMap<>();
-    reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-    reply.put("id", id);
-    reply.put("error", error);
     return reply;
   }
 
