@@ -3,6 +3,7 @@ package dev.cinchmcp.cli;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.server.CinchMcpServer;
+import dev.cinchmcp.server.ServerInfo;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -43,7 +44,9 @@ public final class Cli {
     }
 
     if (command == Command.SERVE) {
-      new CinchMcpServer(Settings.fromEnvironment(env)).serve(in, out);
+      // Before the server exists: a first server/discover is answered at once.
+      InputStream input = ServerInfo.answerEarly(in, out);
+      new CinchMcpServer(Settings.fromEnvironment(env)).serve(input, out);
       return ExitCode.OK;
     }
     PrintStream text = new PrintStream(out, false, StandardCharsets.UTF_8);

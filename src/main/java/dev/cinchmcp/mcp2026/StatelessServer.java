@@ -69,7 +69,7 @@ public final class StatelessServer {
       String instructions,
       McpJsonMapper mapper) {
     this.tool = tool;
-    this.serverInfo = Map.of("name", name, "version", version);
+    this.serverInfo = serverInfo(name, version);
     this.instructions = instructions;
     this.mapper = mapper;
   }
@@ -117,6 +117,19 @@ public final class StatelessServer {
   }
 
   private Map<String, Object> discover() {
+    return discoverResult(serverInfo, instructions);
+  }
+
+  /**
+   * The result of every {@code server/discover}: it depends on nothing a request says, so {@link
+   * EarlyDiscover} can write it before the server is built.
+   */
+  static Map<String, Object> discoverResult(String name, String version, String instructions) {
+    return discoverResult(serverInfo(name, version), instructions);
+  }
+
+  private static Map<String, Object> discoverResult(
+      Map<String, Object> serverInfo, String instructions) {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     result.put("supportedVersions", SUPPORTED_VERSIONS);
@@ -125,8 +138,16 @@ public final class StatelessServer {
     capabilities.put("logging", Map.of()); // only for requests that set a log level
     result.put("capabilities", capabilities);
     result.put("instructions", instructions);
-    cacheable(result);
+    cacheable(result, serverInfo);
     return result;
+  }
+
+  /** The server's identity as results carry it in {@code _meta}, in a fixed order. */
+  private static Map<String, Object> serverInfo(String name, String version) {
+    Map<String, Object> info = new LinkedHashMap<>();
+    info.put("name", name);
+    info.put("version", version);
+    return info;
   }
 
   private Map<String, Object> tools() {
@@ -135,7 +156,7 @@ public final class StatelessServer {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     result.put("tools", plain.get("tools"));
-    cacheable(result);
+    cacheable(result, serverInfo);
     return result;
   }
 
@@ -165,17 +186,17 @@ public final class StatelessServer {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     asMap(SdkResults.plain(call)).forEach((k, v) -> result.put((String) k, v));
-    result.put("_meta", withServerInfo(result.get("_meta")));
+    result.put("_meta", withServerInfo(result.get("_meta"), serverInfo));
     return result;
   }
 
-  private void cacheable(Map<String, Object> result) {
+  private static void cacheable(Map<String, Object> result, Map<String, Object> serverInfo) {
     result.put("ttlMs", TTL_MS);
     result.put("cacheScope", CACHE_SCOPE);
-    result.put("_meta", withServerInfo(null));
+    result.put("_meta", withServerInfo(null, serverInfo));
   }
 
-  private Map<String, Object> withServerInfo(Object meta) {
+  private static Map<String, Object> withServerInfo(Object meta, Map<String, Object> serverInfo) {
     Map<String, Object> withInfo = new LinkedHashMap<>();
     if (meta instanceof Map<?, ?> m) {
       m.forEach((k, v) -> withInfo.put((String) k, v));

@@ -2,6 +2,7 @@ package dev.cinchmcp.server;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.Settings;
@@ -10,6 +11,7 @@ import dev.cinchmcp.json.SdkJsonMapper;
 import dev.cinchmcp.mcp2026.StatelessServer;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
+import dev.cinchmcp.transport.EarlyInput;
 import dev.cinchmcp.transport.JsonWarmUp;
 import dev.cinchmcp.transport.StdioTransport;
 import io.modelcontextprotocol.server.McpAsyncServer;
@@ -34,16 +36,8 @@ public final class CinchMcpServer {
 
   private static final Logger log = LoggerFactory.getLogger(CinchMcpServer.class);
 
-  static final String NAME = "cinch-mcp";
-
   /** The longest the work only calls need waits for the client's first answer. */
   static final long CONNECT_FIRST_MS = 500;
-
-  /** For the model, in the 2026 discover result: what the server is for, not what the tool says. */
-  static final String INSTRUCTIONS =
-      "cinch-mcp runs code in disposable sandboxes, never on the user's machine. Call"
-          + " execute_code with a complete program whenever running it gives a surer answer than"
-          + " reasoning; each call starts from nothing.";
 
   private final Settings settings;
 
@@ -55,13 +49,26 @@ public final class CinchMcpServer {
    * Serves MCP on the given streams until {@code in} ends and every call read has been answered.
    */
   public void serve(InputStream in, OutputStream out) {
+    // A signal (SIGINT, SIGTERM, SIGHUP: the client is leaving) stops at once, from the start: a
+    // client that only connects stops the server while the rest is still being built.
+    StopOnSignal stopOnSignal = new StopOnSignal(in);
+    Runtime.getRuntime().addShutdownHook(stopOnSignal);
+    CompletableFuture<ObjectMapper> mapperReady = new CompletableFuture<>();
+    // Both take the mapper still being made: the server is put together meanwhile.
+    SdkJsonMapper mcpMapper = new SdkJsonMapper(mapperReady);
+    // Answers still owed at the end of stdin are waited for up to the API timeout, and a bit more.
+    StdioTransport transport =
+        new StdioTransport(mapperReady, mcpMapper, in, out, settings.timeout().plusSeconds(5));
+    stopOnSignal.transport = transport;
+    if (in instanceof EarlyInput early && early.answeredFirst()) {
+      transport.firstWritten().complete(null); // the client is connected (ServerInfo.answerEarly)
+    }
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-io"));
     // Start-up is split over two cores. One thread builds the JSON mapper, then readies what
     // initialize needs (Jackson's writers); another, side by side, readies the JSON parser (its
     // class set-up is slow) and the session id's SecureRandom; after both, what tool calls need
     // and the backend are readied. This thread builds the MCP session meanwhile; initialize waits
     // only for the mapper.
-    CompletableFuture<ObjectMapper> mapperReady = new CompletableFuture<>();
     CompletableFuture<Void> writersReady =
         CompletableFuture.runAsync(
             () -> {
@@ -84,11 +91,6 @@ public final class CinchMcpServer {
             },
             workers);
     CompletableFuture<Void> initializeReady = CompletableFuture.allOf(writersReady, parserReady);
-    // Both take the mapper still being made: the server is put together meanwhile.
-    SdkJsonMapper mcpMapper = new SdkJsonMapper(mapperReady);
-    // Answers still owed at the end of stdin are waited for up to the API timeout, and a bit more.
-    StdioTransport transport =
-        new StdioTransport(mapperReady, mcpMapper, in, out, settings.timeout().plusSeconds(5));
     // The warm-up of what only calls need waits until the client is connected, or half a second at
     // most: on two cores it would take CPU from the connect itself. The backend is not held back:
     // built then, it would be under way just as a client that only connects (`claude mcp list`)
@@ -111,8 +113,12 @@ public final class CinchMcpServer {
     ScheduledThreadPoolExecutor progressTimers =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinch-progress"));
     progressTimers.setRemoveOnCancelPolicy(true);
+    if (!stopOnSignal.mayStartBackend()) {
+      return; // a signal came first: its hook ends the process
+    }
     BackendChoice backend =
         BackendChoice.choose(settings, initializeReady, workers, timers, BackendChoice::startLocal);
+    stopOnSignal.runner = backend.runner();
 
     ExecuteCodeTool tool =
         new ExecuteCodeTool(
@@ -124,7 +130,8 @@ public final class CinchMcpServer {
     // a 2025 message first needs it, or once the first answer is out: Claude Code's discover does
     // not share the CPU with it, and a 2025 client's first message waits for it, as it always did.
     transport.setStatelessServer(
-        new StatelessServer(tool, NAME, Version.get(), INSTRUCTIONS, mcpMapper));
+        new StatelessServer(
+            tool, ServerInfo.NAME, Version.get(), ServerInfo.INSTRUCTIONS, mcpMapper));
     CompletableFuture<McpAsyncServer> server =
         transport
             .sessionWanted()
@@ -132,7 +139,7 @@ public final class CinchMcpServer {
                 wanted -> {
                   try {
                     return McpServer.async(transport)
-                        .serverInfo(NAME, Version.get())
+                        .serverInfo(ServerInfo.NAME, Version.get())
                         .jsonMapper(mcpMapper)
                         .jsonSchemaValidator(new BuiltInSchemaCheck())
                         // ExecuteCodeTool checks its two arguments itself, with clearer messages.
@@ -156,20 +163,6 @@ public final class CinchMcpServer {
           Version.get());
       backend.problems().forEach(p -> log.error("  {}", p));
     }
-    // A signal (SIGINT, SIGTERM, SIGHUP: the client is leaving) stops at once: calls cancelled,
-    // their sandboxes killed, nothing more written, then the process ends (QuickExit). The end of
-    // stdin, below, still answers what is owed.
-    Thread stopOnSignal =
-        new Thread(
-            () -> {
-              long start = System.nanoTime();
-              transport.stopNow();
-              boolean clean = backend.runner().stopNow();
-              log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
-              QuickExit.now(clean);
-            },
-            "cinch-stop-on-signal");
-    Runtime.getRuntime().addShutdownHook(stopOnSignal);
     transport.run();
     try {
       Runtime.getRuntime().removeShutdownHook(stopOnSignal);
@@ -187,6 +180,49 @@ public final class CinchMcpServer {
     workers.shutdownNow();
     timers.shutdownNow();
     progressTimers.shutdownNow();
+  }
+
+  /**
+   * Stops at once on a signal: calls cancelled, their sandboxes killed, nothing more written, then
+   * the process ends (QuickExit). The end of stdin still answers what is owed. A class, not a
+   * lambda: it is made before the server's first answer, and a JVM's first lambda costs time.
+   */
+  private static final class StopOnSignal extends Thread {
+    private final InputStream in;
+    volatile StdioTransport transport;
+    volatile CodeRunner runner;
+    // Which came first, the backend's start or the stop (each sets its flag, then reads the other):
+    // once the backend is being built, its threads may wait in native calls, so an exit before
+    // its runner can say otherwise cannot count as clean.
+    private volatile boolean stopping;
+    private volatile boolean backendStarting;
+
+    StopOnSignal(InputStream in) {
+      super("cinch-stop-on-signal");
+      this.in = in;
+    }
+
+    /** Called before the backend is built: false when a stop has begun (build nothing then). */
+    boolean mayStartBackend() {
+      backendStarting = true;
+      return !stopping;
+    }
+
+    @Override
+    public void run() {
+      long start = System.nanoTime();
+      stopping = true;
+      StdioTransport t = transport;
+      if (t != null) {
+        t.stopNow();
+      } else {
+        closeQuietly(in); // a read of the first line under way ends
+      }
+      CodeRunner built = runner;
+      boolean clean = built != null ? built.stopNow() : !backendStarting;
+      log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
+      QuickExit.now(clean);
+    }
   }
 
   private static void closeQuietly(AutoCloseable closeable) {

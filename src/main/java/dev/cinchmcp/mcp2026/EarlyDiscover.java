@@ -1,0 +1,354 @@
+package dev.cinchmcp.mcp2026;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Answers a {@code server/discover} read before the rest of the server is built. Claude Code opens
+ * every stdio server with it and counts the server as connected once it is answered; its answer
+ * needs nothing but a few constants, while the server's JSON mapper, executors and backend take a
+ * fresh JVM some 100 ms of CPU that the client's own start-up shares two cores with.
+ *
+ * <p>Only a request read with certainty is answered here: ASCII, strict JSON, the envelope and
+ * {@code _meta} exactly as {@link StatelessServer} accepts them, an id that can be echoed as it was
+ * written. Anything else (another method, an error to report, a log level, a key with escapes) gets
+ * {@code null} and goes the ordinary way, which answers the same request with the same bytes: the
+ * result is {@link StatelessServer#discoverResult}, written by the same rules (EarlyDiscoverTest
+ * compares the two).
+ */
+public final class EarlyDiscover {
+
+  /** Deeper than any discover needs; a deeper request goes the ordinary way. */
+  private static final int MAX_DEPTH = 16;
+
+  /** Longest integer id echoed as written: well inside a long. */
+  private static final int MAX_ID_DIGITS = 18;
+
+  private final Map<String, Object> result;
+
+  public EarlyDiscover(String name, String version, String instructions) {
+    this.result = StatelessServer.discoverResult(name, version, instructions);
+  }
+
+  /** The whole reply line (with its newline) to {@code line}, or null when it is not answered. */
+  public byte[] answer(byte[] line) {
+    for (byte b : line) {
+      if (b < 0) {
+        return null; // not ASCII: Jackson's reading of it is the one that counts
+      }
+    }
+    try {
+      String id = new Request(new String(line, StandardCharsets.US_ASCII)).discoverId();
+      if (id == null) {
+        return null;
+      }
+      StringBuilder reply = new StringBuilder(512);
+      reply.append("{\"jsonrpc\":\"2.0\",\"id\":").append(id).append(",\"result\":");
+      if (!write(reply, result)) {
+        return null;
+      }
+      return reply.append("}\n").toString().getBytes(StandardCharsets.US_ASCII);
+    } catch (NotAnswered e) {
+      return null;
+    }
+  }
+
+  /**
+   * Writes plain values as the transport's writer does for printable ASCII; false for anything
+   * else, which only the transport's writer may write.
+   */
+  private static boolean write(StringBuilder out, Object value) {
+    if (value instanceof String s) {
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+          return false;
+        }
+      }
+      out.append('"').append(s).append('"');
+    } else if (value instanceof Long || value instanceof Integer) {
+      out.append(value);
+    } else if (value instanceof Map<?, ?> map) {
+      out.append('{');
+      boolean first = true;
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        if (!first) {
+          out.append(',');
+        }
+        first = false;
+        if (!write(out, e.getKey())) {
+          return false;
+        }
+        out.append(':');
+        if (!write(out, e.getValue())) {
+          return false;
+        }
+      }
+      out.append('}');
+    } else if (value instanceof List<?> list) {
+      out.append('[');
+      for (int i = 0; i < list.size(); i++) {
+        if (i > 0) {
+          out.append(',');
+        }
+        if (!write(out, list.get(i))) {
+          return false;
+        }
+      }
+      out.append(']');
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /** Not a request answered here; thrown from deep inside the reading, caught at its top. */
+  private static final class NotAnswered extends Exception {
+    private static final NotAnswered INSTANCE = new NotAnswered();
+
+    private NotAnswered() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** One line read as a discover request: strict JSON, every value checked, few kept. */
+  private static final class Request {
+    private final String text;
+    private int pos;
+
+    Request(String text) {
+      this.text = text;
+    }
+
+    /** The id as written, when this is a discover answered here. */
+    String discoverId() throws NotAnswered {
+      String id = null;
+      boolean jsonrpc = false;
+      boolean method = false;
+      boolean params = false;
+      Set<String> keys = new HashSet<>();
+      expect('{');
+      do {
+        String key = key(keys);
+        switch (key) {
+          case "jsonrpc" -> require("2.0".equals(string()));
+          case "id" -> id = id();
+          case "method" -> method = Era.DISCOVER.equals(string());
+          case "params" -> params = params();
+          default -> throw NotAnswered.INSTANCE; // the ordinary way says what it makes of it
+        }
+        jsonrpc |= key.equals("jsonrpc");
+      } while (next('}'));
+      space();
+      require(pos == text.length() && jsonrpc && method && params && id != null);
+      return id;
+    }
+
+    /** {@code {"_meta": {...}}} and nothing else. */
+    private boolean params() throws NotAnswered {
+      Set<String> keys = new HashSet<>();
+      expect('{');
+      require(key(keys).equals("_meta"));
+      meta();
+      require(!next('}'));
+      return true;
+    }
+
+    /** The two keys every request needs, no log level; other keys are any value. */
+    private void meta() throws NotAnswered {
+      Set<String> keys = new HashSet<>();
+      boolean version = false;
+      boolean capabilities = false;
+      expect('{');
+      do {
+        String key = key(keys);
+        switch (key) {
+          case RequestContext.PROTOCOL_VERSION ->
+              version = StatelessServer.SUPPORTED_VERSIONS.contains(string());
+          case RequestContext.CLIENT_CAPABILITIES -> {
+            require(peek() == '{');
+            skipValue(2);
+            capabilities = true;
+          }
+          case RequestContext.LOG_LEVEL -> throw NotAnswered.INSTANCE;
+          default -> skipValue(2);
+        }
+      } while (next('}'));
+      require(version && capabilities);
+    }
+
+    /** A string id of printable ASCII without escapes, or an integer, exactly as written. */
+    private String id() throws NotAnswered {
+      boolean quoted = peek() == '"';
+      int start = pos;
+      if (quoted) {
+        String id = string();
+        // No escape inside (the text between the quotes is the id), nothing to re-escape.
+        require(!id.isEmpty() && text.substring(start + 1, pos - 1).equals(id));
+        return text.substring(start, pos);
+      }
+      while (pos < text.length() && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') {
+        pos++;
+      }
+      int digits = pos - start;
+      require(digits > 0 && digits <= MAX_ID_DIGITS && (digits == 1 || text.charAt(start) != '0'));
+      require(pos == text.length() || ",} \t\r".indexOf(text.charAt(pos)) >= 0);
+      return text.substring(start, pos);
+    }
+
+    /** The next member's key: after '{' or ','; a second use of a key is not answered here. */
+    private String key(Set<String> seen) throws NotAnswered {
+      require(peek() == '"');
+      int start = pos; // at the quote: peek() skipped the white space
+      String key = string();
+      require(text.substring(start + 1, pos - 1).equals(key) && seen.add(key));
+      expect(':');
+      return key;
+    }
+
+    /** After a member: true on ',', false on the closing '}'. */
+    private boolean next(char close) throws NotAnswered {
+      int c = peek();
+      pos++;
+      if (c == ',') {
+        return true;
+      }
+      require(c == close);
+      return false;
+    }
+
+    private void skipValue(int depth) throws NotAnswered {
+      require(depth <= MAX_DEPTH);
+      int c = peek();
+      if (c == '{') {
+        pos++;
+        if (peek() == '}') {
+          pos++;
+          return;
+        }
+        Set<String> keys = new HashSet<>();
+        do {
+          key(keys);
+          skipValue(depth + 1);
+        } while (next('}'));
+      } else if (c == '[') {
+        pos++;
+        if (peek() == ']') {
+          pos++;
+          return;
+        }
+        do {
+          skipValue(depth + 1);
+        } while (next(']'));
+      } else if (c == '"') {
+        string();
+      } else if (c == '-' || (c >= '0' && c <= '9')) {
+        number();
+      } else {
+        require(word("true") || word("false") || word("null"));
+      }
+    }
+
+    /** A string, its escapes decoded; strict JSON (no raw control characters). */
+    private String string() throws NotAnswered {
+      expect('"');
+      StringBuilder s = new StringBuilder();
+      while (true) {
+        require(pos < text.length());
+        char c = text.charAt(pos++);
+        if (c == '"') {
+          return s.toString();
+        }
+        require(c >= 0x20);
+        if (c != '\\') {
+          s.append(c);
+          continue;
+        }
+        require(pos < text.length());
+        char e = text.charAt(pos++);
+        switch (e) {
+          case '"', '\\', '/' -> s.append(e);
+          case 'b' -> s.append('\b');
+          case 'f' -> s.append('\f');
+          case 'n' -> s.append('\n');
+          case 'r' -> s.append('\r');
+          case 't' -> s.append('\t');
+          case 'u' -> {
+            require(pos + 4 <= text.length());
+            int code = 0;
+            for (int i = 0; i < 4; i++) {
+              int digit = Character.digit(text.charAt(pos++), 16);
+              require(digit >= 0);
+              code = code * 16 + digit;
+            }
+            s.append((char) code);
+          }
+          default -> throw NotAnswered.INSTANCE;
+        }
+      }
+    }
+
+    /** {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?} */
+    private void number() throws NotAnswered {
+      if (text.charAt(pos) == '-') {
+        pos++;
+      }
+      int start = pos;
+      digits();
+      require(pos - start == 1 || text.charAt(start) != '0');
+      if (pos < text.length() && text.charAt(pos) == '.') {
+        pos++;
+        digits();
+      }
+      if (pos < text.length() && (text.charAt(pos) == 'e' || text.charAt(pos) == 'E')) {
+        pos++;
+        if (pos < text.length() && (text.charAt(pos) == '+' || text.charAt(pos) == '-')) {
+          pos++;
+        }
+        digits();
+      }
+    }
+
+    private void digits() throws NotAnswered {
+      int start = pos;
+      while (pos < text.length() && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') {
+        pos++;
+      }
+      require(pos > start);
+    }
+
+    private boolean word(String w) {
+      if (text.startsWith(w, pos)) {
+        pos += w.length();
+        return true;
+      }
+      return false;
+    }
+
+    private void expect(char c) throws NotAnswered {
+      require(peek() == c);
+      pos++;
+    }
+
+    /** The next character that is not JSON white space, not consumed; -1 at the end. */
+    private int peek() {
+      space();
+      return pos < text.length() ? text.charAt(pos) : -1;
+    }
+
+    private void space() {
+      while (pos < text.length() && " \t\r\n".indexOf(text.charAt(pos)) >= 0) {
+        pos++;
+      }
+    }
+
+    private static void require(boolean condition) throws NotAnswered {
+      if (!condition) {
+        throw NotAnswered.INSTANCE;
+      }
+    }
+  }
+}

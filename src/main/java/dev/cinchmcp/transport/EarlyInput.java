@@ -1,0 +1,140 @@
+package dev.cinchmcp.transport;
+
+import dev.cinchmcp.mcp2026.EarlyDiscover;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Arrays;
+
+/**
+ * Stdin, with its first line read before the server is built, so that a {@code server/discover} can
+ * be answered at once ({@link #answerFirst}). Claude Code opens every stdio server with one and
+ * counts the server as connected once it is answered; built first, the server's mapper, executors,
+ * logging and backend would take a fresh JVM's CPU from that answer, on two cores it shares with
+ * the client's own start.
+ *
+ * <p>The first line is read a byte at a time, so nothing after it is taken from stdin; a line not
+ * answered early is read back first, byte for byte, as if nothing had happened. No logging here:
+ * making the first logger costs more than the answer.
+ */
+public final class EarlyInput extends InputStream {
+
+  /** Longer first lines are handed on unread by the early answer (a discover is ~400 bytes). */
+  static final int MAX_EARLY_LINE = 64 * 1024;
+
+  private final InputStream in;
+  private final Thread reader;
+  private final ByteArrayOutputStream first = new ByteArrayOutputStream(512);
+  private volatile IOException failed;
+  private byte[] pending; // what was read and not answered, served before the rest of stdin
+  private int pendingPos;
+  private volatile boolean answered;
+
+  /** Starts reading the first line of {@code in} at once, on a thread of its own. */
+  public EarlyInput(InputStream in) {
+    this.in = in;
+    this.reader = new Thread(new FirstLine(), "cinch-stdin-first");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /** Reads up to the first newline (included), the end of input, or the length limit. */
+  private final class FirstLine implements Runnable {
+    @Override
+    public void run() {
+      try {
+        int b;
+        while (first.size() < MAX_EARLY_LINE && (b = in.read()) >= 0) {
+          first.write(b);
+          if (b == '\n') {
+            return;
+          }
+        }
+      } catch (IOException e) {
+        failed = e;
+      }
+    }
+  }
+
+  /**
+   * Answers the first line on {@code out} if it came within {@code waitMillis} and {@code early}
+   * answers it; the line is then not read again. Returns whether it was answered.
+   */
+  public boolean answerFirst(EarlyDiscover early, OutputStream out, long waitMillis) {
+    try {
+      reader.join(waitMillis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    if (reader.isAlive() || failed != null) {
+      return false;
+    }
+    byte[] line = first.toByteArray();
+    if (line.length == 0 || line[line.length - 1] != '\n') {
+      return false;
+    }
+    int end = line.length - 1;
+    if (end > 0 && line[end - 1] == '\r') {
+      end--;
+    }
+    byte[] answer = early.answer(Arrays.copyOf(line, end));
+    if (answer == null) {
+      return false;
+    }
+    try {
+      out.write(answer);
+      out.flush();
+    } catch (IOException e) {
+      // the client is gone; the transport finds stdin at its end
+    }
+    pending = new byte[0];
+    answered = true;
+    return true;
+  }
+
+  /** Whether the first line was answered here (the client has had its first answer). */
+  public boolean answeredFirst() {
+    return answered;
+  }
+
+  @Override
+  public int read() throws IOException {
+    byte[] one = new byte[1];
+    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    if (pending == null) {
+      awaitFirstLine();
+    }
+    if (pendingPos < pending.length) {
+      int n = Math.min(len, pending.length - pendingPos);
+      System.arraycopy(pending, pendingPos, b, off, n);
+      pendingPos += n;
+      return n;
+    }
+    return in.read(b, off, len);
+  }
+
+  private void awaitFirstLine() throws IOException {
+    try {
+      reader.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while reading stdin");
+    }
+    pending = first.toByteArray();
+    if (pending.length == 0 && failed != null) {
+      throw failed;
+    }
+  }
+
+  /** Closes stdin: a read under way ends, the first line's included. */
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+}

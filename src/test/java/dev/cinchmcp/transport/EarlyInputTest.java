@@ -1,0 +1,96 @@
+package dev.cinchmcp.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.config.Version;
+import dev.cinchmcp.mcp2026.EarlyDiscover;
+import dev.cinchmcp.server.ServerInfo;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Stdin with its first line read early: what is not answered is read back exactly. */
+class EarlyInputTest {
+
+  private static final String DISCOVER =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":{"
+          + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+          + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+
+  private static final EarlyDiscover EARLY =
+      new EarlyDiscover(ServerInfo.NAME, Version.get(), ServerInfo.INSTRUCTIONS);
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void anAnsweredDiscoverIsNotReadAgainAndTheRestFollows() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    EarlyInput in = new EarlyInput(new ByteArrayInputStream(bytes(DISCOVER + "\r\nnext\n")));
+    assertTrue(in.answerFirst(EARLY, out, 5_000));
+    assertTrue(in.answeredFirst());
+    assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("{\"jsonrpc\":\"2.0\",\"id\":1,"));
+    assertArrayEquals(bytes("next\n"), in.readAllBytes());
+  }
+
+  @Test
+  void aLineNotAnsweredIsReadBackByteForByte() throws IOException {
+    String input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n\u00e9\n";
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    EarlyInput in = new EarlyInput(new ByteArrayInputStream(bytes(input)));
+    assertFalse(in.answerFirst(EARLY, out, 5_000));
+    assertEquals(0, out.size());
+    assertArrayEquals(bytes(input), in.readAllBytes());
+  }
+
+  @Test
+  void aFirstLineLongerThanTheEarlyLimitIsHandedOnWhole() throws IOException {
+    String input = "x".repeat(EarlyInput.MAX_EARLY_LINE * 2) + "\n" + DISCOVER + "\n";
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    EarlyInput in = new EarlyInput(new ByteArrayInputStream(bytes(input)));
+    assertFalse(in.answerFirst(EARLY, out, 5_000));
+    assertArrayEquals(bytes(input), in.readAllBytes());
+  }
+
+  @Test
+  void inputThatEndsWithoutANewlineIsNotAnsweredButReadBack() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    EarlyInput in = new EarlyInput(new ByteArrayInputStream(bytes(DISCOVER)));
+    assertFalse(in.answerFirst(EARLY, out, 5_000));
+    assertArrayEquals(bytes(DISCOVER), in.readAllBytes());
+    EarlyInput empty = new EarlyInput(new ByteArrayInputStream(new byte[0]));
+    assertFalse(empty.answerFirst(EARLY, out, 5_000));
+    assertEquals(-1, empty.read());
+  }
+
+  @Test
+  void aFirstLineThatComesAfterTheWaitIsServedTheOrdinaryWay() throws Exception {
+    PipedOutputStream client = new PipedOutputStream();
+    PipedInputStream stdin = new PipedInputStream(client, 64 * 1024);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    EarlyInput in = new EarlyInput(stdin);
+    assertFalse(in.answerFirst(EARLY, out, 1)); // nothing written yet
+    client.write(bytes(DISCOVER + "\nsecond\n"));
+    client.close();
+    assertEquals(0, out.size());
+    assertArrayEquals(bytes(DISCOVER + "\nsecond\n"), in.readAllBytes());
+  }
+
+  @Test
+  void closingEndsTheFirstLinesReadUnderWay() throws Exception {
+    PipedOutputStream client = new PipedOutputStream();
+    EarlyInput in = new EarlyInput(new PipedInputStream(client));
+    in.close(); // as a stop on a signal does
+    assertFalse(in.answerFirst(EARLY, new ByteArrayOutputStream(), 10_000));
+    assertThrows(IOException.class, in::read);
+  }
+}
