@@ -196,6 +196,43 @@ class Mcp2026IT {
   }
 
   @Test
+  void aDiscoverAnsweredAtStartLeavesWhatFollowsItToTheServer() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      // One write, as a client that does not wait: the early answer must take the first line only.
+      server.send(
+          request("probe", "server/discover", "")
+              + "\n"
+              + request(0, "tools/list", "")
+              + "\n"
+              + call(1, "print(6 * 7)", ""));
+      assertEquals("complete", server.awaitReply("probe", WAIT).at("/result/resultType").asText());
+      assertEquals("execute_code", server.awaitReply(0, WAIT).at("/result/tools/0/name").asText());
+      assertEquals(
+          "42\n", server.awaitReply(1, WAIT).at("/result/structuredContent/stdout").asText());
+      assertEquals(3, server.received().stream().filter(m -> m.has("id")).count());
+      server.closeStdin();
+      assertEquals(0, server.waitForExit(WAIT));
+      server.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void aFirstDiscoverInAnotherVersionIsRefusedAsAnyRequestIs() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"server/discover\",\"params\":{"
+              + "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2027-01-01\","
+              + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
+      JsonNode error = server.awaitReply("p", WAIT).path("error");
+      assertEquals(-32022, error.path("code").asInt());
+      assertEquals("[\"2026-07-28\"]", error.at("/data/supported").toString());
+      server.send(request("q", "server/discover", ""));
+      assertEquals("complete", server.awaitReply("q", WAIT).at("/result/resultType").asText());
+      server.assertProtocolClean();
+    }
+  }
+
+  @Test
   void aVersionNotServedIsRefusedOnEveryRequestAndTheNextRightOneIsServed() throws Exception {
     try (JarProcess server = start(api.baseUrl())) {
       String wrong = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2027-01-01\"}";
@@ -231,6 +268,12 @@ class Mcp2026IT {
       try (JarProcess server = JarProcess.startAsUser(jar, home, env)) {
         server.send(call("c", "print('never answered')", ",\"progressToken\":\"c-progress\""));
         assertTrue(hanging.awaitRequest(20), "the request never reached the API");
+        // Its first progress (sent on its way to the API) is read before the cancellation, so that
+        // a busy test reader cannot count it as one written after.
+        server.await(
+            m -> "c-progress".equals(m.at("/params/progressToken").asText()),
+            WAIT,
+            "the call's first progress");
         server.send(cancel("c"));
         assertTrue(hanging.awaitHangUp(10), "the HTTP request was not aborted");
         int atCancel = server.received().size();
