@@ -4,7 +4,8 @@
 // For each pool size, in a fresh server each: the first call after start (spawn -> its answer, and
 // initialize's answer -> its answer); sequential round trips of print(2+2) / console.log(2+2) with
 // --gap ms between calls (the pool refills in the gap); a burst of 8 Python calls sent at once; and
-// the idle cost of the server's whole process tree (RSS, and CPU over 10 s) once the pool is full.
+// the idle cost of the server's whole process tree (PSS, its anonymous part, RSS, and CPU over 10 s)
+// once the pool is full: compare the figures of the two pool sizes.
 // Round trips are the client's: a tools/call written -> its answer read (process.hrtime).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -72,13 +73,18 @@ function treeTicks(pid) {
 }
 
 // Proportional set size of the tree: shared pages (runsc's and the interpreters' code) counted once
-// over all the processes that share them, unlike an RSS sum.
-function treePssKb(pid) {
-  let total = 0;
+// over all the processes that share them, unlike an RSS sum. `pinned` is the part the machine cannot
+// take back under memory pressure: anonymous and shared-memory pages (Go heaps, interpreter heaps,
+// the sandboxes' memory files). The rest of PSS is file pages (the runsc, python and node binaries):
+// page cache, shared with every other use of those files, and reclaimable.
+function treePss(pid) {
+  const total = { pss: 0, pinned: 0 };
   const walk = (p) => {
     try {
-      const m = fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+) kB/m);
-      if (m) total += Number(m[1]);
+      const rollup = fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8');
+      const kb = (key) => Number((rollup.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm')) || [0, 0])[1]);
+      total.pss += kb('Pss');
+      total.pinned += kb('Pss_Anon') + kb('Pss_Shmem');
       for (const t of fs.readdirSync(`/proc/${p}/task`)) {
         const c = fs.readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
         if (c) c.split(/\s+/).map(Number).forEach(walk);
@@ -116,7 +122,8 @@ for (const pool of pools) {
   await sleep(10_000);
   const cpu = ((treeTicks(s.child.pid) - ticks0) / 100) / ((now() - t0) / 1000) * 100;
   const mem = treeMemory(s.child.pid);
-  console.log(`  idle (pool full): process tree PSS ${(treePssKb(s.child.pid) / 1024).toFixed(0)} MB (RSS summed ${(mem.rssKb / 1024).toFixed(0)} MB), CPU ${cpu.toFixed(2)} % of a core over 10 s`);
+  const pss = treePss(s.child.pid);
+  console.log(`  idle (pool full): process tree PSS ${(pss.pss / 1024).toFixed(0)} MB, of it anonymous and shared memory ${(pss.pinned / 1024).toFixed(0)} MB (RSS summed ${(mem.rssKb / 1024).toFixed(0)} MB), CPU ${cpu.toFixed(2)} % of a core over 10 s`);
   s.child.stdin.end();
   await new Promise((r) => s.child.on('exit', r));
 }

@@ -27,6 +27,14 @@ public final class EarlyDiscover {
   /** Longest integer id echoed as written: well inside a long. */
   private static final int MAX_ID_DIGITS = 18;
 
+  /**
+   * Longest number and key read here, far inside what Jackson's parser accepts (1,000 digits and
+   * 50,000 characters by default): a request near those limits goes the ordinary way.
+   */
+  private static final int MAX_NUMBER_CHARS = 100;
+
+  private static final int MAX_KEY_CHARS = 1_000;
+
   private final Map<String, Object> result;
 
   public EarlyDiscover(String name, String version, String instructions) {
@@ -42,9 +50,6 @@ public final class EarlyDiscover {
     }
     try {
       String id = new Request(new String(line, StandardCharsets.US_ASCII)).discoverId();
-      if (id == null) {
-        return null;
-      }
       StringBuilder reply = new StringBuilder(512);
       reply.append("{\"jsonrpc\":\"2.0\",\"id\":").append(id).append(",\"result\":");
       if (!write(reply, result)) {
@@ -123,7 +128,7 @@ public final class EarlyDiscover {
       this.text = text;
     }
 
-    /** The id as written, when this is a discover answered here. */
+    /** The id as written; thrown when this is not a discover answered here. */
     String discoverId() throws NotAnswered {
       String id = null;
       boolean jsonrpc = false;
@@ -204,7 +209,10 @@ public final class EarlyDiscover {
       require(peek() == '"');
       int start = pos; // at the quote: peek() skipped the white space
       String key = string();
-      require(text.substring(start + 1, pos - 1).equals(key) && seen.add(key));
+      require(
+          key.length() <= MAX_KEY_CHARS
+              && text.substring(start + 1, pos - 1).equals(key)
+              && seen.add(key));
       expect(':');
       return key;
     }
@@ -293,6 +301,7 @@ public final class EarlyDiscover {
 
     /** {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?} */
     private void number() throws NotAnswered {
+      int from = pos;
       if (text.charAt(pos) == '-') {
         pos++;
       }
@@ -310,6 +319,7 @@ public final class EarlyDiscover {
         }
         digits();
       }
+      require(pos - from <= MAX_NUMBER_CHARS);
     }
 
     private void digits() throws NotAnswered {

@@ -197,6 +197,14 @@ class EarlyDiscoverTest {
   }
 
   @Test
+  void aRequestNearTheLimitsOfJacksonsParserGoesTheOrdinaryWay() throws IOException {
+    anythingElseGoesTheOrdinaryWayAndIsAnsweredOnce(
+        discover("1", META + ",\"n\":1" + "0".repeat(1000)));
+    anythingElseGoesTheOrdinaryWayAndIsAnsweredOnce(
+        discover("1", META + ",\"" + "k".repeat(60_000) + "\":1"));
+  }
+
+  @Test
   void aDiscoverWithoutIdIsANotificationAndGetsNoAnswer() {
     String line =
         "{\"jsonrpc\":\"2.0\",\"method\":\"server/discover\",\"params\":{\"_meta\":{"
