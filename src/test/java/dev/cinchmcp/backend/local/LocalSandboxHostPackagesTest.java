@@ -71,10 +71,7 @@ class LocalSandboxHostPackagesTest {
         """));
     assertEquals(0, result.exitCode(), describe(result));
     assertTrue(
-        result
-            .stdout()
-            .text()
-            .startsWith("inverse True\nsums {'a': 4, 'b': 2}\n"),
+        result.stdout().text().startsWith("inverse True\nsums {'a': 4, 'b': 2}\n"),
         describe(result));
     assertEquals("", result.stderr().text(), describe(result));
   }
