@@ -28,9 +28,20 @@ final class OciSpec {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The environment of every program, complete (Node's adds {@link #NODE_PATH}). */
+  /**
+   * The environment of every program, complete (Node's adds {@link #NODE_PATH}). One thread for
+   * OpenBLAS and OpenMP (numpy, scipy): with half a CPU more threads compute nothing faster, and
+   * each reserves a stack and a buffer that RLIMIT_AS counts (without host cgroups, numpy's threads
+   * alone exhausted 256 MB: "pthread_create() is 11", then "can't start new thread").
+   */
   static final List<String> ENVIRONMENT =
-      List.of("PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8", "LC_CTYPE=C.UTF-8");
+      List.of(
+          "PATH=/usr/local/bin:/usr/bin:/bin",
+          "HOME=/tmp",
+          "LANG=C.UTF-8",
+          "LC_CTYPE=C.UTF-8",
+          "OPENBLAS_NUM_THREADS=1",
+          "OMP_NUM_THREADS=1");
 
   /**
    * Where Node finds packages installed under /usr ({@code npm install -g}, Debian's node-*

@@ -7,14 +7,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Which pieces of a planted /etc are shown, in real directory trees. */
 class HostEtcTest {
 
-  @TempDir Path etc;
-  @TempDir Path elsewhere;
+  @TempDir Path root;
+  Path etc;
+  Path elsewhere; // beside etc: JUnit warns about links that lead out of its temporary directory
+
+  @BeforeEach
+  void plant() throws IOException {
+    etc = Files.createDirectory(root.resolve("etc"));
+    elsewhere = Files.createDirectory(root.resolve("elsewhere"));
+  }
 
   private List<String> shown() {
     return HostEtc.binds(etc).stream().map(b -> b.source() + " -> " + b.destination()).toList();
