@@ -7,9 +7,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -100,12 +100,6 @@ public final class HostPackages {
     }
   }
 
-  /** "numpy-1.24.2.egg-info", "scikit_learn-1.2.1.dist-info", "crit-3.17.1-py3.11.egg-info". */
-  private static final Pattern PYTHON_METADATA =
-      Pattern.compile("(.+?)-(\\d[^-]*?)(?:-py\\d[^-]*)?\\.(?:dist|egg)-info");
-
-  private static final Pattern MAJOR_MINOR = Pattern.compile("(\\d+)\\.(\\d+)");
-
   private static final Pattern NODE_VERSION = Pattern.compile("\"version\"\\s*:\\s*\"([^\"]+)\"");
 
   private final Map<Language, List<Found>> found;
@@ -165,17 +159,26 @@ public final class HostPackages {
   }
 
   private static List<Found> python(Path root, List<String> dirs) {
-    Map<String, String> versions = new LinkedHashMap<>(); // normalised name -> version
+    Map<String, Known> known = new HashMap<>();
+    for (Known each : PYTHON) {
+      known.put(normalised(each.name()), each);
+    }
+    Map<Known, String> versions = new HashMap<>();
     for (String dir : dirs) {
       Path site = inside(root, dir);
       if (!Files.isDirectory(site)) {
         continue;
       }
+      // One listing per directory, plain string work per entry: this runs before the server is
+      // ready, mostly still interpreted, over a few hundred names.
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(site, "*-info")) {
         for (Path entry : entries) {
-          Matcher m = PYTHON_METADATA.matcher(entry.getFileName().toString());
-          if (m.matches()) {
-            versions.putIfAbsent(normalised(m.group(1)), m.group(2));
+          String[] nameAndVersion = metadataName(entry.getFileName().toString());
+          if (nameAndVersion != null) {
+            Known match = known.get(normalised(nameAndVersion[0]));
+            if (match != null) {
+              versions.putIfAbsent(match, nameAndVersion[1]); // the first directory wins
+            }
           }
         }
       } catch (IOException e) {
@@ -183,20 +186,49 @@ public final class HostPackages {
       }
     }
     List<Found> found = new ArrayList<>();
-    for (Known known : PYTHON) {
-      String version = versions.get(normalised(known.name()));
+    for (Known each : PYTHON) {
+      String version = versions.get(each);
       if (version != null) {
-        found.add(new Found(known, shortVersion(version)));
+        found.add(new Found(each, shortVersion(version)));
       }
     }
     return List.copyOf(found);
   }
 
+  /**
+   * The name and version of a metadata directory: "numpy-1.24.2.egg-info",
+   * "scikit_learn-1.2.1.dist-info", "numba-0.56.4-py3.11.egg-info"; null for anything else (e.g.
+   * "cryptography.egg-info", which has no version).
+   */
+  static String[] metadataName(String entry) {
+    int end =
+        entry.endsWith(".dist-info") || entry.endsWith(".egg-info") ? entry.lastIndexOf('.') : -1;
+    for (int dash = entry.indexOf('-');
+        dash > 0 && dash < end;
+        dash = entry.indexOf('-', dash + 1)) {
+      if (Character.isDigit(entry.charAt(dash + 1))) {
+        String version = entry.substring(dash + 1, end);
+        int python = version.indexOf("-py");
+        return new String[] {
+          entry.substring(0, dash), python < 0 ? version : version.substring(0, python)
+        };
+      }
+    }
+    return null;
+  }
+
   private static List<Found> node(Path root) {
+    List<Path> dirs = new ArrayList<>();
+    for (String dir : NODE_DIRS) {
+      Path path = inside(root, dir);
+      if (Files.isDirectory(path)) {
+        dirs.add(path);
+      }
+    }
     List<Found> found = new ArrayList<>();
     for (Known known : NODE) {
-      for (String dir : NODE_DIRS) {
-        Path manifest = inside(root, dir).resolve(known.name()).resolve("package.json");
+      for (Path dir : dirs) {
+        Path manifest = dir.resolve(known.name()).resolve("package.json");
         if (Files.isRegularFile(manifest)) {
           found.add(new Found(known, shortVersion(nodeVersion(manifest))));
           break;
@@ -225,16 +257,38 @@ public final class HostPackages {
 
   /** PEP 503: case and runs of "-", "_", "." do not matter. */
   static String normalised(String name) {
-    return name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-");
+    StringBuilder out = new StringBuilder(name.length());
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean separator = c == '-' || c == '_' || c == '.';
+      if (!separator) {
+        out.append(Character.toLowerCase(c));
+      } else if (out.length() == 0 || out.charAt(out.length() - 1) != '-') {
+        out.append('-');
+      }
+    }
+    return out.toString();
   }
 
   /** "1.24.2" -> "1.24"; "0.0.0" (Debian's placeholder for an unknown version) -> "". */
   static String shortVersion(String version) {
-    Matcher m = MAJOR_MINOR.matcher(version);
-    if (!m.lookingAt() || version.startsWith("0.0.0")) {
+    if (version.startsWith("0.0.0")) {
       return "";
     }
-    return m.group(1) + "." + m.group(2);
+    int end = 0;
+    int dots = 0;
+    while (end < version.length()) {
+      char c = version.charAt(end);
+      if (c == '.' ? ++dots == 2 : !Character.isDigit(c)) {
+        break;
+      }
+      end++;
+    }
+    String shortened = version.substring(0, end);
+    if (shortened.endsWith(".")) {
+      shortened = shortened.substring(0, shortened.length() - 1);
+    }
+    return shortened.startsWith(".") ? "" : shortened;
   }
 
   /** The packages found for a language, in the list's order. */

@@ -120,5 +120,16 @@ class HostPackagesTest {
     assertEquals("1.24", HostPackages.shortVersion("1.24.2"));
     assertEquals("", HostPackages.shortVersion("0.0.0"));
     assertEquals("", HostPackages.shortVersion("unknown"));
+    assertEquals("4.0", HostPackages.shortVersion("4.0.2+dfsg"));
+    assertEquals("10", HostPackages.shortVersion("10"));
+    assertEquals("2.1", HostPackages.shortVersion("2.1rc1"));
+    assertEquals(
+        List.of("crit", "3.17.1"),
+        List.of(HostPackages.metadataName("crit-3.17.1-py3.11.egg-info")));
+    assertEquals(
+        List.of("lazr.restfulclient", "0.14.5"),
+        List.of(HostPackages.metadataName("lazr.restfulclient-0.14.5.egg-info")));
+    assertEquals(null, HostPackages.metadataName("cryptography.egg-info"));
+    assertEquals(null, HostPackages.metadataName("numpy-1.24.2.pth"));
   }
 }
