@@ -61,13 +61,11 @@ public record SandboxFacts(String runtimes, String limits, String isolation, Str
    * What the local backend offers: the standard library and what the machine has installed under
    * /usr, naming the well-known packages found at start.
    *
-   * @param found e.g. "numpy 1.24, matplotlib 3.6 (Python)"; empty when none was found
+   * @param found e.g. "Python: numpy 1.24, matplotlib 3.6"; empty when none was found
    */
   public static String installedPackages(String found) {
-    String named =
-        found.isEmpty() ? "none of the well-known packages was found" : "among them " + found;
-    return "standard library, plus the packages installed on this machine under /usr ("
-        + named
+    return "standard library, plus what this machine has installed under /usr ("
+        + (found.isEmpty() ? "none of the well-known packages was found" : found)
         + "); no way to install more";
   }
 

@@ -14,12 +14,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The well-known packages installed under /usr that the sandbox's interpreters find, for the tool
- * description ("numpy 1.24, pandas 1.5, matplotlib 3.6"). Found at start from the files the package
- * managers leave, without starting an interpreter: Python's {@code *.dist-info} and {@code
+ * description ("Python: numpy 1.24, pandas 1.5, matplotlib 3.6"). Found at start from the files the
+ * package managers leave, without starting an interpreter: Python's {@code *.dist-info} and {@code
  * *.egg-info} entries (one directory listing per site directory), Node's {@code package.json} of
  * each known name. A short list of names a model would reach for, not everything installed: the
  * rest imports just as well, it is only not named.
@@ -94,9 +93,9 @@ public final class HostPackages {
 
   /** One package found, with its version ("1.24"; empty when the files do not say). */
   record Found(Known known, String version) {
+    /** As a program names it: "numpy 1.24", "PIL 9.4" (Pillow), "sklearn 1.2" (scikit-learn). */
     String describe() {
-      String named = known.name() + (version.isEmpty() ? "" : " " + version);
-      return known.module().equals(known.name()) ? named : named + " (" + known.module() + ")";
+      return known.module() + (version.isEmpty() ? "" : " " + version);
     }
   }
 
@@ -301,7 +300,7 @@ public final class HostPackages {
   }
 
   /**
-   * "numpy 1.24, pandas 1.5 (Python); lodash 4.17 (Node.js)", or "" when none was found. Only the
+   * "Python: numpy 1.24, pandas 1.5; Node.js: lodash 4.17", or "" when none was found. Only the
    * languages with packages are named.
    */
   public String describe() {
@@ -309,11 +308,11 @@ public final class HostPackages {
     for (Language language : Language.values()) {
       List<Found> list = found(language);
       if (!list.isEmpty()) {
-        parts.add(
-            list.stream().map(Found::describe).collect(Collectors.joining(", "))
-                + " ("
-                + RuntimeVersions.displayName(language)
-                + ")");
+        StringBuilder part = new StringBuilder(RuntimeVersions.displayName(language)).append(": ");
+        for (int i = 0; i < list.size(); i++) {
+          part.append(i == 0 ? "" : ", ").append(list.get(i).describe());
+        }
+        parts.add(part.toString());
       }
     }
     return String.join("; ", parts);

@@ -39,8 +39,7 @@ class HostPackagesTest {
     HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, Optional.of("3.11.2"), false);
 
     assertEquals(
-        "numpy 1.24, pandas 1.5, matplotlib 3.6, scikit-learn 1.2 (sklearn), Pillow 9.4 (PIL),"
-            + " PyYAML 6.0 (yaml) (Python)",
+        "Python: numpy 1.24, pandas 1.5, matplotlib 3.6, sklearn 1.2, PIL 9.4, yaml 6.0",
         found.describe());
   }
 
@@ -54,7 +53,7 @@ class HostPackagesTest {
     HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, Optional.of("3.11.2"), false);
 
     // Debian's python puts /usr/local's dist-packages first on sys.path: its numpy is imported.
-    assertEquals("numpy 2.1, polars 1.9 (Python)", found.describe());
+    assertEquals("Python: numpy 2.1, polars 1.9", found.describe());
   }
 
   @Test
@@ -67,7 +66,7 @@ class HostPackagesTest {
 
     HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, Optional.of("3.11.2"), false);
 
-    assertEquals("sympy, lxml 4.9, numba 0.56 (Python)", found.describe());
+    assertEquals("Python: sympy, lxml 4.9, numba 0.56", found.describe());
   }
 
   @Test
@@ -80,7 +79,7 @@ class HostPackagesTest {
         HostPackages.find(
             root, Optional.of(Path.of("/usr/local/bin/python3.12")), Optional.of("3.12.7"), false);
 
-    assertEquals("pandas 2.2 (Python)", found.describe());
+    assertEquals("Python: pandas 2.2", found.describe());
     assertEquals(
         List.of(
             "/usr/local/lib/python3/dist-packages",
@@ -102,7 +101,7 @@ class HostPackagesTest {
 
     HostPackages found = HostPackages.find(root, Optional.empty(), Optional.empty(), true);
 
-    assertEquals("lodash 4.17, d3 7.8 (Node.js)", found.describe());
+    assertEquals("Node.js: lodash 4.17, d3 7.8", found.describe());
   }
 
   @Test
