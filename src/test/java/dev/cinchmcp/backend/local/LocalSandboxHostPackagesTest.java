@@ -41,6 +41,10 @@ class LocalSandboxHostPackagesTest {
     return Sandboxes.python(runner, code);
   }
 
+  CompletableFuture<RunResult> javascript(String code) {
+    return Sandboxes.javascript(runner, code);
+  }
+
   @BeforeAll
   void start(@TempDir Path state) {
     requirePackages();
@@ -115,6 +119,20 @@ class LocalSandboxHostPackagesTest {
     // No "Fontconfig error" and no warning about an unwritable cache: the fonts' configuration is
     // there, and HOME is the writable /tmp.
     assertEquals("", result.stderr().text(), describe(result));
+  }
+
+  @Test
+  void nodeFindsWhatNpmInstalledGloballyUnderUsr() {
+    Assumptions.assumeTrue(
+        Files.isRegularFile(Path.of("/usr/lib/node_modules/npm/package.json")),
+        "no npm under /usr/lib/node_modules");
+    RunResult result =
+        await(javascript("console.log(require('npm/package.json').name, process.env.NODE_PATH)"));
+    assertEquals(0, result.exitCode(), describe(result));
+    assertEquals(
+        "npm " + String.join(":", HostPackages.NODE_DIRS) + "\n",
+        result.stdout().text(),
+        describe(result));
   }
 
   /**

@@ -21,4 +21,9 @@ class LocalSandboxWarmHostPackagesTest extends LocalSandboxHostPackagesTest {
   CompletableFuture<RunResult> python(String code) {
     return Sandboxes.warmPython(runner, code);
   }
+
+  @Override
+  CompletableFuture<RunResult> javascript(String code) {
+    return Sandboxes.warmJavascript(runner, code);
+  }
 }
