@@ -7,7 +7,6 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
-import dev.cinchmcp.backend.SandboxFacts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -210,21 +209,9 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return runtime == null ? "a container" : runtime.shortIsolation();
   }
 
-  /**
-   * What a program can import besides the standard library, for the tool's description: nothing in
-   * the official images (the defaults); in others, what their maker put there.
-   */
+  /** What a program can import besides the standard library, for the tool's description. */
   public String packages() {
-    List<String> custom = new ArrayList<>();
-    if (!settings.pythonImage().equals(DockerSettings.DEFAULT_PYTHON_IMAGE)) {
-      custom.add(settings.pythonImage());
-    }
-    if (!settings.nodeImage().equals(DockerSettings.DEFAULT_NODE_IMAGE)) {
-      custom.add(settings.nodeImage());
-    }
-    return custom.isEmpty()
-        ? SandboxFacts.STANDARD_LIBRARY_ONLY
-        : SandboxFacts.imagePackages(String.join(" and ", custom));
+    return settings.packages();
   }
 
   /** The limits that hold, for the tool's description. */
