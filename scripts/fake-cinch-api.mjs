@@ -9,13 +9,13 @@
 //   fake:status=CODE  answer with this HTTP status and a JSON error body (402 speaks of credits)
 //
 // With FAKE_CINCH_RUN=1 it runs the program instead, for real and NOT sandboxed (python3 or node
-// on this machine, in a fresh temporary working directory, killed after 10 s): only for the real-
-// client checks' own programs, on loopback; never point a server with other code at it.
+// on this machine, with a /tmp of its own as working directory, killed after 10 s): only for the
+// real-client checks' own programs, on loopback; never point a server with other code at it.
 //
 // Usage: node scripts/fake-cinch-api.mjs [port]   (port 0 or none: any free port)
 // It prints one line, "listening on PORT", on stdout, and serves 127.0.0.1 only.
 // With FAKE_CINCH_KEY set, any other bearer token gets 401.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -25,15 +25,32 @@ const expectedKey = process.env.FAKE_CINCH_KEY;
 const port = Number(process.argv[2] || 0);
 const runForReal = process.env.FAKE_CINCH_RUN === '1';
 
-// Runs the program in a fresh working directory, as the service would; answers as the service does.
+// Each run gets a /tmp of its own, as the service's sandbox has: a tmpfs in a mount namespace of its
+// own (unshare -rm, where user namespaces are allowed), so that a launcher working in /tmp/work
+// touches nothing of this machine's /tmp and two runs never share it. The program lives beside it,
+// in /mnt (a second tmpfs), so it is not among the files the run wrote.
+const isolated = runForReal && spawnSync('unshare', ['-rm', 'true']).status === 0;
+if (runForReal && !isolated) {
+  console.error('fake-cinch-api: no user namespaces here; programs run in a temporary directory of the shared /tmp');
+}
+const IN_OWN_TMP =
+  'exec 3<"$1"; mount -t tmpfs -o size=64m tmpfs /tmp && mount -t tmpfs -o size=8m tmpfs /mnt' +
+  ' && cat <&3 >"/mnt/$3" && exec 3<&- && cd /tmp && exec "$2" "/mnt/$3"';
+
+// Runs the program as the service would, and answers as the service does.
 function run(code, language, answer) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-cinch-run-'));
-  const file = path.join(dir, language === 'javascript' ? 'main.js' : 'main.py');
+  const name = language === 'javascript' ? 'main.js' : 'main.py';
+  const file = path.join(dir, name);
   fs.writeFileSync(file, code);
+  const interpreter = language === 'javascript' ? 'node' : 'python3';
+  const [command, args, cwd] = isolated
+    ? ['unshare', ['-rm', 'sh', '-c', IN_OWN_TMP, 'sh', file, interpreter, name], '/']
+    : [interpreter, [file], dir];
   const started = Date.now();
-  const child = spawn(language === 'javascript' ? 'node' : 'python3', [file], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, LANG: 'C.UTF-8' },
+  const child = spawn(command, args, {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: isolated ? '/tmp' : dir, LANG: 'C.UTF-8' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out = [];
