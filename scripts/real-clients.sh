@@ -8,6 +8,12 @@
 #     2025 one (scripts/real-clients/sdk-clients.mjs);
 #   - Claude Code CLI: `claude mcp add` + `claude mcp list` in a throw-away HOME must say "Connected",
 #     and its per-server log must show the 2026 era and a server that ended on SIGINT alone;
+#   - Claude Code hands the model a picture: print mode against a fake Messages API on loopback
+#     (scripts/real-clients/fake-model-api.mjs) that calls execute_code and keeps the tool_result
+#     the model gets; once with a stand-in server that always returns an image (the control,
+#     scripts/real-clients/picture-server.mjs), once with the jar running a Python program that
+#     writes a PNG with the standard library (a second fake Cinch API that really runs programs);
+#     the pictures as the model saw them are kept in target/real-clients-pictures/;
 #   - the Claude Desktop bundle: `mcpb validate` on its manifest, then the server started from the
 #     unpacked target/cinch-mcp-<os>-<arch>.mcpb exactly as the mcpb package computes the launch
 #     command, once as it is and once where no Java is installed (the JDKs hidden in a private mount
@@ -45,8 +51,11 @@ fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/cinch-real-clients.XXXXXX")"
 FAKE_PID=""
+MORE_PIDS=() # the fake API that really runs programs, a fake model
 cleanup() {
-  if [[ -n "$FAKE_PID" ]]; then kill "$FAKE_PID" 2>/dev/null; wait "$FAKE_PID" 2>/dev/null; fi
+  for pid in "$FAKE_PID" "${MORE_PIDS[@]}"; do
+    if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
+  done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -73,6 +82,15 @@ done
 echo "Clients: Inspector $(node -p "require('$CLIENTS/node_modules/@modelcontextprotocol/inspector/package.json').version")," \
   "Claude Code $(node -p "require('$CLIENTS/node_modules/@anthropic-ai/claude-code/package.json').version")," \
   "mcpb $(node -p "require('$CLIENTS/node_modules/@anthropic-ai/mcpb/package.json').version"); Java: $(java -version 2>&1 | head -n 1)"
+
+# Waits for a fake's "listening on PORT" line in FILE and prints the port.
+port_of() {
+  for _ in $(seq 1 100); do
+    grep -q '^listening on ' "$1" 2>/dev/null && break
+    sleep 0.1
+  done
+  sed -n 's/^listening on \([0-9]*\)$/\1/p' "$1"
+}
 
 # --- the fake Cinch API, on a free port ---
 FAKE_CINCH_KEY="$KEY" node "$ROOT/scripts/fake-cinch-api.mjs" 0 >"$WORK/fake.out" 2>"$WORK/fake.err" &
@@ -193,6 +211,82 @@ if OUT="$(claude mcp add --transport stdio cinch -e CINCH_API_KEY="$KEY" -e CINC
   fi
 else
   fail "Claude Code: claude mcp add failed" "$OUT"
+fi
+
+# --- Claude Code hands the model a picture from a tool result ---
+# A fake Messages API plays the model: it calls mcp__cinch__execute_code (through ToolSearch, as MCP
+# tools are deferred) and keeps the tool_result of the next request, as the model gets it, with
+# each image decoded to a file. Print mode, with only the given MCP configuration.
+PICTURES="$ROOT/target/real-clients-pictures"
+mkdir -p "$PICTURES"
+claude_picture() { # NAME MCP_CONFIG CODE; leaves the fake's files in $WORK/picture-NAME
+  local dir="$WORK/picture-$1" port pid
+  mkdir -p "$dir"
+  FAKE_MODEL_OUT="$dir" FAKE_MODEL_CODE="$3" node "$ROOT/scripts/real-clients/fake-model-api.mjs" 0 \
+    >"$dir/fake.out" 2>"$dir/fake.err" &
+  pid=$!
+  MORE_PIDS+=("$pid")
+  port="$(port_of "$dir/fake.out")"
+  (cd "$CLAUDE_HOME/project" && HOME="$CLAUDE_HOME" CLAUDE_CONFIG_DIR="$CLAUDE_HOME/.claude" \
+    DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+    ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=sk-ant-fake-model \
+    timeout "$CLIENT_TIMEOUT" "$BIN/claude" -p "Draw a small chart." --output-format stream-json --verbose \
+    --mcp-config "$2" --strict-mcp-config --allowedTools mcp__cinch__execute_code \
+    >"$dir/stream.jsonl" 2>"$dir/claude.err")
+  STATUS=$?
+  kill "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  cat "$dir/stream.jsonl" "$dir/claude.err" >>"$WORK/all-output.txt"
+  OUT="$(cat "$dir/claude.err"; tail -c 1500 "$dir/stream.jsonl"; head -c 1500 "$dir/tool-result.json" 2>/dev/null)"
+}
+# Prints WIDTHxHEIGHT of a PNG file, or nothing when it is not one.
+png_size() {
+  node -e 'const b = require("fs").readFileSync(process.argv[1]);
+    if (b.subarray(1, 4).toString() === "PNG" && b.subarray(12, 16).toString() === "IHDR")
+      console.log(b.readUInt32BE(16) + "x" + b.readUInt32BE(20));' "$1" 2>/dev/null
+}
+
+# The control: a stand-in server whose every result holds one 24x16 PNG. If it fails too, the
+# harness or Claude Code changed, not the jar.
+printf '{"mcpServers": {"cinch": {"type": "stdio", "command": "node", "args": ["%s", "%s"]}}}\n' \
+  "$ROOT/scripts/real-clients/picture-server.mjs" "$WORK/picture-control-sent.png" >"$WORK/picture-control.json"
+claude_picture control "$WORK/picture-control.json" "print(1)"
+CONTROL="$WORK/picture-control/image-1.png"
+if [[ $STATUS -eq 0 && -f "$CONTROL" && "$(png_size "$CONTROL")" == 24x16 ]] && cmp -s "$CONTROL" "$WORK/picture-control-sent.png"; then
+  cp "$CONTROL" "$PICTURES/control.png"
+  pass "Claude Code (control): the model is handed a stand-in server's picture, byte for byte"
+else
+  fail "Claude Code (control): no picture reached the fake model (exit $STATUS)" "$OUT"
+fi
+
+# The jar: a Python program writes a 32x20 PNG with the standard library into its working
+# directory; a second fake Cinch API runs it for real.
+FAKE_CINCH_KEY="$KEY" FAKE_CINCH_RUN=1 node "$ROOT/scripts/fake-cinch-api.mjs" 0 >"$WORK/fake-run.out" 2>"$WORK/fake-run.err" &
+MORE_PIDS+=("$!")
+RUN_PORT="$(port_of "$WORK/fake-run.out")"
+[[ -n "$RUN_PORT" ]] || die "the fake Cinch API that runs programs did not start: $(cat "$WORK/fake-run.err")"
+printf '{"mcpServers": {"cinch": {"type": "stdio", "command": "java", "args": ["-jar", "%s"], "env": {"CINCH_API_KEY": "%s", "CINCH_BASE_URL": "http://127.0.0.1:%s"}}}}\n' \
+  "$JAR" "$KEY" "$RUN_PORT" >"$WORK/picture-jar.json"
+PNG_PROGRAM="import struct, zlib
+def chunk(kind, data):
+    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+width, height = 32, 20
+rows = b''.join(b'\\x00' + b''.join(bytes((x * 8, 60 + y * 8, 255 - x * 8)) for x in range(width))
+                for y in range(height))
+png = (b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 2, 0, 0, 0))
+       + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))
+with open('chart.png', 'wb') as f:
+    f.write(png)
+print('wrote chart.png,', len(png), 'bytes')"
+claude_picture jar "$WORK/picture-jar.json" "$PNG_PROGRAM"
+JAR_PICTURE="$WORK/picture-jar/image-1.png"
+if [[ $STATUS -eq 0 && -f "$JAR_PICTURE" && "$(png_size "$JAR_PICTURE")" == 32x20 ]]; then
+  cp "$JAR_PICTURE" "$PICTURES/jar-chart.png"
+  pass "Claude Code: the model is handed the PNG a program wrote, as an image (target/real-clients-pictures/jar-chart.png)"
+elif [[ $STATUS -eq 0 && -f "$WORK/picture-jar/tool-result.json" ]]; then
+  fail "Claude Code: the jar's result reached the model without an image (is issue 22's picture pipeline in this build?)" "$OUT"
+else
+  fail "Claude Code: the jar's picture run did not reach the model (exit $STATUS)" "$OUT"
 fi
 
 if [[ -n "$BUNDLE" ]]; then

@@ -12,8 +12,18 @@ import java.util.Objects;
  * @param runtimes the languages and versions, e.g. "Python 3.12 and Node 20"
  * @param limits the limits that hold, as a phrase, e.g. "10 seconds, 256 MB of memory, half a CPU"
  * @param isolation what keeps a program in, as a short phrase, e.g. "gVisor"
+ * @param packages what a program can import besides the standard library, as a phrase that follows
+ *     the runtimes ({@link #STANDARD_LIBRARY_ONLY}, {@link #installedPackages})
  */
-public record SandboxFacts(String runtimes, String limits, String isolation) {
+public record SandboxFacts(String runtimes, String limits, String isolation, String packages) {
+
+  /**
+   * The hosted API's sandboxes, and the official images of the docker backend: nothing but the
+   * standard library, and no network to install more.
+   */
+  public static final String STANDARD_LIBRARY_ONLY =
+      "standard library only: no third-party packages (no numpy, pandas, requests, lodash) and no"
+          + " way to install any";
 
   /** The boundary of the Cinch service and of the local backend. */
   public static final String GVISOR = "gVisor";
@@ -39,11 +49,29 @@ public record SandboxFacts(String runtimes, String limits, String isolation) {
     Objects.requireNonNull(runtimes, "runtimes");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(isolation, "isolation");
+    Objects.requireNonNull(packages, "packages");
   }
 
-  /** Facts of a gVisor sandbox (the service's, the local backend's). */
+  /** Facts of a gVisor sandbox with the standard library only (the service's). */
   public SandboxFacts(String runtimes, String limits) {
-    this(runtimes, limits, GVISOR);
+    this(runtimes, limits, GVISOR, STANDARD_LIBRARY_ONLY);
+  }
+
+  /**
+   * What the local backend offers: the standard library and what the machine has installed under
+   * /usr, naming the well-known packages found at start.
+   *
+   * @param found e.g. "Python: numpy 1.24, matplotlib 3.6"; empty when none was found
+   */
+  public static String installedPackages(String found) {
+    return "standard library, plus what this machine has installed under /usr ("
+        + (found.isEmpty() ? "none of the well-known packages was found" : found)
+        + "); no way to install more";
+  }
+
+  /** What a container image offers that is not an official one: only its maker knows. */
+  public static String imagePackages(String images) {
+    return "standard library, plus whatever the images " + images + " hold; no way to install more";
   }
 
   /** The service's limits with the versions a backend really runs. */

@@ -48,6 +48,14 @@ final class CheckReport {
     return this;
   }
 
+  /**
+   * What a program can import besides the standard library (the tool's description says it too).
+   */
+  CheckReport packages(String packages) {
+    row("Packages", packages);
+    return this;
+  }
+
   /** The test program ran: every question has a good answer. */
   CheckReport ran(RunResult result, long millis, String expectedStdout) {
     row("API reachable", "yes");

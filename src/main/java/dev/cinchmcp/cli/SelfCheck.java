@@ -73,7 +73,7 @@ final class SelfCheck {
       if (!backend.usable()) {
         report.misconfigured(backend.problems());
       } else {
-        report.configured(backend.summary());
+        report.configured(backend.summary()).packages(backend.packages());
         probe(report, backend.runner());
       }
     } finally {

@@ -39,6 +39,8 @@ import java.util.function.BiFunction;
  * @param runtimes the language versions it offers, for the tool's description
  * @param limits what a program may use, for the tool's description (which limits hold)
  * @param isolation what keeps a program in, for the tool's description ("gVisor")
+ * @param packages what a program can import besides the standard library, for the tool's
+ *     description and {@code --check} ({@link SandboxFacts#packages()})
  * @param summary one line for the log and {@code --check}: which backend, and how it is set up
  * @param problems what stops it from running code; empty when it can
  */
@@ -47,6 +49,7 @@ public record BackendChoice(
     String runtimes,
     String limits,
     String isolation,
+    String packages,
     String summary,
     List<String> problems) {
 
@@ -96,6 +99,7 @@ public record BackendChoice(
           versions,
           local.limits().describe(),
           SandboxFacts.GVISOR,
+          SandboxFacts.installedPackages(local.packages().describe()),
           "backend local: a gVisor sandbox on this machine, "
               + versions
               + "; "
@@ -111,6 +115,7 @@ public record BackendChoice(
           "Python and Node.js",
           CINCH_LIMITS,
           SandboxFacts.GVISOR,
+          SandboxFacts.STANDARD_LIBRARY_ONLY,
           "backend local: UNAVAILABLE, " + local.unavailableReason(),
           List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
     }
@@ -182,6 +187,7 @@ public record BackendChoice(
         CINCH_RUNTIMES,
         CINCH_LIMITS,
         SandboxFacts.GVISOR,
+        SandboxFacts.STANDARD_LIBRARY_ONLY,
         "backend cinch: " + settings.describe(),
         List.of());
   }
@@ -196,6 +202,7 @@ public record BackendChoice(
         CINCH_RUNTIMES,
         CINCH_LIMITS,
         SandboxFacts.GVISOR,
+        SandboxFacts.STANDARD_LIBRARY_ONLY,
         "no backend can run code",
         problems);
   }

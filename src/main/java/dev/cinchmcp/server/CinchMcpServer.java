@@ -124,7 +124,8 @@ public final class CinchMcpServer {
         new ExecuteCodeTool(
             backend.runner(),
             progressTimers,
-            new SandboxFacts(backend.runtimes(), backend.limits(), backend.isolation()));
+            new SandboxFacts(
+                backend.runtimes(), backend.limits(), backend.isolation(), backend.packages()));
     // 2026-07-28 requests are answered beside the SDK's 2025 session, by the same tool. They need
     // nothing of the SDK's server (some 50 ms to build on Java 17), so it is built on a worker when
     // a 2025 message first needs it, or once the first answer is out: Claude Code's discover does

@@ -37,6 +37,7 @@ final class DockerChoice {
         runner.runtimes(),
         BackendChoice.CINCH_LIMITS,
         runner.isolation(),
+        runner.packages(),
         runner.summary(),
         List.of("The docker backend is not available: " + runner.unavailableReason()));
   }
@@ -67,6 +68,7 @@ final class DockerChoice {
         runner.runtimes(),
         runner.limits(),
         runner.isolation(),
+        runner.packages(),
         runner.summary(),
         List.of());
   }

@@ -88,8 +88,9 @@ public final class ExecuteCodeTool {
         + "Write code that fits these limits:\n"
         + "- "
         + facts.runtimes()
-        + ", standard library only: no third-party packages (no numpy, pandas, requests, lodash)"
-        + " and no way to install any.\n"
+        + ", "
+        + facts.packages()
+        + ".\n"
         + "- No network: HTTP, DNS and package installs all fail.\n"
         + "- "
         + capitalised(SandboxFacts.fileSystem())

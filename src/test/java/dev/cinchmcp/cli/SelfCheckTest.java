@@ -47,6 +47,7 @@ class SelfCheckTest {
 
     assertEquals(0, run.exitCode(), run.out());
     assertLine(run, "Configuration  OK");
+    assertLine(run, "Packages       standard library only");
     assertLine(run, "API reachable  yes");
     assertLine(run, "API key        accepted");
     assertLine(run, "Credits        available");

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.RequiresGvisor;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,13 @@ class LocalBackendIT {
       assertFalse(
           description.contains("Python 3.12 and Node 20"),
           "the local versions, not the service's: " + description);
+      // What the machine has installed is offered, and named (.ci/run installs python3-numpy).
+      assertTrue(
+          description.contains("standard library, plus what this machine has installed under /usr"),
+          description);
+      if (Files.isDirectory(Path.of("/usr/lib/python3/dist-packages/numpy"))) {
+        assertTrue(description.contains("(Python: numpy 1."), description);
+      }
       String language =
           jar.awaitReply("list", Duration.ofSeconds(1))
               .path("result")

@@ -13,6 +13,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.config.Settings;
 import java.nio.file.Files;
@@ -95,6 +96,7 @@ class BackendChoiceTest {
     assertEquals("cinch", c.runner().name());
     assertEquals(BackendChoice.CINCH_RUNTIMES, c.runtimes());
     assertTrue(c.summary().startsWith("backend cinch"), c.summary());
+    assertEquals(SandboxFacts.STANDARD_LIBRARY_ONLY, c.packages());
     assertEquals(0, localProbes.get());
   }
 
@@ -109,6 +111,7 @@ class BackendChoiceTest {
     // What the description promises is what holds here (root on cgroup v1 in CI: all of it).
     assertTrue(c.limits().startsWith("10 seconds, 256 MB of memory"), c.limits());
     assertTrue(c.summary().contains("limits held: "), c.summary());
+    assertTrue(c.packages().contains("installed under /usr"), c.packages());
     RunResult r =
         c.runner()
             .run(new Program("print(6 * 7)", Language.PYTHON), RunListener.NONE)

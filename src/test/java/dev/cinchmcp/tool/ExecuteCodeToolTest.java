@@ -153,6 +153,25 @@ class ExecuteCodeToolTest {
   }
 
   @Test
+  void theDescriptionNamesThePackagesABackendOffers() {
+    SandboxFacts local =
+        new SandboxFacts(
+            "Python 3.11.2",
+            SandboxFacts.SERVICE_LIMITS,
+            SandboxFacts.GVISOR,
+            SandboxFacts.installedPackages("Python: numpy 1.24, matplotlib 3.6"));
+
+    String description = new ExecuteCodeTool(cinch(), timers, local).description();
+
+    assertTrue(
+        description.contains(
+            "- Python 3.11.2, standard library, plus what this machine has installed under /usr"
+                + " (Python: numpy 1.24, matplotlib 3.6); no way to install more.\n"),
+        description);
+    assertFalse(description.contains("standard library only"), description);
+  }
+
+  @Test
   void apiFailureIsAnErrorResultWithItsMessage() {
     wireMock.stubFor(
         post(urlEqualTo("/run"))

@@ -209,6 +209,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return runtime == null ? "a container" : runtime.shortIsolation();
   }
 
+  /** What a program can import besides the standard library, for the tool's description. */
+  public String packages() {
+    return settings.packages();
+  }
+
   /** The limits that hold, for the tool's description. */
   public String limits() {
     return settings.wallClock().toSeconds()

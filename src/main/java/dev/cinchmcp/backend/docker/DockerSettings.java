@@ -3,6 +3,8 @@ package dev.cinchmcp.backend.docker;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.SandboxFacts;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -75,6 +77,23 @@ public record DockerSettings(
         maxProcesses,
         cpuShare,
         maxConcurrent);
+  }
+
+  /**
+   * What a program can import besides the standard library: nothing in the official images (the
+   * defaults); in others, what their maker put there, which only they know.
+   */
+  String packages() {
+    List<String> custom = new ArrayList<>();
+    if (!pythonImage.equals(DEFAULT_PYTHON_IMAGE)) {
+      custom.add(pythonImage);
+    }
+    if (!nodeImage.equals(DEFAULT_NODE_IMAGE)) {
+      custom.add(nodeImage);
+    }
+    return custom.isEmpty()
+        ? SandboxFacts.STANDARD_LIBRARY_ONLY
+        : SandboxFacts.imagePackages(String.join(" and ", custom));
   }
 
   String image(Language language) {

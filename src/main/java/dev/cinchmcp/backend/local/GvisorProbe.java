@@ -45,7 +45,11 @@ final class GvisorProbe {
 
   /** What {@link #prepare} found; when {@code unusableReason} is set, it says what to do. */
   record Prepared(
-      String unusableReason, SandboxHost host, EnforcedLimits limits, RuntimeVersions versions) {
+      String unusableReason,
+      SandboxHost host,
+      EnforcedLimits limits,
+      RuntimeVersions versions,
+      HostPackages packages) {
     boolean usable() {
       return unusableReason == null;
     }
@@ -113,7 +117,31 @@ final class GvisorProbe {
     SandboxHost host =
         new SandboxHost(runsc, state, cgroups.limits(), runtimes, timeout.get(), Map.of());
     return new Prepared(
-        null, host, EnforcedLimits.of(settings, cgroups), new RuntimeVersions(versions));
+        null,
+        host,
+        EnforcedLimits.of(settings, cgroups),
+        new RuntimeVersions(versions),
+        packages(runtimes, versions));
+  }
+
+  /** The known packages the sandbox's interpreters find under /usr (~6 ms on a fresh JVM). */
+  private static HostPackages packages(SandboxRuntimes runtimes, Map<Language, String> versions) {
+    Optional<Path> python =
+        runtimes
+            .interpreter(Language.PYTHON)
+            .flatMap(
+                path -> {
+                  try {
+                    return Optional.of(Path.of(path).toRealPath());
+                  } catch (IOException e) {
+                    return Optional.empty();
+                  }
+                });
+    return HostPackages.find(
+        Path.of("/"),
+        python,
+        Optional.ofNullable(versions.get(Language.PYTHON)),
+        runtimes.interpreter(Language.JAVASCRIPT).isPresent());
   }
 
   private static CgroupDetection.Result noCgroups() {
@@ -180,6 +208,6 @@ final class GvisorProbe {
   private static final long OVERHEAD_MARGIN_BYTES = 8L << 20;
 
   private static Prepared unusable(String reason) {
-    return new Prepared(reason, null, null, RuntimeVersions.NONE);
+    return new Prepared(reason, null, null, RuntimeVersions.NONE, HostPackages.NONE);
   }
 }

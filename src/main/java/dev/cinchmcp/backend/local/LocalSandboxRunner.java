@@ -203,6 +203,11 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return prepared.versions();
   }
 
+  /** The well-known packages installed under /usr that the sandbox finds, found at start. */
+  public HostPackages packages() {
+    return prepared.packages();
+  }
+
   /** Which limits hold on this machine; null when the backend is unavailable. */
   public EnforcedLimits limits() {
     return prepared.limits();

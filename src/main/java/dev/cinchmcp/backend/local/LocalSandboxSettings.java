@@ -29,6 +29,8 @@ import java.util.Objects;
  *     none, every run starts its own sandbox); see {@link WaitingSandbox}
  * @param poolIdleLimit how long after the last call the waiting sandboxes are stopped, so that an
  *     idle server costs nothing; the next call refills them
+ * @param hostEtc the host's /etc, whose few pieces installed packages need are shown ({@link
+ *     HostEtc}); a planted tree in tests
  */
 public record LocalSandboxSettings(
     String runsc,
@@ -41,7 +43,8 @@ public record LocalSandboxSettings(
     Map<String, String> runscEnvironment,
     boolean hostCgroups,
     int poolSize,
-    Duration poolIdleLimit) {
+    Duration poolIdleLimit,
+    Path hostEtc) {
 
   /** Sandboxes waiting per language by default: one takes the start off sequential calls. */
   public static final int DEFAULT_POOL_SIZE = 1;
@@ -63,6 +66,7 @@ public record LocalSandboxSettings(
       throw new IllegalArgumentException("poolSize must be 0 to " + MAX_POOL_SIZE);
     }
     Objects.requireNonNull(poolIdleLimit, "poolIdleLimit");
+    Objects.requireNonNull(hostEtc, "hostEtc");
   }
 
   /**
@@ -84,7 +88,8 @@ public record LocalSandboxSettings(
         Map.of("PATH", path),
         true,
         DEFAULT_POOL_SIZE,
-        DEFAULT_POOL_IDLE_LIMIT);
+        DEFAULT_POOL_IDLE_LIMIT,
+        Path.of("/etc"));
   }
 
   public LocalSandboxSettings withRunsc(String value) {
@@ -99,7 +104,8 @@ public record LocalSandboxSettings(
         runscEnvironment,
         hostCgroups,
         poolSize,
-        poolIdleLimit);
+        poolIdleLimit,
+        hostEtc);
   }
 
   public LocalSandboxSettings withStateDir(Path value) {
@@ -114,7 +120,8 @@ public record LocalSandboxSettings(
         runscEnvironment,
         hostCgroups,
         poolSize,
-        poolIdleLimit);
+        poolIdleLimit,
+        hostEtc);
   }
 
   public LocalSandboxSettings withMaxConcurrent(int value) {
@@ -129,7 +136,8 @@ public record LocalSandboxSettings(
         runscEnvironment,
         hostCgroups,
         poolSize,
-        poolIdleLimit);
+        poolIdleLimit,
+        hostEtc);
   }
 
   public LocalSandboxSettings withCpuShare(double value) {
@@ -144,7 +152,8 @@ public record LocalSandboxSettings(
         runscEnvironment,
         hostCgroups,
         poolSize,
-        poolIdleLimit);
+        poolIdleLimit,
+        hostEtc);
   }
 
   public LocalSandboxSettings withRunscEnvironment(Map<String, String> value) {
@@ -159,7 +168,8 @@ public record LocalSandboxSettings(
         value,
         hostCgroups,
         poolSize,
-        poolIdleLimit);
+        poolIdleLimit,
+        hostEtc);
   }
 
   /** Without host cgroups, as for a user who may not make any: the in-sandbox limits only. */
@@ -175,7 +185,8 @@ public record LocalSandboxSettings(
         runscEnvironment,
         false,
         poolSize,
-        poolIdleLimit);
+        poolIdleLimit,
+        hostEtc);
   }
 
   /** With {@code value} sandboxes per language started ahead of time (0: none). */
@@ -191,7 +202,8 @@ public record LocalSandboxSettings(
         runscEnvironment,
         hostCgroups,
         value,
-        poolIdleLimit);
+        poolIdleLimit,
+        hostEtc);
   }
 
   public LocalSandboxSettings withPoolIdleLimit(Duration value) {
@@ -206,6 +218,24 @@ public record LocalSandboxSettings(
         runscEnvironment,
         hostCgroups,
         poolSize,
+        value,
+        hostEtc);
+  }
+
+  /** With {@code value} standing for the host's /etc (a planted tree, in tests). */
+  public LocalSandboxSettings withHostEtc(Path value) {
+    return new LocalSandboxSettings(
+        runsc,
+        stateDir,
+        wallClock,
+        memoryBytes,
+        maxProcesses,
+        cpuShare,
+        maxConcurrent,
+        runscEnvironment,
+        hostCgroups,
+        poolSize,
+        poolIdleLimit,
         value);
   }
 

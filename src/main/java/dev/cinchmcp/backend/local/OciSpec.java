@@ -3,8 +3,10 @@ package dev.cinchmcp.backend.local;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cinchmcp.backend.Language;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,7 +15,9 @@ import java.util.List;
  *
  * <ul>
  *   <li>an empty, read-only root (the bundle's own {@code rootfs}, which holds only the program);
- *   <li>read-only binds of {@link SandboxRuntimes#VISIBLE_DIRS} — never /etc, /root, /home;
+ *   <li>read-only binds of {@link SandboxRuntimes#VISIBLE_DIRS} — never /root, /home;
+ *   <li>read-only binds of the few pieces of /etc that installed packages need ({@link HostEtc}),
+ *       never the rest of it;
  *   <li>a 64 MB tmpfs on /tmp (the only writable place, and the home directory), and /proc;
  *   <li>uid/gid 65534 (nobody), no new privileges, no capabilities;
  *   <li>an environment written from scratch — never the server's, which holds the API key;
@@ -24,20 +28,54 @@ final class OciSpec {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The environment of every program, complete. */
+  /**
+   * The environment of every program, complete (Node's adds {@link #NODE_PATH}). One thread for
+   * OpenBLAS and OpenMP (numpy, scipy): with half a CPU more threads compute nothing faster, and
+   * each reserves a stack and a buffer that RLIMIT_AS counts (without host cgroups, numpy's threads
+   * alone exhausted 256 MB: "pthread_create() is 11", then "can't start new thread").
+   */
   static final List<String> ENVIRONMENT =
-      List.of("PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8", "LC_CTYPE=C.UTF-8");
+      List.of(
+          "PATH=/usr/local/bin:/usr/bin:/bin",
+          "HOME=/tmp",
+          "LANG=C.UTF-8",
+          "LC_CTYPE=C.UTF-8",
+          "OPENBLAS_NUM_THREADS=1",
+          "OMP_NUM_THREADS=1");
+
+  /**
+   * Where Node finds packages installed under /usr ({@code npm install -g}, Debian's node-*
+   * packages): a Node built upstream looks in none of these by itself.
+   */
+  static final String NODE_PATH = "NODE_PATH=" + String.join(":", HostPackages.NODE_DIRS);
 
   static final String TMP_SIZE = "64m";
 
   private OciSpec() {}
 
+  /** A program's environment, complete. */
+  static List<String> environment(Language language) {
+    if (language == Language.JAVASCRIPT) {
+      List<String> env = new ArrayList<>(ENVIRONMENT);
+      env.add(NODE_PATH);
+      return List.copyOf(env);
+    }
+    return ENVIRONMENT;
+  }
+
   /**
    * @param args the program's argv
+   * @param language the program's language, for its environment
    * @param addressSpaceLimit RLIMIT_AS in bytes, or 0 for none (Node cannot start under one)
    * @param maxProcesses RLIMIT_NPROC, which gVisor enforces itself (fork then fails with EAGAIN)
+   * @param etc the pieces of the host's /etc to show ({@link HostEtc#binds})
    */
-  static String json(List<String> args, long addressSpaceLimit, int maxProcesses) {
+  static String json(
+      List<String> args,
+      Language language,
+      long addressSpaceLimit,
+      int maxProcesses,
+      List<HostEtc.Bind> etc) {
     ObjectNode spec = JSON.createObjectNode();
     spec.put("ociVersion", "1.0.0");
 
@@ -49,7 +87,7 @@ final class OciSpec {
     ArrayNode argv = process.putArray("args");
     args.forEach(argv::add);
     ArrayNode env = process.putArray("env");
-    ENVIRONMENT.forEach(env::add);
+    environment(language).forEach(env::add);
     process.put("cwd", "/tmp");
     process.put("noNewPrivileges", true);
     ObjectNode capabilities = process.putObject("capabilities");
@@ -82,6 +120,15 @@ final class OciSpec {
         continue;
       }
       mount(mounts, dir, "bind", dir, List.of("rbind", "ro", "nosuid", "nodev"));
+    }
+    for (HostEtc.Bind bind : etc) {
+      // Configuration only: nothing in it is run.
+      mount(
+          mounts,
+          bind.destination(),
+          "bind",
+          bind.source().toString(),
+          List.of("rbind", "ro", "nosuid", "nodev", "noexec"));
     }
 
     ObjectNode linux = spec.putObject("linux");

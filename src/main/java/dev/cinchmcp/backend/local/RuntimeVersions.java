@@ -39,7 +39,7 @@ public final class RuntimeVersions {
         .collect(Collectors.joining(", "));
   }
 
-  private static String displayName(Language language) {
+  static String displayName(Language language) {
     return switch (language) {
       case PYTHON -> "Python";
       case JAVASCRIPT -> "Node.js";

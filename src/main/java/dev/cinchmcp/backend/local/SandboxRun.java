@@ -258,7 +258,14 @@ final class SandboxRun {
                 warm);
     Path spec = bundle.resolve("config.json");
     Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
-    Files.writeString(spec, OciSpec.json(args, addressSpace, settings.maxProcesses()));
+    Files.writeString(
+        spec,
+        OciSpec.json(
+            args,
+            language,
+            addressSpace,
+            settings.maxProcesses(),
+            HostEtc.binds(settings.hostEtc())));
   }
 
   /** The program's path inside the sandbox. */

@@ -5,7 +5,8 @@
  * and runs the gVisor self-test in the background (a run that arrives first waits for it); then
  * {@link dev.cinchmcp.backend.local.LocalSandboxRunner#usable()} / {@link
  * dev.cinchmcp.backend.local.LocalSandboxRunner#unavailableReason()}, {@link
- * dev.cinchmcp.backend.local.LocalSandboxRunner#versions()} ("Python 3.11.2, Node.js 20.20.2") and
+ * dev.cinchmcp.backend.local.LocalSandboxRunner#versions()} ("Python 3.11.2, Node.js 20.20.2"),
+ * {@link dev.cinchmcp.backend.local.LocalSandboxRunner#packages()} (the well-known ones found) and
  * {@link dev.cinchmcp.backend.local.LocalSandboxRunner#limits()} (which limits hold here) for the
  * ready line and the tool description. When gVisor is missing every run fails with
  * SANDBOX_UNAVAILABLE and what to install; code is never run outside gVisor.
@@ -13,10 +14,12 @@
  * <p>The walls, and where each is enforced:
  *
  * <ul>
- *   <li>files: an empty read-only root plus read-only /usr, /lib, /lib64, /bin; 64 MB tmpfs /tmp;
- *       uid 65534; no new privileges ({@link dev.cinchmcp.backend.local.OciSpec});
+ *   <li>files: an empty read-only root plus read-only /usr, /lib, /lib64, /bin and the three pieces
+ *       of /etc installed packages need ({@link dev.cinchmcp.backend.local.HostEtc}); 64 MB tmpfs
+ *       /tmp; uid 65534; no new privileges ({@link dev.cinchmcp.backend.local.OciSpec});
  *   <li>network: {@code runsc --network=none} (loopback only, the sandbox's own);
- *   <li>environment: written from scratch in config.json (PATH, HOME=/tmp, LANG, LC_CTYPE);
+ *   <li>environment: written from scratch in config.json (PATH, HOME=/tmp, LANG, LC_CTYPE, one
+ *       BLAS/OpenMP thread; NODE_PATH for Node);
  *   <li>the server's state: a directory only its user can reach, checked without following links
  *       ({@link dev.cinchmcp.backend.local.StateDirectory});
  *   <li>memory 256 MB for the program, host tasks, half a CPU: a host cgroup per run, v1 as root or

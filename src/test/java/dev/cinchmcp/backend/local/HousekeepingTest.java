@@ -48,8 +48,10 @@ class HousekeepingTest {
                 SandboxRuntimes.find().interpreter(Language.PYTHON).orElseThrow(),
                 "-c",
                 "import time; time.sleep(60)"),
+            Language.PYTHON,
             0,
-            64));
+            64,
+            List.of()));
     Runsc runsc =
         new Runsc(Path.of("/usr/bin/runsc"), prepared.runsc(), settings.runscEnvironment());
     Process crashed =

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunResult;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -18,6 +19,7 @@ import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -192,6 +194,103 @@ class LocalSandboxContainmentTest {
   }
 
   @Test
+  void etcHoldsOnlyWhatInstalledPackagesNeed() {
+    RunResult result =
+        await(
+            python(
+                runner,
+                """
+        import os
+        print('ETC', sorted(os.listdir('/etc')))
+        for path in ['/etc/shadow', '/etc/passwd', '/etc/group', '/etc/hostname', '/etc/hosts',
+                     '/etc/machine-id', '/etc/ssh', '/etc/ssl/private', '/etc/sudoers',
+                     '/usr/lib/ssl/private']:
+            try:
+                print(path, 'FOUND', os.listdir(path) if os.path.isdir(path) else open(path).read())
+            except OSError as e:
+                print(path, 'ABSENT', type(e).__name__)
+        try:
+            open('/etc/alternatives/x', 'w')
+            print('alternatives WRITTEN')
+        except OSError as e:
+            print('alternatives REFUSED', e.strerror)
+        """));
+    String out = result.stdout().text();
+    String listing = out.lines().findFirst().orElse("");
+    for (String name : listing.replaceAll("[\\[\\]' ]|ETC", "").split(",")) {
+      assertTrue(
+          name.isEmpty() || HostEtc.PIECES.stream().anyMatch(piece -> piece.name().equals(name)),
+          "unexpected in /etc: " + name + "\n" + describe(result));
+    }
+    assertFalse(out.contains("FOUND"), describe(result));
+    // /usr/lib/ssl/private is Debian's link to /etc/ssl/private: it must dangle.
+    assertEquals(10, out.split(" ABSENT ", -1).length - 1, describe(result));
+    assertFalse(out.contains("WRITTEN"), describe(result));
+  }
+
+  /**
+   * A planted /etc whose pieces hold links to the host's secrets: gVisor resolves them inside, so
+   * they lead nowhere; a piece that is itself a link is not shown at all.
+   */
+  @Test
+  void linksInEtcLeadNowhereOutside(@TempDir Path plantedEtc) throws Exception {
+    Path alternatives = Files.createDirectory(plantedEtc.resolve("alternatives"));
+    Files.createSymbolicLink(alternatives.resolve("home-secret"), plantedInHome);
+    Files.createSymbolicLink(alternatives.resolve("shadow"), Path.of("/etc/shadow"));
+    Files.createSymbolicLink(alternatives.resolve("state"), state);
+    Files.createSymbolicLink(alternatives.resolve("relative"), Path.of("../../../" + state));
+    Path visible = Path.of(SandboxRuntimes.find().interpreter(Language.PYTHON).orElseThrow());
+    Files.createSymbolicLink(alternatives.resolve("python"), visible);
+    Files.createSymbolicLink(plantedEtc.resolve("matplotlibrc"), plantedInHome);
+    for (Path dir : List.of(plantedEtc, alternatives)) {
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    LocalSandboxRunner own =
+        Sandboxes.usable(
+            LocalSandboxRunner.start(
+                LocalSandboxSettings.defaults()
+                    .withStateDir(state.resolve("planted-etc"))
+                    .withPoolSize(0)
+                    .withHostEtc(plantedEtc)));
+    try {
+      RunResult result =
+          await(
+              python(
+                  own,
+                  """
+          import os
+          print('ETC', sorted(os.listdir('/etc')))
+          for name in sorted(os.listdir('/etc/alternatives')):
+              path = '/etc/alternatives/' + name
+              try:
+                  if os.path.isdir(path):
+                      print(name, 'LISTED', os.listdir(path))
+                  else:
+                      with open(path, 'rb') as f:
+                          print(name, 'READ', f.read(4))
+              except OSError as e:
+                  print(name, 'NOTHING', type(e).__name__)
+          """));
+      String out = result.stdout().text();
+      assertTrue(out.startsWith("ETC ['alternatives']\n"), describe(result));
+      assertFalse(out.contains(MARKER), describe(result));
+      assertTrue(out.contains("python READ b'\\x7fELF'"), describe(result));
+      for (String name : List.of("home-secret", "relative", "shadow", "state")) {
+        assertTrue(out.contains(name + " NOTHING FileNotFoundError"), describe(result));
+      }
+    } finally {
+      own.close();
+      // Links out of a temporary directory make JUnit warn as it deletes them.
+      try (var links = Files.list(alternatives)) {
+        for (Path link : links.toList()) {
+          Files.delete(link);
+        }
+      }
+      Files.delete(plantedEtc.resolve("matplotlibrc"));
+    }
+  }
+
+  @Test
   void noNetworkNotEvenToTheHost() throws Exception {
     List<String> targets = new ArrayList<>();
     List<ServerSocket> servers = new ArrayList<>();
@@ -271,7 +370,11 @@ class LocalSandboxContainmentTest {
         """));
     assertFalse(py.stdout().text().contains(MARKER), describe(py));
     assertTrue(
-        py.stdout().text().startsWith("['HOME', 'LANG', 'LC_CTYPE', 'PATH']\n"), describe(py));
+        py.stdout()
+            .text()
+            .startsWith(
+                "['HOME', 'LANG', 'LC_CTYPE', 'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'PATH']\n"),
+        describe(py));
     RunResult js = await(javascript(runner, "console.log(JSON.stringify(process.env))"));
     assertFalse(js.stdout().text().contains(MARKER), describe(js));
     assertFalse(js.stdout().text().contains("CINCH_API_KEY"), describe(js));

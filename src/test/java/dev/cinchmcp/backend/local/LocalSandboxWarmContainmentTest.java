@@ -10,8 +10,8 @@ import java.util.concurrent.CompletableFuture;
  */
 class LocalSandboxWarmContainmentTest extends LocalSandboxContainmentTest {
 
-  /** 10 Python and 3 Node cases; the pool is filled once, before the first. */
-  private static final int POOL = 10;
+  /** 11 Python and 3 Node cases; the pool is filled once, before the first. */
+  private static final int POOL = 11;
 
   @Override
   LocalSandboxSettings settings(LocalSandboxSettings base) {

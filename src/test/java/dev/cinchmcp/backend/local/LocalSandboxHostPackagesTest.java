@@ -1,0 +1,164 @@
+package dev.cinchmcp.backend.local;
+
+import static dev.cinchmcp.backend.local.Sandboxes.await;
+import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.backend.RunResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Debian's python3-numpy, python3-pandas and python3-matplotlib, installed on the host, import and
+ * work inside the sandbox (they need the pieces of /etc that {@link HostEtc} shows). Cold here;
+ * {@link LocalSandboxWarmHostPackagesTest} in sandboxes started ahead of time. The runs go one
+ * after another: each takes seconds of gVisor's time, and they must not race the 10 s limit.
+ */
+@RequiresGvisor
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LocalSandboxHostPackagesTest {
+
+  LocalSandboxRunner runner;
+
+  LocalSandboxSettings settings(LocalSandboxSettings base) {
+    return base.withPoolSize(0);
+  }
+
+  void ready(LocalSandboxRunner started) {
+    Sandboxes.usable(started);
+  }
+
+  CompletableFuture<RunResult> python(String code) {
+    return Sandboxes.python(runner, code);
+  }
+
+  CompletableFuture<RunResult> javascript(String code) {
+    return Sandboxes.javascript(runner, code);
+  }
+
+  @BeforeAll
+  void start(@TempDir Path state) {
+    requirePackages();
+    runner =
+        LocalSandboxRunner.start(settings(LocalSandboxSettings.defaults().withStateDir(state)));
+    ready(runner);
+  }
+
+  @AfterAll
+  void stop() {
+    if (runner != null) {
+      runner.close();
+    }
+  }
+
+  @Test
+  void numpyAndPandasImportAndCompute() {
+    RunResult result =
+        await(
+            python(
+                """
+        import numpy as np, pandas as pd
+        print('mean', np.arange(10).reshape(2, 5).mean(axis=1).tolist())
+        df = pd.DataFrame({'city': ['a', 'b', 'a'], 'n': [1, 2, 3]})
+        print('sums', df.groupby('city')['n'].sum().to_dict())
+        print('versions', np.__version__, pd.__version__)
+        """));
+    assertEquals(0, result.exitCode(), describe(result));
+    assertTrue(
+        result.stdout().text().startsWith("mean [2.0, 7.0]\nsums {'a': 4, 'b': 2}\n"),
+        describe(result));
+    assertEquals("", result.stderr().text(), describe(result));
+  }
+
+  @Test
+  void linearAlgebraRunsThroughTheAlternativesBlas() {
+    requireRoomForOpenBlas();
+    RunResult result =
+        await(
+            python(
+                """
+        import numpy as np
+        a = np.array([[2.0, 1.0], [1.0, 3.0]])
+        print('inverse', np.allclose(np.linalg.inv(a) @ a, np.eye(2)))
+        """));
+    assertEquals("inverse True\n", result.stdout().text(), describe(result));
+    assertEquals(0, result.exitCode(), describe(result));
+  }
+
+  @Test
+  void matplotlibDrawsAPngInTmp() {
+    requireRoomForOpenBlas(); // a figure's transforms invert matrices with LAPACK
+    RunResult result =
+        await(
+            python(
+                """
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots()
+        ax.plot([1, 2, 3], [3, 1, 2])
+        ax.set_title('sales')
+        fig.savefig('/tmp/chart.png')
+        with open('/tmp/chart.png', 'rb') as f:
+            head = f.read(8)
+        import os
+        print(head == b'\\x89PNG\\r\\n\\x1a\\n', os.path.getsize('/tmp/chart.png') > 1000)
+        print('matplotlib', matplotlib.__version__)
+        """));
+    assertEquals(0, result.exitCode(), describe(result));
+    assertTrue(result.stdout().text().startsWith("True True\nmatplotlib "), describe(result));
+    // No "Fontconfig error" and no warning about an unwritable cache: the fonts' configuration is
+    // there, and HOME is the writable /tmp.
+    assertEquals("", result.stderr().text(), describe(result));
+  }
+
+  @Test
+  void nodeFindsWhatNpmInstalledGloballyUnderUsr() {
+    Assumptions.assumeTrue(
+        Files.isRegularFile(Path.of("/usr/lib/node_modules/npm/package.json")),
+        "no npm under /usr/lib/node_modules");
+    RunResult result =
+        await(javascript("console.log(require('npm/package.json').name, process.env.NODE_PATH)"));
+    assertEquals(0, result.exitCode(), describe(result));
+    assertEquals(
+        "npm " + String.join(":", HostPackages.NODE_DIRS) + "\n",
+        result.stdout().text(),
+        describe(result));
+  }
+
+  /**
+   * Without host cgroups Python runs under RLIMIT_AS (256 MB of address space), and Debian's
+   * OpenBLAS reserves a 128 MB buffer at its first BLAS or LAPACK call: after numpy, pandas and
+   * matplotlib are loaded (~200 MB of address space) it does not fit, and OpenBLAS then waits until
+   * the time limit (measured). Known limit of that fallback; host cgroups have none.
+   */
+  void requireRoomForOpenBlas() {
+    Assumptions.assumeTrue(
+        runner.limits().hostCgroupsHold(),
+        "without host cgroups (RLIMIT_AS) OpenBLAS's 128 MB buffer does not fit beside"
+            + " numpy, pandas and matplotlib");
+  }
+
+  /** Skips where the packages are missing, unless gVisor tests must run (.ci/run installs them). */
+  static void requirePackages() {
+    boolean installed =
+        Files.isDirectory(Path.of("/usr/lib/python3/dist-packages/matplotlib"))
+            && Files.isDirectory(Path.of("/usr/lib/python3/dist-packages/pandas"));
+    String how =
+        "Debian's python3-matplotlib and python3-pandas are not installed"
+            + " (apt-get install -y python3-matplotlib python3-pandas; .ci/run installs them)";
+    if (System.getenv("CINCH_REQUIRE_GVISOR") != null) {
+      assertTrue(installed, how);
+    }
+    Assumptions.assumeTrue(installed, how);
+  }
+}
