@@ -20,6 +20,13 @@ public final class PythonBootstrap {
   private static final String ONE_ARENA_PRELUDE =
       "import ctypes\nctypes.CDLL(None).mallopt(-8, 1)\ndel ctypes\n";
 
+  /**
+   * Where the local backend puts matplotlib's font list (see {@code MatplotlibFontCache}): when it
+   * is there, the bootstrap copies it into matplotlib's cache folder as the program first imports
+   * matplotlib, and only then, so that the import does not scan every font again.
+   */
+  public static final String FONT_CACHE_DIR = "/cinchmcp-matplotlib";
+
   public static final String SOURCE = source("");
 
   /**
@@ -42,6 +49,28 @@ public final class PythonBootstrap {
         + String.join(
             "\n",
             "import sys",
+            // os is imported by every Python start (site), so this adds no module
+            "import os",
+            "if os.path.isdir('" + FONT_CACHE_DIR + "'):",
+            "    class _FontList:",
+            "        def find_spec(self, name, path=None, target=None):",
+            "            if name == 'matplotlib':",
+            "                sys.meta_path.remove(self)",
+            "                try:",
+            "                    d = os.environ.get('MPLCONFIGDIR') or os.path.join(",
+            "                        os.path.expanduser('~'), '.cache', 'matplotlib')",
+            "                    os.makedirs(d, exist_ok=True)",
+            "                    for f in os.listdir('" + FONT_CACHE_DIR + "'):",
+            "                        if not os.path.exists(os.path.join(d, f)):",
+            "                            with open(os.path.join('"
+                + FONT_CACHE_DIR
+                + "', f), 'rb') as a:",
+            "                                with open(os.path.join(d, f), 'wb') as b:",
+            "                                    b.write(a.read())",
+            "                except OSError:",
+            "                    pass",
+            "    sys.meta_path.insert(0, _FontList())",
+            "    del _FontList",
             "sys.stdout.reconfigure(line_buffering=True)",
             "sys.stderr.reconfigure(line_buffering=True)",
             "def _hook(t, v, tb, _orig=sys.excepthook):",

@@ -115,7 +115,14 @@ final class GvisorProbe {
     }
     Runsc runsc = new Runsc(binary.get(), state.runsc(), settings.runscEnvironment());
     SandboxHost host =
-        new SandboxHost(runsc, state, cgroups.limits(), runtimes, timeout.get(), Map.of());
+        new SandboxHost(
+            runsc,
+            state,
+            cgroups.limits(),
+            runtimes,
+            timeout.get(),
+            Map.of(),
+            new MatplotlibFontCache(state.root()));
     return new Prepared(
         null,
         host,

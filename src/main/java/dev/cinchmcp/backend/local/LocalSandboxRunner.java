@@ -8,8 +8,10 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.WarmPool;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -91,6 +93,12 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
                           "the gVisor self-test did not run (" + error.getCause() + ")",
                           prepared.host()));
       selfTest.thenAccept(test -> logSelfTest(test, started));
+      selfTest.thenAccept(
+          test -> {
+            if (test.failure() == null) {
+              makeFontList(test.host());
+            }
+          });
       this.pool = settings.poolSize() == 0 ? null : newPool();
       selfTest.thenAccept(
           test -> {
@@ -116,6 +124,37 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
           prepared.limits().summary());
     } else {
       log.warn("Local gVisor sandbox unavailable: {}", test.failure());
+    }
+  }
+
+  /**
+   * Starts making matplotlib's font list for the sandboxes, where the sandbox's Python has
+   * matplotlib ({@link MatplotlibFontCache}: about a second of CPU on the host, on a thread of its
+   * own, once the self-test is done; nothing when the list is up to date).
+   */
+  private void makeFontList(SandboxHost host) {
+    boolean matplotlib =
+        prepared.packages().found(Language.PYTHON).stream()
+            .anyMatch(found -> found.known().module().equals("matplotlib"));
+    Optional<String> python = host.runtimes().interpreter(Language.PYTHON);
+    if (!matplotlib || python.isEmpty()) {
+      return;
+    }
+    try {
+      Path real = Path.of(python.get()).toRealPath();
+      List<String> dirs =
+          HostPackages.pythonDirs(real, prepared.versions().version(Language.PYTHON).orElse(""));
+      MatplotlibFontCache.matplotlibIn(dirs)
+          .ifPresent(
+              folder -> {
+                Thread maker =
+                    new Thread(() -> host.fontCache().build(real, folder), "cinchmcp-font-list");
+                maker.setDaemon(true);
+                maker.setPriority(Thread.MIN_PRIORITY);
+                maker.start();
+              });
+    } catch (IOException e) {
+      log.debug("No font list for matplotlib: {}", e.toString());
     }
   }
 
@@ -201,6 +240,11 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   /** The interpreter versions the sandbox runs, for the tool description. */
   public RuntimeVersions versions() {
     return prepared.versions();
+  }
+
+  /** matplotlib's font list for the sandboxes, once made (for tests). */
+  Optional<Path> fontList() {
+    return prepared.usable() ? prepared.host().fontCache().file() : Optional.empty();
   }
 
   /** The well-known packages installed under /usr that the sandbox finds, found at start. */
@@ -372,6 +416,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     running.forEach(SandboxRun::cancel);
     if (pool != null && pool.stopNow()) {
       idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
+    }
+    if (prepared.usable() && prepared.host().fontCache().stop()) {
+      idle = false; // it killed the font scan's python
     }
     return idle;
   }

@@ -20,7 +20,8 @@ record SandboxHost(
     Optional<CgroupLimits> cgroups,
     SandboxRuntimes runtimes,
     Path timeout,
-    Map<Language, Long> cgroupOverheadBytes) {
+    Map<Language, Long> cgroupOverheadBytes,
+    MatplotlibFontCache fontCache) {
 
   /**
    * Before the self-test has measured it (the self-test itself runs with this): ample for gVisor
@@ -33,6 +34,7 @@ record SandboxHost(
   }
 
   SandboxHost withOverheads(Map<Language, Long> measured) {
-    return new SandboxHost(runsc, state, cgroups, runtimes, timeout, Map.copyOf(measured));
+    return new SandboxHost(
+        runsc, state, cgroups, runtimes, timeout, Map.copyOf(measured), fontCache);
   }
 }

@@ -230,6 +230,9 @@ final class SandboxRun {
       throws IOException {
     Files.createDirectory(bundle, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
     Path code = Files.createDirectories(bundle.resolve("rootfs").resolve("code"));
+    if (language == Language.PYTHON) {
+      host.fontCache().addTo(bundle.resolve("rootfs"));
+    }
     boolean hostLimits = host.cgroups().isPresent();
     List<String> preloads = new ArrayList<>();
     if (language == Language.JAVASCRIPT && warm) {

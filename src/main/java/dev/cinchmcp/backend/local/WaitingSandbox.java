@@ -206,6 +206,10 @@ final class WaitingSandbox implements StartedSandbox {
    * died meanwhile; the program has then not started, and the caller runs it cold.
    */
   void handOver(Program program) throws IOException {
+    if (language == Language.PYTHON) {
+      // Made since this sandbox started? Its root, like /code, is read at hand-over.
+      host.fontCache().addTo(bundle.resolve("rootfs"));
+    }
     Files.writeString(
         SandboxRun.codeFile(bundle, language), program.code(), StandardCharsets.UTF_8);
     if (!process.isAlive()) {

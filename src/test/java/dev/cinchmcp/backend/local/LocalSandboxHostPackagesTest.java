@@ -122,6 +122,29 @@ class LocalSandboxHostPackagesTest {
   }
 
   @Test
+  void matplotlibFindsTheFontListMadeOnTheHostWhenItIsImported() {
+    Sandboxes.awaitCondition(() -> runner.fontList().isPresent(), "matplotlib's font list");
+    RunResult result =
+        await(
+            python(
+                """
+        import glob, os
+        cache = os.path.expanduser('~/.cache/matplotlib/fontlist-*.json')
+        print('before', glob.glob(cache))
+        import matplotlib
+        print('after', [os.path.basename(p) for p in glob.glob(cache)])
+        """));
+    assertEquals(0, result.exitCode(), describe(result));
+    // Nothing in the program's /tmp until it imports matplotlib; then the list the host made,
+    // which spares matplotlib its scan of every font.
+    assertEquals(
+        "before []\nafter ['" + runner.fontList().get().getFileName() + "']\n",
+        result.stdout().text(),
+        describe(result));
+    assertEquals("", result.stderr().text(), describe(result));
+  }
+
+  @Test
   void nodeFindsWhatNpmInstalledGloballyUnderUsr() {
     Assumptions.assumeTrue(
         Files.isRegularFile(Path.of("/usr/lib/node_modules/npm/package.json")),

@@ -1,0 +1,212 @@
+package dev.cinchmcp.backend.local;
+
+import dev.cinchmcp.backend.PythonBootstrap;
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * matplotlib's list of the machine's fonts, made once on the host and given to every sandbox: a
+ * sandbox starts with an empty {@code /tmp}, so each program's first {@code import matplotlib}
+ * would otherwise scan every font again, 1.5-3 s of its 10 s at half a CPU under gVisor (measured
+ * here). The list names only files under /usr, which the sandbox sees at the same paths.
+ *
+ * <p>It is made by the interpreter the sandbox runs, with an empty home and a bare environment
+ * (nothing of the server's), in this user's private state directory, and remade when matplotlib or
+ * the fonts change. Each bundle gets a hard link to it in {@value #SANDBOX_DIR}, read-only; the
+ * Python bootstrap copies it into matplotlib's cache folder in the sandbox's own {@code /tmp} when,
+ * and only when, the program imports matplotlib ({@link PythonBootstrap}).
+ */
+final class MatplotlibFontCache {
+
+  /** Where a sandbox finds the list: {@link PythonBootstrap#FONT_CACHE_DIR}. */
+  static final String SANDBOX_DIR = PythonBootstrap.FONT_CACHE_DIR;
+
+  private static final Logger log = LoggerFactory.getLogger(MatplotlibFontCache.class);
+
+  /** What the list depends on besides matplotlib itself. */
+  private static final List<String> FONT_DIRS =
+      List.of("/usr/share/fonts", "/usr/local/share/fonts", "/etc/fonts");
+
+  private static final long BUILD_TIMEOUT_SECONDS = 60;
+
+  private static final Set<PosixFilePermission> PRIVATE =
+      PosixFilePermissions.fromString("rwx------");
+
+  private final Path dir;
+  private volatile Path file;
+  private volatile Process scan;
+  private volatile boolean stopped;
+
+  /** A cache kept in {@code stateRoot} (this user's private state directory). */
+  MatplotlibFontCache(Path stateRoot) {
+    this.dir = stateRoot.resolve("matplotlib");
+  }
+
+  /** The list, once made (or found up to date); empty before, and where matplotlib is missing. */
+  Optional<Path> file() {
+    return Optional.ofNullable(file);
+  }
+
+  /**
+   * Makes the list with {@code python} unless an up-to-date one is there; blocking (run it in the
+   * background). {@code matplotlib} is the package's folder, whose change makes the list old.
+   */
+  void build(Path python, Path matplotlib) {
+    try {
+      Optional<Path> existing = current();
+      long newest = newestChange(matplotlib);
+      if (existing.isPresent() && Files.getLastModifiedTime(existing.get()).toMillis() >= newest) {
+        file = existing.get();
+        return;
+      }
+      Path made = make(python);
+      if (made != null) {
+        file = made;
+        log.debug("matplotlib's font list made for the sandboxes: {}", made);
+      }
+    } catch (IOException | RuntimeException e) {
+      log.debug("No font list for matplotlib: {}", e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The server is stopping: kills a scan under way; says whether there was one. */
+  boolean stop() {
+    stopped = true;
+    Process running = scan;
+    if (running != null && running.isAlive()) {
+      running.destroyForcibly();
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Links the list into a bundle's root, where the sandbox sees it; nothing when there is none, or
+   * when the bundle has it already.
+   */
+  void addTo(Path rootfs) throws IOException {
+    Path list = file;
+    Path inside = rootfs.resolve(SANDBOX_DIR.substring(1));
+    if (list == null || Files.exists(inside)) {
+      return;
+    }
+    Files.createDirectory(inside);
+    try {
+      Files.createLink(inside.resolve(list.getFileName()), list);
+    } catch (IOException | UnsupportedOperationException e) {
+      Files.copy(list, inside.resolve(list.getFileName()));
+    }
+  }
+
+  /** The folder of the matplotlib the sandbox's Python imports: the first in {@code dirs}. */
+  static Optional<Path> matplotlibIn(List<String> dirs) {
+    for (String dir : dirs) {
+      Path matplotlib = Path.of(dir, "matplotlib");
+      if (Files.isDirectory(matplotlib)) {
+        return Optional.of(matplotlib);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<Path> current() throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    try (DirectoryStream<Path> lists = Files.newDirectoryStream(dir, "fontlist-*.json")) {
+      for (Path list : lists) {
+        return Optional.of(list);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static long newestChange(Path matplotlib) throws IOException {
+    long newest = Files.getLastModifiedTime(matplotlib).toMillis();
+    for (String fonts : FONT_DIRS) {
+      Path path = Path.of(fonts);
+      if (Files.isDirectory(path)) {
+        newest = Math.max(newest, Files.getLastModifiedTime(path).toMillis());
+      }
+    }
+    return newest;
+  }
+
+  /** Runs matplotlib's font scan into a fresh folder, then moves its list into place. */
+  private Path make(Path python) throws IOException, InterruptedException {
+    Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PRIVATE));
+    Path work =
+        Files.createTempDirectory(
+            dir.getParent(), "matplotlib-build-", PosixFilePermissions.asFileAttribute(PRIVATE));
+    try {
+      ProcessBuilder builder =
+          new ProcessBuilder(python.toString(), "-c", "import matplotlib.font_manager")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      builder.environment().clear();
+      builder
+          .environment()
+          .putAll(
+              Map.of(
+                  "PATH",
+                  "/usr/bin:/bin",
+                  "HOME",
+                  work.toString(),
+                  "MPLCONFIGDIR",
+                  work.toString(),
+                  "MPLBACKEND",
+                  "Agg"));
+      if (stopped) {
+        return null;
+      }
+      Process process = builder.start();
+      scan = process;
+      if (stopped) {
+        process.destroyForcibly();
+      }
+      process.getOutputStream().close();
+      if (!process.waitFor(BUILD_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        return null;
+      }
+      if (process.exitValue() != 0) {
+        return null;
+      }
+      try (DirectoryStream<Path> lists = Files.newDirectoryStream(work, "fontlist-*.json")) {
+        for (Path list : lists) {
+          Path target = dir.resolve(list.getFileName());
+          moveInPlace(list, target);
+          Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
+          return target;
+        }
+      }
+      return null;
+    } finally {
+      Housekeeping.deleteTree(work);
+    }
+  }
+
+  private static void moveInPlace(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}
