@@ -1,0 +1,31 @@
+# cinch-mcp's matplotlib backend (MPLBACKEND=module://cinchmcp_figures), for the input launcher's
+# child: it draws with Agg, no display needed. plt.show() keeps every open figure as a PNG and closes
+# it, as a notebook does; figures still open when the program ends are kept too. The launcher hands
+# them back with the files the program wrote, in the order they were made.
+import atexit
+import itertools
+import os
+
+from matplotlib import _pylab_helpers
+from matplotlib.backend_bases import FigureManagerBase as FigureManager
+from matplotlib.backends.backend_agg import FigureCanvasAgg as FigureCanvas
+
+FIGURES = "@FIGURES_DIR@"
+_numbers = itertools.count(1)
+
+
+def _keep_open_figures():
+    for manager in _pylab_helpers.Gcf.get_all_fig_managers():
+        os.makedirs(FIGURES, exist_ok=True)
+        path = os.path.join(FIGURES, "figure-%d.png" % next(_numbers))
+        manager.canvas.figure.savefig(path, format="png", bbox_inches="tight")
+
+
+def show(*args, **kwargs):
+    _keep_open_figures()
+    _pylab_helpers.Gcf.destroy_all()
+
+
+# Registered after pyplot's own clean-up (it imports this module), so it runs before that closes
+# the figures.
+atexit.register(_keep_open_figures)
