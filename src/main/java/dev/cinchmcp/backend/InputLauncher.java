@@ -53,9 +53,7 @@ public final class InputLauncher {
     String marker = "[cinch-mcp launcher " + HexFormat.of().formatHex(nonce()) + "]";
     String template = program.language() == Language.PYTHON ? Loaded.PYTHON : Loaded.JAVASCRIPT;
     String code =
-        template
-            .replace("@MARKER@", marker)
-            .replace("@PAYLOAD@", payload(program, input, out));
+        template.replace("@MARKER@", marker).replace("@PAYLOAD@", payload(program, input, out));
     return new Launch(new Program(code, program.language(), out), marker);
   }
 

@@ -34,7 +34,9 @@ public record OutFrame(String nonce) {
   /** At most this many pictures per call, in the frame and in the result. */
   public static final int MAX_PICTURES = 8;
 
-  /** A picture larger than this stays in the sandbox (listed); smaller ones are scaled if need be. */
+  /**
+   * A picture larger than this stays in the sandbox (listed); smaller ones are scaled if need be.
+   */
   public static final int MAX_FILE_BYTES = 8 * 1024 * 1024;
 
   /** The pictures in one frame together: the server holds at most this much per run. */

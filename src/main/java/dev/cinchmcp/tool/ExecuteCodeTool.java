@@ -1,7 +1,9 @@
 package dev.cinchmcp.tool;
 
 import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.FileHint;
 import dev.cinchmcp.backend.InputLauncher;
+import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.SandboxFacts;
@@ -123,7 +125,12 @@ public final class ExecuteCodeTool {
           ProgressReporter progress =
               ProgressReporter.start(channel, request.progressToken(), timers);
           RunListener listener = new ClientLog(channel, progress);
-          InputLauncher.Launch launch = InputLauncher.prepare(checked.program(), checked.input());
+          // A program that may draw or write files runs under the launcher that hands them back.
+          InputLauncher.Launch launch =
+              InputLauncher.prepare(
+                  checked.program(),
+                  checked.input(),
+                  FileHint.mayWriteFiles(checked.program()) ? OutFrame.fresh() : null);
           return Mono.fromFuture(() -> runner.run(launch.program(), listener))
               .map(launch::delivered)
               .map(run -> view.of(run, checked.input()))

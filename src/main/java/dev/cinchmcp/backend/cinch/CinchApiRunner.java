@@ -290,8 +290,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
     void complete(InputStream in) throws IOException {
       try {
         RunResult run =
-            RunAnswerReader.read(
-                new InputStreamReader(in, StandardCharsets.UTF_8), program.out());
+            RunAnswerReader.read(new InputStreamReader(in, StandardCharsets.UTF_8), program.out());
         result.complete(
             new RunResult(
                 redactor.cappedSafe(run.stdout()),

@@ -84,7 +84,8 @@ final class RunAnswerReader {
     CappedText stderr = f.stderr == null ? CappedText.EMPTY : f.stderr.result();
     WrittenFiles files = WrittenFiles.NOT_ASKED;
     if (out != null) {
-      files = f.framed == null ? new FramedStdout(new StreamCapture(), out).files() : f.framed.files();
+      files =
+          f.framed == null ? new FramedStdout(new StreamCapture(), out).files() : f.framed.files();
     }
     return new RunResult(
         stdout, stderr, f.exitCode, Boolean.TRUE.equals(f.timedOut), f.durationMs, "cinch", files);

@@ -30,7 +30,9 @@ final class CappedStreamReader implements Runnable {
     this(stream, null);
   }
 
-  /** With {@code out} not null, the launcher's frame is taken out of the stream ({@link #files}). */
+  /**
+   * With {@code out} not null, the launcher's frame is taken out of the stream ({@link #files}).
+   */
   CappedStreamReader(InputStream stream, OutFrame out) {
     this.stream = stream;
     this.framed = out == null ? null : new FramedStdout(capture, out);
