@@ -1,12 +1,14 @@
 # cinch-mcp's matplotlib backend (MPLBACKEND=module://cinchmcp_figures), for the input launcher's
 # child: it draws with Agg, no display needed. plt.show() keeps every open figure as a PNG and closes
-# it, as a notebook does; figures still open when the program ends are kept too. The launcher hands
+# it, as a notebook does; figures still open when the program ends are kept too, unless savefig
+# wrote them (the file is then the picture). The launcher hands
 # them back with the files the program wrote, in the order they were made.
 import atexit
 import itertools
 import os
 
 from matplotlib import _pylab_helpers
+from matplotlib.figure import Figure
 from matplotlib.backend_bases import FigureManagerBase as FigureManager
 from matplotlib.backends.backend_agg import FigureCanvasAgg as FigureCanvas
 
@@ -14,8 +16,10 @@ FIGURES = "@FIGURES_DIR@"
 _numbers = itertools.count(1)
 
 
-def _keep_open_figures():
+def _keep_open_figures(unsaved_only=False):
     for manager in _pylab_helpers.Gcf.get_all_fig_managers():
+        if unsaved_only and getattr(manager.canvas.figure, "_cinchmcp_saved", False):
+            continue  # savefig wrote it: the file is the picture
         os.makedirs(FIGURES, exist_ok=True)
         path = os.path.join(FIGURES, "figure-%d.png" % next(_numbers))
         manager.canvas.figure.savefig(path, format="png", bbox_inches="tight")
@@ -26,6 +30,17 @@ def show(*args, **kwargs):
     _pylab_helpers.Gcf.destroy_all()
 
 
+_savefig = Figure.savefig
+
+
+def _savefig_noted(self, *args, **kwargs):
+    result = _savefig(self, *args, **kwargs)
+    self._cinchmcp_saved = True
+    return result
+
+
+Figure.savefig = _savefig_noted
+
 # Registered after pyplot's own clean-up (it imports this module), so it runs before that closes
 # the figures.
-atexit.register(_keep_open_figures)
+atexit.register(_keep_open_figures, unsaved_only=True)
