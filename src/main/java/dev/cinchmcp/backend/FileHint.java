@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 public final class FileHint {
 
   private static final Pattern PICTURE_WORD =
-      Pattern.compile("(?i)(?<![a-z0-9])(png|jpe?g|gif|webp|svg)(?![a-z0-9])");
+      Pattern.compile("(?i)(?<![a-z])(png|jpe?g|gif|webp|svg)(?![a-z0-9])");
 
   private static final Pattern PYTHON_WORD =
       Pattern.compile(
