@@ -100,12 +100,26 @@ public final class ExecuteCodeTool {
         + facts.limits()
         + ".\n"
         + "- Nothing persists between calls: each program must be complete, with its own imports and data.\n"
-        + "- Only printed output comes back (a bare expression on the last line shows nothing). "
+        + "- What it prints comes back (a bare expression on the last line shows nothing). "
         + SandboxFacts.outputCut()
         + " Print results, not bulk data.\n"
-        + "A non-zero exit or a timeout is reported as an error, with the output so far.\n\n"
+        + "- "
+        + PICTURES
+        + "\n"
+        + "A non-zero exit or a timeout is reported as an error, with the output so far (a failed"
+        + " program that drew pictures is reported with an error field first instead, so that its"
+        + " pictures reach you).\n\n"
         + InputSchema.description();
   }
+
+  /** What comes back besides the output, in one sentence (OutFrame and ResultFiles hold it). */
+  static final String PICTURES =
+      "Pictures come back as images: matplotlib figures (plt.show(), or left open at the end;"
+          + " where matplotlib is installed) and PNG, JPEG, GIF or WebP files the program writes"
+          + " under /tmp, at most "
+          + OutFrame.MAX_PICTURES
+          + " per call, large ones scaled down. Other files it writes there are listed by name and"
+          + " size, small text files shown whole.";
 
   private static String capitalised(String phrase) {
     return Character.toUpperCase(phrase.charAt(0)) + phrase.substring(1);

@@ -201,27 +201,33 @@ final class ResultFiles {
     long pictures = entries.stream().filter(e -> !e.get("type").equals("file")).count();
     long leftOut = entries.stream().filter(e -> e.get("returned").equals("left out")).count();
     long texts = entries.stream().filter(e -> e.get("returned").equals("text")).count();
-    long others = entries.size() - pictures;
-    StringBuilder sb = new StringBuilder("It made ");
+    long others = entries.size() - pictures + files.unlisted();
     List<String> parts = new ArrayList<>();
     if (pictures > 0) {
-      parts.add(plural(pictures, "picture") + " (" + images + " shown below as images)");
+      parts.add(
+          plural(pictures, "picture")
+              + (leftOut == 0
+                  ? (pictures == 1 ? ", shown as an image" : ", all shown as images")
+                  : ", "
+                      + images
+                      + " shown as images and "
+                      + leftOut
+                      + " left out (see the notes)"));
     }
     if (others > 0) {
       parts.add(
-          plural(others + files.unlisted(), "other file")
-              + (texts > 0
-                  ? " (" + texts + " small text file" + (texts == 1 ? "" : "s") + " shown whole)"
+          plural(others, "other file")
+              + (texts > 0 ? ", " + texts + " shown whole as text" : "")
+              + (others > texts
+                  ? (texts > 0 ? ", the rest" : ",") + " listed by name and size"
                   : ""));
     }
-    sb.append(String.join(" and ", parts)).append('.');
-    if (leftOut > 0) {
-      sb.append(' ').append(plural(leftOut, "picture")).append(" left out (see each note).");
-    }
+    StringBuilder sb = new StringBuilder("It made ").append(String.join("; and ", parts));
+    sb.append('.');
     if (files.problem() != null) {
       sb.append(" The launcher could not list them all: ").append(files.problem()).append('.');
     }
-    sb.append(" Files stay in the sandbox, which is gone after the run.");
+    sb.append(" They were in the sandbox, which is gone now.");
     return sb.toString();
   }
 
