@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -42,6 +43,33 @@ class PicturesCinchIT extends PictureCases {
     assertEquals(
         "{\"code\":\"print('no picture')\",\"language\":\"python\"}",
         bodies.get(bodies.size() - 1));
+  }
+
+  @Test
+  void bothProtocolErasReturnTheSamePicturesAndWords() throws Exception {
+    String code = PNG_PY + "png('same.png', 12, 9)\nprint('same')\n";
+    JsonNode legacy = run(code, "python");
+    jar()
+        .send(
+            "{\"jsonrpc\":\"2.0\",\"id\":\"modern\",\"method\":\"tools/call\",\"params\":{"
+                + "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"}},"
+                + "\"name\":\"execute_code\",\"arguments\":{\"code\":"
+                + JarProcess.JSON.writeValueAsString(code)
+                + "}}}");
+    ObjectNode modern = (ObjectNode) jar().awaitReply("modern", ANSWER).path("result").deepCopy();
+    assertEquals("complete", modern.remove("resultType").asText());
+    modern.remove("_meta");
+    assertEquals(2, modern.path("content").size(), brief(modern));
+    assertEquals(normalised(legacy), normalised(modern));
+  }
+
+  private static String normalised(JsonNode result) {
+    return result
+        .toString()
+        .replaceAll("[0-9]+ ms", "N ms")
+        .replaceAll("\"durationMs\":[0-9]+", "");
   }
 
   @Test
