@@ -272,6 +272,9 @@ final class ResultFiles {
     if (n < 1024 * 1024) {
       return String.format(Locale.ROOT, "%,d KB", (n + 512) / 1024);
     }
+    if (n % (1024 * 1024) == 0) {
+      return n / (1024 * 1024) + " MB";
+    }
     return String.format(Locale.ROOT, "%.1f MB", n / (1024.0 * 1024.0));
   }
 
