@@ -79,7 +79,8 @@ public final class InputLauncher {
     ArrayNode args = given.putArray("args");
     input.args().forEach(args::add);
     if (out != null) {
-      given.set("out", Loaded.JSON.valueToTree(out.launcherSettings(Loaded.FIGURES)));
+      String figures = program.language() == Language.PYTHON ? Loaded.FIGURES : null;
+      given.set("out", Loaded.JSON.valueToTree(out.launcherSettings(figures)));
     }
     try {
       return Base64.getEncoder()

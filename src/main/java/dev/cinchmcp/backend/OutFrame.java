@@ -86,7 +86,10 @@ public record OutFrame(String nonce) {
     return "[cinch-mcp end " + nonce + "]";
   }
 
-  /** What the launcher is told: the markers, where to look, the limits. */
+  /**
+   * What the launcher is told: the markers, where to look, the limits, and for Python the
+   * matplotlib backend's source ({@code figuresModule}; null for JavaScript, which needs none).
+   */
   Map<String, Object> launcherSettings(String figuresModule) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("open", open());
@@ -96,7 +99,9 @@ public record OutFrame(String nonce) {
     out.put("skip", InputLauncher.PROGRAM_DIR);
     out.put("lib", LIB_DIR);
     out.put("figuresDir", FIGURES_DIR);
-    out.put("figures", figuresModule.replace("@FIGURES_DIR@", FIGURES_DIR));
+    if (figuresModule != null) {
+      out.put("figures", figuresModule.replace("@FIGURES_DIR@", FIGURES_DIR));
+    }
     out.put("maxPictures", MAX_PICTURES);
     out.put("maxFileBytes", MAX_FILE_BYTES);
     out.put("maxTotalBytes", MAX_TOTAL_BYTES);

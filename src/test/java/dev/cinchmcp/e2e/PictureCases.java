@@ -80,10 +80,16 @@ abstract class PictureCases {
 
   /** One tools/call; its result. */
   JsonNode run(String code, String language) throws Exception {
+    return run(code, language, Map.of());
+  }
+
+  /** One tools/call with more arguments (stdin, files, args); its result. */
+  JsonNode run(String code, String language, Map<String, Object> more) throws Exception {
     int id = ids.incrementAndGet();
     Map<String, Object> arguments = new LinkedHashMap<>();
     arguments.put("code", code);
     arguments.put("language", language);
+    arguments.putAll(more);
     jar.send(
         JarProcess.JSON.writeValueAsString(
             Map.of(
@@ -153,6 +159,24 @@ abstract class PictureCases {
     assertTrue(text.contains("- chart.png (picture, "), text);
     assertTrue(
         result.path("structuredContent").path("summary").asText().contains("1 picture"),
+        brief(result));
+  }
+
+  @Test
+  void theInputFilesAreNotHandedBackOnlyWhatTheProgramMade() throws Exception {
+    JsonNode result =
+        run(
+            PNG_PY
+                + "import sys\nrows = open('data/in.csv').read().split()\n"
+                + "png('from-input.png', len(rows), 4)\nprint(sys.argv[1:], len(rows))\n",
+            "python",
+            Map.of("files", Map.of("data/in.csv", "a\nb\nc\n"), "args", List.of("x")));
+    assertFalse(result.path("isError").asBoolean(true), brief(result));
+    assertEquals("['x'] 3\n", result.path("structuredContent").path("stdout").asText());
+    assertEquals(1, result.path("structuredContent").path("files").size(), brief(result));
+    assertEquals(3, images(result).get(0).getWidth());
+    assertTrue(
+        result.path("content").get(0).path("text").asText().startsWith("Input: files: data/in.csv"),
         brief(result));
   }
 
