@@ -18,6 +18,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,6 +54,7 @@ final class ResultFiles {
   private ResultFiles(WrittenFiles files, RunResult run) {
     int pictureRoom = MAX_PICTURE_BYTES;
     int textRoom = MAX_TEXT_BYTES;
+    Map<String, byte[]> sent = new LinkedHashMap<>();
     for (WrittenFile file : files.files()) {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", file.name());
@@ -63,6 +65,13 @@ final class ResultFiles {
       String note = null;
       switch (file.kind()) {
         case PICTURE -> {
+          String twin = sameAsSent(sent, file.data());
+          if (twin != null) {
+            // savefig and then plt.show() of one figure: the same bytes twice
+            returned = "listed";
+            note = "the same picture as " + twin + ", shown once";
+            break;
+          }
           PictureFit.Outcome fitted =
               images < OutFrame.MAX_PICTURES
                   ? PictureFit.fit(file.data(), pictureRoom)
@@ -74,6 +83,7 @@ final class ResultFiles {
                     null, Base64.getEncoder().encodeToString(fitted.data()), fitted.mimeType()));
             pictureRoom -= fitted.data().length;
             images++;
+            sent.put(file.name(), file.data());
             returned = "image";
             note = fitted.change();
             if (fitted.width() > 0) {
@@ -204,15 +214,16 @@ final class ResultFiles {
     long others = entries.size() - pictures + files.unlisted();
     List<String> parts = new ArrayList<>();
     if (pictures > 0) {
+      long twins = pictures - images - leftOut;
       parts.add(
           plural(pictures, "picture")
-              + (leftOut == 0
+              + (images == pictures
                   ? (pictures == 1 ? ", shown as an image" : ", all shown as images")
                   : ", "
                       + images
-                      + " shown as images and "
-                      + leftOut
-                      + " left out (see the notes)"));
+                      + " shown as images"
+                      + (twins > 0 ? ", " + twins + " the same as one of those" : "")
+                      + (leftOut > 0 ? ", " + leftOut + " left out (see the notes)" : "")));
     }
     if (others > 0) {
       parts.add(
@@ -251,6 +262,16 @@ final class ResultFiles {
               default -> "left out";
             };
     return note == null ? what : what + "; " + note;
+  }
+
+  /** The name of a picture already sent with exactly these bytes, or null. */
+  private static String sameAsSent(Map<String, byte[]> sent, byte[] data) {
+    for (Map.Entry<String, byte[]> earlier : sent.entrySet()) {
+      if (Arrays.equals(earlier.getValue(), data)) {
+        return earlier.getKey();
+      }
+    }
+    return null;
   }
 
   private static boolean isPicture(WrittenFile file) {

@@ -50,7 +50,9 @@ class ResultFilesTest {
   }
 
   private static WrittenFile picture(String name) throws IOException {
-    byte[] data = PictureFitTest.png(new BufferedImage(30, 20, BufferedImage.TYPE_INT_RGB));
+    // each name its own width: different pictures
+    byte[] data =
+        PictureFitTest.png(new BufferedImage(20 + name.length(), 20, BufferedImage.TYPE_INT_RGB));
     return new WrittenFile(name, data.length, Kind.PICTURE, data);
   }
 
@@ -96,6 +98,24 @@ class ResultFilesTest {
     Map<?, ?> structured = (Map<?, ?>) result.structuredContent();
     assertEquals(4, ((List<?>) structured.get("files")).size());
     assertTrue(structured.get("summary").toString().contains("It made 2 pictures"));
+    assertConforms(result);
+  }
+
+  @Test
+  void theSamePictureTwiceIsShownOnce() throws IOException {
+    WrittenFile saved = picture("line.png");
+    WrittenFile shown = new WrittenFile("[figure 1]", saved.size(), Kind.PICTURE, saved.data());
+    CallToolResult result = VIEW.of(run(0, complete(saved, shown)));
+    assertEquals(2, result.content().size(), "the text and one image");
+    Map<?, ?> second =
+        (Map<?, ?>) ((List<?>) ((Map<?, ?>) result.structuredContent()).get("files")).get(1);
+    assertEquals("listed", second.get("returned"));
+    assertEquals("the same picture as line.png, shown once", second.get("note"));
+    assertTrue(
+        ((Map<?, ?>) result.structuredContent())
+            .get("summary")
+            .toString()
+            .contains("It made 2 pictures, 1 shown as images, 1 the same as one of those."));
     assertConforms(result);
   }
 
@@ -161,6 +181,7 @@ class ResultFilesTest {
       byte[] webp = new byte[each];
       System.arraycopy(
           new byte[] {'R', 'I', 'F', 'F', 0, 0, 0, 0, 'W', 'E', 'B', 'P'}, 0, webp, 0, 12);
+      webp[100] = (byte) i; // six different pictures
       files.add(new WrittenFile(i + ".webp", each, Kind.PICTURE, webp));
     }
     CallToolResult result = VIEW.of(run(0, new WrittenFiles(State.COMPLETE, files, 0, 0, null)));
