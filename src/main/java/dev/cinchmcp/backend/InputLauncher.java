@@ -22,7 +22,9 @@ import java.util.Map;
  *
  * <p>The program, files, stdin and arguments travel base64-encoded inside the launcher's text: one
  * ASCII literal, so nothing in them can break out of it, whatever quotes or backslashes they hold.
- * A program without input is sent exactly as it is, with no launcher.
+ * A program without input is sent exactly as it is, with no launcher, unless it may write files
+ * ({@link FileHint}): then the launcher also hands back what it made, after it ends ({@link
+ * OutFrame}), and gives a Python program a matplotlib backend that keeps its figures.
  */
 public final class InputLauncher {
 
