@@ -22,7 +22,9 @@ import java.util.Map;
  *
  * <p>The program, files, stdin and arguments travel base64-encoded inside the launcher's text: one
  * ASCII literal, so nothing in them can break out of it, whatever quotes or backslashes they hold.
- * A program without input is sent exactly as it is, with no launcher.
+ * A program without input is sent exactly as it is, with no launcher, unless it may write files
+ * ({@link FileHint}): then the launcher also hands back what it made, after it ends ({@link
+ * OutFrame}), and gives a Python program a matplotlib backend that keeps its figures.
  */
 public final class InputLauncher {
 
@@ -38,22 +40,36 @@ public final class InputLauncher {
 
   /** What to send for this program and input: the program itself when there is no input. */
   public static Launch prepare(Program program, ProgramInput input) {
-    if (input.isEmpty()) {
+    return prepare(program, input, null);
+  }
+
+  /**
+   * What to send for this program and input, with the files it makes handed back in {@code out}
+   * when that is not null: the program itself when there is neither.
+   */
+  public static Launch prepare(Program program, ProgramInput input, OutFrame out) {
+    if (input.isEmpty() && out == null) {
       return new Launch(program, null);
     }
     // A fresh marker per run: a program cannot print it by accident.
     String marker = "[cinch-mcp launcher " + HexFormat.of().formatHex(nonce()) + "]";
     String template = program.language() == Language.PYTHON ? Loaded.PYTHON : Loaded.JAVASCRIPT;
     String code =
-        template.replace("@MARKER@", marker).replace("@PAYLOAD@", payload(program, input));
-    return new Launch(new Program(code, program.language()), marker);
+        template.replace("@MARKER@", marker).replace("@PAYLOAD@", payload(program, input, out));
+    return new Launch(new Program(code, program.language(), out), marker);
   }
 
-  private static String payload(Program program, ProgramInput input) {
+  private static String payload(Program program, ProgramInput input, OutFrame out) {
     ObjectNode given = Loaded.JSON.createObjectNode();
     given.put("program", programPath(program.language()));
     if (program.language() == Language.PYTHON) {
-      given.put("boot", PythonBootstrap.SOURCE); // how the launcher starts the program
+      // how the launcher starts the program; with a frame, matplotlib finds its backend there
+      given.put(
+          "boot",
+          out == null
+              ? PythonBootstrap.SOURCE
+              : PythonBootstrap.withPrelude(
+                  "import sys\nsys.path.append('" + OutFrame.LIB_DIR + "')\n"));
     }
     given.put("workDir", ProgramInput.WORK_DIR);
     given.put("code", program.code());
@@ -64,6 +80,10 @@ public final class InputLauncher {
     }
     ArrayNode args = given.putArray("args");
     input.args().forEach(args::add);
+    if (out != null) {
+      String figures = program.language() == Language.PYTHON ? Loaded.FIGURES : null;
+      given.set("out", Loaded.JSON.valueToTree(out.launcherSettings(figures)));
+    }
     try {
       return Base64.getEncoder()
           .encodeToString(Loaded.JSON.writeValueAsString(given).getBytes(StandardCharsets.UTF_8));
@@ -85,6 +105,7 @@ public final class InputLauncher {
   private static final class Loaded {
     static final String PYTHON = resource("launcher.py");
     static final String JAVASCRIPT = resource("launcher.js");
+    static final String FIGURES = resource("figures.py");
     static final ObjectMapper JSON = new ObjectMapper();
     static final SecureRandom RANDOM = new SecureRandom();
   }

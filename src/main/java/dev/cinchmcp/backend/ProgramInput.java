@@ -42,7 +42,10 @@ public record ProgramInput(String stdin, Map<String, String> files, List<String>
 
   public static final int MAX_ARGS_BYTES = 64 * 1024;
 
-  /** Where the files go, and the program's working directory when any input is given. */
+  /**
+   * Where the files go, and the program's working directory when it runs under the launcher (any
+   * input given, or files it may write).
+   */
   public static final String WORK_DIR = "/tmp/work";
 
   public ProgramInput {

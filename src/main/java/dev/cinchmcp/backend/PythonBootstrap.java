@@ -44,6 +44,11 @@ public final class PythonBootstrap {
     return source((oneArena ? ONE_ARENA_PRELUDE : "") + beforeProgram);
   }
 
+  /** The bootstrap with {@code prelude} run before it (e.g. a path for the figures' backend). */
+  public static String withPrelude(String prelude) {
+    return source(prelude);
+  }
+
   private static String source(String prelude) {
     return prelude
         + String.join(

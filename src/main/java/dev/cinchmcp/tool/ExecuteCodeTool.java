@@ -1,9 +1,14 @@
 package dev.cinchmcp.tool;
 
 import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.DaemonThreads;
+import dev.cinchmcp.backend.FileHint;
 import dev.cinchmcp.backend.InputLauncher;
+import dev.cinchmcp.backend.OutFrame;
+import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
@@ -16,10 +21,13 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The one tool, {@code execute_code}: checks the arguments, hands the program to a {@link
@@ -99,12 +107,26 @@ public final class ExecuteCodeTool {
         + facts.limits()
         + ".\n"
         + "- Nothing persists between calls: each program must be complete, with its own imports and data.\n"
-        + "- Only printed output comes back (a bare expression on the last line shows nothing). "
+        + "- What it prints comes back (a bare expression on the last line shows nothing). "
         + SandboxFacts.outputCut()
         + " Print results, not bulk data.\n"
-        + "A non-zero exit or a timeout is reported as an error, with the output so far.\n\n"
+        + "- "
+        + PICTURES
+        + "\n"
+        + "A non-zero exit or a timeout is reported as an error, with the output so far (a failed"
+        + " program that drew pictures is reported with an error field first instead, so that its"
+        + " pictures reach you).\n\n"
         + InputSchema.description();
   }
+
+  /** What comes back besides the output, in one sentence (OutFrame and ResultFiles hold it). */
+  static final String PICTURES =
+      "Pictures come back as images: matplotlib figures (plt.show(), or left open at the end;"
+          + " where matplotlib is installed) and PNG, JPEG, GIF or WebP files the program writes"
+          + " under /tmp, at most "
+          + OutFrame.MAX_PICTURES
+          + " per call, large ones scaled down. Other files it writes there are listed by name and"
+          + " size, small text files shown whole.";
 
   private static String capitalised(String phrase) {
     return Character.toUpperCase(phrase.charAt(0)) + phrase.substring(1);
@@ -124,15 +146,40 @@ public final class ExecuteCodeTool {
           ProgressReporter progress =
               ProgressReporter.start(channel, request.progressToken(), timers);
           RunListener listener = new ClientLog(channel, progress);
-          InputLauncher.Launch launch = InputLauncher.prepare(checked.program(), checked.input());
+          // A program that may draw or write files runs under the launcher that hands them back.
+          InputLauncher.Launch launch =
+              InputLauncher.prepare(
+                  checked.program(),
+                  checked.input(),
+                  FileHint.mayWriteFiles(checked.program()) ? OutFrame.fresh() : null);
           return Mono.fromFuture(() -> runner.run(launch.program(), listener))
               .map(launch::delivered)
-              .map(run -> view.of(run, checked.input()))
+              .flatMap(run -> shown(run, checked.input()))
               .onErrorResume(error -> Mono.just(ResultView.error(failureMessage(error))))
               // Stop progress before the result is handed on, so no progress follows the reply.
               .doOnNext(result -> progress.stop())
               .doFinally(signal -> progress.stop());
         });
+  }
+
+  /**
+   * The run as a result. One with pictures is made on the pictures' own thread: scaling one takes
+   * up to a second or so, which must not hold the thread that completed the run (for the cinch
+   * backend, the HTTP client's), and one at a time bounds the memory it takes.
+   */
+  private Mono<CallToolResult> shown(RunResult run, ProgramInput input) {
+    if (!run.files().anything()) {
+      return Mono.just(view.of(run, input));
+    }
+    return Mono.fromCallable(() -> view.of(run, input)).subscribeOn(PicturesThread.SCHEDULER);
+  }
+
+  /** Made at the first picture: a call without any (the usual one) starts no thread for it. */
+  private static final class PicturesThread {
+    static final Scheduler SCHEDULER =
+        Schedulers.fromExecutorService(
+            Executors.newSingleThreadExecutor(DaemonThreads.named("cinchmcp-pictures")),
+            "cinchmcp-pictures");
   }
 
   private static String failureMessage(Throwable error) {

@@ -28,13 +28,51 @@ final class ResultView {
     return of(run, ProgramInput.NONE);
   }
 
-  /** A run, with a line saying what input it was given (none: no line). */
+  /**
+   * A run, with a line saying what input it was given (none: no line), and what it drew and wrote
+   * when its launcher handed that back ({@link ResultFiles}; nothing: the result is as before).
+   *
+   * <p>A failed run that drew is not flagged {@code isError}: Claude Code drops the pictures of an
+   * error result, so the flag would hide them from the model. Its failure is said first instead, in
+   * the words of the error it would otherwise be: the text starts with the error's text, and {@code
+   * structuredContent} with an {@code error} field. A failed run without pictures is an error as
+   * before.
+   */
   CallToolResult of(RunResult run, ProgramInput input) {
-    return CallToolResult.builder()
-        .addTextContent(text(run, input))
-        .structuredContent(structured(run, input))
-        .isError(!run.succeeded())
-        .build();
+    ResultFiles files = ResultFiles.of(run);
+    if (files == null) {
+      return CallToolResult.builder()
+          .addTextContent(text(run, input))
+          .structuredContent(structured(run, input))
+          .isError(!run.succeeded())
+          .build();
+    }
+    boolean failedWithPictures = !run.succeeded() && files.images() > 0;
+    String text = text(run, input) + "\n" + files.section(!failedWithPictures && !run.succeeded());
+    Map<String, Object> structured = new LinkedHashMap<>();
+    if (failedWithPictures) {
+      structured.put("error", failureFirst(run, files));
+    }
+    structured.putAll(structured(run, input));
+    structured.put("summary", structured.get("summary") + " " + files.sentence());
+    structured.put("files", files.entries());
+    CallToolResult.Builder result =
+        CallToolResult.builder()
+            .addTextContent(text)
+            .structuredContent(structured)
+            .isError(!run.succeeded() && !failedWithPictures);
+    files.blocks().forEach(result::addContent);
+    return result.build();
+  }
+
+  /** The failure of a run that drew, said as its error would say it. */
+  private String failureFirst(RunResult run, ResultFiles files) {
+    return RunSummary.join(
+        summary.outcome(run),
+        RunSummary.nextStep(run),
+        "This result is not flagged as an error only so that the "
+            + (files.images() == 1 ? "picture" : files.images() + " pictures")
+            + " it drew reach you; the run failed.");
   }
 
   /** A failure with no run behind it: the message alone. */

@@ -48,6 +48,14 @@ final class ToolSchemas {
         ", as shown. " + SandboxFacts.outputCut() + " " + SandboxFacts.controlCharacters();
     return object(
         props(
+            "error",
+                map(
+                    "type",
+                    "string",
+                    "description",
+                    "Present, and first, when the run failed but drew pictures: the result is then"
+                        + " not flagged as an error only so that its pictures reach you. Read it"
+                        + " first: the run failed."),
             "summary",
                 map(
                     "type",
@@ -113,7 +121,8 @@ final class ToolSchemas {
                     "type",
                     "string",
                     "description",
-                    "Present when stdin, files or args were given: what the program received.")),
+                    "Present when stdin, files or args were given: what the program received."),
+            "files", files()),
         List.of(
             "summary",
             "stdout",
@@ -126,6 +135,46 @@ final class ToolSchemas {
             "stdoutLength",
             "stderrLength",
             "backend"));
+  }
+
+  /** The files a program wrote and the figures it showed, one entry each. */
+  private static Map<String, Object> files() {
+    Map<String, Object> count = map("type", "integer", "minimum", 0);
+    Map<String, Object> entry =
+        object(
+            props(
+                "name",
+                    map(
+                        "type",
+                        "string",
+                        "description",
+                        "The file's path (relative to the working directory when inside it), or"
+                            + " [figure N] for a figure shown with matplotlib."),
+                "size", with(count, "description", "Its size in bytes."),
+                "type", map("type", "string", "enum", List.of("figure", "picture", "file")),
+                "returned",
+                    map(
+                        "type",
+                        "string",
+                        "enum",
+                        List.of("image", "text", "listed", "left out"),
+                        "description",
+                        "image: an image block of the result; text: an embedded resource with"
+                            + " its text; listed: name and size only; left out: a picture that did"
+                            + " not come back (the note says why)."),
+                "note", map("type", "string", "description", "Scaled, or why it was left out."),
+                "width", with(count, "description", "Width in pixels of the image as sent."),
+                "height", with(count, "description", "Height in pixels of the image as sent.")),
+            List.of("name", "size", "type", "returned"));
+    return map(
+        "type",
+        "array",
+        "description",
+        "Present when the program may have written files: what it wrote (under /tmp) and the"
+            + " figures it showed, in the order made. Pictures come back as image blocks beside"
+            + " this result.",
+        "items",
+        entry);
   }
 
   private static Map<String, Object> object(Map<String, Object> properties, List<String> required) {

@@ -2,7 +2,11 @@
 # process with the given stdin and arguments (its output goes straight to this process's stdout and
 # stderr), and ends with the program's exit status. A failure of its own is one stderr line that
 # starts with the marker below, so the server tells it apart from anything the program prints.
+# When asked ("out"), it then hands back the files the program wrote and the figures it showed, in a
+# frame at the end of stdout that the server takes out (the server's OutFrame describes it).
 import base64, json, os, signal, sys
+
+PICTURE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")
 
 MARKER = "@MARKER@"
 
@@ -35,6 +39,16 @@ def main():
             write(os.path.join(work, name), text)
     except Exception as e:
         fail("could not write " + where, e)
+    out = given.get("out")
+    before = {}
+    env = os.environ
+    if out:
+        try:
+            write(os.path.join(out["lib"], "cinchmcp_figures.py"), out["figures"])
+            before = scan(out)
+        except Exception as e:
+            fail("could not prepare the pictures' return", e)
+        env = dict(os.environ, MPLBACKEND="module://cinchmcp_figures")
     stdin = (given["stdin"] or "").encode("utf-8", "surrogatepass")
     isolated = ["-I"] if sys.flags.isolated else []
     # The child starts as the local backend starts every Python program (the server's
@@ -50,7 +64,7 @@ def main():
         child = os.posix_spawn(
             sys.executable,
             argv,
-            os.environ,
+            env,
             setsigdef=(signal.SIGPIPE, signal.SIGXFSZ),  # Python ignores them; the child starts clean
             file_actions=[
                 (os.POSIX_SPAWN_DUP2, read_end, 0),
@@ -67,6 +81,8 @@ def main():
     except BrokenPipeError:
         pass  # the program ended, or closed its stdin, without reading it all: its choice
     status = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+    if out:
+        hand_back(out, before)
     if status < 0:  # killed by a signal: end the same way, so the sandbox reports what it saw
         try:
             signal.signal(-status, signal.SIG_DFL)  # SIGKILL's cannot be changed, nor need be
@@ -75,6 +91,91 @@ def main():
         os.kill(os.getpid(), -status)
         status = 128 - status
     sys.exit(status)
+
+
+def scan(out):
+    """Regular files under the writable root, path -> (size, mtime): hidden ones and the launcher's
+    own folder left out, symbolic links not followed, at most out["maxSeen"] entries."""
+    found, skip, budget = {}, out["skip"], [out["maxSeen"]]
+
+    def walk(folder, depth):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            if budget[0] <= 0:
+                return
+            budget[0] -= 1
+            if entry.name.startswith(".") or entry.path == skip:
+                continue
+            try:
+                if entry.is_file(follow_symlinks=False):
+                    st = entry.stat(follow_symlinks=False)
+                    found[entry.path] = (st.st_size, st.st_mtime_ns)
+                elif entry.is_dir(follow_symlinks=False) and depth < 16:
+                    walk(entry.path, depth + 1)
+            except OSError:
+                pass
+
+    walk(out["root"], 0)
+    return found
+
+
+def hand_back(out, before):
+    """Writes the frame: one line per file, in the order they were made; a failure of its own is
+    one line too (the program has run: its output and status stay as they are)."""
+    try:
+        made = [(m, p, size, False) for p, (size, m) in scan(out).items() if before.get(p) != (size, m)]
+        figures = out["figuresDir"]
+        for name in sorted(os.listdir(figures)) if os.path.isdir(figures) else ():
+            st = os.stat(os.path.join(figures, name))
+            made.append((st.st_mtime_ns, os.path.join(figures, name), st.st_size, True))
+        made.sort()
+        lines, pictures, total, texts, more, more_bytes = [], 0, 0, 0, 0, 0
+        for _, path, size, figure in made:
+            if len(lines) >= out["maxListed"]:
+                more, more_bytes = more + 1, more_bytes + size
+                continue
+            name = "[figure " + path.rsplit("-", 1)[-1].split(".")[0] + "]" if figure else shown(out, path)
+            data = "-"
+            with open(path, "rb") as f:
+                head = f.read(12)
+                picture = head.startswith(PICTURE_MAGIC) or (head[:4] == b"RIFF" and head[8:] == b"WEBP")
+                kind = "f"
+                if picture and size > out["maxFileBytes"]:
+                    kind = "P"
+                elif picture and (pictures >= out["maxPictures"] or total + size > out["maxTotalBytes"]):
+                    kind = "C"
+                elif picture:
+                    kind = "p"
+                elif size <= out["maxTextBytes"] and texts < out["maxTexts"]:
+                    kind = "t"
+                if kind in "pt":
+                    content = head + f.read(max(0, size - len(head)))
+                    size = len(content)
+                    pictures, total = pictures + (kind == "p"), total + size * (kind == "p")
+                    texts += kind == "t"
+                    data = base64.b64encode(content).decode("ascii")
+            name64 = base64.b64encode(os.fsencode(name)[:1024]).decode("ascii")
+            lines.append("%s %d %s %s\n" % (kind, size, name64, data))
+        if more:
+            lines.append("m %d %d\n" % (more, more_bytes))
+    except Exception as e:
+        detail = e.strerror if isinstance(e, OSError) and e.strerror else repr(e)
+        lines = ["! 0 %s -\n" % base64.b64encode(detail.encode("utf-8", "replace")[:300]).decode("ascii")]
+    frame = out["open"] + "\n" + "".join(lines) + out["close"] + " %d\n" % len(lines)
+    try:
+        sys.stdout.flush()
+        with open(1, "wb", closefd=False) as stdout:
+            stdout.write(frame.encode("ascii"))
+    except OSError:
+        pass  # stdout closed: the server sees no frame and says so
+
+
+def shown(out, path):
+    work = out["work"] + "/"
+    return path[len(work):] if path.startswith(work) else path
 
 
 main()

@@ -289,7 +289,8 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
 
     void complete(InputStream in) throws IOException {
       try {
-        RunResult run = RunAnswerReader.read(new InputStreamReader(in, StandardCharsets.UTF_8));
+        RunResult run =
+            RunAnswerReader.read(new InputStreamReader(in, StandardCharsets.UTF_8), program.out());
         result.complete(
             new RunResult(
                 redactor.cappedSafe(run.stdout()),
@@ -297,7 +298,8 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
                 run.exitCode(),
                 run.timedOut(),
                 run.durationMs(),
-                name()));
+                name(),
+                redactor.files(run.files())));
       } catch (RunAnswerReader.NotARun e) {
         String apiMessage = e.apiMessage() == null ? "" : redactor.redactCut(e.apiMessage());
         fail(

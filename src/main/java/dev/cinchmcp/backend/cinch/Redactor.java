@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.cinch;
 
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.WrittenFiles;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -87,6 +88,34 @@ public final class Redactor {
         text.omittedChars(),
         text.omittedLines(),
         text.cleaned());
+  }
+
+  /**
+   * The files with the key masked in their names and in the small files that come back as text
+   * (pictures are bytes, shown as pictures; a key drawn into one is the program's own doing).
+   */
+  WrittenFiles files(WrittenFiles files) {
+    if (secret == null || files.files().isEmpty()) {
+      return files;
+    }
+    List<WrittenFiles.WrittenFile> safe = new ArrayList<>();
+    for (WrittenFiles.WrittenFile file : files.files()) {
+      byte[] data = file.data();
+      if (file.kind() == WrittenFiles.Kind.TEXT) {
+        String text = new String(data, StandardCharsets.UTF_8);
+        String masked = redact(text);
+        data = masked.equals(text) ? data : masked.getBytes(StandardCharsets.UTF_8);
+      }
+      safe.add(
+          new WrittenFiles.WrittenFile(
+              redact(file.name()), data == null ? file.size() : data.length, file.kind(), data));
+    }
+    return new WrittenFiles(
+        files.state(),
+        safe,
+        files.unlisted(),
+        files.unlistedBytes(),
+        files.problem() == null ? null : redact(files.problem()));
   }
 
   /** Masks a leading piece of text that is the end of the secret (a key cut in two by a limit). */

@@ -1,8 +1,11 @@
 package dev.cinchmcp.backend.cinch;
 
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.FramedStdout;
+import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.StreamCapture;
+import dev.cinchmcp.backend.WrittenFiles;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.Locale;
@@ -45,8 +48,18 @@ final class RunAnswerReader {
   private RunAnswerReader() {}
 
   static RunResult read(Reader body) throws IOException, NotARun {
+    return read(body, null);
+  }
+
+  /**
+   * The run, with the launcher's frame taken out of stdout before it is cut when {@code out} is not
+   * null (an answer without stdout, or with a stdout the API cut inside the frame, brings no files:
+   * {@link RunResult#files()} says which).
+   */
+  static RunResult read(Reader body, OutFrame out) throws IOException, NotARun {
     JsonScanner json = new JsonScanner(body, EXCERPT_LIMIT);
     Fields f = new Fields();
+    f.out = out;
     try {
       json.expect('{');
       if (!json.consume('}')) {
@@ -69,11 +82,18 @@ final class RunAnswerReader {
     }
     CappedText stdout = f.stdout == null ? CappedText.EMPTY : f.stdout.result();
     CappedText stderr = f.stderr == null ? CappedText.EMPTY : f.stderr.result();
+    WrittenFiles files = WrittenFiles.NOT_ASKED;
+    if (out != null) {
+      files =
+          f.framed == null ? new FramedStdout(new StreamCapture(), out).files() : f.framed.files();
+    }
     return new RunResult(
-        stdout, stderr, f.exitCode, Boolean.TRUE.equals(f.timedOut), f.durationMs, "cinch");
+        stdout, stderr, f.exitCode, Boolean.TRUE.equals(f.timedOut), f.durationMs, "cinch", files);
   }
 
   private static final class Fields {
+    OutFrame out;
+    FramedStdout framed;
     StreamCapture stdout;
     StreamCapture stderr;
     Integer exitCode;
@@ -93,7 +113,25 @@ final class RunAnswerReader {
     switch (name) {
       case "stdout" -> {
         f.stdout = new StreamCapture();
-        json.readString(f.stdout);
+        if (f.out == null) {
+          json.readString(f.stdout);
+        } else {
+          FramedStdout framed = new FramedStdout(f.stdout, f.out);
+          json.readString(
+              new JsonScanner.Sink() {
+                @Override
+                public void append(char[] buf, int off, int len) {
+                  framed.append(buf, off, len);
+                }
+
+                @Override
+                public void append(char c) {
+                  framed.append(c);
+                }
+              });
+          framed.finish();
+          f.framed = framed;
+        }
         f.anyRunField = true;
       }
       case "stderr" -> {

@@ -119,7 +119,7 @@ final class ContainerRun {
         // before the start, when there was nothing to kill yet.
         killUninterrupted();
       }
-      OutputFrames output = new OutputFrames();
+      OutputFrames output = new OutputFrames(program.out());
       EngineConnection stream = attach;
       Future<?> drained;
       if (engine.address().kind() == EngineAddress.Kind.NPIPE) {
@@ -164,7 +164,13 @@ final class ContainerRun {
       Ending ending, Future<Integer> status, OutputFrames output, long durationMs) {
     if (ending == Ending.CANCELLED) {
       return new RunResult(
-          output.stdout(), output.stderr(null), null, false, durationMs, DockerRunner.NAME);
+          output.stdout(),
+          output.stderr(null),
+          null,
+          false,
+          durationMs,
+          DockerRunner.NAME,
+          output.files());
     }
     if (ending == Ending.TIMED_OUT) {
       String note =
@@ -172,7 +178,13 @@ final class ContainerRun {
               + settings.wallClock().toSeconds()
               + " s time limit";
       return new RunResult(
-          output.stdout(), output.stderr(note), null, true, durationMs, DockerRunner.NAME);
+          output.stdout(),
+          output.stderr(note),
+          null,
+          true,
+          durationMs,
+          DockerRunner.NAME,
+          output.files());
     }
     int exitCode = done(status);
     String note = null;
@@ -184,7 +196,13 @@ final class ContainerRun {
               + " MB of memory";
     }
     return new RunResult(
-        output.stdout(), output.stderr(note), exitCode, false, durationMs, DockerRunner.NAME);
+        output.stdout(),
+        output.stderr(note),
+        exitCode,
+        false,
+        durationMs,
+        DockerRunner.NAME,
+        output.files());
   }
 
   private Ending awaitEnd(Future<Integer> status, long startedNanos) {

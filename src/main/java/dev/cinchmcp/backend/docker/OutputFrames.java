@@ -1,7 +1,10 @@
 package dev.cinchmcp.backend.docker;
 
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.FramedStdout;
+import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.StreamCapture;
+import dev.cinchmcp.backend.WrittenFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -21,8 +24,17 @@ import java.nio.charset.StandardCharsets;
  */
 final class OutputFrames {
 
-  private final Stream stdout = new Stream();
-  private final Stream stderr = new Stream();
+  private final Stream stdout;
+  private final Stream stderr = new Stream(null);
+
+  OutputFrames() {
+    this(null);
+  }
+
+  /** With {@code out} not null, the launcher's frame is taken out of stdout ({@link #files}). */
+  OutputFrames(OutFrame out) {
+    this.stdout = new Stream(out);
+  }
 
   /** Reads frames to the end of the stream (or until the connection is closed under it). */
   void drain(InputStream in) {
@@ -57,6 +69,11 @@ final class OutputFrames {
     return stdout.result(null);
   }
 
+  /** What the launcher's frame brought; {@link WrittenFiles#NOT_ASKED} without one. */
+  WrittenFiles files() {
+    return stdout.files();
+  }
+
   /** Stderr, with a line of the sandbox's own after it (why it was stopped), or none when null. */
   CappedText stderr(String note) {
     return stderr.result(note);
@@ -70,10 +87,15 @@ final class OutputFrames {
             .onMalformedInput(CodingErrorAction.REPLACE)
             .onUnmappableCharacter(CodingErrorAction.REPLACE);
     private final StreamCapture capture = new StreamCapture();
+    private final FramedStdout framed;
     private final CharBuffer chars = CharBuffer.allocate(16 * 1024);
     private ByteBuffer pending = ByteBuffer.allocate(16 * 1024 + 8);
     private char last = '\n';
     private boolean finished;
+
+    Stream(OutFrame out) {
+      this.framed = out == null ? null : new FramedStdout(capture, out);
+    }
 
     synchronized void feed(byte[] bytes, int length) {
       if (pending.remaining() < length) {
@@ -102,12 +124,33 @@ final class OutputFrames {
       chars.flip();
       if (chars.hasRemaining()) {
         last = chars.get(chars.limit() - 1);
-        capture.append(chars.array(), chars.position(), chars.remaining());
+        if (framed != null) {
+          framed.append(chars.array(), chars.position(), chars.remaining());
+        } else {
+          capture.append(chars.array(), chars.position(), chars.remaining());
+        }
       }
       chars.clear();
     }
 
     synchronized CappedText result(String note) {
+      finish();
+      if (note != null) {
+        capture.append((last == '\n' ? "" : "\n") + note + "\n");
+        last = '\n';
+      }
+      return capture.result();
+    }
+
+    synchronized WrittenFiles files() {
+      if (framed == null) {
+        return WrittenFiles.NOT_ASKED;
+      }
+      finish();
+      return framed.files();
+    }
+
+    private void finish() {
       if (!finished) {
         finished = true;
         pending.flip();
@@ -115,12 +158,10 @@ final class OutputFrames {
         decoder.flush(chars);
         flushChars();
         pending.clear();
+        if (framed != null) {
+          framed.finish();
+        }
       }
-      if (note != null) {
-        capture.append((last == '\n' ? "" : "\n") + note + "\n");
-        last = '\n';
-      }
-      return capture.result();
     }
   }
 }

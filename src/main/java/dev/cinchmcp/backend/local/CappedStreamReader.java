@@ -1,7 +1,10 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.FramedStdout;
+import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.StreamCapture;
+import dev.cinchmcp.backend.WrittenFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -20,10 +23,19 @@ final class CappedStreamReader implements Runnable {
 
   private final InputStream stream;
   private final StreamCapture capture = new StreamCapture();
+  private final FramedStdout framed;
   private char last = '\n';
 
   CappedStreamReader(InputStream stream) {
+    this(stream, null);
+  }
+
+  /**
+   * With {@code out} not null, the launcher's frame is taken out of the stream ({@link #files}).
+   */
+  CappedStreamReader(InputStream stream, OutFrame out) {
     this.stream = stream;
+    this.framed = out == null ? null : new FramedStdout(capture, out);
   }
 
   @Override
@@ -35,7 +47,11 @@ final class CappedStreamReader implements Runnable {
       while ((n = reader.read(buffer)) >= 0) {
         if (n > 0) {
           synchronized (this) {
-            capture.append(buffer, 0, n);
+            if (framed != null) {
+              framed.append(buffer, 0, n);
+            } else {
+              capture.append(buffer, 0, n);
+            }
             last = buffer[n - 1];
           }
         }
@@ -47,7 +63,19 @@ final class CappedStreamReader implements Runnable {
 
   /** The kept start and end of the stream and its full length, so far. */
   synchronized CappedText result() {
+    if (framed != null) {
+      framed.finish();
+    }
     return capture.result();
+  }
+
+  /** What the launcher's frame brought; {@link WrittenFiles#NOT_ASKED} without one. */
+  synchronized WrittenFiles files() {
+    if (framed == null) {
+      return WrittenFiles.NOT_ASKED;
+    }
+    framed.finish();
+    return framed.files();
   }
 
   /**

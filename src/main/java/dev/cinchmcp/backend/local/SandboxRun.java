@@ -335,7 +335,7 @@ final class SandboxRun {
         // nothing was written; the program reads end-of-file either way
       }
     }
-    CappedStreamReader stdout = new CappedStreamReader(sandbox.getInputStream());
+    CappedStreamReader stdout = new CappedStreamReader(sandbox.getInputStream(), program.out());
     CappedStreamReader stderr = new CappedStreamReader(sandbox.getErrorStream());
     Future<?> out = streamThreads.submit(stdout);
     Future<?> err = streamThreads.submit(stderr);
@@ -346,7 +346,13 @@ final class SandboxRun {
 
     if (ending == Ending.CANCELLED) {
       return new RunResult(
-          stdout.result(), stderr.result(), null, false, durationMs, LocalSandboxRunner.NAME);
+          stdout.result(),
+          stderr.result(),
+          null,
+          false,
+          durationMs,
+          LocalSandboxRunner.NAME,
+          stdout.files());
     }
     if (ending == Ending.TIMED_OUT) {
       String note =
@@ -359,7 +365,8 @@ final class SandboxRun {
           null,
           true,
           durationMs,
-          LocalSandboxRunner.NAME);
+          LocalSandboxRunner.NAME,
+          stdout.files());
     }
     int exitCode = sandbox.exitValue();
     failIfSandboxDidNotStart(exitCode, stderr.result().text());
@@ -385,7 +392,8 @@ final class SandboxRun {
         exitCode,
         false,
         durationMs,
-        LocalSandboxRunner.NAME);
+        LocalSandboxRunner.NAME,
+        stdout.files());
   }
 
   /** The peak memory of the whole sandbox once it has exited; -1 when not known. */

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.WrittenFiles;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +17,24 @@ class RedactorTest {
   @Test
   void everyCopyOfTheKeyIsMasked() {
     assertEquals("a [REDACTED] b [REDACTED]", redactor.redact("a " + KEY + " b " + KEY));
+  }
+
+  @Test
+  void theKeyIsMaskedInTheNamesAndTextsOfWrittenFiles() {
+    byte[] text = ("key=" + KEY + "\n").getBytes(StandardCharsets.UTF_8);
+    WrittenFiles files =
+        new WrittenFiles(
+            WrittenFiles.State.COMPLETE,
+            List.of(
+                new WrittenFiles.WrittenFile(
+                    KEY + ".txt", text.length, WrittenFiles.Kind.TEXT, text)),
+            0,
+            0,
+            null);
+    WrittenFiles.WrittenFile safe = redactor.files(files).files().get(0);
+    assertEquals("[REDACTED].txt", safe.name());
+    assertEquals("key=[REDACTED]\n", new String(safe.data(), StandardCharsets.UTF_8));
+    assertEquals(safe.data().length, safe.size());
   }
 
   @Test

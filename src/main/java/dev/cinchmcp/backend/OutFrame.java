@@ -1,0 +1,114 @@
+package dev.cinchmcp.backend;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * How the files a program wrote and the figures it showed leave the sandbox: after the program
+ * ends, the launcher ({@link InputLauncher}) writes them at the end of stdout in one frame, and the
+ * server takes the frame out of the stream ({@link FramedStdout}) before the stream is cut or
+ * shown. Every backend carries it the same way, the hosted API included, which returns nothing but
+ * stdout and stderr.
+ *
+ * <pre>
+ * [cinch-mcp files NONCE]\n
+ * KIND SIZE NAME DATA\n        one line per file, in the order they were made
+ * m COUNT BYTES\n              files past the list's limit, if any
+ * [cinch-mcp end NONCE] LINES\n
+ * </pre>
+ *
+ * KIND is a {@link WrittenFiles.Kind} code ({@code p} picture, {@code t} small file, both with
+ * DATA; {@code P}, {@code C} pictures left in the sandbox; {@code f} other files), or {@code !}
+ * when the launcher failed (NAME then holds its words); NAME and DATA are base64, DATA is {@code -}
+ * when absent. The nonce is fresh for every call and made by the server, so a program's own output
+ * never opens a frame by accident; a program that goes out of its way to read it from its launcher
+ * can only hand back what it could have written as a file anyway, and everything in a frame is
+ * bounded and checked here. The frame is small: base64 with nothing around it, no escapes in JSON.
+ *
+ * @param nonce 16 hex digits
+ */
+public record OutFrame(String nonce) {
+
+  /** At most this many pictures per call, in the frame and in the result. */
+  public static final int MAX_PICTURES = 8;
+
+  /**
+   * A picture larger than this stays in the sandbox (listed); smaller ones are scaled if need be.
+   */
+  public static final int MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+  /** The pictures in one frame together: the server holds at most this much per run. */
+  public static final int MAX_TOTAL_BYTES = 12 * 1024 * 1024;
+
+  /** A file this small that is not a picture comes back whole (shown when it is text). */
+  public static final int MAX_TEXT_BYTES = 8 * 1024;
+
+  public static final int MAX_TEXTS = 8;
+
+  /** Files listed one by one; the rest are counted. */
+  public static final int MAX_LISTED = 50;
+
+  /** Entries the launcher looks at in the writable root, before and after the program. */
+  static final int MAX_SEEN = 5_000;
+
+  /** Where shown figures and the matplotlib backend live in the sandbox (never listed). */
+  static final String FIGURES_DIR = InputLauncher.PROGRAM_DIR + "/figures";
+
+  static final String LIB_DIR = InputLauncher.PROGRAM_DIR + "/lib";
+
+  /** The writable root the launcher looks through for what the program made. */
+  public static final String ROOT = "/tmp";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  public OutFrame {
+    if (!nonce.matches("[0-9a-f]{16}")) {
+      throw new IllegalArgumentException("nonce");
+    }
+  }
+
+  /** A frame with a fresh nonce, for one call. */
+  public static OutFrame fresh() {
+    byte[] bytes = new byte[8];
+    RANDOM.nextBytes(bytes);
+    return new OutFrame(HexFormat.of().formatHex(bytes));
+  }
+
+  /** The line that opens the frame (without its newline). */
+  public String open() {
+    return "[cinch-mcp files " + nonce + "]";
+  }
+
+  /** The start of the line that closes it; the number of lines before it follows. */
+  public String close() {
+    return "[cinch-mcp end " + nonce + "]";
+  }
+
+  /**
+   * What the launcher is told: the markers, where to look, the limits, and for Python the
+   * matplotlib backend's source ({@code figuresModule}; null for JavaScript, which needs none).
+   */
+  Map<String, Object> launcherSettings(String figuresModule) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("open", open());
+    out.put("close", close());
+    out.put("root", ROOT);
+    out.put("work", ProgramInput.WORK_DIR);
+    out.put("skip", InputLauncher.PROGRAM_DIR);
+    out.put("lib", LIB_DIR);
+    out.put("figuresDir", FIGURES_DIR);
+    if (figuresModule != null) {
+      out.put("figures", figuresModule.replace("@FIGURES_DIR@", FIGURES_DIR));
+    }
+    out.put("maxPictures", MAX_PICTURES);
+    out.put("maxFileBytes", MAX_FILE_BYTES);
+    out.put("maxTotalBytes", MAX_TOTAL_BYTES);
+    out.put("maxTextBytes", MAX_TEXT_BYTES);
+    out.put("maxTexts", MAX_TEXTS);
+    out.put("maxListed", MAX_LISTED);
+    out.put("maxSeen", MAX_SEEN);
+    return out;
+  }
+}

@@ -1,0 +1,344 @@
+package dev.cinchmcp.tool;
+
+import static dev.cinchmcp.backend.CappedText.count;
+
+import dev.cinchmcp.backend.OutFrame;
+import dev.cinchmcp.backend.ProgramInput;
+import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.WrittenFiles;
+import dev.cinchmcp.backend.WrittenFiles.WrittenFile;
+import io.modelcontextprotocol.spec.McpSchema.Content;
+import io.modelcontextprotocol.spec.McpSchema.EmbeddedResource;
+import io.modelcontextprotocol.spec.McpSchema.ImageContent;
+import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a run's files become in its result: pictures as {@code image} blocks (fitted by {@link
+ * PictureFit}), small text files as embedded {@code resource} blocks, every file a line in the text
+ * and an entry in {@code structuredContent.files}, and one sentence for the summary that says what
+ * came back and what was left out. A result stays well under the 16 MB a client takes in one
+ * message: at most {@link OutFrame#MAX_PICTURES} pictures of {@link PictureFit#MAX_BYTES} each and
+ * {@link #MAX_PICTURE_BYTES} in all (base64 makes that ~11 MB), and {@link #MAX_TEXT_BYTES} of
+ * text.
+ */
+final class ResultFiles {
+
+  /** The pictures of one result together, before base64. */
+  static final int MAX_PICTURE_BYTES = 8 * 1024 * 1024;
+
+  /** The text files of one result together. */
+  static final int MAX_TEXT_BYTES = 32 * 1024;
+
+  /** The longest list in an error's text, which must stay within ErrorText's window. */
+  private static final int ERROR_LIST_CHARS = 600;
+
+  private final List<Content> blocks = new ArrayList<>();
+  private final List<Map<String, Object>> entries = new ArrayList<>();
+  private final List<String> lines = new ArrayList<>();
+  private final String sentence;
+  private int images;
+
+  private ResultFiles(WrittenFiles files, RunResult run) {
+    int pictureRoom = MAX_PICTURE_BYTES;
+    int textRoom = MAX_TEXT_BYTES;
+    Map<String, byte[]> sent = new LinkedHashMap<>();
+    for (WrittenFile file : files.files()) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("name", file.name());
+      entry.put("size", file.size());
+      String type = file.figure() ? "figure" : isPicture(file) ? "picture" : "file";
+      entry.put("type", type);
+      String returned;
+      String note = null;
+      switch (file.kind()) {
+        case PICTURE -> {
+          String twin = sameAsSent(sent, file.data());
+          if (twin != null) {
+            // savefig and then plt.show() of one figure: the same bytes twice
+            returned = "listed";
+            note = "the same picture as " + twin + ", shown once";
+            break;
+          }
+          PictureFit.Outcome fitted =
+              images < OutFrame.MAX_PICTURES
+                  ? PictureFit.fit(file.data(), pictureRoom)
+                  : PictureFit.Outcome.leftOut(
+                      "more than " + OutFrame.MAX_PICTURES + " pictures in one call");
+          if (fitted.sent()) {
+            blocks.add(
+                new ImageContent(
+                    null, Base64.getEncoder().encodeToString(fitted.data()), fitted.mimeType()));
+            pictureRoom -= fitted.data().length;
+            images++;
+            sent.put(file.name(), file.data());
+            returned = "image";
+            note = fitted.change();
+            if (fitted.width() > 0) {
+              entry.put("width", fitted.width());
+              entry.put("height", fitted.height());
+            }
+          } else {
+            returned = "left out";
+            note = fitted.change();
+          }
+        }
+        case PICTURE_TOO_LARGE -> {
+          returned = "left out";
+          note =
+              "larger than the "
+                  + bytes(OutFrame.MAX_FILE_BYTES)
+                  + " a picture may be to leave the sandbox: draw it smaller";
+        }
+        case PICTURE_OVER_BUDGET -> {
+          returned = "left out";
+          note =
+              "past the "
+                  + OutFrame.MAX_PICTURES
+                  + " pictures or "
+                  + bytes(OutFrame.MAX_TOTAL_BYTES)
+                  + " that leave the sandbox in one call";
+        }
+        case TEXT -> {
+          String text = utf8(file.data());
+          if (text != null && file.data().length <= textRoom) {
+            blocks.add(
+                new EmbeddedResource(
+                    null, new TextResourceContents(uri(file.name()), textType(file.name()), text)));
+            textRoom -= file.data().length;
+            returned = "text";
+          } else {
+            returned = "listed";
+          }
+        }
+        default -> returned = "listed";
+      }
+      entry.put("returned", returned);
+      if (note != null) {
+        entry.put("note", note);
+      }
+      entries.add(entry);
+      lines.add(line(file, type, returned, note));
+    }
+    if (files.unlisted() > 0) {
+      lines.add(
+          "and "
+              + count(files.unlisted())
+              + " more files ("
+              + bytes(files.unlistedBytes())
+              + ") not listed");
+    }
+    this.sentence = sentence(files, run);
+  }
+
+  /** The files of a run, or null when there is nothing to say (the result is then as before). */
+  static ResultFiles of(RunResult run) {
+    return run.files().anything() ? new ResultFiles(run.files(), run) : null;
+  }
+
+  /** How many pictures come back as images. */
+  int images() {
+    return images;
+  }
+
+  /** The image and resource blocks, in the order the files were made. */
+  List<Content> blocks() {
+    return blocks;
+  }
+
+  /** One entry per listed file, for {@code structuredContent.files}. */
+  List<Map<String, Object>> entries() {
+    return entries;
+  }
+
+  /** What came back and what was left out, in words (for the summary). */
+  String sentence() {
+    return sentence;
+  }
+
+  /** The text block's section: a header, the sentence, one line per file. */
+  String section(boolean inError) {
+    StringBuilder sb = new StringBuilder("--- files ---\n").append(sentence).append('\n');
+    int budget = inError ? ERROR_LIST_CHARS : Integer.MAX_VALUE;
+    for (int i = 0; i < lines.size(); i++) {
+      String line = "- " + lines.get(i) + "\n";
+      if (line.length() > budget) {
+        sb.append("- and ").append(lines.size() - i).append(" more (see structuredContent)\n");
+        break;
+      }
+      budget -= line.length();
+      sb.append(line);
+    }
+    return sb.toString();
+  }
+
+  private String sentence(WrittenFiles files, RunResult run) {
+    String lost =
+        switch (files.state()) {
+          case MISSING ->
+              "Pictures and files it may have written could not be brought back: "
+                  + (run.timedOut()
+                      ? "the sandbox was stopped at its time limit before they were handed over."
+                      : "the sandbox's output ended before they were handed over"
+                          + cutByApi(run)
+                          + ".");
+          case CUT ->
+              "Pictures and files it wrote could not be brought back: the output that carries them"
+                  + " was cut"
+                  + cutByApi(run)
+                  + ". Write fewer or smaller pictures.";
+          case DAMAGED ->
+              "Pictures and files it wrote could not be brought back: "
+                  + (files.problem() == null ? "they arrived damaged" : files.problem())
+                  + ".";
+          default -> "";
+        };
+    if (!lost.isEmpty()) {
+      return lost;
+    }
+    long pictures = entries.stream().filter(e -> !e.get("type").equals("file")).count();
+    long leftOut = entries.stream().filter(e -> e.get("returned").equals("left out")).count();
+    long texts = entries.stream().filter(e -> e.get("returned").equals("text")).count();
+    long others = entries.size() - pictures + files.unlisted();
+    List<String> parts = new ArrayList<>();
+    if (pictures > 0) {
+      long twins = pictures - images - leftOut;
+      parts.add(
+          plural(pictures, "picture")
+              + (images == pictures
+                  ? (pictures == 1 ? ", shown as an image" : ", all shown as images")
+                  : ", "
+                      + images
+                      + " shown as images"
+                      + (twins > 0 ? ", " + twins + " the same as one of those" : "")
+                      + (leftOut > 0 ? ", " + leftOut + " left out (see the notes)" : "")));
+    }
+    if (others > 0) {
+      parts.add(
+          plural(others, "other file")
+              + (texts > 0 ? ", " + texts + " shown whole as text" : "")
+              + (others > texts
+                  ? (texts > 0 ? ", the rest" : ",") + " listed by name and size"
+                  : ""));
+    }
+    StringBuilder sb = new StringBuilder("It made ").append(String.join("; and ", parts));
+    sb.append('.');
+    if (files.problem() != null) {
+      sb.append(" The launcher could not list them all: ").append(files.problem()).append('.');
+    }
+    sb.append(" They were in the sandbox, which is gone now.");
+    return sb.toString();
+  }
+
+  private static String cutByApi(RunResult run) {
+    return run.backend().equals("cinch")
+        ? " (the Cinch API's output limit is not documented; the files travel in stdout)"
+        : "";
+  }
+
+  private static String line(WrittenFile file, String type, String returned, String note) {
+    String what =
+        file.name()
+            + " ("
+            + (type.equals("file") ? "" : type + ", ")
+            + bytes(file.size())
+            + "): "
+            + switch (returned) {
+              case "image" -> "shown below";
+              case "text" -> "its text below";
+              case "listed" -> "listed only";
+              default -> "left out";
+            };
+    return note == null ? what : what + "; " + note;
+  }
+
+  /** The name of a picture already sent with exactly these bytes, or null. */
+  private static String sameAsSent(Map<String, byte[]> sent, byte[] data) {
+    for (Map.Entry<String, byte[]> earlier : sent.entrySet()) {
+      if (Arrays.equals(earlier.getValue(), data)) {
+        return earlier.getKey();
+      }
+    }
+    return null;
+  }
+
+  private static boolean isPicture(WrittenFile file) {
+    return switch (file.kind()) {
+      case PICTURE, PICTURE_TOO_LARGE, PICTURE_OVER_BUDGET -> true;
+      default -> false;
+    };
+  }
+
+  private static String plural(long n, String word) {
+    return n + " " + word + (n == 1 ? "" : "s");
+  }
+
+  /** "1.4 MB", "12 KB", "300 bytes". */
+  static String bytes(long n) {
+    if (n < 1024) {
+      return n + (n == 1 ? " byte" : " bytes");
+    }
+    if (n < 1024 * 1024) {
+      return String.format(Locale.ROOT, "%,d KB", (n + 512) / 1024);
+    }
+    if (n % (1024 * 1024) == 0) {
+      return n / (1024 * 1024) + " MB";
+    }
+    return String.format(Locale.ROOT, "%.1f MB", n / (1024.0 * 1024.0));
+  }
+
+  /** The bytes as text when they are UTF-8 without NUL; else null. */
+  private static String utf8(byte[] data) {
+    try {
+      String text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(data))
+              .toString();
+      return text.indexOf('\0') >= 0 ? null : text;
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+  }
+
+  /** Where the file was in the sandbox, as a URI of its own scheme (no client can fetch it). */
+  static String uri(String name) {
+    String path = name.startsWith("/") ? name : ProgramInput.WORK_DIR + "/" + name;
+    try {
+      return new URI("sandbox", null, path, null).toASCIIString();
+    } catch (URISyntaxException e) {
+      return "sandbox:" + path;
+    }
+  }
+
+  private static String textType(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    if (lower.endsWith(".csv")) {
+      return "text/csv";
+    }
+    if (lower.endsWith(".json")) {
+      return "application/json";
+    }
+    if (lower.endsWith(".html") || lower.endsWith(".htm")) {
+      return "text/html";
+    }
+    if (lower.endsWith(".md")) {
+      return "text/markdown";
+    }
+    return "text/plain";
+  }
+}

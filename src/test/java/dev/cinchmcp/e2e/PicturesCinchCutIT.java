@@ -1,0 +1,64 @@
+package dev.cinchmcp.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The hosted API cuts stdout somewhere (its limit is not on record): a frame that arrives cut is
+ * dropped with a note that says so, and the program's own output is intact.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PicturesCinchCutIT {
+
+  private CodeRunningApi api;
+  private JarProcess jar;
+
+  @BeforeAll
+  void start() throws Exception {
+    assumeTrue(CodeRunningApi.usable(), "needs root: each run gets its own /tmp");
+    api = new CodeRunningApi(50_000);
+    jar = JarProcess.start(JarProcess.envFor(api.baseUrl()));
+    jar.initialize();
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (jar != null) {
+      jar.closeStdin();
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)), jar.stderr());
+      jar.assertProtocolClean();
+      jar.close();
+    }
+    if (api != null) {
+      api.close();
+    }
+  }
+
+  @Test
+  void aFrameCutByTheApiIsDroppedWithANoteAndTheStreamsStayIntact() throws Exception {
+    String code =
+        "import os\nprint('before')\n"
+            + "open('noise.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + os.urandom(200000))\n"
+            + "print('after')\n";
+    jar.send(JarProcess.call(1, code));
+    JsonNode result = jar.awaitReply(1, PictureCases.ANSWER).path("result");
+    assertFalse(result.path("isError").asBoolean(true), PictureCases.brief(result));
+    JsonNode structured = result.path("structuredContent");
+    assertEquals("before\nafter\n", structured.path("stdout").asText());
+    assertEquals(0, structured.path("files").size());
+    String summary = structured.path("summary").asText();
+    assertTrue(summary.contains("could not be brought back"), summary);
+    assertTrue(summary.contains("was cut"), summary);
+    assertTrue(summary.contains("Cinch API's output limit"), summary);
+    assertEquals(1, result.path("content").size(), "no image");
+  }
+}

@@ -1,0 +1,100 @@
+package dev.cinchmcp.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.RequiresGvisor;
+import java.awt.image.BufferedImage;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Matplotlib figures out of the local sandbox, with the host's Debian python3-matplotlib. Needs the
+ * sandbox to see the pieces of /etc that numpy and matplotlib read (the alternatives links,
+ * /etc/matplotlibrc): that is issue 22's other half (OciSpec, SandboxRuntimes), so this class runs
+ * once both are merged; on its own branch it fails at {@code import matplotlib}.
+ */
+@RequiresGvisor
+class PicturesMatplotlibLocalIT extends PictureCases {
+
+  @Override
+  Map<String, String> environment() {
+    return Map.of("CINCH_LOCAL_POOL", "0");
+  }
+
+  @Test
+  void plotShowComesBackAsAnImage() throws Exception {
+    JsonNode result =
+        run(
+            "import matplotlib.pyplot as plt\nplt.plot([1, 4, 9, 16])\nplt.title('squares')\n"
+                + "plt.show()\nprint('shown')\n",
+            "python");
+    assertFalse(result.path("isError").asBoolean(true), brief(result));
+    assertTrue(
+        result.path("structuredContent").path("stdout").asText().startsWith("shown"),
+        brief(result));
+    List<BufferedImage> images = images(result);
+    assertEquals(1, images.size(), brief(result));
+    assertEquals(640, images.get(0).getWidth());
+    assertEquals(480, images.get(0).getHeight());
+    assertEquals("figure", file(result, "[figure 1]").path("type").asText());
+  }
+
+  @Test
+  void savedAndShownAndLeftOpenFiguresComeBackInTheOrderMade() throws Exception {
+    JsonNode result =
+        run(
+            """
+            import matplotlib.pyplot as plt
+            plt.figure(figsize=(4, 3)); plt.plot([1, 2]); plt.show()
+            fig = plt.figure(figsize=(5, 3)); plt.bar([1, 2], [3, 4]); fig.savefig('bars.png')
+            plt.figure(figsize=(6, 3)); plt.scatter([1, 2], [2, 1])
+            """,
+            "python");
+    assertFalse(result.path("isError").asBoolean(true), brief(result));
+    List<BufferedImage> images = images(result);
+    assertEquals(
+        3, images.size(), "the saved figure left open is not sent twice: " + brief(result));
+    assertEquals(400, images.get(0).getWidth());
+    assertEquals(500, images.get(1).getWidth());
+    assertEquals(600, images.get(2).getWidth());
+    JsonNode files = result.path("structuredContent").path("files");
+    assertEquals("[figure 1]", files.get(0).path("name").asText());
+    assertEquals("bars.png", files.get(1).path("name").asText());
+    assertEquals("[figure 2]", files.get(2).path("name").asText());
+  }
+
+  @Test
+  void aHugeFigureIsScaledDown() throws Exception {
+    JsonNode result =
+        run(
+            "import matplotlib.pyplot as plt\nplt.figure(figsize=(42, 42), dpi=100)\n"
+                + "plt.plot([0, 1], [0, 1])\nplt.show()\n",
+            "python");
+    assertFalse(result.path("isError").asBoolean(true), brief(result));
+    List<BufferedImage> images = images(result);
+    assertEquals(1, images.size(), brief(result));
+    assertEquals(2048, images.get(0).getWidth());
+    assertTrue(
+        file(result, "[figure 1]").path("note").asText().startsWith("scaled from 4200 × 4200"),
+        brief(result));
+  }
+
+  @Test
+  void aFailingProgramKeepsTheFigureItDrew() throws Exception {
+    JsonNode result =
+        run(
+            "import matplotlib.pyplot as plt\nplt.plot([3, 1, 2])\nraise RuntimeError('late')\n",
+            "python");
+    assertFalse(result.path("isError").asBoolean(true), brief(result));
+    assertTrue(
+        result.path("structuredContent").path("error").asText().startsWith("The program failed"),
+        brief(result));
+    assertTrue(
+        result.path("structuredContent").path("stderr").asText().contains("RuntimeError: late"));
+    assertEquals(1, images(result).size(), brief(result));
+  }
+}
