@@ -151,6 +151,7 @@ final class MatplotlibFontCache {
   /** Runs matplotlib's font scan into a fresh folder, then moves its list into place. */
   private Path make(Path python) throws IOException, InterruptedException {
     Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PRIVATE));
+    removeAbandonedBuilds();
     Path work =
         Files.createTempDirectory(
             dir.getParent(), "matplotlib-build-", PosixFilePermissions.asFileAttribute(PRIVATE));
@@ -199,6 +200,22 @@ final class MatplotlibFontCache {
       return null;
     } finally {
       Housekeeping.deleteTree(work);
+    }
+  }
+
+  /**
+   * Removes the build folders of servers stopped while they scanned (a stop ends the process before
+   * its clean-up): those older than a build may take, so never another server's under way.
+   */
+  private void removeAbandonedBuilds() throws IOException {
+    long before = System.currentTimeMillis() - TimeUnit.SECONDS.toMillis(2 * BUILD_TIMEOUT_SECONDS);
+    try (DirectoryStream<Path> builds =
+        Files.newDirectoryStream(dir.getParent(), "matplotlib-build-*")) {
+      for (Path build : builds) {
+        if (Files.getLastModifiedTime(build).toMillis() < before) {
+          Housekeeping.deleteTree(build);
+        }
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
@@ -61,6 +62,17 @@ class MatplotlibFontCacheTest {
             rootfs
                 .resolve(MatplotlibFontCache.SANDBOX_DIR.substring(1))
                 .resolve(list.getFileName())));
+  }
+
+  @Test
+  void aBuildFolderAServerLeftLongAgoGoesAtTheNextBuild(@TempDir Path state) throws IOException {
+    Path abandoned = Files.createDirectories(state.resolve("matplotlib-build-1/inside"));
+    Files.setLastModifiedTime(
+        abandoned.getParent(), FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+    Path underWay = Files.createDirectory(state.resolve("matplotlib-build-2"));
+    new MatplotlibFontCache(state).build(Path.of("/usr/bin/false"), matplotlib());
+    assertFalse(Files.exists(abandoned.getParent()));
+    assertTrue(Files.exists(underWay), "a build another server may have under way stays");
   }
 
   @Test
