@@ -238,7 +238,8 @@ final class ResultFiles {
     if (files.problem() != null) {
       sb.append(" The launcher could not list them all: ").append(files.problem()).append('.');
     }
-    sb.append(" They were in the sandbox, which is gone now.");
+    sb.append(pictures + others == 1 ? " It was" : " They were")
+        .append(" in the sandbox, which is gone now.");
     return sb.toString();
   }
 

@@ -98,7 +98,25 @@ class ResultFilesTest {
     Map<?, ?> structured = (Map<?, ?>) result.structuredContent();
     assertEquals(4, ((List<?>) structured.get("files")).size());
     assertTrue(structured.get("summary").toString().contains("It made 2 pictures"));
+    assertTrue(
+        structured
+            .get("summary")
+            .toString()
+            .endsWith(" They were in the sandbox, which is gone now."));
     assertConforms(result);
+  }
+
+  @Test
+  void oneThingMadeIsTalkedOfInTheSingular() throws IOException {
+    Map<?, ?> structured =
+        (Map<?, ?>) VIEW.of(run(0, complete(picture("chart.png")))).structuredContent();
+    assertTrue(
+        structured
+            .get("summary")
+            .toString()
+            .endsWith(
+                "It made 1 picture, shown as an image. It was in the sandbox, which is gone now."),
+        structured.get("summary").toString());
   }
 
   @Test
