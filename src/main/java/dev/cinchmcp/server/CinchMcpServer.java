@@ -53,6 +53,16 @@ public final class CinchMcpServer {
     // client that only connects stops the server while the rest is still being built.
     StopOnSignal stopOnSignal = new StopOnSignal(in);
     Runtime.getRuntime().addShutdownHook(stopOnSignal);
+    try {
+      serve(in, out, stopOnSignal);
+    } catch (RuntimeException | Error e) {
+      // Not stopping on a signal: a server that failed must not kill its JVM when that ends.
+      removeQuietly(stopOnSignal);
+      throw e;
+    }
+  }
+
+  private void serve(InputStream in, OutputStream out, StopOnSignal stopOnSignal) {
     CompletableFuture<ObjectMapper> mapperReady = new CompletableFuture<>();
     // Both take the mapper still being made: the server is put together meanwhile.
     SdkJsonMapper mcpMapper = new SdkJsonMapper(mapperReady);
@@ -223,6 +233,14 @@ public final class CinchMcpServer {
       boolean clean = built != null ? built.stopNow() : !backendStarting;
       log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
       QuickExit.now(clean);
+    }
+  }
+
+  private static void removeQuietly(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException stopping) {
+      // the JVM is ending already
     }
   }
 
