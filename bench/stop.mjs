@@ -98,7 +98,7 @@ async function timeStop(server, signal) {
   const exit = await server.exited;
   while (tree.some(running)) await sleep(1);
   const gone = process.hrtime.bigint();
-  return { exitMs: Number(exit - sent) / 1e6, treeMs: Number(gone - sent) / 1e6, processes: tree.length };
+  return { exitMs: Number(exit - sent) / 1e6, treeMs: Number(gone - sent) / 1e6, processes: tree.length, pids: tree };
 }
 
 async function scenario(c, name, fakePort) {
@@ -113,7 +113,13 @@ async function scenario(c, name, fakePort) {
     // Four calls the API (or the sandbox) is still working on.
     for (let i = 0; i < 4; i++) server.send(call(c.era, 100 + i, c.busyCode));
     await sleep(c.busyWaitMs);
-    return timeStop(server, 'SIGINT');
+    const stopped = await timeStop(server, 'SIGINT');
+    if (c.containersLeft) {
+      // A kill that never reached the engine leaves its container running on to its backstop.
+      await sleep(1000);
+      stopped.left = c.containersLeft(stopped.pids);
+    }
+    return stopped;
   }
   if (name === 'launcher SIGKILL') {
     await sleep(300);
@@ -156,7 +162,14 @@ async function main() {
   }
   if (opts.docker) {
     const extraEnv = { CINCH_BACKEND: 'docker', DOCKER_HOST: opts.docker, CINCH_DOCKER_PYTHON_IMAGE: opts.image, CINCH_DOCKER_NODE_IMAGE: opts.image, CINCH_DOCKER_RUNTIME: 'runsc' };
-    contenders.push({ name: 'jar docker', ...lone, era: 2026, extraEnv, busyCode: 'while True:\n    pass', busyWaitMs: 1500 });
+    // The containers of this server still running: its label names the pid of the JVM that runs them.
+    const containersLeft = (tree) => {
+      const pids = tree.join('|');
+      const ps = spawnSync('docker', ['ps', '--filter', 'label=dev.cinchmcp.owner', '--format', '{{.Label "dev.cinchmcp.owner"}}'], { env: { ...process.env, DOCKER_HOST: opts.docker }, encoding: 'utf8' });
+      if (ps.status !== 0) throw new Error(`docker ps failed: ${ps.stderr}`);
+      return ps.stdout.split('\n').filter((owner) => new RegExp(`/(${pids})/`).test(owner)).length;
+    };
+    contenders.push({ name: 'jar docker', ...lone, era: 2026, extraEnv, busyCode: 'while True:\n    pass', busyWaitMs: 1500, containersLeft });
   }
   const scenarios = ['idle SIGINT', 'idle SIGTERM', 'busy SIGINT', 'launcher SIGKILL'];
   const results = {};
@@ -176,14 +189,14 @@ async function main() {
     peer.remove();
   }
   console.log(`\n${opts.rounds} rounds; medians (max) in ms from the signal. Claude Code sends SIGTERM 100 ms after SIGINT.`);
-  console.log('| contender | scenario | processes | signalled process exits | whole tree ended | within 100 ms |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| contender | scenario | processes | signalled process exits | whole tree ended | within 100 ms | containers left running 1 s later |');
+  console.log('|---|---|---|---|---|---|---|');
   for (const [key, rs] of Object.entries(results)) {
     const [c, s] = key.split(' | ');
     const exits = rs.map((r) => r.exitMs).filter((x) => x !== null);
     const trees = rs.map((r) => r.treeMs);
     const fmt = (xs) => (xs.length ? `${median(xs).toFixed(0)} (${max(xs).toFixed(0)})` : '-');
-    console.log(`| ${c} | ${s} | ${rs[0].processes} | ${fmt(exits)} | ${fmt(trees)} | ${trees.filter((t) => t <= 100).length}/${trees.length} |`);
+    console.log(`| ${c} | ${s} | ${rs[0].processes} | ${fmt(exits)} | ${fmt(trees)} | ${trees.filter((t) => t <= 100).length}/${trees.length} | ${rs[0].left === undefined ? '-' : rs.reduce((n, r) => n + r.left, 0)} |`);
   }
   console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
 }

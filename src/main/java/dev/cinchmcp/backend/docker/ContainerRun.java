@@ -62,6 +62,13 @@ final class ContainerRun {
    */
   private volatile boolean closing;
 
+  /**
+   * Settled once the start request has been answered (or the run ended without one) and, if the run
+   * was killed meanwhile, once the kill its own thread sends after the start is on its way: a kill
+   * that reached the engine before the start found nothing to kill.
+   */
+  private final CompletableFuture<Void> startSettled = new CompletableFuture<>();
+
   private volatile EngineConnection attach;
   private volatile EngineHttp.Streaming wait;
 
@@ -117,8 +124,9 @@ final class ContainerRun {
       if (cancelled) {
         // Cancelled (or the runner closed) while it was being started: its kill may have come
         // before the start, when there was nothing to kill yet.
-        killUninterrupted();
+        killUninterrupted(() -> startSettled.complete(null));
       }
+      startSettled.complete(null);
       OutputFrames output = new OutputFrames(program.out());
       EngineConnection stream = attach;
       Future<?> drained;
@@ -152,6 +160,7 @@ final class ContainerRun {
               + e.getMessage()
               + "). Check that the engine is running (docker info), then try again.");
     } finally {
+      startSettled.complete(null);
       closeStreams();
       if (!gone && id != null && !closing) {
         // A normal exit is removed by the engine (AutoRemove); this covers a start that failed.
@@ -230,7 +239,7 @@ final class ContainerRun {
               + cause.getMessage()
               + "). Check that the engine is running (docker info), then try again.");
     } catch (InterruptedException e) {
-      // Only the runner's close interrupts a run.
+      // Nothing interrupts a run but a JVM that ends; the container is left to its kill.
       Thread.currentThread().interrupt();
       closing = true;
       cancelled = true;
@@ -266,37 +275,48 @@ final class ContainerRun {
     closeStreams();
   }
 
+  /** A kill under way: {@code sent} once the engine has the request, {@code answered} after. */
+  record Kill(CompletableFuture<Void> sent, CompletableFuture<Void> answered) {}
+
   /**
-   * Kills the container (the engine removes it then, {@code AutoRemove}); completes when the engine
-   * has answered, within {@code limit}. For a runner that closes: a kill is answered in
-   * milliseconds and carried out even if this server exits before the answer, where a forced
-   * removal of a gVisor container was not (measured: with the server gone 100 ms after a DELETE,
-   * runsc containers stayed until their backstop).
+   * Kills the container (the engine removes it then, {@code AutoRemove}), waiting at most {@code
+   * limit} for the answer. For a runner that closes: the engine carries a kill out even if this
+   * server exits once the request is sent, where a forced removal of a gVisor container was not
+   * (measured: with the server gone 100 ms after a DELETE, runsc containers stayed until their
+   * backstop).
    */
-  CompletableFuture<Void> killWithin(Duration limit, ExecutorService executor) {
+  Kill killWithin(Duration limit, ExecutorService executor) {
     closing = true;
     cancelled = true;
     String container = id;
-    CompletableFuture<Void> done =
-        container == null
-            ? CompletableFuture.completedFuture(null)
-            : CompletableFuture.runAsync(
-                () -> {
-                  try {
-                    engine.kill(container, limit);
-                  } catch (IOException e) {
-                    log.debug("Killing container {} failed: {}", name, e.toString());
-                  }
-                },
-                executor);
-    return done.whenComplete((ignored, error) -> closeStreams());
+    if (container == null) {
+      // Not created yet: its run sees the flags and never starts it (a sweep removes it later).
+      CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
+      closeStreams();
+      return new Kill(done, done);
+    }
+    CompletableFuture<Void> killSent = new CompletableFuture<>();
+    CompletableFuture<Void> answered =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                engine.kill(container, limit, () -> killSent.complete(null));
+              } catch (IOException e) {
+                log.debug("Killing container {} failed: {}", name, e.toString());
+              } finally {
+                killSent.complete(null); // nothing more will be sent
+              }
+            },
+            executor);
+    answered.whenComplete((ignored, error) -> closeStreams());
+    return new Kill(CompletableFuture.allOf(killSent, startSettled), answered);
   }
 
-  /** Kills the container even from a thread the runner's close has interrupted. */
-  private void killUninterrupted() {
+  /** Kills the container even from an interrupted thread; {@code sent} runs once it is sent. */
+  private void killUninterrupted(Runnable sent) {
     boolean interrupted = Thread.interrupted();
     try {
-      engine.kill(id, REMOVE_LIMIT);
+      engine.kill(id, REMOVE_LIMIT, sent);
     } catch (IOException e) {
       log.debug("Killing container {} failed: {}", name, e.toString());
     } finally {

@@ -21,6 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,11 +36,11 @@ import org.slf4j.LoggerFactory;
  * what dead servers left behind is removed in the background. At most {@link
  * DockerSettings#maxConcurrent()} containers run at once; the rest queue.
  *
- * <p>{@link #close()} is quick: it asks the engine to kill and remove every running container and
- * waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers. A container whose removal was not
- * confirmed by then is ended by its backstop ({@code timeout} inside it, one second after the wall
- * clock) and removed by the engine ({@code AutoRemove}); the next server's sweep takes anything
- * else.
+ * <p>{@link #close()} is quick: it asks the engine to kill every running container (the engine then
+ * removes it, {@code AutoRemove}) and waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers;
+ * {@link #stopNow()}, on a signal, waits only until each kill is sent. A container whose kill never
+ * reached the engine is ended by its backstop ({@code timeout} inside it, one second after the wall
+ * clock); the next server's sweep takes anything else.
  */
 public final class DockerRunner implements CodeRunner, AutoCloseable {
 
@@ -48,11 +49,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DockerRunner.class);
 
   /**
-   * How long {@link #close()} waits for the engine to answer its kills. Measured here with two
-   * running containers on a loaded machine: usually both are answered within it, and even when not
-   * the engine mostly carries the kill out after this server is gone (the containers were gone
-   * 15-60 ms after the JVM halted); in about one close of five one container was not killed and ran
-   * on to its backstop ({@code timeout}, 11 s after its start), then the engine removed it.
+   * How long a close waits for its kills: for their answers ({@link #close()}), or only for their
+   * requests to be sent ({@link #stopNow()}, a few ms). The engine carries out a kill it has
+   * received whether or not the server is still there to read the answer (measured with four
+   * gVisor containers and the server halting at once after sending: none left in 20 stops), and it
+   * answers only once the container has ended, 50-150 ms later with gVisor.
    */
   static final long CLOSE_WAIT_MILLIS = 100;
 
@@ -62,6 +63,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private final ExecutorService streams;
   private final Labels labels = Labels.ofThisProcess();
   private final Set<ContainerRun> running = ConcurrentHashMap.newKeySet();
+  // Set before the kills look at `running`; a run checks it after joining `running`.
+  private volatile boolean closed;
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
   private final Engine engine;
   private final EngineFacts facts;
@@ -309,6 +312,15 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       return; // cancelled while queued
     }
     running.add(run);
+    if (closed) {
+      // The runner closed after this run left the queue; its kills may have missed it.
+      running.remove(run);
+      future.completeExceptionally(
+          new RunFailure(
+              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              "The docker runner was shut down before the program started. Nothing was run."));
+      return;
+    }
     events.sent(1);
     events.log(RunListener.Level.DEBUG, "Container " + run.name() + " started");
     try {
@@ -341,13 +353,14 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * A stop on a signal is a close: the kills must reach the engine before the process ends. With
-   * containers running, their attach streams (and an unanswered kill) wait in native reads.
+   * A stop on a signal: the kills must reach the engine before the process ends, and no more. The
+   * engine answers a kill only once the container has ended (with gVisor 50-150 ms after), and it
+   * carries the kill out without anyone waiting for that answer.
    */
   @Override
   public boolean stopNow() {
     boolean idle = running.isEmpty();
-    close();
+    stop(ContainerRun.Kill::sent);
     return idle;
   }
 
@@ -358,10 +371,17 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
    */
   @Override
   public void close() {
-    containers.shutdownNow();
-    List<CompletableFuture<Void>> removals = new ArrayList<>();
+    stop(ContainerRun.Kill::answered);
+  }
+
+  private void stop(Function<ContainerRun.Kill, CompletableFuture<Void>> awaited) {
+    // No interrupts: a run cut off in the middle of its create or start request could leave a
+    // container the engine starts after all. The kills end the runs.
+    closed = true;
+    containers.shutdown();
+    List<CompletableFuture<Void>> kills = new ArrayList<>();
     for (ContainerRun run : running) {
-      removals.add(run.killWithin(ContainerRun.REMOVE_LIMIT, streams));
+      kills.add(awaited.apply(run.killWithin(ContainerRun.REMOVE_LIMIT, streams)));
     }
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(
@@ -370,12 +390,12 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
               "The docker runner was shut down before the program finished."));
     }
     try {
-      CompletableFuture.allOf(removals.toArray(CompletableFuture[]::new))
+      CompletableFuture.allOf(kills.toArray(CompletableFuture[]::new))
           .get(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.TimeoutException e) {
-      log.debug("Container removals still unconfirmed at close; the backstop covers them");
+      log.debug("Container kills still unconfirmed at close; the backstop covers them");
     } catch (java.util.concurrent.ExecutionException e) {
-      log.debug("A container removal failed at close: {}", e.getCause().toString());
+      log.debug("A container kill failed at close: {}", e.getCause().toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

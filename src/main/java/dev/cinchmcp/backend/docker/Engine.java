@@ -163,12 +163,14 @@ final class Engine {
   }
 
   /**
-   * Sends SIGKILL to the container: quick, and the engine then removes it ({@code AutoRemove}) even
-   * if this server is gone by then. Gone or stopped already is fine.
+   * Sends SIGKILL to the container, and the engine then removes it ({@code AutoRemove}). Gone or
+   * stopped already is fine. The engine answers once the container has ended (with gVisor, 50-150
+   * ms), but it carries a kill out whether or not anyone waits for the answer: {@code sent} runs
+   * once the request is wholly written, which is all a process about to end needs.
    */
-  void kill(String id, Duration limit) throws IOException {
+  void kill(String id, Duration limit, Runnable sent) throws IOException {
     EngineHttp.Response answer =
-        http.call("POST", "/containers/" + id + "/kill?signal=KILL", null, limit);
+        http.call("POST", "/containers/" + id + "/kill?signal=KILL", null, limit, sent);
     if (!answer.ok() && answer.status() != 404 && answer.status() != 409) {
       throw EngineError.of(answer.status(), answer.text(), "POST /containers/kill");
     }

@@ -71,6 +71,15 @@ final class EngineHttp {
 
   /** Sends a request and reads the whole answer within {@code limit}. */
   Response call(String method, String path, String json, Duration limit) throws IOException {
+    return call(method, path, json, limit, () -> {});
+  }
+
+  /**
+   * As {@link #call(String, String, String, Duration)}, running {@code sent} once the whole request
+   * is written: from then on the engine has it even if this process ends before the answer.
+   */
+  Response call(String method, String path, String json, Duration limit, Runnable sent)
+      throws IOException {
     EngineConnection connection = EngineConnection.open(address);
     AtomicBoolean expired = new AtomicBoolean();
     ScheduledFuture<?> deadline =
@@ -83,6 +92,7 @@ final class EngineHttp {
             TimeUnit.MILLISECONDS);
     try {
       send(connection, method, path, json, null);
+      sent.run();
       Head head = Head.read(connection.input());
       byte[] body = readAll(head.body(connection.input()));
       return new Response(head.status, head.headers, body);
