@@ -420,6 +420,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if (prepared.usable() && prepared.host().fontCache().stop()) {
       idle = false; // it killed the font scan's python
     }
+    if (prepared.usable() && prepared.host().runsc().stopHousekeeping()) {
+      idle = false; // it killed a runsc delete, to be reaped
+    }
     return idle;
   }
 

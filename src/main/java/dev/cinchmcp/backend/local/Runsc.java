@@ -10,6 +10,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +27,9 @@ final class Runsc {
   private final Path binary;
   private final Path root;
   private final Map<String, String> environment;
+
+  /** The housekeeping commands under way, for a stop to end (a delete takes ~1 s). */
+  private final Set<Process> housekeepers = ConcurrentHashMap.newKeySet();
 
   Runsc(Path binary, Path root, Map<String, String> environment) {
     this.binary = binary;
@@ -98,8 +103,10 @@ final class Runsc {
 
   private Optional<String> housekeeping(String... rest) {
     ProcessBuilder builder = processBuilder(command(rest)).redirectErrorStream(true);
+    Process process = null;
     try {
-      Process process = builder.start();
+      process = builder.start();
+      housekeepers.add(process);
       process.getOutputStream().close();
       byte[] out;
       try (InputStream in = process.getInputStream()) {
@@ -123,6 +130,23 @@ final class Runsc {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Optional.empty();
+    } finally {
+      if (process != null) {
+        housekeepers.remove(process);
+      }
     }
+  }
+
+  /**
+   * The server is stopping: kills the housekeeping commands under way (what they would have
+   * removed, the next start's {@link Housekeeping} removes). Says whether there was one.
+   */
+  boolean stopHousekeeping() {
+    boolean any = false;
+    for (Process process : housekeepers) {
+      process.destroyForcibly();
+      any = true;
+    }
+    return any;
   }
 }
