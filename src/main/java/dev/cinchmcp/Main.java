@@ -1,6 +1,8 @@
 package dev.cinchmcp;
 
 import dev.cinchmcp.cli.Cli;
+import dev.cinchmcp.launch.FastStart;
+import dev.cinchmcp.launch.LauncherWatch;
 import dev.cinchmcp.launch.SelfMadeArchive;
 import dev.cinchmcp.launch.TrainingApi;
 import java.io.BufferedOutputStream;

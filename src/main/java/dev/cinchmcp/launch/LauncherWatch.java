@@ -1,4 +1,4 @@
-package dev.cinchmcp;
+package dev.cinchmcp.launch;
 
 /**
  * In the fast launch's child: notices when the launcher that started it is gone. A client signals
@@ -6,7 +6,7 @@ package dev.cinchmcp;
  * will reach this one, and the client may keep stdin open; the child then stops as on SIGTERM,
  * within {@link #INTERVAL_MS} ms and the stop's own few.
  */
-final class LauncherWatch {
+public final class LauncherWatch {
 
   /** The launcher's pid, given to the child on its command line. */
   static final String LAUNCHER_PID = "cinch.faststart.launcher";
@@ -19,7 +19,7 @@ final class LauncherWatch {
   private LauncherWatch() {}
 
   /** Starts watching, if this process is a fast launch's child. */
-  static void startIfChild() {
+  public static void startIfChild() {
     long launcher = Long.getLong(LAUNCHER_PID, -1);
     if (launcher <= 1) {
       return;

@@ -1,7 +1,5 @@
-package dev.cinchmcp;
+package dev.cinchmcp.launch;
 
-import dev.cinchmcp.launch.LaunchOptions;
-import dev.cinchmcp.launch.SelfMadeArchive;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -30,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * <p>"No options at all" is read from the process's own arguments, which Linux and macOS give;
  * where they are unknown (Windows), the server always runs in this JVM.
  */
-final class FastStart {
+public final class FastStart {
 
   /** Set in the child, so that it never starts another. */
   static final String CHILD_MARKER = "cinch.faststart.child";
@@ -41,7 +39,7 @@ final class FastStart {
   private FastStart() {}
 
   /** Runs the server in a faster child JVM and returns its exit status, or empty to run it here. */
-  static OptionalInt relaunch(String[] args, Map<String, String> env) {
+  public static OptionalInt relaunch(String[] args, Map<String, String> env) {
     if (args.length != 0
         || System.getProperty(CHILD_MARKER) != null
         || System.getProperty(SelfMadeArchive.TRAINING) != null

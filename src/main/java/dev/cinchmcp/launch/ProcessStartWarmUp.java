@@ -1,4 +1,4 @@
-package dev.cinchmcp;
+package dev.cinchmcp.launch;
 
 import java.util.concurrent.CompletableFuture;
 

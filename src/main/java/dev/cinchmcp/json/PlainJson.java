@@ -1,4 +1,4 @@
-package dev.cinchmcp.transport;
+package dev.cinchmcp.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.util.RawValue;
@@ -8,15 +8,15 @@ import java.util.Map;
 
 /**
  * Writes a message made only of plain values (maps with string keys, lists, strings, numbers,
- * booleans, nulls, and the raw number ids of {@link RequestId}) straight to a JSON generator, as
- * Jackson's own serialisers would write them. What {@link dev.cinchmcp.json.SdkResults} makes is
- * all of that, so a call's answer needs none of the mapper's serialiser machinery: no per-value
- * serialiser look-up on each call, and no reflection over {@code Integer} or {@code Boolean}
- * (annotations, method handles) the first time one is written, which a fresh JVM pays for in tens
- * of milliseconds. A message with anything else goes to Jackson, whole (big numbers too: the
- * mapper's settings decide how those are written).
+ * booleans, nulls, and the raw number ids of {@code transport.RequestId}) straight to a JSON
+ * generator, as Jackson's own serialisers would write them. What {@link
+ * dev.cinchmcp.json.SdkResults} makes is all of that, so a call's answer needs none of the mapper's
+ * serialiser machinery: no per-value serialiser look-up on each call, and no reflection over {@code
+ * Integer} or {@code Boolean} (annotations, method handles) the first time one is written, which a
+ * fresh JVM pays for in tens of milliseconds. A message with anything else goes to Jackson, whole
+ * (big numbers too: the mapper's settings decide how those are written).
  */
-final class PlainJson {
+public final class PlainJson {
 
   /** Deeper than any message of ours; anything deeper is left to Jackson and its limits. */
   private static final int MAX_DEPTH = 32;
@@ -24,7 +24,7 @@ final class PlainJson {
   private PlainJson() {}
 
   /** Whether {@link #write} can write this value. */
-  static boolean isPlain(Object value) {
+  public static boolean isPlain(Object value) {
     return isPlain(value, 0);
   }
 
@@ -61,7 +61,7 @@ final class PlainJson {
   }
 
   /** Writes a value that {@link #isPlain}. */
-  static void write(JsonGenerator out, Object value) throws IOException {
+  public static void write(JsonGenerator out, Object value) throws IOException {
     if (value == null) {
       out.writeNull();
     } else if (value instanceof String text) {
