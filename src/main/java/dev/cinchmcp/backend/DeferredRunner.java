@@ -3,6 +3,8 @@ package dev.cinchmcp.backend;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A runner whose real backend is still being built, on another thread, while the server answers the
@@ -11,6 +13,8 @@ import java.util.concurrent.CompletionException;
  * call simply waits for it.
  */
 public final class DeferredRunner implements CodeRunner, AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(DeferredRunner.class);
 
   private final String name;
   private final CompletableFuture<CodeRunner> backend;
@@ -74,10 +78,14 @@ public final class DeferredRunner implements CodeRunner, AutoCloseable {
 
   /** Closes the backend if it was built and can be closed; one still being built is left alone. */
   @Override
-  public void close() throws Exception {
+  public void close() {
     CodeRunner runner = backend.getNow(null);
     if (runner instanceof AutoCloseable closeable) {
-      closeable.close();
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        log.debug("Closing the backend failed: {}", e.toString());
+      }
     }
   }
 }

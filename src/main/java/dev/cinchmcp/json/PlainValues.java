@@ -2,7 +2,6 @@ package dev.cinchmcp.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +21,7 @@ public final class PlainValues {
     switch (node.getNodeType()) {
       case OBJECT:
         Map<String, Object> map = new LinkedHashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-        while (fields.hasNext()) {
-          Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
           map.put(field.getKey(), of(field.getValue()));
         }
         return map;

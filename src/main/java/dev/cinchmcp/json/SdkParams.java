@@ -61,7 +61,10 @@ public final class SdkParams {
             : new McpSchema.Implementation(
                 (String) clientInfo.get("name"),
                 (String) clientInfo.get("title"),
-                (String) clientInfo.get("version")),
+                (String) clientInfo.get("version"),
+                null,
+                null,
+                null),
         meta(params));
   }
 
@@ -86,7 +89,9 @@ public final class SdkParams {
             ? null
             : new ClientCapabilities.RootCapabilities((Boolean) roots.get("listChanged")),
         capabilities.get("sampling") == null ? null : new ClientCapabilities.Sampling(),
-        capabilities.get("elicitation") == null ? null : new ClientCapabilities.Elicitation());
+        capabilities.get("elicitation") == null
+            ? null
+            : new ClientCapabilities.Elicitation(null, null));
   }
 
   @SuppressWarnings("unchecked")

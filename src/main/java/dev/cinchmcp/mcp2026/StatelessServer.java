@@ -152,7 +152,7 @@ public final class StatelessServer {
 
   private Map<String, Object> tools() {
     Map<?, ?> plain =
-        asMap(SdkResults.plain(new ListToolsResult(List.of(tool.definition()), null)));
+        asMap(SdkResults.plain(new ListToolsResult(List.of(tool.definition()), null, null)));
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     result.put("tools", plain.get("tools"));

@@ -80,7 +80,10 @@ final class ResultFiles {
           if (fitted.sent()) {
             blocks.add(
                 new ImageContent(
-                    null, Base64.getEncoder().encodeToString(fitted.data()), fitted.mimeType()));
+                    null,
+                    Base64.getEncoder().encodeToString(fitted.data()),
+                    fitted.mimeType(),
+                    null));
             pictureRoom -= fitted.data().length;
             images++;
             sent.put(file.name(), file.data());
@@ -116,7 +119,9 @@ final class ResultFiles {
           if (text != null && file.data().length <= textRoom) {
             blocks.add(
                 new EmbeddedResource(
-                    null, new TextResourceContents(uri(file.name()), textType(file.name()), text)));
+                    null,
+                    new TextResourceContents(uri(file.name()), textType(file.name()), text, null),
+                    null));
             textRoom -= file.data().length;
             returned = "text";
           } else {

@@ -114,7 +114,7 @@ class SdkClientIT {
 
       CallToolResult ok =
           client.callTool(
-              new McpSchema.CallToolRequest("execute_code", Map.of("code", "print(6 * 7)")));
+              new McpSchema.CallToolRequest("execute_code", Map.of("code", "print(6 * 7)"), null));
       assertFalse(ok.isError());
       String text = ((TextContent) ok.content().get(0)).text();
       assertTrue(text.contains("Exit code: 0") && text.contains("42"), text);
@@ -128,7 +128,9 @@ class SdkClientIT {
       CallToolResult failed =
           client.callTool(
               new McpSchema.CallToolRequest(
-                  "execute_code", Map.of("code", "raise ValueError('no')", "language", "python")));
+                  "execute_code",
+                  Map.of("code", "raise ValueError('no')", "language", "python"),
+                  null));
       assertTrue(failed.isError());
       String failedText = ((TextContent) failed.content().get(0)).text();
       assertTrue(

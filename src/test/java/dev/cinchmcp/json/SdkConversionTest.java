@@ -129,12 +129,13 @@ class SdkConversionTest {
             new InitializeResult(
                 "2025-06-18",
                 capabilities,
-                new McpSchema.Implementation("cinch-mcp", "0.1.0"),
+                new McpSchema.Implementation("cinch-mcp", null, "0.1.0", null, null, null),
+                null,
                 null),
             new InitializeResult(
                 "2025-06-18",
                 ServerCapabilities.builder().tools(true).experimental(Map.of("x", 1)).build(),
-                new McpSchema.Implementation("cinch-mcp", "Cinch", "0.1.0"),
+                new McpSchema.Implementation("cinch-mcp", "Cinch", "0.1.0", null, null, null),
                 "Run code here.",
                 Map.of("m", "v")))) {
       Object plain = SdkResults.plain(result);
@@ -172,10 +173,10 @@ class SdkConversionTest {
                 SandboxFacts.SERVICE)
             .specification()
             .tool();
-    McpSchema.Tool bare = McpSchema.Tool.builder().name("bare").build();
+    McpSchema.Tool bare = McpSchema.Tool.builder("bare", Map.of("type", "object")).build();
     for (McpSchema.ListToolsResult result :
         List.of(
-            new McpSchema.ListToolsResult(List.of(executeCode), null),
+            new McpSchema.ListToolsResult(List.of(executeCode), null, null),
             new McpSchema.ListToolsResult(List.of(executeCode, bare), "next", Map.of("m", 1)))) {
       assertEquals(
           JSON.writeValueAsString(result), JSON.writeValueAsString(SdkResults.plain(result)));
@@ -189,7 +190,7 @@ class SdkConversionTest {
             new McpSchema.JSONRPCNotification(
                 McpSchema.JSONRPC_VERSION,
                 McpSchema.METHOD_NOTIFICATION_PROGRESS,
-                new McpSchema.ProgressNotification("tok", 2.0, null, "Running (2 s)")),
+                new McpSchema.ProgressNotification("tok", 2.0, null, "Running (2 s)", null)),
             new McpSchema.JSONRPCNotification(
                 McpSchema.JSONRPC_VERSION,
                 McpSchema.METHOD_NOTIFICATION_PROGRESS,
@@ -197,11 +198,11 @@ class SdkConversionTest {
             new McpSchema.JSONRPCNotification(
                 McpSchema.JSONRPC_VERSION,
                 McpSchema.METHOD_NOTIFICATION_MESSAGE,
-                McpSchema.LoggingMessageNotification.builder()
-                    .level(McpSchema.LoggingLevel.WARNING)
-                    .logger("cinch-mcp")
-                    .data("The Cinch API is rate limiting")
-                    .build()))) {
+                new McpSchema.LoggingMessageNotification(
+                    McpSchema.LoggingLevel.WARNING,
+                    "cinch-mcp",
+                    "The Cinch API is rate limiting",
+                    null)))) {
       assertEquals(JSON.writeValueAsString(n), JSON.writeValueAsString(SdkResults.plainMessage(n)));
     }
     McpSchema.JSONRPCNotification other =
@@ -214,16 +215,20 @@ class SdkConversionTest {
   void resultsItDoesNotWriteAreLeftToJackson() {
     CallToolResult image =
         new CallToolResult(
-            List.of(new McpSchema.ImageContent(null, "AAAA", "image/png")), false, null, null);
+            List.of(new McpSchema.ImageContent(null, "AAAA", "image/png", null)),
+            false,
+            null,
+            null);
     assertSame(image, SdkResults.plain(image));
     InitializeResult withPrompts =
         new InitializeResult(
             "2025-06-18",
             ServerCapabilities.builder().prompts(true).build(),
-            new McpSchema.Implementation("x", "1"),
+            new McpSchema.Implementation("x", null, "1", null, null, null),
+            null,
             null);
     assertSame(withPrompts, SdkResults.plain(withPrompts));
-    Object other = new McpSchema.ListPromptsResult(List.of(), null);
+    Object other = new McpSchema.ListPromptsResult(List.of(), null, null);
     assertSame(other, SdkResults.plain(other));
   }
 

@@ -101,7 +101,7 @@ class ExecuteCodeInputTest {
     return new ExecuteCodeTool(r, timers, SandboxFacts.SERVICE)
         .specification()
         .callHandler()
-        .apply(null, new CallToolRequest(ExecuteCodeTool.NAME, arguments))
+        .apply(null, new CallToolRequest(ExecuteCodeTool.NAME, arguments, null))
         .block(Duration.ofSeconds(20));
   }
 

@@ -88,7 +88,7 @@ class ExecuteCodeToolTest {
   }
 
   private static CallToolResult call(CodeRunner runner, Map<String, Object> arguments) {
-    CallToolRequest request = new CallToolRequest(ExecuteCodeTool.NAME, arguments);
+    CallToolRequest request = new CallToolRequest(ExecuteCodeTool.NAME, arguments, null);
     return tool(runner)
         .specification()
         .callHandler()

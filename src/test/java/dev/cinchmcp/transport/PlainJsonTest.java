@@ -89,7 +89,7 @@ class PlainJsonTest {
         Map.of("short", (short) 3),
         numberKeys,
         Map.of("array", new String[] {"a"}),
-        Map.of("record", new McpSchema.TextContent("hi")),
+        Map.of("record", new McpSchema.TextContent(null, "hi", null)),
         MAPPER.createObjectNode().put("node", 1),
         tooDeep);
   }
