@@ -1,8 +1,5 @@
 package dev.cinchmcp.server;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.Settings;
@@ -12,19 +9,16 @@ import dev.cinchmcp.mcp2026.StatelessServer;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
 import dev.cinchmcp.transport.EarlyInput;
-import dev.cinchmcp.transport.JsonWarmUp;
 import dev.cinchmcp.transport.StdioTransport;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +29,6 @@ import org.slf4j.LoggerFactory;
 public final class CinchMcpServer {
 
   private static final Logger log = LoggerFactory.getLogger(CinchMcpServer.class);
-
-  /** The longest the work only calls need waits for the client's first answer. */
-  static final long CONNECT_FIRST_MS = 500;
 
   private final Settings settings;
 
@@ -63,71 +54,31 @@ public final class CinchMcpServer {
   }
 
   private void serve(InputStream in, OutputStream out, StopOnSignal stopOnSignal) {
-    CompletableFuture<ObjectMapper> mapperReady = new CompletableFuture<>();
+    JsonStartUp json = new JsonStartUp();
     // Both take the mapper still being made: the server is put together meanwhile.
-    SdkJsonMapper mcpMapper = new SdkJsonMapper(mapperReady);
+    SdkJsonMapper mcpMapper = new SdkJsonMapper(json.mapper());
     // Answers still owed at the end of stdin are waited for up to the API timeout, and a bit more.
     StdioTransport transport =
-        new StdioTransport(mapperReady, mcpMapper, in, out, settings.timeout().plusSeconds(5));
+        new StdioTransport(json.mapper(), mcpMapper, in, out, settings.timeout().plusSeconds(5));
     stopOnSignal.transport = transport;
     if (in instanceof EarlyInput early && early.answeredFirst()) {
       transport.firstWritten().complete(null); // the client is connected (ServerInfo.answerEarly)
     }
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-io"));
-    // Start-up is split over two cores. One thread builds the JSON mapper, then readies what
-    // initialize needs (Jackson's writers); another, side by side, readies the JSON parser (its
-    // class set-up is slow) and the session id's SecureRandom; after both, what tool calls need
-    // and the backend are readied. This thread builds the MCP session meanwhile; initialize waits
-    // only for the mapper.
-    CompletableFuture<Void> writersReady =
-        CompletableFuture.runAsync(
-            () -> {
-              try {
-                mapperReady.complete(
-                    new ObjectMapper()
-                        .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false));
-              } catch (RuntimeException | LinkageError e) {
-                mapperReady.completeExceptionally(e);
-                return;
-              }
-              JsonWarmUp.initialize(mapperReady.join());
-            },
-            workers);
-    CompletableFuture<Void> parserReady =
-        CompletableFuture.runAsync(
-            () -> {
-              JsonWarmUp.parser();
-              UUID.randomUUID();
-            },
-            workers);
-    CompletableFuture<Void> initializeReady = CompletableFuture.allOf(writersReady, parserReady);
-    // The warm-up of what only calls need waits until the client is connected, or half a second at
-    // most: on two cores it would take CPU from the connect itself. The backend is not held back:
-    // built then, it would be under way just as a client that only connects (`claude mcp list`)
-    // stops the server.
-    CompletableFuture<Void> connected =
-        CompletableFuture.allOf(
-            initializeReady,
-            transport
-                .firstWritten()
-                .copy()
-                .completeOnTimeout(null, CONNECT_FIRST_MS, TimeUnit.MILLISECONDS));
-    connected.thenRunAsync(() -> JsonWarmUp.calls(mapperReady.join()), workers);
-    ScheduledThreadPoolExecutor timers =
-        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinch-timer"));
-    // Every call schedules a deadline that is almost always cancelled: drop those at once, rather
-    // than keep them (and the calls they refer to) queued until the deadline would have passed.
-    timers.setRemoveOnCancelPolicy(true);
+    json.start(workers);
+    // The backend is not held back until the client is connected: built then, it would be under
+    // way just as a client that only connects (`claude mcp list`) stops the server.
+    json.warmCallsWhenConnected(transport.firstWritten(), workers);
+    ScheduledThreadPoolExecutor timers = timer("cinch-timer");
     // Progress notifications get their own timer thread: each is a write to stdout, which blocks
     // while the client is not reading, and must never hold up a call's deadline.
-    ScheduledThreadPoolExecutor progressTimers =
-        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinch-progress"));
-    progressTimers.setRemoveOnCancelPolicy(true);
+    ScheduledThreadPoolExecutor progressTimers = timer("cinch-progress");
     if (!stopOnSignal.mayStartBackend()) {
       return; // a signal came first: its hook ends the process
     }
     BackendChoice backend =
-        BackendChoice.choose(settings, initializeReady, workers, timers, BackendChoice::startLocal);
+        BackendChoice.choose(
+            settings, json.initializeReady(), workers, timers, BackendChoice::startLocal);
     stopOnSignal.runner = backend.runner();
 
     ExecuteCodeTool tool =
@@ -146,34 +97,9 @@ public final class CinchMcpServer {
     CompletableFuture<McpAsyncServer> server =
         transport
             .sessionWanted()
-            .thenApplyAsync(
-                wanted -> {
-                  try {
-                    return McpServer.async(transport)
-                        .serverInfo(ServerInfo.NAME, Version.get())
-                        .jsonMapper(mcpMapper)
-                        .jsonSchemaValidator(new BuiltInSchemaCheck())
-                        // ExecuteCodeTool checks its two arguments itself, with clearer messages.
-                        .validateToolInputs(false)
-                        .capabilities(ServerCapabilities.builder().tools(false).logging().build())
-                        .tools(tool.specification())
-                        .build();
-                  } catch (RuntimeException | LinkageError e) {
-                    log.error("The MCP session could not be set up; only 2026-07-28 is served", e);
-                    transport.noSession();
-                    return null;
-                  }
-                },
-                workers);
+            .thenApplyAsync(wanted -> sdkSession(transport, tool, mcpMapper), workers);
 
-    if (backend.usable()) {
-      log.info("cinch-mcp {} ready on stdio: {}", Version.get(), backend.summary());
-    } else {
-      log.error(
-          "cinch-mcp {} started, but cannot run code until its configuration is fixed:",
-          Version.get());
-      backend.problems().forEach(p -> log.error("  {}", p));
-    }
+    logReady(backend);
     transport.run();
     try {
       Runtime.getRuntime().removeShutdownHook(stopOnSignal);
@@ -194,45 +120,44 @@ public final class CinchMcpServer {
   }
 
   /**
-   * Stops at once on a signal: calls cancelled, their sandboxes killed, nothing more written, then
-   * the process ends (QuickExit). The end of stdin still answers what is owed. A class, not a
-   * lambda: it is made before the server's first answer, and a JVM's first lambda costs time.
+   * A timer thread. Every call schedules a deadline that is almost always cancelled: those are
+   * dropped at once, rather than kept (with the calls they refer to) until they would have passed.
    */
-  private static final class StopOnSignal extends Thread {
-    private final InputStream in;
-    volatile StdioTransport transport;
-    volatile CodeRunner runner;
-    // Which came first, the backend's start or the stop (each sets its flag, then reads the other):
-    // once the backend is being built, its threads may wait in native calls, so an exit before
-    // its runner can say otherwise cannot count as clean.
-    private volatile boolean stopping;
-    private volatile boolean backendStarting;
+  private static ScheduledThreadPoolExecutor timer(String name) {
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named(name));
+    timer.setRemoveOnCancelPolicy(true);
+    return timer;
+  }
 
-    StopOnSignal(InputStream in) {
-      super("cinch-stop-on-signal");
-      this.in = in;
+  private static void logReady(BackendChoice backend) {
+    if (backend.usable()) {
+      log.info("cinch-mcp {} ready on stdio: {}", Version.get(), backend.summary());
+    } else {
+      log.error(
+          "cinch-mcp {} started, but cannot run code until its configuration is fixed:",
+          Version.get());
+      backend.problems().forEach(p -> log.error("  {}", p));
     }
+  }
 
-    /** Called before the backend is built: false when a stop has begun (build nothing then). */
-    boolean mayStartBackend() {
-      backendStarting = true;
-      return !stopping;
-    }
-
-    @Override
-    public void run() {
-      long start = System.nanoTime();
-      stopping = true;
-      StdioTransport t = transport;
-      if (t != null) {
-        t.stopNow();
-      } else {
-        closeQuietly(in); // a read of the first line under way ends
-      }
-      CodeRunner built = runner;
-      boolean clean = built != null ? built.stopNow() : !backendStarting;
-      log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
-      QuickExit.now(clean);
+  /** The SDK's session for the 2025 revisions, or null (then only 2026-07-28 is served). */
+  private static McpAsyncServer sdkSession(
+      StdioTransport transport, ExecuteCodeTool tool, SdkJsonMapper mcpMapper) {
+    try {
+      return McpServer.async(transport)
+          .serverInfo(ServerInfo.NAME, Version.get())
+          .jsonMapper(mcpMapper)
+          .jsonSchemaValidator(new BuiltInSchemaCheck())
+          // ExecuteCodeTool checks its two arguments itself, with clearer messages.
+          .validateToolInputs(false)
+          .capabilities(ServerCapabilities.builder().tools(false).logging().build())
+          .tools(tool.specification())
+          .build();
+    } catch (RuntimeException | LinkageError e) {
+      log.error("The MCP session could not be set up; only 2026-07-28 is served", e);
+      transport.noSession();
+      return null;
     }
   }
 

@@ -1,0 +1,58 @@
+package dev.cinchmcp.server;
+
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.transport.StdioTransport;
+import java.io.IOException;
+import java.io.InputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stops at once on a signal: calls cancelled, their sandboxes killed, nothing more written, then
+ * the process ends (QuickExit). The end of stdin still answers what is owed. A class, not a lambda:
+ * it is made before the server's first answer, and a JVM's first lambda costs time.
+ */
+final class StopOnSignal extends Thread {
+
+  private static final Logger log = LoggerFactory.getLogger(StopOnSignal.class);
+
+  private final InputStream in;
+  volatile StdioTransport transport;
+  volatile CodeRunner runner;
+  // Which came first, the backend's start or the stop (each sets its flag, then reads the other):
+  // once the backend is being built, its threads may wait in native calls, so an exit before
+  // its runner can say otherwise cannot count as clean.
+  private volatile boolean stopping;
+  private volatile boolean backendStarting;
+
+  StopOnSignal(InputStream in) {
+    super("cinch-stop-on-signal");
+    this.in = in;
+  }
+
+  /** Called before the backend is built: false when a stop has begun (build nothing then). */
+  boolean mayStartBackend() {
+    backendStarting = true;
+    return !stopping;
+  }
+
+  @Override
+  public void run() {
+    long start = System.nanoTime();
+    stopping = true;
+    StdioTransport t = transport;
+    if (t != null) {
+      t.stopNow();
+    } else {
+      try {
+        in.close(); // a read of the first line under way ends
+      } catch (IOException e) {
+        log.debug("Closing stdin failed: {}", e.toString());
+      }
+    }
+    CodeRunner built = runner;
+    boolean clean = built != null ? built.stopNow() : !backendStarting;
+    log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
+    QuickExit.now(clean);
+  }
+}
