@@ -3,18 +3,12 @@ package dev.cinchmcp.transport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.json.ParamsCheck;
-import dev.cinchmcp.json.PlainValues;
-import dev.cinchmcp.json.SdkResults;
 import dev.cinchmcp.mcp2026.Era;
 import dev.cinchmcp.mcp2026.ProtocolError;
 import dev.cinchmcp.mcp2026.StatelessServer;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
-import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpServerSession;
-import io.modelcontextprotocol.spec.McpServerTransport;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,8 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -69,13 +61,6 @@ public final class StdioTransport implements McpServerTransportProvider {
   static final long MAX_WAITING_BYTES = 16L * 1024 * 1024;
 
   static final String PING = "ping";
-  static final String INITIALIZED = "notifications/initialized";
-
-  /** The longest a 2025 message waits for the session: far beyond its ~50 ms of set-up. */
-  static final long SESSION_WAIT_SECONDS = 30;
-
-  private static final String INTERNAL_ERROR_MESSAGE =
-      "Internal error: the server could not handle this request. Its log (stderr) has the detail.";
 
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
 
@@ -89,16 +74,11 @@ public final class StdioTransport implements McpServerTransportProvider {
   private volatile JsonRpcWriter writer;
   private final Duration drainLimit;
   private final Requests requests;
-  private volatile McpServerSession session;
+  private final SdkSessionBridge sdk;
 
   private final CompletableFuture<Void> firstWritten = new CompletableFuture<>();
-  private final CompletableFuture<Void> sessionWanted = new CompletableFuture<>();
-
-  /** Open once the session exists (or never will): 2025 messages wait for it. */
-  private final CountDownLatch sessionSet = new CountDownLatch(1);
 
   private volatile StatelessServer stateless;
-  private volatile boolean initialized;
   private volatile boolean drained;
   private volatile boolean stopped;
 
@@ -134,6 +114,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     this.out = out;
     this.drainLimit = drainLimit;
     this.requests = new Requests(MAX_RUNNING, MAX_WAITING, MAX_WAITING_BYTES, this::start);
+    this.sdk = new SdkSessionBridge(mcpMapper, requests, () -> writer);
   }
 
   /** Makes the parser and the writer, once, as soon as the mapper exists. */
@@ -148,29 +129,12 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   @Override
   public void setSessionFactory(McpServerSession.Factory sessionFactory) {
-    this.session = sessionFactory.create(new SessionTransport());
-    sessionSet.countDown();
+    sdk.setSessionFactory(sessionFactory);
   }
 
   /** The SDK's server could not be built: 2025 messages are answered with an error, not held. */
   public void noSession() {
-    sessionSet.countDown();
-  }
-
-  /**
-   * The SDK's session, once the server has been put together around this transport (on another
-   * thread, while 2026 requests are already answered); null if it never will be.
-   */
-  private McpServerSession session() {
-    sessionWanted.complete(null);
-    try {
-      if (!sessionSet.await(SESSION_WAIT_SECONDS, TimeUnit.SECONDS)) {
-        log.error("The MCP session was not set up within {} s", SESSION_WAIT_SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return session;
+    sdk.noSession();
   }
 
   /**
@@ -178,7 +142,7 @@ public final class StdioTransport implements McpServerTransportProvider {
    * first message has been written (a 2026 client connected: a 2025 message may still come).
    */
   public CompletableFuture<Void> sessionWanted() {
-    return CompletableFuture.anyOf(sessionWanted, firstWritten).thenApply(x -> null);
+    return CompletableFuture.anyOf(sdk.wanted(), firstWritten).thenApply(x -> null);
   }
 
   /** Completed once the first message has been written: the client is connected. */
@@ -222,7 +186,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     drained = true;
     ready(); // a signal may come before the first line was read
     long deadline = System.nanoTime() + drainLimit.toNanos();
-    if (!initialized) {
+    if (!sdk.initialized()) {
       // Only the session holds requests until it is initialized; 2026-era ones run on their own.
       answerNeverRun(requests.cancelAll(r -> r.modern() == null), deadline);
     }
@@ -349,10 +313,10 @@ public final class StdioTransport implements McpServerTransportProvider {
           // 2026-07-28 defines no other notification from a client; there is no session to tell.
           log.debug("A 2026-era notification was ignored: {}", node.get("method").asText());
         } else {
-          forward(node);
+          sdk.forward(mapper, node);
         }
       }
-      case RESPONSE -> forward(node);
+      case RESPONSE -> sdk.forward(mapper, node);
       case INVALID -> throw new IllegalStateException("an invalid envelope has a problem");
     }
   }
@@ -427,32 +391,7 @@ public final class StdioTransport implements McpServerTransportProvider {
       startModern(request);
       return;
     }
-    JsonNode node = request.takeMessage();
-    Mono<Void> handling;
-    try {
-      McpServerSession s = session();
-      if (s == null) {
-        throw new IllegalStateException("no MCP session");
-      }
-      handling = s.handle(toSdkRequest(request, node));
-    } catch (RuntimeException e) {
-      // The session refused it outright: answer it, and free its place and its id.
-      log.warn("The session could not take {}: {}", request, e.toString());
-      if (request.answer()) {
-        writer.write(
-            JsonRpcErrors.reply(
-                request.echoId(),
-                JsonRpcErrors.INVALID_REQUEST,
-                "Invalid request: it could not be handled."));
-      }
-      requests.finished(request);
-      return;
-    }
-    Disposable work =
-        handling
-            .doFinally(signal -> requests.finished(request))
-            .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
-    request.attach(work);
+    sdk.start(request);
   }
 
   /**
@@ -477,7 +416,9 @@ public final class StdioTransport implements McpServerTransportProvider {
                   answerModern(
                       request,
                       JsonRpcErrors.reply(
-                          request.echoId(), JsonRpcErrors.INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE));
+                          request.echoId(),
+                          JsonRpcErrors.INTERNAL_ERROR,
+                          SdkSessionBridge.INTERNAL_ERROR_MESSAGE));
                 });
     request.attach(work);
   }
@@ -495,37 +436,6 @@ public final class StdioTransport implements McpServerTransportProvider {
     reply.put("id", id);
     reply.put("result", result);
     return reply;
-  }
-
-  /**
-   * The SDK's request, with the request's handle as its id: the session copies the id into its
-   * answer without looking at it, so the answer comes back naming its own request.
-   */
-  private McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
-    JsonNode params = node.get("params");
-    return new McpSchema.JSONRPCRequest(
-        McpSchema.JSONRPC_VERSION,
-        node.get("method").asText(),
-        request.handle(),
-        params == null || params.isNull() ? null : PlainValues.of(params));
-  }
-
-  private void forward(JsonNode node) {
-    JSONRPCMessage message;
-    try {
-      message = Envelope.toMessage(mapper, node);
-    } catch (IllegalArgumentException e) {
-      log.debug("A notification or response with fields of the wrong types was ignored");
-      return;
-    }
-    if (message instanceof McpSchema.JSONRPCNotification n && INITIALIZED.equals(n.method())) {
-      initialized = true;
-    }
-    McpServerSession s = session();
-    if (s == null) {
-      return; // nothing to tell: the failure was logged, and its requests are answered with it
-    }
-    s.handle(message).subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
   }
 
   private void cancel(JsonNode requestId) {
@@ -559,70 +469,11 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   @Override
   public Mono<Void> notifyClients(String method, Object params) {
-    McpServerSession s = session;
-    return s == null ? Mono.empty() : s.sendNotification(method, params);
+    return sdk.notifyClients(method, params);
   }
 
   @Override
   public Mono<Void> closeGracefully() {
     return Mono.fromRunnable(this::drain);
-  }
-
-  /** The session's view of the transport: sending is a synchronous, ordered write to stdout. */
-  private final class SessionTransport implements McpServerTransport {
-
-    @Override
-    public Mono<Void> sendMessage(JSONRPCMessage message) {
-      return Mono.fromRunnable(
-          () -> {
-            if (message instanceof JSONRPCResponse response) {
-              Request request = requests.byHandle(response.id());
-              if (request != null && request.answer()) {
-                // Answered now, so its id is free for the client to reuse the moment the line is
-                // out;
-                // it stays counted until written, so the drain waits for the write.
-                writer.write(forClient(response, request));
-                requests.forget(request);
-              }
-              return; // else it was cancelled: the spec says not to answer it
-            }
-            writer.write(SdkResults.plainMessage(message));
-          });
-    }
-
-    @Override
-    public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-      return mcpMapper.convertValue(data, typeRef);
-    }
-
-    @Override
-    public Mono<Void> closeGracefully() {
-      return Mono.empty();
-    }
-
-    @Override
-    public void close() {
-      // stdout stays open until the process ends; the read loop decides when that is.
-    }
-  }
-
-  /**
-   * The answer as the client gets it: its id as the client wrote it, and an internal error's Java
-   * text (class names, "Cannot invoke ...") replaced by a sentence, the detail going to stderr.
-   */
-  private static Map<String, Object> forClient(JSONRPCResponse response, Request request) {
-    Map<String, Object> reply = new LinkedHashMap<>();
-    reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-    reply.put("id", request.echoId()); // the SDK's own type takes only a string or an integer id
-    JSONRPCResponse.JSONRPCError error = response.error();
-    if (error == null) {
-      reply.put("result", SdkResults.plain(response.result()));
-    } else if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
-      log.warn("Internal error answering {}: {}", request, error.message());
-      reply.put("error", Map.of("code", error.code(), "message", INTERNAL_ERROR_MESSAGE));
-    } else {
-      reply.put("error", error);
-    }
-    return reply;
   }
 }

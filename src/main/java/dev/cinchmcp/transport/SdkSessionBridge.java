@@ -1,0 +1,219 @@
+package dev.cinchmcp.transport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.json.PlainValues;
+import dev.cinchmcp.json.SdkResults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
+import io.modelcontextprotocol.spec.McpServerSession;
+import io.modelcontextprotocol.spec.McpServerTransport;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+
+/**
+ * The SDK's session for the 2025 revisions, behind {@link StdioTransport}: it waits for the session
+ * to be set up (on another thread, while 2026 requests are already answered), hands it requests and
+ * other messages, and writes its answers as the client must get them. The 2026-07-28 layer needs
+ * none of this.
+ */
+final class SdkSessionBridge {
+
+  static final String INITIALIZED = "notifications/initialized";
+
+  /** The longest a 2025 message waits for the session: far beyond its ~50 ms of set-up. */
+  static final long SESSION_WAIT_SECONDS = 30;
+
+  static final String INTERNAL_ERROR_MESSAGE =
+      "Internal error: the server could not handle this request. Its log (stderr) has the detail.";
+
+  // Its log lines are the transport's, as they were before it had a class of its own.
+  private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
+
+  private final McpJsonMapper mcpMapper;
+  private final Requests requests;
+  private final Supplier<JsonRpcWriter> writer;
+  private volatile McpServerSession session;
+  private volatile boolean initialized;
+
+  private final CompletableFuture<Void> wanted = new CompletableFuture<>();
+
+  /** Open once the session exists (or never will): 2025 messages wait for it. */
+  private final CountDownLatch sessionSet = new CountDownLatch(1);
+
+  SdkSessionBridge(McpJsonMapper mcpMapper, Requests requests, Supplier<JsonRpcWriter> writer) {
+    this.mcpMapper = mcpMapper;
+    this.requests = requests;
+    this.writer = writer;
+  }
+
+  void setSessionFactory(McpServerSession.Factory sessionFactory) {
+    this.session = sessionFactory.create(new SessionTransport());
+    sessionSet.countDown();
+  }
+
+  /** The SDK's server could not be built: 2025 messages are answered with an error, not held. */
+  void noSession() {
+    sessionSet.countDown();
+  }
+
+  /** Completed when a 2025-era message first needs the session. */
+  CompletableFuture<Void> wanted() {
+    return wanted;
+  }
+
+  /** Whether the client has sent {@code notifications/initialized}. */
+  boolean initialized() {
+    return initialized;
+  }
+
+  /** The session once it exists; null if it never will. */
+  private McpServerSession session() {
+    wanted.complete(null);
+    try {
+      if (!sessionSet.await(SESSION_WAIT_SECONDS, TimeUnit.SECONDS)) {
+        log.error("The MCP session was not set up within {} s", SESSION_WAIT_SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return session;
+  }
+
+  /** Its turn has come: hands the request to the session, as work its cancellation disposes. */
+  void start(Request request) {
+    JsonNode node = request.takeMessage();
+    Mono<Void> handling;
+    try {
+      McpServerSession s = session();
+      if (s == null) {
+        throw new IllegalStateException("no MCP session");
+      }
+      handling = s.handle(toSdkRequest(request, node));
+    } catch (RuntimeException e) {
+      // The session refused it outright: answer it, and free its place and its id.
+      log.warn("The session could not take {}: {}", request, e.toString());
+      if (request.answer()) {
+        writer
+            .get()
+            .write(
+                JsonRpcErrors.reply(
+                    request.echoId(),
+                    JsonRpcErrors.INVALID_REQUEST,
+                    "Invalid request: it could not be handled."));
+      }
+      requests.finished(request);
+      return;
+    }
+    Disposable work =
+        handling
+            .doFinally(signal -> requests.finished(request))
+            .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
+    request.attach(work);
+  }
+
+  /**
+   * The SDK's request, with the request's handle as its id: the session copies the id into its
+   * answer without looking at it, so the answer comes back naming its own request.
+   */
+  private static McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
+    JsonNode params = node.get("params");
+    return new McpSchema.JSONRPCRequest(
+        McpSchema.JSONRPC_VERSION,
+        node.get("method").asText(),
+        request.handle(),
+        params == null || params.isNull() ? null : PlainValues.of(params));
+  }
+
+  /** A 2025-era notification or response, for the session. */
+  void forward(ObjectMapper mapper, JsonNode node) {
+    JSONRPCMessage message;
+    try {
+      message = Envelope.toMessage(mapper, node);
+    } catch (IllegalArgumentException e) {
+      log.debug("A notification or response with fields of the wrong types was ignored");
+      return;
+    }
+    if (message instanceof McpSchema.JSONRPCNotification n && INITIALIZED.equals(n.method())) {
+      initialized = true;
+    }
+    McpServerSession s = session();
+    if (s == null) {
+      return; // nothing to tell: the failure was logged, and its requests are answered with it
+    }
+    s.handle(message).subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
+  }
+
+  Mono<Void> notifyClients(String method, Object params) {
+    McpServerSession s = session;
+    return s == null ? Mono.empty() : s.sendNotification(method, params);
+  }
+
+  /** The session's view of the transport: sending is a synchronous, ordered write to stdout. */
+  private final class SessionTransport implements McpServerTransport {
+
+    @Override
+    public Mono<Void> sendMessage(JSONRPCMessage message) {
+      return Mono.fromRunnable(
+          () -> {
+            if (message instanceof JSONRPCResponse response) {
+              Request request = requests.byHandle(response.id());
+              if (request != null && request.answer()) {
+                // Answered now, so its id is free for the client to reuse the moment the line is
+                // out; it stays counted until written, so the drain waits for the write.
+                writer.get().write(forClient(response, request));
+                requests.forget(request);
+              }
+              return; // else it was cancelled: the spec says not to answer it
+            }
+            writer.get().write(SdkResults.plainMessage(message));
+          });
+    }
+
+    @Override
+    public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+      return mcpMapper.convertValue(data, typeRef);
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+      return Mono.empty();
+    }
+
+    @Override
+    public void close() {
+      // stdout stays open until the process ends; the read loop decides when that is.
+    }
+  }
+
+  /**
+   * The answer as the client gets it: its id as the client wrote it, and an internal error's Java
+   * text (class names, "Cannot invoke ...") replaced by a sentence, the detail going to stderr.
+   */
+  private static Map<String, Object> forClient(JSONRPCResponse response, Request request) {
+    Map<String, Object> reply = new LinkedHashMap<>();
+    reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+    reply.put("id", request.echoId()); // the SDK's own type takes only a string or an integer id
+    JSONRPCResponse.JSONRPCError error = response.error();
+    if (error == null) {
+      reply.put("result", SdkResults.plain(response.result()));
+    } else if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
+      log.warn("Internal error answering {}: {}", request, error.message());
+      reply.put("error", Map.of("code", error.code(), "message", INTERNAL_ERROR_MESSAGE));
+    } else {
+      reply.put("error", error);
+    }
+    return reply;
+  }
+}
