@@ -101,3 +101,18 @@ export function running(pid) {
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch { return false; }
 }
+
+/** Hands each JSON-RPC reply read from `stdout` to the function waiting for its id in `waiting`. */
+export function routeReplies(stdout, waiting) {
+  let buf = '';
+  stdout.on('data', (d) => {
+    buf += d;
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl); buf = buf.slice(nl + 1);
+      let m;
+      try { m = JSON.parse(line); } catch { continue; /* not ours */ }
+      if (m.id !== undefined && waiting.has(m.id)) { const resolve = waiting.get(m.id); waiting.delete(m.id); resolve(m); }
+    }
+  });
+}

@@ -9,7 +9,7 @@
 // Round trips are the client's: a tools/call written -> its answer read (process.hrtime).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { treeMemory } from './lib.mjs';
+import { descendants, routeReplies, treeMemory } from './lib.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
@@ -27,17 +27,9 @@ function server(pool) {
   const child = spawn('java', ['-jar', jar], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, CINCH_BACKEND: 'local', CINCH_LOCAL_POOL: String(pool) },
     stdio: ['pipe', 'pipe', 'pipe'] });
-  let buf = '', err = '', id = 0;
+  let err = '', id = 0;
   const waiting = new Map();
-  child.stdout.on('data', (d) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl); buf = buf.slice(nl + 1);
-      const msg = JSON.parse(line);
-      if (msg.id !== undefined && waiting.has(msg.id)) { waiting.get(msg.id)(msg); waiting.delete(msg.id); }
-    }
-  });
+  routeReplies(child.stdout, waiting);
   child.stderr.on('data', (d) => { err += d; });
   const request = (method, params) => new Promise((resolve) => {
     const n = ++id; waiting.set(n, resolve);
@@ -57,18 +49,13 @@ function server(pool) {
 // CPU time (user + system, in clock ticks) of a process and all its descendants.
 function treeTicks(pid) {
   let total = 0;
-  const walk = (p) => {
+  for (const p of [pid, ...descendants(pid)]) {
     try {
       const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       total += Number(f[11]) + Number(f[12]);
-      for (const t of fs.readdirSync(`/proc/${p}/task`)) {
-        const c = fs.readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
-        if (c) c.split(/\s+/).map(Number).forEach(walk);
-      }
     } catch { /* gone */ }
-  };
-  walk(pid);
+  }
   return total;
 }
 
@@ -79,19 +66,14 @@ function treeTicks(pid) {
 // page cache, shared with every other use of those files, and reclaimable.
 function treePss(pid) {
   const total = { pss: 0, pinned: 0 };
-  const walk = (p) => {
+  for (const p of [pid, ...descendants(pid)]) {
     try {
       const rollup = fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8');
       const kb = (key) => Number((rollup.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm')) || [0, 0])[1]);
       total.pss += kb('Pss');
       total.pinned += kb('Pss_Anon') + kb('Pss_Shmem');
-      for (const t of fs.readdirSync(`/proc/${p}/task`)) {
-        const c = fs.readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
-        if (c) c.split(/\s+/).map(Number).forEach(walk);
-      }
     } catch { /* gone */ }
-  };
-  walk(pid);
+  }
   return total;
 }
 

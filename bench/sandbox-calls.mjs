@@ -6,6 +6,7 @@
 // docker uses DOCKER_HOST from the environment (e.g. the engine of .ci/engine.sh) and --image for
 // both languages (default: the backend's own images).
 import { spawn } from 'node:child_process';
+import { routeReplies } from './lib.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
@@ -25,18 +26,10 @@ if (backend === 'docker') {
 const start = process.hrtime.bigint();
 const ms = () => Number(process.hrtime.bigint() - start) / 1e6;
 const child = spawn(java, ['-jar', jar], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-let err = '', buffer = '', ready;
+let err = '', ready;
 const waiting = new Map();
 child.stderr.on('data', d => { err += d; if (ready === undefined && err.includes('ready on stdio')) ready = ms(); });
-child.stdout.on('data', d => {
-  buffer += d;
-  let nl;
-  while ((nl = buffer.indexOf('\n')) >= 0) {
-    const line = buffer.slice(0, nl); buffer = buffer.slice(nl + 1);
-    const m = JSON.parse(line);
-    if (m.id !== undefined && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
-  }
-});
+routeReplies(child.stdout, waiting);
 const send = (id, method, params) => new Promise(resolve => {
   waiting.set(id, resolve);
   child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');

@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { descendants, preparePeer, running, startFake } from './lib.mjs';
+import { descendants, preparePeer, routeReplies, running, startFake } from './lib.mjs';
 import { awaitArchive, loneJar } from './launches.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -51,15 +51,7 @@ function startServer(argv, cwd, env, ownStdin = false) {
   }
   const child = spawn(argv[0], argv.slice(1), { cwd, env: { PATH: process.env.PATH, ...env }, stdio: [fifoFd ?? 'pipe', 'pipe', 'ignore'] });
   const waiting = new Map();
-  let buf = '';
-  child.stdout.on('data', (d) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl); buf = buf.slice(nl + 1);
-      try { const m = JSON.parse(line); if (m.id !== undefined && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); } } catch { /* not ours */ }
-    }
-  });
+  routeReplies(child.stdout, waiting);
   const exited = new Promise((r) => child.on('exit', () => r(process.hrtime.bigint())));
   return {
     child, exited,
