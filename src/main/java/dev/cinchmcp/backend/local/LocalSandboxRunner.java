@@ -411,6 +411,16 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
    */
   @Override
   public boolean stopNow() {
+    boolean idle = killSandboxes();
+    // The process ends now: a runsc delete under way would outlive it by a second.
+    if (prepared.usable() && prepared.host().runsc().stopHousekeeping()) {
+      idle = false; // it killed a runsc delete, to be reaped
+    }
+    return idle;
+  }
+
+  /** Kills the running and waiting sandboxes and the font scan; says whether none was there. */
+  private boolean killSandboxes() {
     boolean idle = running.isEmpty();
     sandboxes.shutdownNow();
     running.forEach(SandboxRun::cancel);
@@ -419,9 +429,6 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
     if (prepared.usable() && prepared.host().fontCache().stop()) {
       idle = false; // it killed the font scan's python
-    }
-    if (prepared.usable() && prepared.host().runsc().stopHousekeeping()) {
-      idle = false; // it killed a runsc delete, to be reaped
     }
     return idle;
   }
@@ -433,7 +440,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
    */
   @Override
   public void close() {
-    stopNow();
+    killSandboxes(); // the clean-up below runs its runsc deletes to their end
     if (pool != null) {
       long started = System.nanoTime();
       pool.close(); // what the waiting sandboxes left, removed
