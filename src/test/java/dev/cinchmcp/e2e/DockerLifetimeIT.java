@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.RequiresEngine;
 import dev.cinchmcp.TestEngine;
+import dev.cinchmcp.testkit.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -127,13 +129,9 @@ class DockerLifetimeIT {
               .path("stdout")
               .asText(),
           jar.stderr());
-      List<String> left = DockerEngine.containers();
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (left.contains(leftover) && System.nanoTime() < deadline) {
-        Thread.sleep(100);
-        left = DockerEngine.containers();
-      }
-      assertEquals(List.of(alive), left, jar.stderr());
+      Await.holdsWithin(
+          () -> !DockerEngine.containers().contains(leftover), Duration.ofSeconds(10));
+      assertEquals(List.of(alive), DockerEngine.containers(), jar.stderr());
       assertTrue(jar.stderr().contains("Removed 1 container(s) left by servers that are gone"));
     } finally {
       DockerEngine.docker("rm", "-f", alive);
@@ -146,17 +144,21 @@ class DockerLifetimeIT {
   }
 
   private static void awaitRunning(JarProcess jar, int containers) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (DockerEngine.docker(
-                  "ps", "--filter", "label=dev.cinchmcp.owner", "--filter", "status=running", "-q")
-              .size()
-          >= containers) {
-        Thread.sleep(300); // let the program itself start
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no container started; stderr:\n" + jar.stderr());
+    Await.untilPresent(
+        () ->
+            DockerEngine.docker(
+                            "ps",
+                            "--filter",
+                            "label=dev.cinchmcp.owner",
+                            "--filter",
+                            "status=running",
+                            "-q")
+                        .size()
+                    >= containers
+                ? Optional.of(containers)
+                : Optional.empty(),
+        Duration.ofSeconds(30),
+        () -> containers + " running container(s); stderr:\n" + jar.stderr());
+    Await.timePasses(Duration.ofMillis(300), "the program itself starts in its container");
   }
 }

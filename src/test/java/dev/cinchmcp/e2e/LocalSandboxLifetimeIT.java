@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,13 +36,10 @@ class LocalSandboxLifetimeIT {
       jar.process().waitFor();
       assertTrue(sandbox.stream().anyMatch(Processes::running), "the test proves nothing");
       // 10 s wall clock + the 1 s backstop grace + 2 s for the kernel and a busy machine.
-      long deadline = sent + Duration.ofSeconds(13).toNanos();
-      while (sandbox.stream().anyMatch(Processes::running)) {
-        assertTrue(
-            System.nanoTime() < deadline,
-            "sandbox processes still alive 13 s after the call: " + alive(sandbox));
-        Thread.sleep(100);
-      }
+      Await.untilPresent(
+          () -> sandbox.stream().anyMatch(Processes::running) ? Optional.empty() : Optional.of(1),
+          Duration.ofNanos(sent + Duration.ofSeconds(13).toNanos() - System.nanoTime()),
+          () -> "sandbox processes to end 13 s after the call; alive: " + alive(sandbox));
     }
   }
 
@@ -78,18 +77,16 @@ class LocalSandboxLifetimeIT {
    * timeout, runsc, the Sentry, the gofer) and everything below them.
    */
   private static List<ProcessHandle> awaitSandbox(JarProcess jar) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (System.nanoTime() < deadline) {
-      List<ProcessHandle> runs = runProcesses(jar.process().pid());
-      if (runs.stream()
-          .anyMatch(
-              p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))) {
-        Thread.sleep(500); // let the gofer and the program's stub start too
-        return runProcesses(jar.process().pid());
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no sandbox started; stderr:\n" + jar.stderr());
+    Await.untilPresent(
+        () ->
+            runProcesses(jar.process().pid()).stream()
+                .filter(
+                    p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))
+                .findAny(),
+        Duration.ofSeconds(20),
+        () -> "a sandbox to start; stderr:\n" + jar.stderr());
+    Await.timePasses(Duration.ofMillis(500), "the gofer and the program's stub start too");
+    return runProcesses(jar.process().pid());
   }
 
   private static List<ProcessHandle> runProcesses(long serverPid) {

@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -67,7 +69,8 @@ class LocalSandboxPoolLifetimeIT {
       Set<String> waiting = awaitWaitingSandboxes(jar, 2);
       jar.send(JarProcess.call(1, SPIN));
       long sent = System.nanoTime();
-      Thread.sleep(1_000); // the program spins; a cold run would have a run id of its own by now
+      Await.timePasses(
+          Duration.ofSeconds(1), "the program spins; a cold run would have a run id of its own");
       assertEquals(
           waiting,
           runIds(jar.process().pid()),
@@ -95,30 +98,33 @@ class LocalSandboxPoolLifetimeIT {
    */
   private static Set<String> awaitWaitingSandboxes(JarProcess jar, int count)
       throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      long booted =
-          runProcesses(jar.process().pid()).stream()
-              .filter(p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))
-              .count();
-      if (booted >= count) {
-        Thread.sleep(1_500); // the interpreters start, and gVisor's clock is calibrated
-        return runIds(jar.process().pid());
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no waiting sandboxes; stderr:\n" + jar.stderr());
+    Await.untilPresent(
+        () ->
+            runProcesses(jar.process().pid()).stream()
+                        .filter(
+                            p ->
+                                p.info()
+                                    .arguments()
+                                    .map(a -> List.of(a).contains("boot"))
+                                    .orElse(false))
+                        .count()
+                    >= count
+                ? Optional.of(count)
+                : Optional.empty(),
+        Duration.ofSeconds(30),
+        () -> count + " waiting sandboxes; stderr:\n" + jar.stderr());
+    Await.timePasses(
+        Duration.ofMillis(1_500), "the interpreters start, and gVisor's clock is calibrated");
+    return runIds(jar.process().pid());
   }
 
   private static void awaitGone(List<ProcessHandle> processes, long deadline, String when)
       throws InterruptedException {
     assertTrue(processes.stream().anyMatch(Processes::running), "the test proves nothing");
-    while (processes.stream().anyMatch(Processes::running)) {
-      assertTrue(
-          System.nanoTime() < deadline,
-          "sandbox processes still alive " + when + ": " + alive(processes));
-      Thread.sleep(20);
-    }
+    Await.untilPresent(
+        () -> processes.stream().anyMatch(Processes::running) ? Optional.empty() : Optional.of(1),
+        Duration.ofNanos(deadline - System.nanoTime()),
+        () -> "sandbox processes to end " + when + "; alive: " + alive(processes));
   }
 
   /** The run ids (cinchmcp-PID-n) that this server's processes name in their arguments. */

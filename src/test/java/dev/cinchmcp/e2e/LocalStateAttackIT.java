@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.Await;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -110,36 +112,35 @@ class LocalStateAttackIT {
   }
 
   private Path awaitFreshStateDir() throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < deadline) {
-      try (Stream<Path> entries = Files.list(shared)) {
-        var fresh =
-            entries
-                .filter(p -> p.getFileName().toString().startsWith("cinchmcp-local-0-"))
-                .findFirst();
-        if (fresh.isPresent()) {
-          assertEquals("rwx------", mode(fresh.get()));
-          return fresh.get();
-        }
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("no fresh state directory in " + shared + ": " + list(shared));
+    Path fresh =
+        Await.untilPresent(
+            () -> {
+              try (Stream<Path> entries = Files.list(shared)) {
+                return entries
+                    .filter(p -> p.getFileName().toString().startsWith("cinchmcp-local-0-"))
+                    .findFirst();
+              }
+            },
+            Duration.ofSeconds(20),
+            () -> "a fresh state directory in " + shared + ": " + list(shared));
+    assertEquals("rwx------", mode(fresh));
+    return fresh;
   }
 
   private static Path awaitBundle(Path state) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (System.nanoTime() < deadline) {
-      for (String name : list(state.resolve("bundles"))) {
-        Path bundle = state.resolve("bundles").resolve(name);
-        if (Files.exists(bundle.resolve("rootfs/code/main.py"))
-            && Files.readString(bundle.resolve("rootfs/code/main.py")).contains("sleep(3)")) {
-          return bundle;
-        }
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("the run's bundle never appeared in " + state);
+    return Await.untilPresent(
+        () -> {
+          for (String name : list(state.resolve("bundles"))) {
+            Path bundle = state.resolve("bundles").resolve(name);
+            if (Files.exists(bundle.resolve("rootfs/code/main.py"))
+                && Files.readString(bundle.resolve("rootfs/code/main.py")).contains("sleep(3)")) {
+              return Optional.of(bundle);
+            }
+          }
+          return Optional.empty();
+        },
+        Duration.ofSeconds(30),
+        "the run's bundle in " + state);
   }
 
   private static int asOther(String script) throws Exception {

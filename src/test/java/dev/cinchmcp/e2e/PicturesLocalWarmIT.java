@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.Await;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class PicturesLocalWarmIT extends PictureCases {
       if (warmRuns() > warmBefore) {
         return;
       }
-      Thread.sleep(500);
+      Await.timePasses(Duration.ofMillis(500), "the server refills its sandbox when idle");
     }
     assertTrue(false, "no call found a sandbox waiting: " + jar().stderr());
   }

@@ -1,5 +1,6 @@
 package dev.cinchmcp.e2e;
 
+import dev.cinchmcp.testkit.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,13 +32,6 @@ final class Processes {
   /** Waits until none of them runs; false if some still run after {@code timeout}. */
   static boolean awaitEnded(List<ProcessHandle> processes, Duration timeout)
       throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (processes.stream().anyMatch(Processes::running)) {
-      if (System.nanoTime() > deadline) {
-        return false;
-      }
-      Thread.sleep(10);
-    }
-    return true;
+    return Await.holdsWithin(() -> processes.stream().noneMatch(Processes::running), timeout);
   }
 }

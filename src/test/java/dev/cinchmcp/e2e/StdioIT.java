@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import dev.cinchmcp.testkit.Await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -251,7 +252,8 @@ class StdioIT {
       }
       jar.sendRaw(burst.toString().getBytes(StandardCharsets.UTF_8));
       awaitRequests(64);
-      Thread.sleep(500); // the first 64 are still at the API: no 65th request may have started
+      Await.timePasses(
+          Duration.ofMillis(500), "the first 64 are still at the API: a 65th would have started");
       assertEquals(64, api.getAllServeEvents().size(), "more requests ran at once than the limit");
       for (int i = 64 + 1024; i < 64 + 1024 + 5; i++) {
         assertEquals(
@@ -326,8 +328,8 @@ class StdioIT {
       jar.send(JarProcess.call("without", "slow4500"));
       jar.awaitReply("with", Duration.ofSeconds(20));
       jar.awaitReply("without", Duration.ofSeconds(20));
-      Thread.sleep(
-          2500); // longer than the progress interval: a ticker left running would show here
+      Await.timePasses(
+          Duration.ofMillis(2500), "past the progress interval: a ticker left running shows");
       List<JsonNode> all = jar.received();
       int replyIndex = -1;
       List<Integer> progressIndexes = new ArrayList<>();
@@ -487,13 +489,10 @@ class StdioIT {
     }
   }
 
-  private void awaitRequests(int count) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (api.getAllServeEvents().size() < count) {
-      assertTrue(
-          System.nanoTime() < deadline,
-          "only " + api.getAllServeEvents().size() + " of " + count + " requests arrived");
-      Thread.sleep(10);
-    }
+  private void awaitRequests(int count) {
+    Await.until(
+        () -> api.getAllServeEvents().size() >= count,
+        Duration.ofSeconds(20),
+        count + " requests at the API");
   }
 }

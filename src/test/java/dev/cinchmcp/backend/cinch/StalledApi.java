@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.cinch;
 
+import dev.cinchmcp.testkit.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -66,7 +68,7 @@ final class StalledApi implements AutoCloseable {
       while (true) {
         out.write('x');
         out.flush();
-        Thread.sleep(100);
+        Await.stall(Duration.ofMillis(100), "an API that sends one byte a tenth of a second");
       }
     } catch (IOException | InterruptedException e) {
       // the client went away: what a stalled call's abort should cause

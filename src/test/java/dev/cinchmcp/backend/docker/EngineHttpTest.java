@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.testkit.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.StandardProtocolFamily;
@@ -72,7 +73,7 @@ class EngineHttpTest {
                 client.write(frame);
               }
             } else {
-              Thread.sleep(5_000); // an engine that never answers
+              Await.stall(Duration.ofSeconds(5), "an engine that never answers");
             }
           } catch (IOException | InterruptedException e) {
             // the test is over

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,11 +63,10 @@ class HousekeepingTest {
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!runsc.list().contains(leftover)) {
-      assertTrue(System.nanoTime() < deadline, "the leftover sandbox did not start");
-      Thread.sleep(50);
-    }
+    Await.until(
+        () -> runsc.list().contains(leftover),
+        Duration.ofSeconds(10),
+        "the leftover sandbox to start");
     RunCgroup cgroup =
         CgroupDetection.detect().limits().isPresent()
             ? CgroupDetection.detect().limits().get().create(leftover, 64L << 20, 100, 0.5)

@@ -11,6 +11,7 @@ import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Await;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -20,6 +21,7 @@ import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -326,7 +328,8 @@ class LocalSandboxContainmentTest {
       assertFalse(result.stdout().text().contains("RESOLVED"), describe(result));
       assertEquals(
           targets.size(), result.stdout().text().split("FAILED", -1).length - 2, describe(result));
-      Thread.sleep(300);
+      Await.timePasses(
+          Duration.ofMillis(300), "a connection from the sandbox would be accepted by now");
       assertEquals(0, accepted.get(), "a connection from the sandbox reached the host");
     } finally {
       for (ServerSocket server : servers) {
@@ -513,10 +516,6 @@ class LocalSandboxContainmentTest {
       java.lang.Thread thread = new java.lang.Thread(task, "accept");
       thread.setDaemon(true);
       thread.start();
-    }
-
-    static void sleep(long millis) throws InterruptedException {
-      java.lang.Thread.sleep(millis);
     }
   }
 }

@@ -12,7 +12,9 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Await;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -154,7 +156,7 @@ class LocalSandboxWarmSemanticsTest {
     // process.uptime() would be over 2 s; without it, what Node's own start took (0.05 s on a quiet
     // machine, some tenths under load, cold as warm) and the program's.
     Sandboxes.awaitPoolFull(warm);
-    Thread.sleep(2_000);
+    Await.timePasses(Duration.ofSeconds(2), "the waiting sandboxes wait 2 s: it must not count");
     RunResult js =
         await(
             Sandboxes.warmJavascript(
