@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.cinchmcp.testkit.JarProcess;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.RequiresEngine;
 import dev.cinchmcp.TestEngine;
+import dev.cinchmcp.testkit.JarProcess;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;

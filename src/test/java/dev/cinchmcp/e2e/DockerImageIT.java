@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.RequiresEngine;
 import dev.cinchmcp.TestEngine;
+import dev.cinchmcp.testkit.JarProcess;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.RequiresEngine;
 import dev.cinchmcp.TestEngine;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.JarProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

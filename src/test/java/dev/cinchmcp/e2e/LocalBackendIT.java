@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.JarProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.JarProcess;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.JarProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.TestHomes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

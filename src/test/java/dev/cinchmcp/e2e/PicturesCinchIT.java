@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cinchmcp.testkit.JarProcess;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
