@@ -46,20 +46,6 @@ final class CodeRunningApi implements AutoCloseable {
     server.start();
   }
 
-  /** True when this machine can give a process a private /tmp (root, unshare). */
-  static boolean usable() {
-    try {
-      Process p =
-          new ProcessBuilder("unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /tmp")
-              .redirectErrorStream(true)
-              .start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException | InterruptedException e) {
-      return false;
-    }
-  }
-
   String baseUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }

@@ -3,8 +3,8 @@ package dev.cinchmcp.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresEngine;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.RequiresEngine;
 import dev.cinchmcp.testkit.TestHomes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cinchmcp.RequiresEngine;
-import dev.cinchmcp.TestEngine;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.RequiresEngine;
+import dev.cinchmcp.testkit.TestEngine;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;

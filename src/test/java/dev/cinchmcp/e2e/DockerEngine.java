@@ -2,8 +2,8 @@ package dev.cinchmcp.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cinchmcp.TestEngine;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.TestEngine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

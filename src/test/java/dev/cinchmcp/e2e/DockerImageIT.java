@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.RequiresEngine;
-import dev.cinchmcp.TestEngine;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.RequiresEngine;
+import dev.cinchmcp.testkit.TestEngine;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

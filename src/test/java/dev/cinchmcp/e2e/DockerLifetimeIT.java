@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresEngine;
-import dev.cinchmcp.TestEngine;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.RequiresEngine;
+import dev.cinchmcp.testkit.TestEngine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.RequiresGvisor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,9 +3,9 @@ package dev.cinchmcp.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.RequiresGvisor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

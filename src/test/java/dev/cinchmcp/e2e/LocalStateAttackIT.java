@@ -7,9 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.RequiresOtherUser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,20 +34,16 @@ import org.junit.jupiter.api.Test;
  * nor write anywhere the server writes.
  */
 @RequiresGvisor
+@RequiresOtherUser
 class LocalStateAttackIT {
 
-  static final String OTHER = "cinchmcp-other";
+  static final String OTHER = RequiresOtherUser.NAME;
 
   Path shared;
 
   @BeforeEach
   void sharedTmp() throws Exception {
     assumeTrue(System.getProperty("user.name").equals("root"), "the attack is on a root server");
-    boolean exists = run(List.of("id", "-u", OTHER)).exit() == 0;
-    if (System.getenv("CINCH_REQUIRE_OTHER_USER") != null) {
-      assertTrue(exists, "user " + OTHER + " is missing (.ci/run makes it)");
-    }
-    assumeTrue(exists, "no user " + OTHER + " (.ci/run makes it: useradd --system " + OTHER + ")");
     // A /tmp of the test's own, like /tmp: anyone may create in it, each only their own names.
     shared = Files.createTempDirectory("cinchmcp-attack-");
     Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));

@@ -3,10 +3,10 @@ package dev.cinchmcp.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.RequiresPrivateTmp;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,6 +18,7 @@ import org.junit.jupiter.api.TestInstance;
  * dropped with a note that says so, and the program's own output is intact.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@RequiresPrivateTmp
 class PicturesCinchCutIT {
 
   private CodeRunningApi api;
@@ -25,7 +26,6 @@ class PicturesCinchCutIT {
 
   @BeforeAll
   void start() throws Exception {
-    assumeTrue(CodeRunningApi.usable(), "needs root: each run gets its own /tmp");
     api = new CodeRunningApi(50_000);
     jar = JarProcess.start(JarProcess.envFor(api.baseUrl()));
     jar.initialize();

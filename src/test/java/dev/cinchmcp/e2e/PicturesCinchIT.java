@@ -3,11 +3,11 @@ package dev.cinchmcp.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.RequiresPrivateTmp;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -18,13 +18,13 @@ import org.junit.jupiter.api.Test;
  * code ({@link CodeRunningApi}): the frame travels in the answer's stdout, as it would at the
  * service, and a request for a program that draws nothing is what it was, byte for byte.
  */
+@RequiresPrivateTmp
 class PicturesCinchIT extends PictureCases {
 
   private CodeRunningApi api;
 
   @Override
   Map<String, String> environment() throws Exception {
-    assumeTrue(CodeRunningApi.usable(), "needs root: each run gets its own /tmp");
     api = new CodeRunningApi(Integer.MAX_VALUE);
     return JarProcess.envFor(api.baseUrl());
   }

@@ -1,6 +1,6 @@
 package dev.cinchmcp.e2e;
 
-import dev.cinchmcp.RequiresEngine;
+import dev.cinchmcp.testkit.RequiresEngine;
 import java.util.Map;
 
 /**

@@ -1,6 +1,6 @@
 package dev.cinchmcp.e2e;
 
-import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.RequiresGvisor;
 import java.util.Map;
 
 /** Pictures and files out on the local gVisor backend, every run cold (no sandbox waits). */

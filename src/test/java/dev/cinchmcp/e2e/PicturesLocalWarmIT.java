@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.RequiresGvisor;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.InputScenarios;
+import dev.cinchmcp.testkit.RequiresPrivateTmp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -11,13 +12,14 @@ import org.junit.jupiter.api.BeforeAll;
  * The input scenarios through the real Cinch runner and real HTTP, against an API that really runs
  * the posted launcher and the program it starts.
  */
+@RequiresPrivateTmp
 class CinchApiInputTest extends InputScenarios {
 
   private static RunningFakeApi api;
 
   @BeforeAll
   static void start() throws Exception {
-    api = RunningFakeApi.startOrSkip("64m");
+    api = RunningFakeApi.start("64m");
   }
 
   @AfterAll

@@ -11,6 +11,7 @@ import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.RequiresPrivateTmp;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,13 +24,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  * A launcher that really fails (its sandbox's /tmp is too small for the files) is reported as a
  * failure to deliver the input, not as the program's error.
  */
+@RequiresPrivateTmp
 class CinchApiLauncherFailureTest {
 
   private static RunningFakeApi api;
 
   @BeforeAll
   static void start() throws Exception {
-    api = RunningFakeApi.startOrSkip("1m");
+    api = RunningFakeApi.start("1m");
   }
 
   @AfterAll

@@ -1,7 +1,5 @@
 package dev.cinchmcp.backend.cinch;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -40,13 +38,12 @@ final class RunningFakeApi implements AutoCloseable {
   private final CinchApiRunner runner;
 
   /**
-   * One under target/, with the real Cinch runner pointed at it; the test class is skipped (an
-   * assumption) where a run cannot get a private /tmp.
+   * One under target/, with the real Cinch runner pointed at it. Its test class is marked {@link
+   * dev.cinchmcp.testkit.RequiresPrivateTmp}.
    *
    * @param tmpSize the size of each run's /tmp, e.g. "64m" as in the service
    */
-  static RunningFakeApi startOrSkip(String tmpSize) throws IOException {
-    assumeTrue(canIsolateTmp(), "needs root: each run gets its own /tmp");
+  static RunningFakeApi start(String tmpSize) throws IOException {
     Path runs = Files.createDirectories(Path.of("target", "fake-api-runs").toAbsolutePath());
     return new RunningFakeApi(runs, tmpSize);
   }
@@ -68,20 +65,6 @@ final class RunningFakeApi implements AutoCloseable {
   /** The real Cinch runner, sending to this API. */
   CinchApiRunner runner() {
     return runner;
-  }
-
-  /** True when this machine lets a test give a process a private /tmp (root, unshare). */
-  static boolean canIsolateTmp() {
-    try {
-      Process p =
-          new ProcessBuilder("unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /tmp")
-              .redirectErrorStream(true)
-              .start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException | InterruptedException e) {
-      return false;
-    }
   }
 
   URI runUri() {

@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Dependency;
+import dev.cinchmcp.testkit.RequiresGvisor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,8 +55,7 @@ class HousekeepingTest {
             0,
             64,
             List.of()));
-    Runsc runsc =
-        new Runsc(Path.of("/usr/bin/runsc"), prepared.runsc(), settings.runscEnvironment());
+    Runsc runsc = new Runsc(Dependency.runsc(), prepared.runsc(), settings.runscEnvironment());
     Process crashed =
         runsc
             .processBuilder(

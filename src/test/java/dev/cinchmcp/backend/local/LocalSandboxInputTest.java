@@ -1,8 +1,8 @@
 package dev.cinchmcp.backend.local;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.InputScenarios;
+import dev.cinchmcp.testkit.RequiresGvisor;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

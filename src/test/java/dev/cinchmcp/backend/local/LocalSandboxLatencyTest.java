@@ -4,8 +4,8 @@ import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.python;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.RequiresGvisor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -5,7 +5,6 @@ import static dev.cinchmcp.backend.local.Sandboxes.describe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.InputLauncher;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
@@ -13,6 +12,7 @@ import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.RequiresGvisor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

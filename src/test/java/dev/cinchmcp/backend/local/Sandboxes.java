@@ -8,6 +8,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Dependency;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,7 +119,7 @@ final class Sandboxes {
   /** The runsc of a runner's own state directory, for looking at its containers. */
   static Runsc runsc(LocalSandboxRunner runner) {
     return new Runsc(
-        Path.of("/usr/bin/runsc"),
+        Dependency.runsc(),
         runner.stateDir().resolve("runsc"),
         runner.settings().runscEnvironment());
   }

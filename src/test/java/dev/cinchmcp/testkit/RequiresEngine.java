@@ -1,4 +1,4 @@
-package dev.cinchmcp;
+package dev.cinchmcp.testkit;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Marks tests that run a real container engine (the docker backend). Without one they are skipped,
  * with the reason; with CINCH_REQUIRE_ENGINE set (.ci/run sets it, after starting its own dockerd
- * with .ci/engine.sh) they always run, so a missing engine fails loudly there.
+ * with .ci/engine.sh) a missing engine fails them loudly ({@link Dependency}).
  *
  * <p>The engine is {@link TestEngine#host()}: CINCH_TEST_DOCKER_HOST, else DOCKER_HOST, else the
  * system socket; its image for both languages is {@link TestEngine#image()} (CINCH_TEST_IMAGE, else
@@ -25,18 +25,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 @ExtendWith(RequiresEngine.Condition.class)
 public @interface RequiresEngine {
 
-  /** Enabled when the engine's socket is there, or whenever CINCH_REQUIRE_ENGINE is set. */
+  /** Enabled when the engine's socket is there. */
   final class Condition implements ExecutionCondition {
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-      if (TestEngine.required()) {
-        return ConditionEvaluationResult.enabled("CINCH_REQUIRE_ENGINE: engine tests must run");
-      }
       String host = TestEngine.host();
-      if (host.startsWith("unix://") && Files.exists(Path.of(host.substring("unix://".length())))) {
-        return ConditionEvaluationResult.enabled("an engine socket is at " + host);
-      }
-      return ConditionEvaluationResult.disabled(
+      // A TCP engine cannot be looked at without a request: it is used only when required, and its
+      // tests then say whether it answers.
+      boolean present =
+          host.startsWith("unix://")
+              ? Files.exists(Path.of(host.substring("unix://".length())))
+              : TestEngine.required();
+      return Dependency.evaluate(
+          TestEngine.required(),
+          present,
+          "an engine is at " + host,
           "no container engine at "
               + host
               + " (bash .ci/engine.sh start DIR starts one; set CINCH_TEST_DOCKER_HOST)");

@@ -1,4 +1,4 @@
-package dev.cinchmcp;
+package dev.cinchmcp.testkit;
 
 /** The container engine the engine tests use ({@link RequiresEngine}), and its test image. */
 public final class TestEngine {
