@@ -3,33 +3,21 @@ package dev.cinchmcp.cli;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import dev.cinchmcp.config.Version;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import dev.cinchmcp.testkit.JarProcess;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The command line of the built jar, run as a real process (what a person types in a terminal). */
 class CliJarIT {
 
-  private final WireMockServer api = new WireMockServer(options().dynamicPort());
-
-  @BeforeEach
-  void start() {
-    api.start();
-  }
-
-  @AfterEach
-  void stop() {
-    api.stop();
-  }
+  @RegisterExtension final FakeCinchApi api = new FakeCinchApi();
 
   @Test
   void versionPrintsTheVersionTheBuildStamped() throws Exception {

@@ -7,37 +7,25 @@ import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import dev.cinchmcp.backend.cinch.KeyEchoes;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code --check} against a scripted Cinch API: one test per answer a person can get. */
 class SelfCheckTest {
 
-  private final WireMockServer api = new WireMockServer(options().dynamicPort());
-
-  @BeforeEach
-  void start() {
-    api.start();
-  }
-
-  @AfterEach
-  void stop() {
-    api.stop();
-  }
+  @RegisterExtension final FakeCinchApi api = new FakeCinchApi();
 
   @Test
   void apiUpSaysCallsWillWorkAndExitsZero() {

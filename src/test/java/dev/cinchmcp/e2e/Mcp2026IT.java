@@ -1,16 +1,12 @@
 package dev.cinchmcp.e2e;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.containing;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.HangingApi;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.TestHomes;
 import java.io.IOException;
@@ -24,10 +20,9 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -50,7 +45,10 @@ class Mcp2026IT {
   private static Path root;
   private static Path home;
   private static Path jar;
-  private WireMockServer api;
+
+  @RegisterExtension
+  final FakeCinchApi api =
+      new FakeCinchApi().answering(OK_BODY).slowWhen("slow1500", 1500, OK_BODY);
 
   @BeforeAll
   static void aJarAloneWithItsArchiveMade() throws Exception {
@@ -85,27 +83,6 @@ class Mcp2026IT {
     try (Stream<Path> files = Files.walk(root)) {
       files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
-  }
-
-  @BeforeEach
-  void startApi() {
-    api =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    api.start();
-    api.stubFor(post(urlEqualTo("/run")).willReturn(ok()));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("slow1500"))
-            .willReturn(ok().withFixedDelay(1500)));
-  }
-
-  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder ok() {
-    return aResponse().withHeader("Content-Type", "application/json").withBody(OK_BODY);
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.stop();
   }
 
   private static JarProcess start(String baseUrl) throws IOException {
@@ -264,7 +241,7 @@ class Mcp2026IT {
 
   @Test
   void aCancelledCallAbortsItsRequestAndNothingMoreIsWrittenForIt() throws Exception {
-    try (HangingHttpServer hanging = new HangingHttpServer()) {
+    try (HangingApi hanging = new HangingApi()) {
       Map<String, String> env = new java.util.HashMap<>(JarProcess.envFor(hanging.baseUrl()));
       env.put("CINCH_TIMEOUT_MS", "2500");
       try (JarProcess server = JarProcess.startAsUser(jar, home, env)) {
@@ -350,7 +327,7 @@ class Mcp2026IT {
 
   @Test
   void sigtermWithACallRunningStopsItAtOnceAndTheWholeTreeEnds() throws Exception {
-    try (HangingHttpServer hanging = new HangingHttpServer();
+    try (HangingApi hanging = new HangingApi();
         JarProcess server = start(hanging.baseUrl())) {
       server.send(request("d", "server/discover", ""));
       server.awaitReply("d", WAIT);

@@ -9,19 +9,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.HangingApi;
 import dev.cinchmcp.testkit.JarProcess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The stdio layer of the built jar: bad input, end of input, concurrency, cancellation, progress,
@@ -32,48 +31,17 @@ class StdioIT {
   private static final String OK_BODY =
       "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}";
 
-  private WireMockServer api;
-
-  @BeforeEach
-  void startApi() {
-    api =
-        new WireMockServer(
-            WireMockConfiguration.options()
-                .dynamicPort()
-                .bindAddress("127.0.0.1")
-                .containerThreads(150)
-                .jettyAcceptors(2));
-    api.start();
-    api.stubFor(post(urlEqualTo("/run")).willReturn(ok()));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("slow1500"))
-            .willReturn(ok().withFixedDelay(1500)));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("slow2000"))
-            .willReturn(ok().withFixedDelay(2000)));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("big19000"))
-            .willReturn(
-                aResponse()
-                    .withHeader("Content-Type", "application/json")
-                    .withBody("{\"stdout\":\"" + "x".repeat(19_000) + "\",\"exitCode\":0}")));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("slow4500"))
-            .willReturn(ok().withFixedDelay(4500)));
-  }
-
-  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder ok() {
-    return aResponse().withHeader("Content-Type", "application/json").withBody(OK_BODY);
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.stop();
-  }
+  @RegisterExtension
+  final FakeCinchApi api =
+      new FakeCinchApi()
+          .threads(150)
+          .answering(OK_BODY)
+          .slowWhen("slow1500", 1500, OK_BODY)
+          .slowWhen("slow2000", 2000, OK_BODY)
+          .answeringWhen(
+              "big19000",
+              FakeCinchApi.json("{\"stdout\":\"" + "x".repeat(19_000) + "\",\"exitCode\":0}"))
+          .slowWhen("slow4500", 4500, OK_BODY);
 
   @Test
   void malformedLinesGetErrorsAndTheServerReadsOn() throws Exception {
@@ -174,7 +142,7 @@ class StdioIT {
 
   @Test
   void sigtermWithACallInFlightStopsItAndWritesNothingMore() throws Exception {
-    try (HangingHttpServer hanging = new HangingHttpServer();
+    try (HangingApi hanging = new HangingApi();
         JarProcess jar = JarProcess.start(JarProcess.envFor(hanging.baseUrl()))) {
       jar.initialize();
       jar.send(JarProcess.call(1, "print('never answered')", "tok"));
@@ -296,7 +264,7 @@ class StdioIT {
 
   @Test
   void cancelledCallDropsItsRequestAndGetsNoReply() throws Exception {
-    try (HangingHttpServer hanging = new HangingHttpServer();
+    try (HangingApi hanging = new HangingApi();
         JarProcess jar = JarProcess.start(JarProcess.envFor(hanging.baseUrl()))) {
       jar.initialize();
       jar.send(JarProcess.call("c1", "print('never answered')"));
@@ -383,7 +351,7 @@ class StdioIT {
             .withRequestBody(containing("rate"))
             .inScenario("429")
             .whenScenarioStateIs("second")
-            .willReturn(ok()));
+            .willReturn(FakeCinchApi.json(OK_BODY)));
     api.stubFor(
         post(urlEqualTo("/run"))
             .withRequestBody(containing("badkey"))

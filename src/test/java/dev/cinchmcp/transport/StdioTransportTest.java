@@ -8,10 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.server.CinchMcpServer;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,9 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The whole server, in process, fed a byte stream on "stdin": each malformed shape gets its
@@ -38,26 +36,11 @@ class StdioTransportTest {
       "{\"jsonrpc\":\"2.0\",\"id\":\"last\",\"method\":\"tools/call\",\"params\":"
           + "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(6 * 7)\"}}}\n";
 
-  private WireMockServer api;
-
-  @BeforeEach
-  void startApi() {
-    api =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    api.start();
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(
-                        "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":3}")));
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.stop();
-  }
+  @RegisterExtension
+  final FakeCinchApi api =
+      new FakeCinchApi()
+          .answering(
+              "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":3}");
 
   private List<JsonNode> serve(byte[] input) throws IOException {
     List<JsonNode> messages = new ArrayList<>();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.cinchmcp.testkit.CinchRunners;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -34,7 +35,7 @@ final class RunningFakeApi implements AutoCloseable {
   private final Path runs;
   private final String tmpSize;
   private final AtomicInteger requests = new AtomicInteger();
-  private final ApiHarness harness = new ApiHarness();
+  private final CinchRunners runners = new CinchRunners();
   private final CinchApiRunner runner;
 
   /**
@@ -59,7 +60,7 @@ final class RunningFakeApi implements AutoCloseable {
     server.createContext("/run", this::handle);
     server.setExecutor(Executors.newFixedThreadPool(2));
     server.start();
-    runner = harness.runner(runUri(), Duration.ofSeconds(30));
+    runner = runners.runner(runUri(), Duration.ofSeconds(30));
   }
 
   /** The real Cinch runner, sending to this API. */
@@ -155,7 +156,7 @@ final class RunningFakeApi implements AutoCloseable {
   @Override
   public void close() {
     runner.close();
-    harness.close();
+    runners.close();
     server.stop(0);
     ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
   }

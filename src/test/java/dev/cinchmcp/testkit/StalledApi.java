@@ -1,6 +1,5 @@
-package dev.cinchmcp.backend.cinch;
+package dev.cinchmcp.testkit;
 
-import dev.cinchmcp.testkit.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,18 +18,18 @@ import java.util.Locale;
  * nothing), {@code silent} (nothing at all). Each connection has its own thread, so one stall never
  * slows another; whatever waits longer is the client's doing.
  */
-final class StalledApi implements AutoCloseable {
+public final class StalledApi implements AutoCloseable {
 
   private final ServerSocket socket;
 
-  StalledApi() throws IOException {
+  public StalledApi() throws IOException {
     socket = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
     Thread t = new Thread(this::acceptAll, "stalled-api");
     t.setDaemon(true);
     t.start();
   }
 
-  URI runUri() {
+  public URI runUri() {
     return URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/run");
   }
 
