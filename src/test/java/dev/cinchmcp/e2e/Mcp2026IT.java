@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.FakeCinchApi;
 import dev.cinchmcp.testkit.HangingApi;
 import dev.cinchmcp.testkit.JarProcess;
@@ -17,7 +18,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,11 +62,7 @@ class Mcp2026IT {
       first.waitForExit(WAIT);
     }
     Path archives = home.resolve(".cache/cinch-mcp/archives");
-    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-    while (!hasArchive(archives)) {
-      assertTrue(System.nanoTime() < deadline, "no archive was made in " + archives);
-      TimeUnit.MILLISECONDS.sleep(100);
-    }
+    Await.until(() -> hasArchive(archives), Duration.ofSeconds(90), "an archive in " + archives);
   }
 
   private static boolean hasArchive(Path dir) throws IOException {
@@ -123,11 +119,7 @@ class Mcp2026IT {
 
   /** The fast launch users get from the second start on: a launcher and its child JVM. */
   private static void assertFastLaunch(JarProcess server) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (server.tree().size() < 2) {
-      assertTrue(System.nanoTime() < deadline, "no fast child JVM was started");
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
+    Await.until(() -> server.tree().size() >= 2, WAIT, "the fast launch's child JVM");
   }
 
   private static void assertAllEnded(List<ProcessHandle> tree) throws Exception {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.testkit.CodeRunningApi;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.RequiresPrivateTmp;
 import java.time.Duration;
@@ -26,7 +27,7 @@ class PicturesCinchCutIT {
 
   @BeforeAll
   void start() throws Exception {
-    api = new CodeRunningApi(50_000);
+    api = CodeRunningApi.cuttingStdoutAt(50_000);
     jar = JarProcess.start(JarProcess.envFor(api.baseUrl()));
     jar.initialize();
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cinchmcp.testkit.CodeRunningApi;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.RequiresPrivateTmp;
 import java.util.List;
@@ -25,7 +26,7 @@ class PicturesCinchIT extends PictureCases {
 
   @Override
   Map<String, String> environment() throws Exception {
-    api = new CodeRunningApi(Integer.MAX_VALUE);
+    api = new CodeRunningApi();
     return JarProcess.envFor(api.baseUrl());
   }
 

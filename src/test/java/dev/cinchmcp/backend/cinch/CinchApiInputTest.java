@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.InputScenarios;
+import dev.cinchmcp.testkit.CodeRunningApi;
 import dev.cinchmcp.testkit.RequiresPrivateTmp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,11 +16,11 @@ import org.junit.jupiter.api.BeforeAll;
 @RequiresPrivateTmp
 class CinchApiInputTest extends InputScenarios {
 
-  private static RunningFakeApi api;
+  private static CodeRunningApi api;
 
   @BeforeAll
   static void start() throws Exception {
-    api = RunningFakeApi.start("64m");
+    api = CodeRunningApi.withTmp("64m");
   }
 
   @AfterAll

@@ -11,6 +11,7 @@ import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.CodeRunningApi;
 import dev.cinchmcp.testkit.RequiresPrivateTmp;
 import java.util.List;
 import java.util.Map;
@@ -27,11 +28,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 @RequiresPrivateTmp
 class CinchApiLauncherFailureTest {
 
-  private static RunningFakeApi api;
+  private static CodeRunningApi api;
 
   @BeforeAll
   static void start() throws Exception {
-    api = RunningFakeApi.start("1m");
+    api = CodeRunningApi.withTmp("1m");
   }
 
   @AfterAll

@@ -1,17 +1,20 @@
-package dev.cinchmcp.e2e;
+package dev.cinchmcp.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,23 +24,37 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A stand-in for the Cinch API that really runs what the jar posts to {@code /run}, with the host's
- * python3 or node, each program in a private 64 MB {@code /tmp} of its own (a tmpfs in a new mount
- * namespace: root only), like the service's box. It can cut stdout at a number of characters, as a
- * service with an output limit might (the real one's is not on record). Tests only: not a sandbox.
+ * A stand-in for the Cinch API that really runs what is posted to {@code /run}, with the host's
+ * python3 or node: so a launcher's work (files, stdin, args, exit status) or a jar's whole path is
+ * checked end to end over real HTTP. Each program gets a fresh, private, size-limited {@code /tmp}
+ * of its own (a tmpfs in a new mount namespace, {@code unshare -m}, which needs root: mark the test
+ * {@link RequiresPrivateTmp}), like the service's box, so runs never see each other's files or the
+ * host's /tmp. Tests only: it is not a sandbox.
+ *
+ * <p>Options: {@link #withTmp} (the size of each run's /tmp, 64m as in the service by default) and
+ * {@link #cuttingStdoutAt} (a service with an output limit; the real one's is not on record).
  */
-final class CodeRunningApi implements AutoCloseable {
+public final class CodeRunningApi implements AutoCloseable {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long TIME_LIMIT_SECONDS = 10;
 
   private final HttpServer server;
   private final ExecutorService threads = Executors.newFixedThreadPool(2);
   private final Path runs;
+  private final String tmpSize;
   private final int stdoutLimit;
   private final List<String> bodies = new CopyOnWriteArrayList<>();
+  private CinchRunners runners;
+  private CinchApiRunner runner;
 
-  /**
-   * @param stdoutLimit the most characters of stdout it answers with; the rest is cut off
-   */
-  CodeRunningApi(int stdoutLimit) throws IOException {
+  /** Each run with a 64 MB /tmp, its stdout answered whole. */
+  public CodeRunningApi() throws IOException {
+    this("64m", Integer.MAX_VALUE);
+  }
+
+  private CodeRunningApi(String tmpSize, int stdoutLimit) throws IOException {
+    this.tmpSize = tmpSize;
     this.stdoutLimit = stdoutLimit;
     this.runs = Files.createDirectories(Path.of("target", "code-running-api").toAbsolutePath());
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -46,27 +63,58 @@ final class CodeRunningApi implements AutoCloseable {
     server.start();
   }
 
-  String baseUrl() {
+  /** Each run's /tmp is this size ("1m", "64m"). */
+  public static CodeRunningApi withTmp(String size) throws IOException {
+    return new CodeRunningApi(size, Integer.MAX_VALUE);
+  }
+
+  /** The answer's stdout is cut at this many characters. */
+  public static CodeRunningApi cuttingStdoutAt(int characters) throws IOException {
+    return new CodeRunningApi("64m", characters);
+  }
+
+  /** http://127.0.0.1:PORT, what CINCH_BASE_URL is set to. */
+  public String baseUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
+  public URI runUri() {
+    return URI.create(baseUrl() + "/run");
+  }
+
+  /** The real Cinch runner sending to this API, with a 30 s timeout (one, made on first use). */
+  public synchronized CinchApiRunner runner() {
+    if (runner == null) {
+      runners = new CinchRunners();
+      runner = runners.runner(runUri(), Duration.ofSeconds(30));
+    }
+    return runner;
+  }
+
   /** Every request body received, as sent. */
-  List<String> bodies() {
+  public List<String> bodies() {
     return List.copyOf(bodies);
+  }
+
+  /** How many requests arrived. */
+  public int requests() {
+    return bodies.size();
   }
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String raw = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
       bodies.add(raw);
-      JsonNode body = JarProcess.JSON.readTree(raw);
+      JsonNode body = JSON.readTree(raw);
       boolean python = !"javascript".equals(body.path("language").asText("python"));
       Path dir = Files.createTempDirectory(runs, "run");
       try {
         Path code =
             Files.writeString(
                 dir.resolve(python ? "main.py" : "main.js"), body.path("code").asText());
-        reply(exchange, run(dir, python ? "python3" : "node", code.getFileName().toString()));
+        // The run's folder is seen at /mnt inside the run: the fresh /tmp would hide it when the
+        // project itself lies under /tmp (a clean clone's usual place).
+        reply(exchange, run(dir, python ? "python3" : "node", "/mnt/" + code.getFileName()));
       } finally {
         try (var files = Files.walk(dir)) {
           files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -83,6 +131,9 @@ final class CodeRunningApi implements AutoCloseable {
       throws IOException, InterruptedException {
     Path out = dir.resolve("stdout");
     Path err = dir.resolve("stderr");
+    // sh shows the run's folder at /mnt and mounts the fresh /tmp (both only in this mount
+    // namespace, whose mounts are private), then becomes the interpreter; stdin is empty, as at
+    // the service.
     List<String> argv =
         new ArrayList<>(
             List.of(
@@ -90,11 +141,12 @@ final class CodeRunningApi implements AutoCloseable {
                 "-m",
                 "sh",
                 "-c",
-                "mount --bind \"$0\" /mnt && mount -t tmpfs -o size=64m tmpfs /tmp && cd /tmp"
-                    + " && exec \"$@\"",
+                "mount --bind \"$0\" /mnt && mount -t tmpfs -o size="
+                    + tmpSize
+                    + " tmpfs /tmp && cd /tmp && exec \"$@\"",
                 dir.toString(),
                 interpreter,
-                "/mnt/" + file));
+                file));
     long started = System.nanoTime();
     Process process =
         new ProcessBuilder(argv)
@@ -102,13 +154,13 @@ final class CodeRunningApi implements AutoCloseable {
             .redirectOutput(out.toFile())
             .redirectError(err.toFile())
             .start();
-    boolean timedOut = !process.waitFor(10, TimeUnit.SECONDS);
+    boolean timedOut = !process.waitFor(TIME_LIMIT_SECONDS, TimeUnit.SECONDS);
     if (timedOut) {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly().waitFor();
     }
     String stdout = Files.readString(out, StandardCharsets.UTF_8);
-    ObjectNode answer = JarProcess.JSON.createObjectNode();
+    ObjectNode answer = JSON.createObjectNode();
     answer.put("stdout", stdout.length() > stdoutLimit ? stdout.substring(0, stdoutLimit) : stdout);
     answer.put("stderr", Files.readString(err, StandardCharsets.UTF_8));
     if (timedOut) {
@@ -122,7 +174,7 @@ final class CodeRunningApi implements AutoCloseable {
   }
 
   private static void reply(HttpExchange exchange, ObjectNode answer) throws IOException {
-    byte[] bytes = JarProcess.JSON.writeValueAsBytes(answer);
+    byte[] bytes = JSON.writeValueAsBytes(answer);
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(200, bytes.length);
     try (OutputStream body = exchange.getResponseBody()) {
@@ -132,6 +184,10 @@ final class CodeRunningApi implements AutoCloseable {
 
   @Override
   public void close() {
+    if (runner != null) {
+      runner.close();
+      runners.close();
+    }
     server.stop(0);
     threads.shutdownNow();
   }
