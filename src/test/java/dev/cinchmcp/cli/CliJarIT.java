@@ -2,7 +2,6 @@ package dev.cinchmcp.cli;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,7 +29,7 @@ class CliJarIT {
 
   @Test
   void checkAgainstAWorkingApiExitsZero() throws Exception {
-    api.stubFor(post("/run").willReturn(okJson(CliRun.fixture("run-answer.json"))));
+    api.answer(okJson(CliRun.fixture("run-answer.json")));
 
     JarProcess.Exited run = JarProcess.run(JarProcess.jar(), env(), "", "--check");
 
@@ -41,12 +40,8 @@ class CliJarIT {
 
   @Test
   void checkWithARefusedKeyExitsOneAndNeverShowsTheKey() throws Exception {
-    api.stubFor(
-        post("/run")
-            .willReturn(
-                aResponse()
-                    .withStatus(401)
-                    .withBody(CliRun.fixture("key-refused-echoing-key.json"))));
+    api.answer(
+        aResponse().withStatus(401).withBody(CliRun.fixture("key-refused-echoing-key.json")));
 
     JarProcess.Exited run =
         JarProcess.run(JarProcess.jar(), env("CINCH_LOG_LEVEL", "trace"), "", "--check");

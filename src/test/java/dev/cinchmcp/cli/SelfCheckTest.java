@@ -4,7 +4,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,7 +28,7 @@ class SelfCheckTest {
 
   @Test
   void apiUpSaysCallsWillWorkAndExitsZero() {
-    api.stubFor(post("/run").willReturn(okJson(CliRun.fixture("run-answer.json"))));
+    api.answer(okJson(CliRun.fixture("run-answer.json")));
 
     CliRun run = check(env());
 
@@ -67,13 +66,11 @@ class SelfCheckTest {
 
   @Test
   void refusedKeySaysRefusedAndNeverShowsTheKeyEvenWhenTheApiEchoesIt() {
-    api.stubFor(
-        post("/run")
-            .willReturn(
-                aResponse()
-                    .withStatus(401)
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(CliRun.fixture("key-refused-echoing-key.json"))));
+    api.answer(
+        aResponse()
+            .withStatus(401)
+            .withHeader("Content-Type", "application/json")
+            .withBody(CliRun.fixture("key-refused-echoing-key.json")));
 
     CliRun run = check(env());
 
@@ -87,13 +84,11 @@ class SelfCheckTest {
 
   @Test
   void exhaustedCreditsSaysExhaustedAndFails() {
-    api.stubFor(
-        post("/run")
-            .willReturn(
-                aResponse()
-                    .withStatus(402)
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(CliRun.fixture("credits-exhausted.json"))));
+    api.answer(
+        aResponse()
+            .withStatus(402)
+            .withHeader("Content-Type", "application/json")
+            .withBody(CliRun.fixture("credits-exhausted.json")));
 
     CliRun run = check(env());
 
@@ -106,10 +101,7 @@ class SelfCheckTest {
 
   @Test
   void serverErrorFails() {
-    api.stubFor(
-        post("/run")
-            .willReturn(
-                aResponse().withStatus(503).withBody("{\"error\":\"service unavailable\"}")));
+    api.answer(aResponse().withStatus(503).withBody("{\"error\":\"service unavailable\"}"));
 
     CliRun run = check(env());
 
@@ -119,8 +111,7 @@ class SelfCheckTest {
 
   @Test
   void noAnswerInTimeSaysSoAndFails() {
-    api.stubFor(
-        post("/run").willReturn(okJson(CliRun.fixture("run-answer.json")).withFixedDelay(3_000)));
+    api.answer(okJson(CliRun.fixture("run-answer.json")).withFixedDelay(3_000));
 
     CliRun run = check(env("CINCH_TIMEOUT_MS", "300"));
 
@@ -196,10 +187,7 @@ class SelfCheckTest {
   @MethodSource("encodings")
   void refusedKeyEchoedInAnyEncodingIsNeverShown(int encoding) {
     String echo = KeyEchoes.of(CliRun.KEY).get(encoding);
-    api.stubFor(
-        post("/run")
-            .willReturn(
-                aResponse().withStatus(401).withBody("{\"error\":\"bad key " + echo + "\"}")));
+    api.answer(aResponse().withStatus(401).withBody("{\"error\":\"bad key " + echo + "\"}"));
 
     CliRun run = check(env());
 
@@ -212,7 +200,7 @@ class SelfCheckTest {
   @MethodSource("encodings")
   void keyPrintedInAnyEncodingByTheTestProgramIsNeverShown(int encoding) {
     String echo = KeyEchoes.of(CliRun.KEY).get(encoding).replace("\\", "\\\\");
-    api.stubFor(post("/run").willReturn(okJson("{\"stdout\":\"" + echo + "\",\"exitCode\":0}")));
+    api.answer(okJson("{\"stdout\":\"" + echo + "\",\"exitCode\":0}"));
 
     CliRun run = check(env());
 

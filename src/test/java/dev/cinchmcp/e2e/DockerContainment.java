@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cinchmcp.testkit.Daemons;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.RequiresEngine;
 import dev.cinchmcp.testkit.TestEngine;
@@ -64,9 +65,7 @@ abstract class DockerContainment {
       server.setSoTimeout(200);
       servers.add(server);
       targets.add("('" + address.getHostAddress() + "', " + server.getLocalPort() + ")");
-      Thread accept = new Thread(() -> acceptAll(server), "accept");
-      accept.setDaemon(true);
-      accept.start();
+      Daemons.start("accept", () -> acceptAll(server));
     }
     Map<String, String> env = new HashMap<>(DockerEngine.jarEnvironment(runtime));
     env.put("CINCH_API_KEY", "cinch_live_" + MARKER); // the server's secrets must not arrive

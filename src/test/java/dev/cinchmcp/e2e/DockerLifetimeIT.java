@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -145,19 +144,17 @@ class DockerLifetimeIT {
   }
 
   private static void awaitRunning(JarProcess jar, int containers) throws Exception {
-    Await.untilPresent(
+    Await.until(
         () ->
             DockerEngine.docker(
-                            "ps",
-                            "--filter",
-                            "label=dev.cinchmcp.owner",
-                            "--filter",
-                            "status=running",
-                            "-q")
-                        .size()
-                    >= containers
-                ? Optional.of(containers)
-                : Optional.empty(),
+                        "ps",
+                        "--filter",
+                        "label=dev.cinchmcp.owner",
+                        "--filter",
+                        "status=running",
+                        "-q")
+                    .size()
+                >= containers,
         Duration.ofSeconds(30),
         () -> containers + " running container(s); stderr:\n" + jar.stderr());
     Await.timePasses(Duration.ofMillis(300), "the program itself starts in its container");

@@ -9,7 +9,6 @@ import dev.cinchmcp.testkit.RequiresGvisor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,10 +36,10 @@ class LocalSandboxLifetimeIT {
       jar.process().waitFor();
       assertTrue(sandbox.stream().anyMatch(Processes::running), "the test proves nothing");
       // 10 s wall clock + the 1 s backstop grace + 2 s for the kernel and a busy machine.
-      Await.untilPresent(
-          () -> sandbox.stream().anyMatch(Processes::running) ? Optional.empty() : Optional.of(1),
+      Await.until(
+          () -> sandbox.stream().noneMatch(Processes::running),
           Duration.ofNanos(sent + Duration.ofSeconds(13).toNanos() - System.nanoTime()),
-          () -> "sandbox processes to end 13 s after the call; alive: " + alive(sandbox));
+          () -> "sandbox processes to end 13 s after the call; alive: " + Processes.alive(sandbox));
     }
   }
 
@@ -57,7 +56,7 @@ class LocalSandboxLifetimeIT {
       // Give the kernel a moment to end what was killed; nothing may still run.
       assertTrue(
           Processes.awaitEnded(sandboxes, Duration.ofSeconds(1)),
-          "sandbox processes left after the server exited: " + alive(sandboxes));
+          "sandbox processes left after the server exited: " + Processes.alive(sandboxes));
     }
   }
 
@@ -78,39 +77,11 @@ class LocalSandboxLifetimeIT {
    * timeout, runsc, the Sentry, the gofer) and everything below them.
    */
   private static List<ProcessHandle> awaitSandbox(JarProcess jar) throws InterruptedException {
-    Await.untilPresent(
-        () ->
-            runProcesses(jar.process().pid()).stream()
-                .filter(
-                    p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))
-                .findAny(),
+    Await.until(
+        () -> Processes.sentries(jar.process().pid()) >= 1,
         Duration.ofSeconds(20),
         () -> "a sandbox to start; stderr:\n" + jar.stderr());
     Await.timePasses(Duration.ofMillis(500), "the gofer and the program's stub start too");
-    return runProcesses(jar.process().pid());
-  }
-
-  private static List<ProcessHandle> runProcesses(long serverPid) {
-    String runId = "cinchmcp-" + serverPid + "-";
-    List<ProcessHandle> named =
-        ProcessHandle.allProcesses()
-            .filter(
-                p ->
-                    p.info()
-                        .arguments()
-                        .map(args -> String.join(" ", args).contains(runId))
-                        .orElse(false))
-            .toList();
-    return java.util.stream.Stream.concat(
-            named.stream(), named.stream().flatMap(ProcessHandle::descendants))
-        .distinct()
-        .toList();
-  }
-
-  private static List<String> alive(List<ProcessHandle> processes) {
-    return processes.stream()
-        .filter(Processes::running)
-        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
-        .toList();
+    return Processes.ofRuns(jar.process().pid());
   }
 }

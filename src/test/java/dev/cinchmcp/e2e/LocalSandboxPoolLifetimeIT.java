@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -42,7 +41,7 @@ class LocalSandboxPoolLifetimeIT {
     try (JarProcess jar = JarProcess.start(LOCAL)) {
       selfTestDone(jar);
       Set<String> waiting = awaitWaitingSandboxes(jar, 2);
-      List<ProcessHandle> processes = runProcesses(jar.process().pid());
+      List<ProcessHandle> processes = Processes.ofRuns(jar.process().pid());
       jar.process().destroyForcibly(); // SIGKILL: no shutdown hook, no clean-up of the JVM's own
       jar.process().waitFor();
       long killed = System.nanoTime();
@@ -76,7 +75,7 @@ class LocalSandboxPoolLifetimeIT {
           waiting,
           runIds(jar.process().pid()),
           "the call must run in a waiting sandbox (a new id means it ran cold)");
-      List<ProcessHandle> processes = runProcesses(jar.process().pid());
+      List<ProcessHandle> processes = Processes.ofRuns(jar.process().pid());
       jar.process().destroyForcibly();
       jar.process().waitFor();
       // 10 s from the hand-over + the 1 s backstop grace + 2 s for the kernel and a busy machine.
@@ -99,19 +98,8 @@ class LocalSandboxPoolLifetimeIT {
    */
   private static Set<String> awaitWaitingSandboxes(JarProcess jar, int count)
       throws InterruptedException {
-    Await.untilPresent(
-        () ->
-            runProcesses(jar.process().pid()).stream()
-                        .filter(
-                            p ->
-                                p.info()
-                                    .arguments()
-                                    .map(a -> List.of(a).contains("boot"))
-                                    .orElse(false))
-                        .count()
-                    >= count
-                ? Optional.of(count)
-                : Optional.empty(),
+    Await.until(
+        () -> Processes.sentries(jar.process().pid()) >= count,
         Duration.ofSeconds(30),
         () -> count + " waiting sandboxes; stderr:\n" + jar.stderr());
     Await.timePasses(
@@ -122,17 +110,17 @@ class LocalSandboxPoolLifetimeIT {
   private static void awaitGone(List<ProcessHandle> processes, long deadline, String when)
       throws InterruptedException {
     assertTrue(processes.stream().anyMatch(Processes::running), "the test proves nothing");
-    Await.untilPresent(
-        () -> processes.stream().anyMatch(Processes::running) ? Optional.empty() : Optional.of(1),
+    Await.until(
+        () -> processes.stream().noneMatch(Processes::running),
         Duration.ofNanos(deadline - System.nanoTime()),
-        () -> "sandbox processes to end " + when + "; alive: " + alive(processes));
+        () -> "sandbox processes to end " + when + "; alive: " + Processes.alive(processes));
   }
 
   /** The run ids (cinchmcp-PID-n) that this server's processes name in their arguments. */
   private static Set<String> runIds(long serverPid) {
     String prefix = "cinchmcp-" + serverPid + "-";
     Set<String> ids = new TreeSet<>();
-    for (ProcessHandle p : runProcesses(serverPid)) {
+    for (ProcessHandle p : Processes.ofRuns(serverPid)) {
       for (String arg : p.info().arguments().orElse(new String[0])) {
         int at = arg.indexOf(prefix);
         if (at >= 0) {
@@ -144,22 +132,6 @@ class LocalSandboxPoolLifetimeIT {
     return ids;
   }
 
-  private static List<ProcessHandle> runProcesses(long serverPid) {
-    String runId = "cinchmcp-" + serverPid + "-";
-    List<ProcessHandle> named =
-        ProcessHandle.allProcesses()
-            .filter(
-                p ->
-                    p.info()
-                        .arguments()
-                        .map(args -> String.join(" ", args).contains(runId))
-                        .orElse(false))
-            .toList();
-    return Stream.concat(named.stream(), named.stream().flatMap(ProcessHandle::descendants))
-        .distinct()
-        .toList();
-  }
-
   private static Set<String> bundles() throws IOException {
     Path dir = STATE.resolve("bundles");
     if (!Files.isDirectory(dir)) {
@@ -168,13 +140,6 @@ class LocalSandboxPoolLifetimeIT {
     try (Stream<Path> list = Files.list(dir)) {
       return new TreeSet<>(list.map(p -> p.getFileName().toString()).toList());
     }
-  }
-
-  private static List<String> alive(List<ProcessHandle> processes) {
-    return processes.stream()
-        .filter(Processes::running)
-        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
-        .toList();
   }
 
   private static int uid() {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The hosted API cuts stdout somewhere (its limit is not on record): a frame that arrives cut is
@@ -22,12 +23,12 @@ import org.junit.jupiter.api.TestInstance;
 @RequiresPrivateTmp
 class PicturesCinchCutIT {
 
-  private CodeRunningApi api;
+  @RegisterExtension static final CodeRunningApi api = new CodeRunningApi().cuttingStdoutAt(50_000);
+
   private JarProcess jar;
 
   @BeforeAll
   void start() throws Exception {
-    api = CodeRunningApi.cuttingStdoutAt(50_000);
     jar = JarProcess.start(JarProcess.envFor(api.baseUrl()));
     jar.initialize();
   }
@@ -39,9 +40,6 @@ class PicturesCinchCutIT {
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)), jar.stderr());
       jar.assertProtocolClean();
       jar.close();
-    }
-    if (api != null) {
-      api.close();
     }
   }
 

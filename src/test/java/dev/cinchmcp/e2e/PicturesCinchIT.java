@@ -11,8 +11,8 @@ import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.RequiresPrivateTmp;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Pictures and files out on the cinch backend, against a stand-in for the API that really runs the
@@ -22,19 +22,11 @@ import org.junit.jupiter.api.Test;
 @RequiresPrivateTmp
 class PicturesCinchIT extends PictureCases {
 
-  private CodeRunningApi api;
+  @RegisterExtension static final CodeRunningApi api = new CodeRunningApi();
 
   @Override
   Map<String, String> environment() throws Exception {
-    api = new CodeRunningApi();
     return JarProcess.envFor(api.baseUrl());
-  }
-
-  @AfterAll
-  void stopApi() {
-    if (api != null) {
-      api.close();
-    }
   }
 
   @Test

@@ -39,6 +39,12 @@ public final class Await {
         () -> what);
   }
 
+  /** As {@link #until(Check, Duration, String)}, the failure's text made only when it fails. */
+  public static void until(Check condition, Duration timeout, Probe<String> what) {
+    untilPresent(
+        () -> condition.holds() ? Optional.of(Boolean.TRUE) : Optional.empty(), timeout, what);
+  }
+
   /** Waits until the condition holds; false (no failure) when it does not within the timeout. */
   public static boolean holdsWithin(Check condition, Duration timeout) {
     try {

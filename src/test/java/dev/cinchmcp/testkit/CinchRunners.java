@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 
 /**
  * Real {@link CinchApiRunner}s pointed at a fake API (or any URI), wired the way CinchMcpServer
@@ -20,9 +19,10 @@ public final class CinchRunners implements AutoCloseable {
   /** The API key every test runner sends. */
   public static final String KEY = "cinch_live_test_5f2c9a1b7e";
 
-  private final ExecutorService workers = Executors.newCachedThreadPool(daemon("test-runner"));
+  private final ExecutorService workers =
+      Executors.newCachedThreadPool(Daemons.factory("test-runner"));
   private final ScheduledExecutorService timers =
-      Executors.newScheduledThreadPool(1, daemon("test-timer"));
+      Executors.newScheduledThreadPool(1, Daemons.factory("test-timer"));
 
   public CinchRunners() {}
 
@@ -54,13 +54,5 @@ public final class CinchRunners implements AutoCloseable {
   public void close() {
     workers.shutdownNow();
     timers.shutdownNow();
-  }
-
-  private static ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
   }
 }

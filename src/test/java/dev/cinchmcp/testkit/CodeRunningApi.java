@@ -22,6 +22,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A stand-in for the Cinch API that really runs what is posted to {@code /run}, with the host's
@@ -34,43 +37,60 @@ import java.util.concurrent.TimeUnit;
  * <p>Options: {@link #withTmp} (the size of each run's /tmp, 64m as in the service by default) and
  * {@link #cuttingStdoutAt} (a service with an output limit; the real one's is not on record).
  */
-public final class CodeRunningApi implements AutoCloseable {
+public final class CodeRunningApi implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long TIME_LIMIT_SECONDS = 10;
 
-  private final HttpServer server;
-  private final ExecutorService threads = Executors.newFixedThreadPool(2);
-  private final Path runs;
-  private final String tmpSize;
-  private final int stdoutLimit;
+  private HttpServer server;
+  private ExecutorService threads;
+  private Path runs;
+  private String tmpSize = "64m";
+  private int stdoutLimit = Integer.MAX_VALUE;
   private final List<String> bodies = new CopyOnWriteArrayList<>();
   private CinchRunners runners;
   private CinchApiRunner runner;
 
-  /** Each run with a 64 MB /tmp, its stdout answered whole. */
-  public CodeRunningApi() throws IOException {
-    this("64m", Integer.MAX_VALUE);
-  }
-
-  private CodeRunningApi(String tmpSize, int stdoutLimit) throws IOException {
-    this.tmpSize = tmpSize;
-    this.stdoutLimit = stdoutLimit;
-    this.runs = Files.createDirectories(Path.of("target", "code-running-api").toAbsolutePath());
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/run", this::handle);
-    server.setExecutor(threads);
-    server.start();
-  }
+  /**
+   * Each run with a 64 MB /tmp, its stdout answered whole. As a JUnit extension in a static field
+   * it starts before the class's tests and stops after them; otherwise {@link #start} and {@link
+   * #close}.
+   */
+  public CodeRunningApi() {}
 
   /** Each run's /tmp is this size ("1m", "64m"). */
-  public static CodeRunningApi withTmp(String size) throws IOException {
-    return new CodeRunningApi(size, Integer.MAX_VALUE);
+  public CodeRunningApi withTmp(String size) {
+    this.tmpSize = size;
+    return this;
   }
 
   /** The answer's stdout is cut at this many characters. */
-  public static CodeRunningApi cuttingStdoutAt(int characters) throws IOException {
-    return new CodeRunningApi("64m", characters);
+  public CodeRunningApi cuttingStdoutAt(int characters) {
+    this.stdoutLimit = characters;
+    return this;
+  }
+
+  /** Starts serving on a loopback port. */
+  public synchronized CodeRunningApi start() throws IOException {
+    if (server == null) {
+      runs = Files.createDirectories(Path.of("target", "code-running-api").toAbsolutePath());
+      threads = Executors.newFixedThreadPool(2);
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+      server.createContext("/run", this::handle);
+      server.setExecutor(threads);
+      server.start();
+    }
+    return this;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws IOException {
+    start();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    close();
   }
 
   /** http://127.0.0.1:PORT, what CINCH_BASE_URL is set to. */
@@ -183,12 +203,16 @@ public final class CodeRunningApi implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     if (runner != null) {
       runner.close();
       runners.close();
+      runner = null;
     }
-    server.stop(0);
-    threads.shutdownNow();
+    if (server != null) {
+      server.stop(0);
+      threads.shutdownNow();
+      server = null;
+    }
   }
 }

@@ -62,30 +62,27 @@ public final class Dependency {
 
   /** True when this machine lets a test give a process a private /tmp (root, unshare -m). */
   public static boolean canIsolateTmp() {
-    try {
-      Process p =
-          new ProcessBuilder("unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /tmp")
-              .redirectErrorStream(true)
-              .start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return succeeds("unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /tmp");
   }
 
   /** True when this Unix user exists. */
   public static boolean userExists(String name) {
+    return succeeds("id", "-u", name);
+  }
+
+  /** True when this command runs and exits 0 within 10 s. */
+  private static boolean succeeds(String... command) {
     try {
       Process p =
-          new ProcessBuilder("id", "-u", name)
+          new ProcessBuilder(command)
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD)
               .start();
-      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return false;
+      }
+      return p.exitValue() == 0;
     } catch (IOException e) {
       return false;
     } catch (InterruptedException e) {

@@ -182,6 +182,11 @@ public final class FakeCinchApi
     return URI.create("https://127.0.0.1:" + server.httpsPort() + "/run");
   }
 
+  /** For this test only, every POST to /run gets this answer (over the options' stubs). */
+  public StubMapping answer(ResponseDefinitionBuilder answer) {
+    return server.stubFor(post(urlEqualTo("/run")).willReturn(answer));
+  }
+
   /** Adds a stub for this test only (the options' stubs come back before the next). */
   public StubMapping stubFor(MappingBuilder stub) {
     return server.stubFor(stub);

@@ -20,9 +20,7 @@ public final class HangingApi implements AutoCloseable {
 
   public HangingApi() throws IOException {
     socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread t = new Thread(this::serveOne, "hanging-api");
-    t.setDaemon(true);
-    t.start();
+    Daemons.start("hanging-api", this::serveOne);
   }
 
   public String baseUrl() {

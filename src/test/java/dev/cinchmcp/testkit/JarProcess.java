@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -44,13 +46,11 @@ public final class JarProcess implements AutoCloseable {
     this.process = process;
     this.stdin = process.getOutputStream();
     if (readStdout) {
-      Thread out = new Thread(this::readStdout, "jar-stdout");
-      out.setDaemon(true);
-      out.start();
+      Daemons.start("jar-stdout", () -> readLines(process.getInputStream(), this::onStdout));
     }
-    Thread err = new Thread(this::readStderr, "jar-stderr");
-    err.setDaemon(true);
-    err.start();
+    Daemons.start(
+        "jar-stderr",
+        () -> readLines(process.getErrorStream(), l -> stderr.append(l).append('\n')));
   }
 
   /** What a jar that ran to its end printed, and its exit code. */
@@ -323,35 +323,26 @@ public final class JarProcess implements AutoCloseable {
     return line.length() > 200 ? line.substring(0, 200) + "..." : line;
   }
 
-  private void readStdout() {
-    try (BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        stdoutLines.add(line);
-        try {
-          JsonNode node = JSON.readTree(line);
-          if (node != null) {
-            record(node); // before the queue, so a waiter woken by it sees it in received()
-            messages.add(node);
-          }
-        } catch (IOException notJson) {
-          // kept in stdoutLines; assertProtocolClean reports it
-        }
+  private void onStdout(String line) {
+    stdoutLines.add(line);
+    try {
+      JsonNode node = JSON.readTree(line);
+      if (node != null) {
+        record(node); // before the queue, so a waiter woken by it sees it in received()
+        messages.add(node);
       }
-    } catch (IOException ignored) {
-      // the process ended
+    } catch (IOException notJson) {
+      // kept in stdoutLines; assertProtocolClean reports it
     }
   }
 
-  private void readStderr() {
+  /** Hands each line of the stream to {@code line}, until the process ends. */
+  private static void readLines(InputStream stream, Consumer<String> line) {
     try (BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        stderr.append(line).append('\n');
+        new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+      String next;
+      while ((next = r.readLine()) != null) {
+        line.accept(next);
       }
     } catch (IOException ignored) {
       // the process ended

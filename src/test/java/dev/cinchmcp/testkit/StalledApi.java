@@ -24,9 +24,7 @@ public final class StalledApi implements AutoCloseable {
 
   public StalledApi() throws IOException {
     socket = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
-    Thread t = new Thread(this::acceptAll, "stalled-api");
-    t.setDaemon(true);
-    t.start();
+    Daemons.start("stalled-api", this::acceptAll);
   }
 
   public URI runUri() {
@@ -37,9 +35,7 @@ public final class StalledApi implements AutoCloseable {
     while (!socket.isClosed()) {
       try {
         Socket client = socket.accept();
-        Thread t = new Thread(() -> serve(client), "stalled-api-conn");
-        t.setDaemon(true);
-        t.start();
+        Daemons.start("stalled-api-conn", () -> serve(client));
       } catch (IOException e) {
         return;
       }

@@ -4,7 +4,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -59,13 +58,11 @@ class ExecuteCodeToolTest {
 
   @Test
   void runsTheProgramAndReturnsItsOutput() {
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withStatus(200)
-                    .withBody(
-                        "{\"stdout\":\"4\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}")));
+    api.answer(
+        aResponse()
+            .withStatus(200)
+            .withBody(
+                "{\"stdout\":\"4\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}"));
 
     CallToolResult r = call(cinch(), Map.of("code", "print(2+2)", "language", "python"));
 
@@ -132,9 +129,7 @@ class ExecuteCodeToolTest {
 
   @Test
   void apiFailureIsAnErrorResultWithItsMessage() {
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(aResponse().withStatus(402).withBody("{\"error\":\"no credits\"}")));
+    api.answer(aResponse().withStatus(402).withBody("{\"error\":\"no credits\"}"));
 
     CallToolResult r = call(cinch(), Map.of("code", "print(1)"));
 

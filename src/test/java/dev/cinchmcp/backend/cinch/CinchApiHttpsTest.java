@@ -3,8 +3,6 @@ package dev.cinchmcp.backend.cinch;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static dev.cinchmcp.backend.cinch.Runs.python;
 import static dev.cinchmcp.backend.cinch.Runs.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -53,15 +51,12 @@ class CinchApiHttpsTest {
 
   @Test
   void callsOneAfterAnotherAndAllAtOnceOverHttp2() throws Exception {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(
-                    aResponse()
-                        .withHeader("Content-Type", "application/json")
-                        .withBody(
-                            "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,"
-                                + "\"timedOut\":false,\"durationMs\":5}")));
+    api.answer(
+        aResponse()
+            .withHeader("Content-Type", "application/json")
+            .withBody(
+                "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,"
+                    + "\"timedOut\":false,\"durationMs\":5}"));
     CinchApiRunner runner = runner(Duration.ofSeconds(20));
     for (int i = 0; i < 20; i++) {
       assertEquals("42\n", runOk(runner, python("print(" + i + ")")).stdout().text());
@@ -88,15 +83,12 @@ class CinchApiHttpsTest {
   @Test
   void aLargeAnswerIsReadAndCut() throws Exception {
     String big = "x".repeat(3_000_000);
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(
-                    aResponse()
-                        .withBody(
-                            "{\"stdout\":\""
-                                + big
-                                + "\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}")));
+    api.answer(
+        aResponse()
+            .withBody(
+                "{\"stdout\":\""
+                    + big
+                    + "\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}"));
     CinchApiRunner runner = runner(Duration.ofSeconds(20));
     RunResult result = runOk(runner, python("print('x' * 3000000)"));
     assertEquals(3_000_000, result.stdout().originalLength());
@@ -106,7 +98,7 @@ class CinchApiHttpsTest {
 
   @Test
   void aSilentApiEndsAtTheDeadline() throws Exception {
-    api.wireMock().stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withFixedDelay(10_000)));
+    api.answer(aResponse().withFixedDelay(10_000));
     CinchApiRunner runner = runner(Duration.ofMillis(800));
     long t0 = System.nanoTime();
     assertEquals(RunFailure.Kind.TIMEOUT, Runs.runFails(runner).kind());

@@ -6,8 +6,7 @@ import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.InputScenarios;
 import dev.cinchmcp.testkit.CodeRunningApi;
 import dev.cinchmcp.testkit.RequiresPrivateTmp;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The input scenarios through the real Cinch runner and real HTTP, against an API that really runs
@@ -16,19 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 @RequiresPrivateTmp
 class CinchApiInputTest extends InputScenarios {
 
-  private static CodeRunningApi api;
-
-  @BeforeAll
-  static void start() throws Exception {
-    api = CodeRunningApi.withTmp("64m");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (api != null) {
-      api.close();
-    }
-  }
+  @RegisterExtension static final CodeRunningApi api = new CodeRunningApi().withTmp("64m");
 
   @Override
   protected CodeRunner runner() {

@@ -16,8 +16,7 @@ import dev.cinchmcp.testkit.RequiresPrivateTmp;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -28,19 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 @RequiresPrivateTmp
 class CinchApiLauncherFailureTest {
 
-  private static CodeRunningApi api;
-
-  @BeforeAll
-  static void start() throws Exception {
-    api = CodeRunningApi.withTmp("1m");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (api != null) {
-      api.close();
-    }
-  }
+  @RegisterExtension static final CodeRunningApi api = new CodeRunningApi().withTmp("1m");
 
   @ParameterizedTest
   @EnumSource(Language.class)

@@ -28,7 +28,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,9 +43,6 @@ class CinchApiRunnerFailureTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
   @RegisterExtension static final FakeCinchApi api = new FakeCinchApi();
-
-  @BeforeEach
-  void reset() {}
 
   /** An error body in each shape the API might use, all carrying the same sentence. */
   enum Shape {
@@ -72,14 +68,11 @@ class CinchApiRunnerFailureTest {
   }
 
   private static void answer(int status, Shape shape, String sentence) {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(
-                    aResponse()
-                        .withStatus(status)
-                        .withHeader("Content-Type", shape.contentType)
-                        .withBody(shape.body(sentence))));
+    api.answer(
+        aResponse()
+            .withStatus(status)
+            .withHeader("Content-Type", shape.contentType)
+            .withBody(shape.body(sentence)));
   }
 
   private static Stream<Arguments> statusesAndShapes(int... statuses) {
@@ -143,8 +136,7 @@ class CinchApiRunnerFailureTest {
         "{\"message\":\"Your balance is too low to run code\"}"
       })
   void okAnswerThatOnlySpeaksOfCreditsMeansCreditsExhausted(String body) {
-    api.wireMock()
-        .stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+    api.answer(aResponse().withStatus(200).withBody(body));
 
     assertCreditsExhausted(runFails(api.runner(TIMEOUT)));
   }
@@ -204,8 +196,7 @@ class CinchApiRunnerFailureTest {
   void hugeServerErrorPageGivesOnlyAShortExcerpt() {
     String page =
         "<html><body>" + "Internal failure. ".repeat(200_000) + "</body></html>"; // ~3.6 MB
-    api.wireMock()
-        .stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(500).withBody(page)));
+    api.answer(aResponse().withStatus(500).withBody(page));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
@@ -259,14 +250,8 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void rateLimitRetriesABoundedNumberOfTimesThenSaysRateLimited() {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(
-                    aResponse()
-                        .withStatus(429)
-                        .withHeader("Retry-After", "0")
-                        .withBody("Too Many Requests")));
+    api.answer(
+        aResponse().withStatus(429).withHeader("Retry-After", "0").withBody("Too Many Requests"));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
@@ -307,10 +292,7 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void rateLimitWhoseWaitWouldPassTheTimeoutFailsAtOnceWithoutRetrying() {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "60")));
+    api.answer(aResponse().withStatus(429).withHeader("Retry-After", "60"));
 
     RunFailure failure = runFails(api.runner(Duration.ofMillis(2_000)));
 
@@ -324,10 +306,7 @@ class CinchApiRunnerFailureTest {
   @ParameterizedTest
   @ValueSource(strings = {"999999999", "99999999999999999999"})
   void anAbsurdRetryAfterIsShownAsBeyondTheDeadlineNotPassedOn(String retryAfter) {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(aResponse().withStatus(429).withHeader("Retry-After", retryAfter)));
+    api.answer(aResponse().withStatus(429).withHeader("Retry-After", retryAfter));
 
     RunFailure failure = runFails(api.runner(Duration.ofMillis(2_000)));
 
@@ -340,7 +319,7 @@ class CinchApiRunnerFailureTest {
   @Test
   void rateLimitWithoutRetryAfterAndTooLittleTimeLeftFailsAfterOneAttempt() {
     // No Retry-After means a default wait of 1 s, which does not fit in a 500 ms timeout.
-    api.wireMock().stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(429)));
+    api.answer(aResponse().withStatus(429));
 
     RunFailure failure = runFails(api.runner(Duration.ofMillis(500)));
 
@@ -377,8 +356,7 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void tlsFailureSaysCannotBeReached() {
-    api.wireMock()
-        .stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.answer(aResponse().withStatus(200).withBody(OK_RUN));
     // https spoken to a plain-http port: the handshake cannot succeed.
     CinchApiRunner runner =
         api.runner(URI.create("https://127.0.0.1:" + api.wireMock().port() + "/run"), TIMEOUT);
@@ -409,8 +387,7 @@ class CinchApiRunnerFailureTest {
   @MethodSource("notARun")
   void okAnswerThatIsNotARunIsAnUnexpectedAnswerWithExcerpt(
       String what, String body, String expectedInMessage) {
-    api.wireMock()
-        .stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+    api.answer(aResponse().withStatus(200).withBody(body));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
@@ -422,8 +399,7 @@ class CinchApiRunnerFailureTest {
   @Test
   void hugeOkAnswerThatIsNotARunGivesOnlyAShortExcerpt() {
     String body = "<html>" + "x".repeat(5_000_000) + "</html>";
-    api.wireMock()
-        .stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+    api.answer(aResponse().withStatus(200).withBody(body));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
@@ -436,13 +412,8 @@ class CinchApiRunnerFailureTest {
   @ParameterizedTest(name = "HTTP {0}")
   @ValueSource(ints = {301, 302, 303, 307, 308})
   void redirectIsNotFollowedAndIsAnError(int status) {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(
-                    aResponse()
-                        .withStatus(status)
-                        .withHeader("Location", api.base() + "/elsewhere/run")));
+    api.answer(
+        aResponse().withStatus(status).withHeader("Location", api.base() + "/elsewhere/run"));
     api.wireMock()
         .stubFor(
             post(urlEqualTo("/elsewhere/run"))
@@ -464,10 +435,7 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void slowAnswerIsATimeoutWithinTheTimeout() {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(aResponse().withStatus(200).withBody(OK_RUN).withFixedDelay(3_000)));
+    api.answer(aResponse().withStatus(200).withBody(OK_RUN).withFixedDelay(3_000));
 
     long start = System.nanoTime();
     RunFailure failure = runFails(api.runner(Duration.ofMillis(400)));
@@ -481,14 +449,7 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void answerWhoseBodyDribblesPastTheTimeoutIsATimeout() {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(
-                    aResponse()
-                        .withStatus(200)
-                        .withBody(OK_RUN)
-                        .withChunkedDribbleDelay(20, 4_000)));
+    api.answer(aResponse().withStatus(200).withBody(OK_RUN).withChunkedDribbleDelay(20, 4_000));
 
     long start = System.nanoTime();
     RunFailure failure = runFails(api.runner(Duration.ofMillis(500)));
@@ -511,10 +472,7 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void aListenerThatThrowsCannotStallTheCall() {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(aResponse().withStatus(401).withBody("{\"error\":\"no\"}")));
+    api.answer(aResponse().withStatus(401).withBody("{\"error\":\"no\"}"));
     RunListener throwing =
         new RunListener() {
           @Override

@@ -1,8 +1,6 @@
 package dev.cinchmcp.backend.cinch;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static dev.cinchmcp.backend.cinch.Runs.python;
 import static dev.cinchmcp.backend.cinch.Runs.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,7 +15,6 @@ import dev.cinchmcp.testkit.FakeCinchApi;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,18 +26,9 @@ class CinchApiRunnerResultTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @RegisterExtension static final FakeCinchApi api = new FakeCinchApi();
 
-  @BeforeEach
-  void reset() {}
-
   private static RunResult answer(String body) {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(
-                    aResponse()
-                        .withStatus(200)
-                        .withHeader("Content-Type", "application/json")
-                        .withBody(body)));
+    api.answer(
+        aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(body));
     return runOk(api.runner(Duration.ofSeconds(10)), python("print(1)"));
   }
 

@@ -3,8 +3,6 @@ package dev.cinchmcp.backend.cinch;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -32,8 +30,7 @@ class DeferredDeadlineTest {
 
   @Test
   void aCallThatWaitedPastItsDeadlineForTheBackendTimesOutWithoutBeingSent() throws Exception {
-    api.wireMock()
-        .stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody("{}")));
+    api.answer(aResponse().withStatus(200).withBody("{}"));
     CompletableFuture<CodeRunner> building = new CompletableFuture<>();
     DeferredRunner deferred = new DeferredRunner("cinch", building);
 
@@ -52,14 +49,10 @@ class DeferredDeadlineTest {
 
   @Test
   void aCallThatWaitedABitKeepsTheRestOfItsTime() throws Exception {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(
-                    aResponse()
-                        .withStatus(200)
-                        .withBody(
-                            "{\"stdout\":\"1\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false}")));
+    api.answer(
+        aResponse()
+            .withStatus(200)
+            .withBody("{\"stdout\":\"1\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false}"));
     CompletableFuture<CodeRunner> building = new CompletableFuture<>();
     DeferredRunner deferred = new DeferredRunner("cinch", building);
 

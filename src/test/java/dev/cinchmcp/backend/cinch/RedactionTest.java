@@ -1,8 +1,6 @@
 package dev.cinchmcp.backend.cinch;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static dev.cinchmcp.backend.cinch.Runs.python;
 import static dev.cinchmcp.testkit.FakeCinchApi.KEY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -72,14 +70,7 @@ class RedactionTest {
   }
 
   private void echo(int status, String body) {
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(
-                    aResponse()
-                        .withStatus(status)
-                        .withBody(body)
-                        .withTransformers("response-template")));
+    api.answer(aResponse().withStatus(status).withBody(body).withTransformers("response-template"));
   }
 
   private RunFailure failure() {
@@ -351,15 +342,11 @@ class RedactionTest {
   @MethodSource("encodings")
   void keyEchoedEncodedInResponseHeadersReachesNothing(int encoding) {
     // Headers are never quoted to the model; a Retry-After holding the key is just not a number.
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .willReturn(
-                    aResponse()
-                        .withStatus(429)
-                        .withHeader("Retry-After", encoded(encoding))
-                        .withHeader(
-                            "WWW-Authenticate", "Bearer error=\"" + encoded(encoding) + "\"")));
+    api.answer(
+        aResponse()
+            .withStatus(429)
+            .withHeader("Retry-After", encoded(encoding))
+            .withHeader("WWW-Authenticate", "Bearer error=\"" + encoded(encoding) + "\""));
 
     // A deadline shorter than the default 1 s wait: refused at once, no retries to sit through.
     RunFailure failure = Runs.runFails(api.runner(Duration.ofMillis(900)));

@@ -54,15 +54,11 @@ class EngineHttpTest {
         () -> {
           try (SocketChannel client = server.accept()) {
             InputStream in = Channels.newInputStream(client);
-            StringBuilder head = new StringBuilder();
-            while (!head.toString().endsWith("\r\n\r\n")) {
-              int c = in.read();
-              if (c < 0) {
-                return;
-              }
-              head.append((char) c);
+            String head = RawEngine.readHead(in);
+            if (!head.endsWith("\r\n\r\n")) {
+              return;
             }
-            String reply = answer.apply(head.toString());
+            String reply = answer.apply(head);
             if (reply != null) {
               client.write(ByteBuffer.wrap(reply.getBytes(StandardCharsets.UTF_8)));
               // Attach: echo what comes after the upgrade, framed as stdout, until end-of-file.

@@ -11,6 +11,7 @@ import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Daemons;
 import dev.cinchmcp.testkit.RequiresGvisor;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -302,7 +303,7 @@ class LocalSandboxContainmentTest {
       server.setSoTimeout(200);
       servers.add(server);
       targets.add("('" + address.getHostAddress() + "', " + server.getLocalPort() + ")");
-      Thread.ofPlatformOrDaemon(() -> acceptAll(server, accepted));
+      Daemons.start("accept", () -> acceptAll(server, accepted));
     }
     try {
       RunResult result =
@@ -508,14 +509,6 @@ class LocalSandboxContainmentTest {
       } catch (IOException e) {
         return;
       }
-    }
-  }
-
-  private static final class Thread {
-    static void ofPlatformOrDaemon(Runnable task) {
-      java.lang.Thread thread = new java.lang.Thread(task, "accept");
-      thread.setDaemon(true);
-      thread.start();
     }
   }
 }
