@@ -6,26 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cinchmcp.testkit.Daemons;
+import dev.cinchmcp.testkit.HostListeners;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.RequiresEngine;
 import dev.cinchmcp.testkit.TestEngine;
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.net.ServerSocket;
-import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,9 +39,7 @@ abstract class DockerContainment {
   private final String runtime;
   private JarProcess jar;
   private Path planted;
-  private final List<ServerSocket> servers = new ArrayList<>();
-  private final List<String> targets = new ArrayList<>();
-  private final AtomicInteger accepted = new AtomicInteger();
+  private HostListeners host;
 
   DockerContainment(String runtime) {
     this.runtime = runtime;
@@ -60,13 +49,7 @@ abstract class DockerContainment {
   void startEveryRun() throws Exception {
     planted = Files.createTempDirectory("cinchmcp-planted-");
     Files.writeString(planted.resolve("secret.txt"), MARKER);
-    for (InetAddress address : hostAddresses()) {
-      ServerSocket server = new ServerSocket(0, 50, address);
-      server.setSoTimeout(200);
-      servers.add(server);
-      targets.add("('" + address.getHostAddress() + "', " + server.getLocalPort() + ")");
-      Daemons.start("accept", () -> acceptAll(server));
-    }
+    host = new HostListeners();
     Map<String, String> env = new HashMap<>(DockerEngine.jarEnvironment(runtime));
     env.put("CINCH_API_KEY", "cinch_live_" + MARKER); // the server's secrets must not arrive
     env.put("CINCH_SECRET_PROBE", MARKER);
@@ -152,25 +135,7 @@ abstract class DockerContainment {
             .formatted(
                 planted.resolve("secret.txt"), planted, TestEngine.host().replace("unix://", "")),
         null);
-    send(
-        "network",
-        "python",
-        """
-        import socket
-        for target in [%s]:
-            try:
-                socket.create_connection(target, timeout=2).close()
-                print(target, 'CONNECTED')
-            except OSError as e:
-                print(target, 'FAILED', e)
-        try:
-            socket.getaddrinfo('example.com', 80)
-            print('DNS RESOLVED')
-        except OSError as e:
-            print('DNS FAILED', e)
-        """
-            .formatted(String.join(", ", targets)),
-        null);
+    send("network", "python", host.pythonProbe(), null);
     send(
         "writes",
         "python",
@@ -248,8 +213,8 @@ abstract class DockerContainment {
       if (jar != null) {
         jar.close();
       }
-      for (ServerSocket server : servers) {
-        server.close();
+      if (host != null) {
+        host.close();
       }
       Files.deleteIfExists(planted.resolve("secret.txt"));
       Files.deleteIfExists(planted);
@@ -309,10 +274,7 @@ abstract class DockerContainment {
   void noNetworkNotEvenToTheHost() throws Exception {
     JsonNode result = result("network");
     String out = result.path("stdout").asText();
-    assertFalse(out.contains("CONNECTED"), describe(result));
-    assertFalse(out.contains("RESOLVED"), describe(result));
-    assertEquals(targets.size(), out.split("FAILED", -1).length - 2, describe(result));
-    assertEquals(0, accepted.get(), "a connection from the container reached the host");
+    host.assertNothingReached(out, describe(result), "container");
   }
 
   @Test
@@ -447,30 +409,5 @@ abstract class DockerContainment {
     assertEquals(1, thrown.path("exitCode").asInt(), describe(thrown));
     assertTrue(thrown.path("stderr").asText().contains("Error: boom"), describe(thrown));
     assertEquals("docker", thrown.path("backend").asText());
-  }
-
-  private static List<InetAddress> hostAddresses() throws IOException {
-    List<InetAddress> addresses = new ArrayList<>(List.of(InetAddress.getLoopbackAddress()));
-    for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-      for (InetAddress address : Collections.list(nic.getInetAddresses())) {
-        if (address instanceof Inet4Address && !address.isLoopbackAddress()) {
-          addresses.add(address);
-        }
-      }
-    }
-    return addresses;
-  }
-
-  private void acceptAll(ServerSocket server) {
-    while (!server.isClosed()) {
-      try {
-        server.accept().close();
-        accepted.incrementAndGet();
-      } catch (SocketTimeoutException e) {
-        // keep listening
-      } catch (IOException e) {
-        return;
-      }
-    }
   }
 }

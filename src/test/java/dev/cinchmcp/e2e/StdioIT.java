@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.FakeCinchApi;
 import dev.cinchmcp.testkit.HangingApi;
@@ -335,23 +334,13 @@ class StdioIT {
 
   @Test
   void retryAfter429IsLoggedToTheClientAndRefusedKeyIsAnError() throws Exception {
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("rate"))
-            .inScenario("429")
-            .whenScenarioStateIs(Scenario.STARTED)
-            .willReturn(
-                aResponse()
-                    .withStatus(429)
-                    .withHeader("Retry-After", "0")
-                    .withBody("{\"error\":\"slow down\"}"))
-            .willSetStateTo("second"));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("rate"))
-            .inScenario("429")
-            .whenScenarioStateIs("second")
-            .willReturn(FakeCinchApi.json(OK_BODY)));
+    api.answerInTurn(
+        "rate",
+        aResponse()
+            .withStatus(429)
+            .withHeader("Retry-After", "0")
+            .withBody("{\"error\":\"slow down\"}"),
+        FakeCinchApi.json(OK_BODY));
     api.stubFor(
         post(urlEqualTo("/run"))
             .withRequestBody(containing("badkey"))

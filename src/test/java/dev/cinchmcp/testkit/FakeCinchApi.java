@@ -8,8 +8,10 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.client.ScenarioMappingBuilder;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
@@ -185,6 +187,26 @@ public final class FakeCinchApi
   /** For this test only, every POST to /run gets this answer (over the options' stubs). */
   public StubMapping answer(ResponseDefinitionBuilder answer) {
     return server.stubFor(post(urlEqualTo("/run")).willReturn(answer));
+  }
+
+  /**
+   * For this test only, the POSTs to /run whose body contains {@code marker} ({@code null}: every
+   * POST) get these answers in turn, the last one from then on: a 429 then a 200, say.
+   */
+  public void answerInTurn(String marker, ResponseDefinitionBuilder... answers) {
+    String scenario = "in turn " + marker;
+    for (int i = 0; i < answers.length; i++) {
+      MappingBuilder request = post(urlEqualTo("/run"));
+      if (marker != null) {
+        request = request.withRequestBody(containing(marker));
+      }
+      ScenarioMappingBuilder stub =
+          request
+              .inScenario(scenario)
+              .whenScenarioStateIs(i == 0 ? Scenario.STARTED : "answer " + i)
+              .willReturn(answers[i]);
+      server.stubFor(i + 1 < answers.length ? stub.willSetStateTo("answer " + (i + 1)) : stub);
+    }
   }
 
   /** Adds a stub for this test only (the options' stubs come back before the next). */

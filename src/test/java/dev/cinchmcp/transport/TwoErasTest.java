@@ -8,16 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cinchmcp.config.Settings;
-import dev.cinchmcp.server.CinchMcpServer;
 import dev.cinchmcp.testkit.FakeCinchApi;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+import dev.cinchmcp.testkit.InProcessServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,20 +39,11 @@ class TwoErasTest {
           .answeringWhen("badkey", aResponse().withStatus(401).withBody("{\"error\":\"bad key\"}"));
 
   private List<JsonNode> serve(String... lines) throws IOException {
-    Settings settings =
-        Settings.fromEnvironment(
-            Map.of("CINCH_API_KEY", "cinch_live_unit_two_eras", "CINCH_BASE_URL", api.baseUrl()));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
     String input = String.join("\n", lines) + "\n";
-    new CinchMcpServer(settings)
-        .serve(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), out);
-    List<JsonNode> messages = new ArrayList<>();
-    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
-      if (!line.isEmpty()) {
-        messages.add(JSON.readTree(line));
-      }
-    }
-    return messages;
+    byte[] out =
+        InProcessServer.serve(
+            api, "cinch_live_unit_two_eras", input.getBytes(StandardCharsets.UTF_8));
+    return InProcessServer.messages(new String(out, StandardCharsets.UTF_8));
   }
 
   private static String request(Object id, String method, String params) {

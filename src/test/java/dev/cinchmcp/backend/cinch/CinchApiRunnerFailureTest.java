@@ -8,7 +8,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
 import static dev.cinchmcp.backend.cinch.Runs.python;
 import static dev.cinchmcp.backend.cinch.Runs.runFails;
 import static dev.cinchmcp.backend.cinch.Runs.runOk;
@@ -209,31 +208,14 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void rateLimitThenSuccessRetriesAndReturnsTheRun() {
-    String scenario = "429 then 200";
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .inScenario(scenario)
-                .whenScenarioStateIs(STARTED)
-                .willReturn(
-                    aResponse()
-                        .withStatus(429)
-                        .withHeader("Retry-After", "0")
-                        .withBody("{\"error\":\"slow down\"}"))
-                .willSetStateTo("second"));
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .inScenario(scenario)
-                .whenScenarioStateIs("second")
-                .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0"))
-                .willSetStateTo("third"));
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .inScenario(scenario)
-                .whenScenarioStateIs("third")
-                .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.answerInTurn(
+        null,
+        aResponse()
+            .withStatus(429)
+            .withHeader("Retry-After", "0")
+            .withBody("{\"error\":\"slow down\"}"),
+        aResponse().withStatus(429).withHeader("Retry-After", "0"),
+        aResponse().withStatus(200).withBody(OK_RUN));
     Runs.Recorder listener = new Runs.Recorder();
 
     RunResult result = api.runner(TIMEOUT).run(python("print(2+2)"), listener).join();
@@ -265,20 +247,10 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void rateLimitWithOneSecondRetryAfterWaitsThenSucceeds() {
-    String scenario = "429 (1 s) then 200";
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .inScenario(scenario)
-                .whenScenarioStateIs(STARTED)
-                .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "1"))
-                .willSetStateTo("ok"));
-    api.wireMock()
-        .stubFor(
-            post(urlEqualTo("/run"))
-                .inScenario(scenario)
-                .whenScenarioStateIs("ok")
-                .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.answerInTurn(
+        null,
+        aResponse().withStatus(429).withHeader("Retry-After", "1"),
+        aResponse().withStatus(200).withBody(OK_RUN));
 
     long start = System.nanoTime();
     RunResult result = runOk(api.runner(TIMEOUT), python("print(2+2)"));
