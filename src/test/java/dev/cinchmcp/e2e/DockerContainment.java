@@ -1,14 +1,16 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cinchmcp.testkit.ContainmentPrograms;
 import dev.cinchmcp.testkit.HostListeners;
 import dev.cinchmcp.testkit.JarProcess;
-import dev.cinchmcp.testkit.RequiresEngine;
+import dev.cinchmcp.testkit.Requires;
 import dev.cinchmcp.testkit.TestEngine;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,7 +31,7 @@ import org.junit.jupiter.api.TestInstance;
  * call is sent at the start, so the slow ones run side by side (4 at once); each test awaits its
  * own answer.
  */
-@RequiresEngine
+@Requires(ENGINE)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class DockerContainment {
 
@@ -56,97 +58,31 @@ abstract class DockerContainment {
     jar = JarProcess.start(env);
     jar.initialize();
     send("loop", "python", "print('started', flush=True)\nwhile True:\n    pass", null);
-    send(
-        "forkBomb",
-        "python",
-        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",
-        null);
-    send(
-        "forkCounter",
-        "python",
-        """
-        import os
-        n = 0
-        while n < 1000:
-            try:
-                if os.fork() == 0:
-                    os.execv('/bin/sleep', ['sleep', '20'])
-                n += 1
-            except OSError as e:
-                print('fork refused after', n, e.strerror, flush=True)
-                os._exit(0)
-        print('forked', n)
-        """,
-        null);
-    send(
-        "pythonMemory",
-        "python",
-        "b = bytearray(150 * 2**20)\nprint('150 MB ok', flush=True)\n"
-            + "c = bytearray(400 * 2**20)\nprint('400 MB too')",
-        null);
-    send(
-        "nodeMemory",
-        "javascript",
-        "const a = Buffer.alloc(150 * 2**20, 1); console.log('150 MB ok');\n"
-            + "const b = Buffer.alloc(400 * 2**20, 1); console.log('400 MB too')",
-        null);
-    send(
-        "nodeHeap",
-        "javascript",
-        "const a = []; for (let i = 0; ; i++) a.push(new Array(100000).fill(i));",
-        null);
-    send(
-        "flood",
-        "python",
-        "import sys\nsys.stdout.write('a' + '\\U0001F600' * 15000)\nfor i in range(50):\n"
-            + "    sys.stdout.write('x' * 100000)\nprint('end')",
-        null);
-    send(
-        "tmp",
-        "python",
-        """
-        n = 0
-        try:
-            with open('/tmp/fill', 'wb') as f:
-                while n < 200 * 2**20:
-                    f.write(b'x' * 2**20)
-                    f.flush()
-                    n += 2**20
-        except OSError as e:
-            print('refused', e.strerror)
-        print(n)
-        """,
-        null);
+    send("forkBomb", "python", ContainmentPrograms.FORK_BOMB, null);
+    send("forkCounter", "python", ContainmentPrograms.FORK_COUNTER, null);
+    send("pythonMemory", "python", ContainmentPrograms.PYTHON_MEMORY_BOMB, null);
+    send("nodeMemory", "javascript", ContainmentPrograms.NODE_BUFFER_BOMB, null);
+    send("nodeHeap", "javascript", ContainmentPrograms.NODE_HEAP_BOMB, null);
+    send("flood", "python", ContainmentPrograms.FLOOD, null);
+    send("tmp", "python", ContainmentPrograms.TMP_FILLER, null);
     send(
         "files",
         "python",
-        """
-        import os
-        for path in ['%s', '%s', '/etc/passwd', '/root', '/home', '/var/run/docker.sock', '%s']:
-            try:
-                if os.path.isdir(path):
-                    print(path, 'LISTED', os.listdir(path))
-                else:
-                    print(path, 'READ', open(path).read())
-            except OSError as e:
-                print(path, 'DENIED', type(e).__name__)
-        print('ROOT', sorted(os.listdir('/')))
-        """
-            .formatted(
-                planted.resolve("secret.txt"), planted, TestEngine.host().replace("unix://", "")),
+        ContainmentPrograms.readEach(
+            planted.resolve("secret.txt").toString(),
+            planted.toString(),
+            "/etc/passwd",
+            "/root",
+            "/home",
+            "/var/run/docker.sock",
+            TestEngine.host().replace("unix://", "")),
         null);
     send("network", "python", host.pythonProbe(), null);
     send(
         "writes",
         "python",
-        """
-        for path in ['/usr/x', '/x', '/bin/x', '/proc/x', '/etc/hosts', '/tmp/code/main.py.x']:
-            try:
-                open(path, 'w').write('x')
-                print(path, 'WRITTEN')
-            except OSError as e:
-                print(path, 'REFUSED')
-        """,
+        ContainmentPrograms.writeEach(
+            "/usr/x", "/x", "/bin/x", "/proc/x", "/etc/hosts", "/tmp/code/main.py.x"),
         null);
     send(
         "environment",

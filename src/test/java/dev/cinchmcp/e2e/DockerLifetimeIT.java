@@ -1,12 +1,13 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
-import dev.cinchmcp.testkit.RequiresEngine;
+import dev.cinchmcp.testkit.Requires;
 import dev.cinchmcp.testkit.TestEngine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * in flight, and after a cancel, none is left; what a dead server left is removed at the next
  * start. On runc and on runsc.
  */
-@RequiresEngine
+@Requires(ENGINE)
 class DockerLifetimeIT {
 
   private static final String SPIN = "print('spinning', flush=True)\nwhile True:\n    pass";

@@ -1,12 +1,13 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.JarProcess;
-import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * The built jar with no Cinch key: it serves from a local gVisor sandbox (runsc, installed by
  * .ci/run), says so on stderr, promises the interpreter versions it really has, and runs code.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalBackendIT {
 
   @Test

@@ -1,11 +1,12 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
-import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * client crash, the OOM killer) its sandbox is stopped at the wall clock by {@code timeout}, which
  * does not need the JVM; after a SIGTERM with runs in flight, none is left once the server exits.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxLifetimeIT {
 
   /** The server itself, not a launcher in front of it, so that the signal reaches the JVM. */

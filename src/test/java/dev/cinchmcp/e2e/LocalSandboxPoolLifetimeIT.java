@@ -1,11 +1,12 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
-import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * backstop), and the next server's start-up removes what the killed one left (bundles, runsc state,
  * cgroups).
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxPoolLifetimeIT {
 
   private static final Map<String, String> LOCAL =

@@ -1,5 +1,7 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
+import static dev.cinchmcp.testkit.Requires.Need.OTHER_USER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,8 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
-import dev.cinchmcp.testkit.RequiresGvisor;
-import dev.cinchmcp.testkit.RequiresOtherUser;
+import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,11 +34,10 @@ import org.junit.jupiter.api.Test;
  * state, then watches a run: the run works, and the other user can neither read a spec or program
  * nor write anywhere the server writes.
  */
-@RequiresGvisor
-@RequiresOtherUser
+@Requires({GVISOR, OTHER_USER})
 class LocalStateAttackIT {
 
-  static final String OTHER = RequiresOtherUser.NAME;
+  static final String OTHER = Requires.OTHER_USER_NAME;
 
   Path shared;
 

@@ -1,5 +1,6 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.PRIVATE_TMP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.CodeRunningApi;
 import dev.cinchmcp.testkit.JarProcess;
-import dev.cinchmcp.testkit.RequiresPrivateTmp;
+import dev.cinchmcp.testkit.Requires;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * dropped with a note that says so, and the program's own output is intact.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@RequiresPrivateTmp
+@Requires(PRIVATE_TMP)
 class PicturesCinchCutIT {
 
   @RegisterExtension static final CodeRunningApi api = new CodeRunningApi().cuttingStdoutAt(50_000);

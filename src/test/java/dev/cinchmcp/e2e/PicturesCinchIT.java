@@ -1,5 +1,6 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.PRIVATE_TMP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.testkit.CodeRunningApi;
 import dev.cinchmcp.testkit.JarProcess;
-import dev.cinchmcp.testkit.RequiresPrivateTmp;
+import dev.cinchmcp.testkit.Requires;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * code ({@link CodeRunningApi}): the frame travels in the answer's stdout, as it would at the
  * service, and a request for a program that draws nothing is what it was, byte for byte.
  */
-@RequiresPrivateTmp
+@Requires(PRIVATE_TMP)
 class PicturesCinchIT extends PictureCases {
 
   @RegisterExtension static final CodeRunningApi api = new CodeRunningApi();

@@ -1,12 +1,13 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.Await;
-import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * Pictures and files out on the local gVisor backend with its sandboxes started ahead of time (the
  * default): the cases of every backend, and one that is seen to run in a waiting sandbox.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class PicturesLocalWarmIT extends PictureCases {
 
   @Override

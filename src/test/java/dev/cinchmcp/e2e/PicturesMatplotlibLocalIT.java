@@ -1,11 +1,12 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import java.awt.image.BufferedImage;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * /etc/matplotlibrc): that is issue 22's other half (OciSpec, SandboxRuntimes), so this class runs
  * once both are merged; on its own branch it fails at {@code import matplotlib}.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class PicturesMatplotlibLocalIT extends PictureCases {
 
   @Override

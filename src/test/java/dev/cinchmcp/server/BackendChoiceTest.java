@@ -1,5 +1,7 @@
 package dev.cinchmcp.server;
 
+import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -13,8 +15,7 @@ import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.config.Settings;
-import dev.cinchmcp.testkit.RequiresEngine;
-import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import dev.cinchmcp.testkit.TestEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,7 +102,7 @@ class BackendChoiceTest {
   }
 
   @Test
-  @RequiresGvisor
+  @Requires(GVISOR)
   void autoWithoutAKeyRunsLocallyWhenGvisorWorks() throws Exception {
     BackendChoice c = choose();
     assertTrue(c.usable(), c.problems().toString());
@@ -213,7 +214,7 @@ class BackendChoiceTest {
   }
 
   @Test
-  @RequiresEngine
+  @Requires(ENGINE)
   void autoWithoutAKeyOrGvisorRunsInTheEngineWhenOneAnswers() throws Exception {
     BackendChoice c =
         choose(
@@ -239,7 +240,7 @@ class BackendChoiceTest {
   }
 
   @Test
-  @RequiresEngine
+  @Requires(ENGINE)
   void dockerWithARuntimeTheEngineLacksSaysWhichItHas() throws Exception {
     BackendChoice c =
         choose(

@@ -31,8 +31,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * python3 or node: so a launcher's work (files, stdin, args, exit status) or a jar's whole path is
  * checked end to end over real HTTP. Each program gets a fresh, private, size-limited {@code /tmp}
  * of its own (a tmpfs in a new mount namespace, {@code unshare -m}, which needs root: mark the test
- * {@link RequiresPrivateTmp}), like the service's box, so runs never see each other's files or the
- * host's /tmp. Tests only: it is not a sandbox.
+ * {@code @Requires(PRIVATE_TMP)}), like the service's box, so runs never see each other's files or
+ * the host's /tmp. Tests only: it is not a sandbox.
  *
  * <p>Options: {@link #withTmp} (the size of each run's /tmp, 64m as in the service by default) and
  * {@link #cuttingStdoutAt} (a service with an output limit; the real one's is not on record).

@@ -13,9 +13,8 @@ import org.junit.jupiter.api.extension.ConditionEvaluationResult;
  * The tests' one rule for a real dependency (gVisor, a container engine, a second Unix user, a
  * private /tmp, the built bundle): where it is there, the test runs; where it is missing, the test
  * is skipped with the reason, unless the dependency's CINCH_REQUIRE_ variable is set (CI sets
- * them), and then the test FAILS, so that a missing dependency is never a quiet pass. The {@code
- * Requires*} annotations are this rule as JUnit conditions; {@link #assumePresent} is it for a
- * test's body.
+ * them), and then the test FAILS, so that a missing dependency is never a quiet pass. {@link
+ * Requires} is this rule as a JUnit condition; {@link #assumePresent} is it for a test's body.
  */
 public final class Dependency {
 

@@ -1,18 +1,19 @@
 package dev.cinchmcp.backend.cinch;
 
+import static dev.cinchmcp.testkit.Requires.Need.PRIVATE_TMP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.InputScenarios;
 import dev.cinchmcp.testkit.CodeRunningApi;
-import dev.cinchmcp.testkit.RequiresPrivateTmp;
+import dev.cinchmcp.testkit.Requires;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The input scenarios through the real Cinch runner and real HTTP, against an API that really runs
  * the posted launcher and the program it starts.
  */
-@RequiresPrivateTmp
+@Requires(PRIVATE_TMP)
 class CinchApiInputTest extends InputScenarios {
 
   @RegisterExtension static final CodeRunningApi api = new CodeRunningApi().withTmp("64m");

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.cinch;
 
+import static dev.cinchmcp.testkit.Requires.Need.PRIVATE_TMP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +13,7 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.CodeRunningApi;
-import dev.cinchmcp.testkit.RequiresPrivateTmp;
+import dev.cinchmcp.testkit.Requires;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * A launcher that really fails (its sandbox's /tmp is too small for the files) is reported as a
  * failure to deliver the input, not as the program's error.
  */
-@RequiresPrivateTmp
+@Requires(PRIVATE_TMP)
 class CinchApiLauncherFailureTest {
 
   @RegisterExtension static final CodeRunningApi api = new CodeRunningApi().withTmp("1m");

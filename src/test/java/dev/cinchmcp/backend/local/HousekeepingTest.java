@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.Dependency;
-import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A server that crashed left a running sandbox, its bundle and its cgroup: the next start removes
  * them.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class HousekeepingTest {
 
   @TempDir Path state;

@@ -2,6 +2,7 @@ package dev.cinchmcp.backend.local;
 
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
-import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Cancelling a future kills its sandbox promptly, or keeps a queued one from ever starting (cold
  * sandboxes, counted by runsc's list; LocalSandboxPoolTest cancels a warm one).
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxCancelTest {
 
   @TempDir Path state;

@@ -3,13 +3,14 @@ package dev.cinchmcp.backend.local;
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.describe;
 import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
-import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * busy program to it. Wall times are not compared (on a busy 2-core machine they say more about the
  * neighbours than about the limit); the kernel's own throttling count is.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxCpuTest {
 
   @TempDir Path state;

@@ -2,6 +2,7 @@ package dev.cinchmcp.backend.local;
 
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,7 +13,7 @@ import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
-import dev.cinchmcp.testkit.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What a program sees in a sandbox started ahead of time is what it sees in a cold one: each test
  * runs the same program both ways and compares what it printed, its stderr and its exit status.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LocalSandboxWarmSemanticsTest {
 
