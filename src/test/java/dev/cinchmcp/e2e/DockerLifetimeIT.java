@@ -28,12 +28,23 @@ class DockerLifetimeIT {
 
   private static final String SPIN = "print('spinning', flush=True)\nwhile True:\n    pass";
 
+  /** A server with this runtime, initialized, once no container of an earlier test is left. */
+  private static JarProcess server(String runtime) throws Exception {
+    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
+    JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime));
+    try {
+      jar.initialize();
+      return jar;
+    } catch (Exception | AssertionError e) {
+      jar.close();
+      throw e;
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"runc", "runsc"})
   void aSigkilledServersContainerIsGoneAfterItsWallClock(String runtime) throws Exception {
-    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
-    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
-      jar.initialize();
+    try (JarProcess jar = server(runtime)) {
       jar.send(JarProcess.call(1, SPIN, "p1"));
       long sent = System.nanoTime();
       awaitRunning(jar);
@@ -49,9 +60,7 @@ class DockerLifetimeIT {
   @ParameterizedTest
   @ValueSource(strings = {"runc", "runsc"})
   void aSigtermWithRunsInFlightKillsEveryContainer(String runtime) throws Exception {
-    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
-    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
-      jar.initialize();
+    try (JarProcess jar = server(runtime)) {
       for (int id = 1; id <= 4; id++) {
         jar.send(JarProcess.call(id, SPIN));
       }
@@ -69,9 +78,7 @@ class DockerLifetimeIT {
   @ParameterizedTest
   @ValueSource(strings = {"runc", "runsc"})
   void aCancelledCallsContainerIsRemoved(String runtime) throws Exception {
-    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
-    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
-      jar.initialize();
+    try (JarProcess jar = server(runtime)) {
       jar.send(JarProcess.call(1, SPIN));
       awaitRunning(jar);
       long cancelled = System.nanoTime();

@@ -28,12 +28,17 @@ class FuzzIT {
 
   @RegisterExtension final FakeCinchApi api = new FakeCinchApi().answering(FakeCinchApi.OK_RUN);
 
+  /** -Dfuzz.seed, else a new seed; printed, so a failure can be replayed. */
+  private static long seed(String label) {
+    long seed = Long.getLong("fuzz.seed", System.nanoTime());
+    System.out.println(label + ": " + seed);
+    return seed;
+  }
+
   @Test
   void hostileLinesNeverStopTheServerOrCorruptStdout() throws Exception {
-    long seed = Long.getLong("fuzz.seed", System.nanoTime());
-    System.out.println("FuzzIT seed: " + seed);
-    Random random = new Random(seed);
-    HostileLines hostile = new HostileLines(random);
+    long seed = seed("FuzzIT seed");
+    HostileLines hostile = new HostileLines(new Random(seed));
     // The recommended launch: its smaller thread stacks are where a deeply nested message would
     // hurt.
     try (JarProcess jar = JarProcess.startFast(JarProcess.envFor(api.baseUrl()))) {
@@ -87,10 +92,8 @@ class FuzzIT {
    */
   @Test
   void everyHostileRequestWithAnIdGetsExactlyOneCleanAnswer() throws Exception {
-    long seed = Long.getLong("fuzz.seed", System.nanoTime());
-    System.out.println("FuzzIT answers seed: " + seed);
-    Random random = new Random(seed);
-    AnswerableLines hostile = new AnswerableLines(random);
+    long seed = seed("FuzzIT answers seed");
+    AnswerableLines hostile = new AnswerableLines(new Random(seed));
     try (JarProcess jar = JarProcess.startFast(JarProcess.envFor(api.baseUrl()))) {
       jar.initialize();
       ByteArrayOutputStream batch = new ByteArrayOutputStream();

@@ -26,13 +26,9 @@ class LocalBackendIT {
     try (JarProcess jar = JarProcess.start(Map.of())) {
       jar.initialize();
       jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
-      String description =
-          jar.awaitReply("list", Duration.ofSeconds(30))
-              .path("result")
-              .path("tools")
-              .get(0)
-              .path("description")
-              .asText();
+      JsonNode tool =
+          jar.awaitReply("list", Duration.ofSeconds(30)).path("result").path("tools").get(0);
+      String description = tool.path("description").asText();
       assertTrue(description.contains("Node.js "), description);
       // Root on cgroup v1 here: every limit holds, and the description says so.
       assertTrue(
@@ -49,15 +45,7 @@ class LocalBackendIT {
         assertTrue(description.contains("(Python: numpy 1."), description);
       }
       String language =
-          jar.awaitReply("list", Duration.ofSeconds(1))
-              .path("result")
-              .path("tools")
-              .get(0)
-              .path("inputSchema")
-              .path("properties")
-              .path("language")
-              .path("description")
-              .asText();
+          tool.path("inputSchema").path("properties").path("language").path("description").asText();
       assertTrue(
           language.contains("Node.js "), "the schema names the local versions too: " + language);
 

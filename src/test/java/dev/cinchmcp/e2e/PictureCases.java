@@ -68,10 +68,7 @@ abstract class PictureCases {
   @AfterAll
   void stopJar() throws Exception {
     if (jar != null) {
-      jar.closeStdin();
-      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)), jar.stderr());
-      jar.assertProtocolClean();
-      jar.close();
+      jar.closeCleanly();
     }
   }
 
@@ -91,18 +88,16 @@ abstract class PictureCases {
     arguments.put("code", code);
     arguments.put("language", language);
     arguments.putAll(more);
-    jar.send(
-        JarProcess.JSON.writeValueAsString(
-            Map.of(
-                "jsonrpc",
-                "2.0",
-                "id",
-                id,
-                "method",
-                "tools/call",
-                "params",
-                Map.of("name", "execute_code", "arguments", arguments))));
+    jar.send(JarProcess.call(id, arguments));
     return jar.awaitReply(id, ANSWER).path("result");
+  }
+
+  /** The result is no error and has this many image blocks; them, decoded. */
+  static List<BufferedImage> assertImages(JsonNode result, int count) throws IOException {
+    assertFalse(result.path("isError").asBoolean(true), brief(result));
+    List<BufferedImage> images = images(result);
+    assertEquals(count, images.size(), brief(result));
+    return images;
   }
 
   /** The image blocks of a result, decoded. */
@@ -275,9 +270,7 @@ abstract class PictureCases {
   void atMostEightPicturesComeBackAndTheRestAreNamed() throws Exception {
     JsonNode result =
         run(PNG_PY + "for i in range(11):\n    png('p%02d.png' % i, 20 + i, 20)\n", "python");
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
-    List<BufferedImage> images = images(result);
-    assertEquals(8, images.size(), brief(result));
+    List<BufferedImage> images = assertImages(result, 8);
     for (int i = 0; i < 8; i++) {
       assertEquals(20 + i, images.get(i).getWidth(), "in the order made");
     }
@@ -302,9 +295,7 @@ abstract class PictureCases {
   @Test
   void aHugePictureIsScaledDown() throws Exception {
     JsonNode result = run(PNG_PY + "png('huge.png', 10000, 10000)\n", "python");
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
-    List<BufferedImage> images = images(result);
-    assertEquals(1, images.size(), brief(result));
+    List<BufferedImage> images = assertImages(result, 1);
     assertEquals(2048, images.get(0).getWidth());
     assertEquals(2048, images.get(0).getHeight());
     assertTrue(

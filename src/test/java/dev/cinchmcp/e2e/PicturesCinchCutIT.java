@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.CodeRunningApi;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.Requires;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,10 +36,7 @@ class PicturesCinchCutIT {
   @AfterAll
   void stop() throws Exception {
     if (jar != null) {
-      jar.closeStdin();
-      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)), jar.stderr());
-      jar.assertProtocolClean();
-      jar.close();
+      jar.closeCleanly();
     }
   }
 

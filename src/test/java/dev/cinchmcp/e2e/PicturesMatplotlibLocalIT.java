@@ -75,9 +75,7 @@ class PicturesMatplotlibLocalIT extends PictureCases {
             "import matplotlib.pyplot as plt\nplt.figure(figsize=(42, 42), dpi=100)\n"
                 + "plt.plot([0, 1], [0, 1])\nplt.show()\n",
             "python");
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
-    List<BufferedImage> images = images(result);
-    assertEquals(1, images.size(), brief(result));
+    List<BufferedImage> images = assertImages(result, 1);
     assertEquals(2048, images.get(0).getWidth());
     assertTrue(
         file(result, "[figure 1]").path("note").asText().startsWith("scaled from 4200 × 4200"),

@@ -51,17 +51,7 @@ class ProgramInputIT {
 
     try (JarProcess jar = JarProcess.start(Map.of())) {
       jar.initialize();
-      jar.send(
-          JarProcess.JSON.writeValueAsString(
-              Map.of(
-                  "jsonrpc",
-                  "2.0",
-                  "id",
-                  1,
-                  "method",
-                  "tools/call",
-                  "params",
-                  Map.of("name", "execute_code", "arguments", arguments))));
+      jar.send(JarProcess.call(1, arguments));
       JsonNode result = jar.awaitReply(1, Duration.ofSeconds(60)).path("result");
 
       assertFalse(result.path("isError").asBoolean(true), result.toString());

@@ -228,6 +228,39 @@ public final class JarProcess implements AutoCloseable {
     }
   }
 
+  /** A tools/call of execute_code with these arguments (code, language, stdin, files, args). */
+  public static String call(Object id, Map<String, Object> arguments) {
+    try {
+      return JSON.writeValueAsString(
+          Map.of(
+              "jsonrpc",
+              "2.0",
+              "id",
+              id,
+              "method",
+              "tools/call",
+              "params",
+              Map.of("name", "execute_code", "arguments", arguments)));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Ends the session as a client does (closes stdin); the server must exit 0 and have written only
+   * JSON-RPC. Then nothing of it is left.
+   */
+  public void closeCleanly() throws InterruptedException {
+    try {
+      closeStdin();
+    } catch (IOException alreadyGone) {
+      // waitForExit says how it ended
+    }
+    assertEquals(0, waitForExit(Duration.ofSeconds(30)), stderr());
+    assertProtocolClean();
+    close();
+  }
+
   /** The reply (result or error) to the request with this id. */
   public JsonNode awaitReply(Object id, Duration timeout) throws InterruptedException {
     JsonNode wanted = JSON.valueToTree(id);
