@@ -58,6 +58,10 @@ class ImagesTest {
         request -> request.equals("GET /version") ? VERSION : answer.apply(request));
   }
 
+  private static void ensureNode(Images images) throws Exception {
+    images.ensure("node:22-slim", "CINCH_DOCKER_NODE_IMAGE", new Heard()).get(10, TimeUnit.SECONDS);
+  }
+
   @Test
   void aMissingImageIsPulledOnceWithItsProgressTold() throws Exception {
     AtomicBoolean pulled = new AtomicBoolean();
@@ -116,24 +120,13 @@ class ImagesTest {
                       + "\"error\":\"Get https://registry-1.docker.io/v2/: dial tcp: lookup registry-1.docker.io: no such host\"}");
             })) {
       Images images = new Images(Engine.connect(engine.address(), timers), workers);
-      ExecutionException e =
-          assertThrows(
-              ExecutionException.class,
-              () ->
-                  images
-                      .ensure("node:22-slim", "CINCH_DOCKER_NODE_IMAGE", new Heard())
-                      .get(10, TimeUnit.SECONDS));
+      ExecutionException e = assertThrows(ExecutionException.class, () -> ensureNode(images));
       RunFailure failure = assertInstanceOf(RunFailure.class, e.getCause());
       assertTrue(failure.getMessage().contains("no such host"), failure.getMessage());
       assertTrue(failure.getMessage().contains("docker pull node:22-slim"), failure.getMessage());
       assertTrue(failure.getMessage().contains("CINCH_DOCKER_NODE_IMAGE"), failure.getMessage());
       int before = engine.requests().size();
-      assertThrows(
-          ExecutionException.class,
-          () ->
-              images
-                  .ensure("node:22-slim", "CINCH_DOCKER_NODE_IMAGE", new Heard())
-                  .get(10, TimeUnit.SECONDS));
+      assertThrows(ExecutionException.class, () -> ensureNode(images));
       assertTrue(engine.requests().size() > before, "a failed pull is not remembered");
     }
   }

@@ -31,13 +31,7 @@ class LocalSandboxCancelTest {
 
   @Test
   void cancellingKillsTheSandboxPromptly() throws Exception {
-    try (LocalSandboxRunner runner =
-        Sandboxes.usable(
-            LocalSandboxRunner.start(
-                LocalSandboxSettings.defaults()
-                    .withStateDir(state)
-                    .withMaxConcurrent(1)
-                    .withPoolSize(0)))) {
+    try (LocalSandboxRunner runner = oneAtATime(state)) {
       Runsc runsc = Sandboxes.runsc(runner);
       CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
       CompletableFuture<RunResult> queued =
@@ -63,13 +57,7 @@ class LocalSandboxCancelTest {
 
   @Test
   void closingTheRunnerKillsItsSandboxesAndFailsTheirFutures() throws Exception {
-    LocalSandboxRunner runner =
-        Sandboxes.usable(
-            LocalSandboxRunner.start(
-                LocalSandboxSettings.defaults()
-                    .withStateDir(state.resolve("close"))
-                    .withMaxConcurrent(1)
-                    .withPoolSize(0)));
+    LocalSandboxRunner runner = oneAtATime(state.resolve("close"));
     Runsc runsc = Sandboxes.runsc(runner);
     CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
     CompletableFuture<RunResult> queued = python(runner, "print(1)");
@@ -86,6 +74,16 @@ class LocalSandboxCancelTest {
         "the sandbox and its cgroup to go after close");
     // close() returns only once the sandboxes are cleaned up.
     Sandboxes.assertNothingLeft(runner);
+  }
+
+  /** A runner of cold sandboxes, one at a time: a second run waits for the first. */
+  private static LocalSandboxRunner oneAtATime(Path stateDir) {
+    return Sandboxes.usable(
+        LocalSandboxRunner.start(
+            LocalSandboxSettings.defaults()
+                .withStateDir(stateDir)
+                .withMaxConcurrent(1)
+                .withPoolSize(0)));
   }
 
   private static List<String> waitForContainers(Runsc runsc, int count)
