@@ -92,6 +92,15 @@ abstract class PictureCases {
     return jar.awaitReply(id, ANSWER).path("result");
   }
 
+  /** The result's one image block, decoded, checked to be this size. */
+  static BufferedImage oneImage(JsonNode result, int width, int height) throws IOException {
+    List<BufferedImage> images = images(result);
+    assertEquals(1, images.size(), brief(result));
+    BufferedImage image = images.get(0);
+    assertEquals(width + " × " + height, image.getWidth() + " × " + image.getHeight());
+    return image;
+  }
+
   /** The result is no error and has this many image blocks; them, decoded. */
   static List<BufferedImage> assertImages(JsonNode result, int count) throws IOException {
     assertFalse(result.path("isError").asBoolean(true), brief(result));
@@ -140,10 +149,7 @@ abstract class PictureCases {
             "python");
     assertFalse(result.path("isError").asBoolean(true), brief(result));
     assertEquals("written\n", result.path("structuredContent").path("stdout").asText());
-    List<BufferedImage> images = images(result);
-    assertEquals(1, images.size(), brief(result));
-    assertEquals(300, images.get(0).getWidth());
-    assertEquals(200, images.get(0).getHeight());
+    oneImage(result, 300, 200);
     assertEquals("image", file(result, "chart.png").path("returned").asText());
     assertEquals("text", file(result, "table.csv").path("returned").asText());
     assertEquals(8, file(result, "table.csv").path("size").asInt());
@@ -214,11 +220,8 @@ abstract class PictureCases {
     JsonNode result = run(code, "javascript");
     assertFalse(result.path("isError").asBoolean(true), brief(result));
     assertEquals("done\n", result.path("structuredContent").path("stdout").asText());
-    List<BufferedImage> images = images(result);
-    assertEquals(1, images.size(), brief(result));
-    assertEquals(64, images.get(0).getWidth());
-    assertEquals(48, images.get(0).getHeight());
-    assertEquals(200, images.get(0).getRGB(10, 10) & 0xff, "the picture's own pixels");
+    BufferedImage image = oneImage(result, 64, 48);
+    assertEquals(200, image.getRGB(10, 10) & 0xff, "the picture's own pixels");
   }
 
   @Test

@@ -37,10 +37,7 @@ class PicturesMatplotlibLocalIT extends PictureCases {
     assertTrue(
         result.path("structuredContent").path("stdout").asText().startsWith("shown"),
         brief(result));
-    List<BufferedImage> images = images(result);
-    assertEquals(1, images.size(), brief(result));
-    assertEquals(640, images.get(0).getWidth());
-    assertEquals(480, images.get(0).getHeight());
+    oneImage(result, 640, 480);
     assertEquals("figure", file(result, "[figure 1]").path("type").asText());
   }
 
