@@ -2,37 +2,25 @@ package dev.cinchmcp.cli;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import dev.cinchmcp.config.Version;
+import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.JarProcess;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The command line of the built jar, run as a real process (what a person types in a terminal). */
 class CliJarIT {
 
-  private final WireMockServer api = new WireMockServer(options().dynamicPort());
-
-  @BeforeEach
-  void start() {
-    api.start();
-  }
-
-  @AfterEach
-  void stop() {
-    api.stop();
-  }
+  @RegisterExtension final FakeCinchApi api = new FakeCinchApi();
 
   @Test
   void versionPrintsTheVersionTheBuildStamped() throws Exception {
-    JarProcess run = JarProcess.run(JarProcess.builtJar(), Map.of(), "", "--version");
+    JarProcess.Exited run = JarProcess.run(JarProcess.jar(), Map.of(), "", "--version");
 
     assertEquals(0, run.exitCode());
     assertEquals("cinch-mcp " + Version.get() + "\n", run.out());
@@ -41,9 +29,9 @@ class CliJarIT {
 
   @Test
   void checkAgainstAWorkingApiExitsZero() throws Exception {
-    api.stubFor(post("/run").willReturn(okJson(CliRun.fixture("run-answer.json"))));
+    api.answer(okJson(CliRun.fixture("run-answer.json")));
 
-    JarProcess run = JarProcess.run(JarProcess.builtJar(), env(), "", "--check");
+    JarProcess.Exited run = JarProcess.run(JarProcess.jar(), env(), "", "--check");
 
     assertEquals(0, run.exitCode(), run.out() + run.err());
     assertTrue(run.out().contains("OK: execute_code calls will work."), run.out());
@@ -52,15 +40,11 @@ class CliJarIT {
 
   @Test
   void checkWithARefusedKeyExitsOneAndNeverShowsTheKey() throws Exception {
-    api.stubFor(
-        post("/run")
-            .willReturn(
-                aResponse()
-                    .withStatus(401)
-                    .withBody(CliRun.fixture("key-refused-echoing-key.json"))));
+    api.answer(
+        aResponse().withStatus(401).withBody(CliRun.fixture("key-refused-echoing-key.json")));
 
-    JarProcess run =
-        JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "trace"), "", "--check");
+    JarProcess.Exited run =
+        JarProcess.run(JarProcess.jar(), env("CINCH_LOG_LEVEL", "trace"), "", "--check");
 
     assertEquals(1, run.exitCode(), run.out() + run.err());
     assertTrue(run.out().contains("API key        REFUSED"), run.out());
@@ -69,7 +53,7 @@ class CliJarIT {
 
   @Test
   void unknownFlagExitsTwoWithUsageOnStderr() throws Exception {
-    JarProcess run = JarProcess.run(JarProcess.builtJar(), Map.of(), "", "--verbose");
+    JarProcess.Exited run = JarProcess.run(JarProcess.jar(), Map.of(), "", "--verbose");
 
     assertEquals(2, run.exitCode());
     assertEquals("", run.out());
@@ -78,10 +62,10 @@ class CliJarIT {
 
   @Test
   void logLevelIsAppliedBeforeTheFirstLogLine() throws Exception {
-    JarProcess normal = JarProcess.run(JarProcess.builtJar(), env(), "");
-    JarProcess quiet = JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "WARN"), "");
-    JarProcess invalid =
-        JarProcess.run(JarProcess.builtJar(), env("CINCH_LOG_LEVEL", "chatty"), "");
+    JarProcess.Exited normal = JarProcess.run(JarProcess.jar(), env(), "");
+    JarProcess.Exited quiet = JarProcess.run(JarProcess.jar(), env("CINCH_LOG_LEVEL", "WARN"), "");
+    JarProcess.Exited invalid =
+        JarProcess.run(JarProcess.jar(), env("CINCH_LOG_LEVEL", "chatty"), "");
 
     assertTrue(normal.err().contains("ready on stdio"), normal.err());
     assertEquals("", quiet.err());

@@ -4,44 +4,31 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import dev.cinchmcp.backend.cinch.KeyEchoes;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code --check} against a scripted Cinch API: one test per answer a person can get. */
 class SelfCheckTest {
 
-  private final WireMockServer api = new WireMockServer(options().dynamicPort());
-
-  @BeforeEach
-  void start() {
-    api.start();
-  }
-
-  @AfterEach
-  void stop() {
-    api.stop();
-  }
+  @RegisterExtension final FakeCinchApi api = new FakeCinchApi();
 
   @Test
   void apiUpSaysCallsWillWorkAndExitsZero() {
-    api.stubFor(post("/run").willReturn(okJson(CliRun.fixture("run-answer.json"))));
+    api.answer(okJson(CliRun.fixture("run-answer.json")));
 
     CliRun run = check(env());
 
@@ -79,13 +66,11 @@ class SelfCheckTest {
 
   @Test
   void refusedKeySaysRefusedAndNeverShowsTheKeyEvenWhenTheApiEchoesIt() {
-    api.stubFor(
-        post("/run")
-            .willReturn(
-                aResponse()
-                    .withStatus(401)
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(CliRun.fixture("key-refused-echoing-key.json"))));
+    api.answer(
+        aResponse()
+            .withStatus(401)
+            .withHeader("Content-Type", "application/json")
+            .withBody(CliRun.fixture("key-refused-echoing-key.json")));
 
     CliRun run = check(env());
 
@@ -99,13 +84,11 @@ class SelfCheckTest {
 
   @Test
   void exhaustedCreditsSaysExhaustedAndFails() {
-    api.stubFor(
-        post("/run")
-            .willReturn(
-                aResponse()
-                    .withStatus(402)
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(CliRun.fixture("credits-exhausted.json"))));
+    api.answer(
+        aResponse()
+            .withStatus(402)
+            .withHeader("Content-Type", "application/json")
+            .withBody(CliRun.fixture("credits-exhausted.json")));
 
     CliRun run = check(env());
 
@@ -118,10 +101,7 @@ class SelfCheckTest {
 
   @Test
   void serverErrorFails() {
-    api.stubFor(
-        post("/run")
-            .willReturn(
-                aResponse().withStatus(503).withBody("{\"error\":\"service unavailable\"}")));
+    api.answer(aResponse().withStatus(503).withBody("{\"error\":\"service unavailable\"}"));
 
     CliRun run = check(env());
 
@@ -131,8 +111,7 @@ class SelfCheckTest {
 
   @Test
   void noAnswerInTimeSaysSoAndFails() {
-    api.stubFor(
-        post("/run").willReturn(okJson(CliRun.fixture("run-answer.json")).withFixedDelay(3_000)));
+    api.answer(okJson(CliRun.fixture("run-answer.json")).withFixedDelay(3_000));
 
     CliRun run = check(env("CINCH_TIMEOUT_MS", "300"));
 
@@ -208,10 +187,7 @@ class SelfCheckTest {
   @MethodSource("encodings")
   void refusedKeyEchoedInAnyEncodingIsNeverShown(int encoding) {
     String echo = KeyEchoes.of(CliRun.KEY).get(encoding);
-    api.stubFor(
-        post("/run")
-            .willReturn(
-                aResponse().withStatus(401).withBody("{\"error\":\"bad key " + echo + "\"}")));
+    api.answer(aResponse().withStatus(401).withBody("{\"error\":\"bad key " + echo + "\"}"));
 
     CliRun run = check(env());
 
@@ -224,7 +200,7 @@ class SelfCheckTest {
   @MethodSource("encodings")
   void keyPrintedInAnyEncodingByTheTestProgramIsNeverShown(int encoding) {
     String echo = KeyEchoes.of(CliRun.KEY).get(encoding).replace("\\", "\\\\");
-    api.stubFor(post("/run").willReturn(okJson("{\"stdout\":\"" + echo + "\",\"exitCode\":0}")));
+    api.answer(okJson("{\"stdout\":\"" + echo + "\",\"exitCode\":0}"));
 
     CliRun run = check(env());
 

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.TestHomes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -51,7 +54,7 @@ class BigInputIT {
           }
           if (new String(head, 0, Math.max(n, 0), StandardCharsets.UTF_8).contains("fake:sleep")) {
             try {
-              Thread.sleep(1000);
+              Await.stall(Duration.ofSeconds(1), "a program that runs a second");
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
             }
@@ -97,9 +100,9 @@ class BigInputIT {
       jar.closeStdin();
       jar.waitForExit(Duration.ofSeconds(30));
       assertTrue(System.nanoTime() < deadline, "no archive appeared in " + archives);
-      while (!hasArchive(archives) && System.nanoTime() < deadline) {
-        Thread.sleep(100); // the first start's trainer is making it
-      }
+      // The first start's trainer is making it.
+      Await.holdsWithin(
+          () -> hasArchive(archives), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.cinchmcp.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.testkit.JarProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

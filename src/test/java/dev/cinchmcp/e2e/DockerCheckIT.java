@@ -1,16 +1,19 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresEngine;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
+import dev.cinchmcp.testkit.TestHomes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** {@code --check} with the docker backend: which engine, runtime and limits, and a real run. */
-@RequiresEngine
+@Requires(ENGINE)
 class DockerCheckIT {
 
   @Test

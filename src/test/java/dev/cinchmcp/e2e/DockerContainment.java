@@ -1,29 +1,24 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cinchmcp.RequiresEngine;
-import dev.cinchmcp.TestEngine;
+import dev.cinchmcp.testkit.ContainmentPrograms;
+import dev.cinchmcp.testkit.HostListeners;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
+import dev.cinchmcp.testkit.TestEngine;
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.net.ServerSocket;
-import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,7 +31,7 @@ import org.junit.jupiter.api.TestInstance;
  * call is sent at the start, so the slow ones run side by side (4 at once); each test awaits its
  * own answer.
  */
-@RequiresEngine
+@Requires(ENGINE)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class DockerContainment {
 
@@ -46,9 +41,7 @@ abstract class DockerContainment {
   private final String runtime;
   private JarProcess jar;
   private Path planted;
-  private final List<ServerSocket> servers = new ArrayList<>();
-  private final List<String> targets = new ArrayList<>();
-  private final AtomicInteger accepted = new AtomicInteger();
+  private HostListeners host;
 
   DockerContainment(String runtime) {
     this.runtime = runtime;
@@ -58,130 +51,38 @@ abstract class DockerContainment {
   void startEveryRun() throws Exception {
     planted = Files.createTempDirectory("cinchmcp-planted-");
     Files.writeString(planted.resolve("secret.txt"), MARKER);
-    for (InetAddress address : hostAddresses()) {
-      ServerSocket server = new ServerSocket(0, 50, address);
-      server.setSoTimeout(200);
-      servers.add(server);
-      targets.add("('" + address.getHostAddress() + "', " + server.getLocalPort() + ")");
-      Thread accept = new Thread(() -> acceptAll(server), "accept");
-      accept.setDaemon(true);
-      accept.start();
-    }
+    host = new HostListeners();
     Map<String, String> env = new HashMap<>(DockerEngine.jarEnvironment(runtime));
     env.put("CINCH_API_KEY", "cinch_live_" + MARKER); // the server's secrets must not arrive
     env.put("CINCH_SECRET_PROBE", MARKER);
     jar = JarProcess.start(env);
     jar.initialize();
     send("loop", "python", "print('started', flush=True)\nwhile True:\n    pass", null);
-    send(
-        "forkBomb",
-        "python",
-        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",
-        null);
-    send(
-        "forkCounter",
-        "python",
-        """
-        import os
-        n = 0
-        while n < 1000:
-            try:
-                if os.fork() == 0:
-                    os.execv('/bin/sleep', ['sleep', '20'])
-                n += 1
-            except OSError as e:
-                print('fork refused after', n, e.strerror, flush=True)
-                os._exit(0)
-        print('forked', n)
-        """,
-        null);
-    send(
-        "pythonMemory",
-        "python",
-        "b = bytearray(150 * 2**20)\nprint('150 MB ok', flush=True)\n"
-            + "c = bytearray(400 * 2**20)\nprint('400 MB too')",
-        null);
-    send(
-        "nodeMemory",
-        "javascript",
-        "const a = Buffer.alloc(150 * 2**20, 1); console.log('150 MB ok');\n"
-            + "const b = Buffer.alloc(400 * 2**20, 1); console.log('400 MB too')",
-        null);
-    send(
-        "nodeHeap",
-        "javascript",
-        "const a = []; for (let i = 0; ; i++) a.push(new Array(100000).fill(i));",
-        null);
-    send(
-        "flood",
-        "python",
-        "import sys\nsys.stdout.write('a' + '\\U0001F600' * 15000)\nfor i in range(50):\n"
-            + "    sys.stdout.write('x' * 100000)\nprint('end')",
-        null);
-    send(
-        "tmp",
-        "python",
-        """
-        n = 0
-        try:
-            with open('/tmp/fill', 'wb') as f:
-                while n < 200 * 2**20:
-                    f.write(b'x' * 2**20)
-                    f.flush()
-                    n += 2**20
-        except OSError as e:
-            print('refused', e.strerror)
-        print(n)
-        """,
-        null);
+    send("forkBomb", "python", ContainmentPrograms.FORK_BOMB, null);
+    send("forkCounter", "python", ContainmentPrograms.FORK_COUNTER, null);
+    send("pythonMemory", "python", ContainmentPrograms.PYTHON_MEMORY_BOMB, null);
+    send("nodeMemory", "javascript", ContainmentPrograms.NODE_BUFFER_BOMB, null);
+    send("nodeHeap", "javascript", ContainmentPrograms.NODE_HEAP_BOMB, null);
+    send("flood", "python", ContainmentPrograms.FLOOD, null);
+    send("tmp", "python", ContainmentPrograms.TMP_FILLER, null);
     send(
         "files",
         "python",
-        """
-        import os
-        for path in ['%s', '%s', '/etc/passwd', '/root', '/home', '/var/run/docker.sock', '%s']:
-            try:
-                if os.path.isdir(path):
-                    print(path, 'LISTED', os.listdir(path))
-                else:
-                    print(path, 'READ', open(path).read())
-            except OSError as e:
-                print(path, 'DENIED', type(e).__name__)
-        print('ROOT', sorted(os.listdir('/')))
-        """
-            .formatted(
-                planted.resolve("secret.txt"), planted, TestEngine.host().replace("unix://", "")),
+        ContainmentPrograms.readEach(
+            planted.resolve("secret.txt").toString(),
+            planted.toString(),
+            "/etc/passwd",
+            "/root",
+            "/home",
+            "/var/run/docker.sock",
+            TestEngine.host().replace("unix://", "")),
         null);
-    send(
-        "network",
-        "python",
-        """
-        import socket
-        for target in [%s]:
-            try:
-                socket.create_connection(target, timeout=2).close()
-                print(target, 'CONNECTED')
-            except OSError as e:
-                print(target, 'FAILED', e)
-        try:
-            socket.getaddrinfo('example.com', 80)
-            print('DNS RESOLVED')
-        except OSError as e:
-            print('DNS FAILED', e)
-        """
-            .formatted(String.join(", ", targets)),
-        null);
+    send("network", "python", host.pythonProbe(), null);
     send(
         "writes",
         "python",
-        """
-        for path in ['/usr/x', '/x', '/bin/x', '/proc/x', '/etc/hosts', '/tmp/code/main.py.x']:
-            try:
-                open(path, 'w').write('x')
-                print(path, 'WRITTEN')
-            except OSError as e:
-                print(path, 'REFUSED')
-        """,
+        ContainmentPrograms.writeEach(
+            "/usr/x", "/x", "/bin/x", "/proc/x", "/etc/hosts", "/tmp/code/main.py.x"),
         null);
     send(
         "environment",
@@ -248,8 +149,8 @@ abstract class DockerContainment {
       if (jar != null) {
         jar.close();
       }
-      for (ServerSocket server : servers) {
-        server.close();
+      if (host != null) {
+        host.close();
       }
       Files.deleteIfExists(planted.resolve("secret.txt"));
       Files.deleteIfExists(planted);
@@ -309,10 +210,7 @@ abstract class DockerContainment {
   void noNetworkNotEvenToTheHost() throws Exception {
     JsonNode result = result("network");
     String out = result.path("stdout").asText();
-    assertFalse(out.contains("CONNECTED"), describe(result));
-    assertFalse(out.contains("RESOLVED"), describe(result));
-    assertEquals(targets.size(), out.split("FAILED", -1).length - 2, describe(result));
-    assertEquals(0, accepted.get(), "a connection from the container reached the host");
+    host.assertNothingReached(out, describe(result), "container");
   }
 
   @Test
@@ -447,30 +345,5 @@ abstract class DockerContainment {
     assertEquals(1, thrown.path("exitCode").asInt(), describe(thrown));
     assertTrue(thrown.path("stderr").asText().contains("Error: boom"), describe(thrown));
     assertEquals("docker", thrown.path("backend").asText());
-  }
-
-  private static List<InetAddress> hostAddresses() throws IOException {
-    List<InetAddress> addresses = new ArrayList<>(List.of(InetAddress.getLoopbackAddress()));
-    for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-      for (InetAddress address : Collections.list(nic.getInetAddresses())) {
-        if (address instanceof Inet4Address && !address.isLoopbackAddress()) {
-          addresses.add(address);
-        }
-      }
-    }
-    return addresses;
-  }
-
-  private void acceptAll(ServerSocket server) {
-    while (!server.isClosed()) {
-      try {
-        server.accept().close();
-        accepted.incrementAndGet();
-      } catch (SocketTimeoutException e) {
-        // keep listening
-      } catch (IOException e) {
-        return;
-      }
-    }
   }
 }

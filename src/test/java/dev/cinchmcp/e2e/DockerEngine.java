@@ -2,7 +2,8 @@ package dev.cinchmcp.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cinchmcp.TestEngine;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.TestEngine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -49,13 +50,8 @@ final class DockerEngine {
 
   /** Waits until no container of this backend is left, up to {@code limit}; those left then. */
   static List<String> awaitNoContainers(Duration limit) throws Exception {
-    long deadline = System.nanoTime() + limit.toNanos();
-    List<String> left = containers();
-    while (!left.isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-      left = containers();
-    }
-    return left;
+    Await.holdsWithin(() -> containers().isEmpty(), limit);
+    return containers();
   }
 
   static void assertNoContainers(Duration limit) throws Exception {

@@ -1,11 +1,13 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.RequiresEngine;
-import dev.cinchmcp.TestEngine;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
+import dev.cinchmcp.testkit.TestEngine;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * Images on a real engine with no registry: one removed while the server runs is looked for again,
  * and a pull that cannot happen says what to do, with its progress in the client's log.
  */
-@RequiresEngine
+@Requires(ENGINE)
 class DockerImageIT {
 
   @Test

@@ -1,11 +1,14 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresEngine;
-import dev.cinchmcp.TestEngine;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
+import dev.cinchmcp.testkit.TestEngine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,17 +23,28 @@ import org.junit.jupiter.params.provider.ValueSource;
  * in flight, and after a cancel, none is left; what a dead server left is removed at the next
  * start. On runc and on runsc.
  */
-@RequiresEngine
+@Requires(ENGINE)
 class DockerLifetimeIT {
 
   private static final String SPIN = "print('spinning', flush=True)\nwhile True:\n    pass";
 
+  /** A server with this runtime, initialized, once no container of an earlier test is left. */
+  private static JarProcess server(String runtime) throws Exception {
+    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
+    JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime));
+    try {
+      jar.initialize();
+      return jar;
+    } catch (Exception | AssertionError e) {
+      jar.close();
+      throw e;
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"runc", "runsc"})
   void aSigkilledServersContainerIsGoneAfterItsWallClock(String runtime) throws Exception {
-    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
-    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
-      jar.initialize();
+    try (JarProcess jar = server(runtime)) {
       jar.send(JarProcess.call(1, SPIN, "p1"));
       long sent = System.nanoTime();
       awaitRunning(jar);
@@ -46,9 +60,7 @@ class DockerLifetimeIT {
   @ParameterizedTest
   @ValueSource(strings = {"runc", "runsc"})
   void aSigtermWithRunsInFlightKillsEveryContainer(String runtime) throws Exception {
-    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
-    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
-      jar.initialize();
+    try (JarProcess jar = server(runtime)) {
       for (int id = 1; id <= 4; id++) {
         jar.send(JarProcess.call(id, SPIN));
       }
@@ -66,9 +78,7 @@ class DockerLifetimeIT {
   @ParameterizedTest
   @ValueSource(strings = {"runc", "runsc"})
   void aCancelledCallsContainerIsRemoved(String runtime) throws Exception {
-    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
-    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
-      jar.initialize();
+    try (JarProcess jar = server(runtime)) {
       jar.send(JarProcess.call(1, SPIN));
       awaitRunning(jar);
       long cancelled = System.nanoTime();
@@ -127,13 +137,9 @@ class DockerLifetimeIT {
               .path("stdout")
               .asText(),
           jar.stderr());
-      List<String> left = DockerEngine.containers();
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (left.contains(leftover) && System.nanoTime() < deadline) {
-        Thread.sleep(100);
-        left = DockerEngine.containers();
-      }
-      assertEquals(List.of(alive), left, jar.stderr());
+      Await.holdsWithin(
+          () -> !DockerEngine.containers().contains(leftover), Duration.ofSeconds(10));
+      assertEquals(List.of(alive), DockerEngine.containers(), jar.stderr());
       assertTrue(jar.stderr().contains("Removed 1 container(s) left by servers that are gone"));
     } finally {
       DockerEngine.docker("rm", "-f", alive);
@@ -146,17 +152,19 @@ class DockerLifetimeIT {
   }
 
   private static void awaitRunning(JarProcess jar, int containers) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (DockerEngine.docker(
-                  "ps", "--filter", "label=dev.cinchmcp.owner", "--filter", "status=running", "-q")
-              .size()
-          >= containers) {
-        Thread.sleep(300); // let the program itself start
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no container started; stderr:\n" + jar.stderr());
+    Await.until(
+        () ->
+            DockerEngine.docker(
+                        "ps",
+                        "--filter",
+                        "label=dev.cinchmcp.owner",
+                        "--filter",
+                        "status=running",
+                        "-q")
+                    .size()
+                >= containers,
+        Duration.ofSeconds(30),
+        () -> containers + " running container(s); stderr:\n" + jar.stderr());
+    Await.timePasses(Duration.ofMillis(300), "the program itself starts in its container");
   }
 }

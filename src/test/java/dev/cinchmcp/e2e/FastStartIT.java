@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.TestHomes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -130,15 +133,15 @@ class FastStartIT {
 
   /** Waits (polling, bounded) until the training process has renamed an archive into place. */
   private Path awaitArchive(int count) throws Exception {
-    long deadline = System.nanoTime() + TRAINING.toNanos();
-    while (System.nanoTime() < deadline) {
-      List<Path> files = archiveFiles();
-      if (files.size() >= count) {
-        return files.get(files.size() - 1);
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no archive appeared in " + archives() + " within " + TRAINING);
+    return Await.untilPresent(
+        () -> {
+          List<Path> files = archiveFiles();
+          return files.size() >= count
+              ? Optional.of(files.get(files.size() - 1))
+              : Optional.empty();
+        },
+        TRAINING,
+        "an archive in " + archives());
   }
 
   @Test
@@ -194,12 +197,13 @@ class FastStartIT {
     Files.setLastModifiedTime(old, fortyDaysAgo);
     Files.setLastModifiedTime(jar, FileTime.fromMillis(System.currentTimeMillis() - 60_000));
     assertTrue(start().isEmpty(), "the changed jar has no archive yet");
-    long deadline = System.nanoTime() + TRAINING.toNanos();
+    Await.holdsWithin(
+        () -> {
+          List<Path> now = archiveFiles();
+          return now.size() == 1 && !now.contains(old);
+        },
+        TRAINING);
     List<Path> files = archiveFiles();
-    while (System.nanoTime() < deadline && (files.size() != 1 || files.contains(old))) {
-      Thread.sleep(100);
-      files = archiveFiles();
-    }
     assertEquals(1, files.size(), "only the new jar's archive is left: " + files);
     assertFalse(files.contains(old));
     assertFalse(Files.exists(old.resolveSibling(old.getFileName() + ".log")), "nor the old log");

@@ -1,23 +1,19 @@
 package dev.cinchmcp.e2e;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.JarProcess;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Thousands of hostile lines (random bytes, cut-off JSON, deep nesting, huge numbers, wrong types
@@ -30,33 +26,19 @@ class FuzzIT {
   private static final int HOSTILE_LINES = 4000;
   private static final int VALID_EVERY = 20;
 
-  private WireMockServer api;
+  @RegisterExtension final FakeCinchApi api = new FakeCinchApi().answering(FakeCinchApi.OK_RUN);
 
-  @BeforeEach
-  void startApi() {
-    api =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    api.start();
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(
-                        "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":1}")));
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.stop();
+  /** -Dfuzz.seed, else a new seed; printed, so a failure can be replayed. */
+  private static long seed(String label) {
+    long seed = Long.getLong("fuzz.seed", System.nanoTime());
+    System.out.println(label + ": " + seed);
+    return seed;
   }
 
   @Test
   void hostileLinesNeverStopTheServerOrCorruptStdout() throws Exception {
-    long seed = Long.getLong("fuzz.seed", System.nanoTime());
-    System.out.println("FuzzIT seed: " + seed);
-    Random random = new Random(seed);
-    HostileLines hostile = new HostileLines(random);
+    long seed = seed("FuzzIT seed");
+    HostileLines hostile = new HostileLines(new Random(seed));
     // The recommended launch: its smaller thread stacks are where a deeply nested message would
     // hurt.
     try (JarProcess jar = JarProcess.startFast(JarProcess.envFor(api.baseUrl()))) {
@@ -110,10 +92,8 @@ class FuzzIT {
    */
   @Test
   void everyHostileRequestWithAnIdGetsExactlyOneCleanAnswer() throws Exception {
-    long seed = Long.getLong("fuzz.seed", System.nanoTime());
-    System.out.println("FuzzIT answers seed: " + seed);
-    Random random = new Random(seed);
-    AnswerableLines hostile = new AnswerableLines(random);
+    long seed = seed("FuzzIT answers seed");
+    AnswerableLines hostile = new AnswerableLines(new Random(seed));
     try (JarProcess jar = JarProcess.startFast(JarProcess.envFor(api.baseUrl()))) {
       jar.initialize();
       ByteArrayOutputStream batch = new ByteArrayOutputStream();

@@ -1,11 +1,13 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * The built jar with no Cinch key: it serves from a local gVisor sandbox (runsc, installed by
  * .ci/run), says so on stderr, promises the interpreter versions it really has, and runs code.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalBackendIT {
 
   @Test
@@ -24,13 +26,9 @@ class LocalBackendIT {
     try (JarProcess jar = JarProcess.start(Map.of())) {
       jar.initialize();
       jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
-      String description =
-          jar.awaitReply("list", Duration.ofSeconds(30))
-              .path("result")
-              .path("tools")
-              .get(0)
-              .path("description")
-              .asText();
+      JsonNode tool =
+          jar.awaitReply("list", Duration.ofSeconds(30)).path("result").path("tools").get(0);
+      String description = tool.path("description").asText();
       assertTrue(description.contains("Node.js "), description);
       // Root on cgroup v1 here: every limit holds, and the description says so.
       assertTrue(
@@ -47,15 +45,7 @@ class LocalBackendIT {
         assertTrue(description.contains("(Python: numpy 1."), description);
       }
       String language =
-          jar.awaitReply("list", Duration.ofSeconds(1))
-              .path("result")
-              .path("tools")
-              .get(0)
-              .path("inputSchema")
-              .path("properties")
-              .path("language")
-              .path("description")
-              .asText();
+          tool.path("inputSchema").path("properties").path("language").path("description").asText();
       assertTrue(
           language.contains("Node.js "), "the schema names the local versions too: " + language);
 

@@ -1,9 +1,12 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * client crash, the OOM killer) its sandbox is stopped at the wall clock by {@code timeout}, which
  * does not need the JVM; after a SIGTERM with runs in flight, none is left once the server exits.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxLifetimeIT {
 
   /** The server itself, not a launcher in front of it, so that the signal reaches the JVM. */
@@ -34,13 +37,10 @@ class LocalSandboxLifetimeIT {
       jar.process().waitFor();
       assertTrue(sandbox.stream().anyMatch(Processes::running), "the test proves nothing");
       // 10 s wall clock + the 1 s backstop grace + 2 s for the kernel and a busy machine.
-      long deadline = sent + Duration.ofSeconds(13).toNanos();
-      while (sandbox.stream().anyMatch(Processes::running)) {
-        assertTrue(
-            System.nanoTime() < deadline,
-            "sandbox processes still alive 13 s after the call: " + alive(sandbox));
-        Thread.sleep(100);
-      }
+      Await.until(
+          () -> sandbox.stream().noneMatch(Processes::running),
+          Duration.ofNanos(sent + Duration.ofSeconds(13).toNanos() - System.nanoTime()),
+          () -> "sandbox processes to end 13 s after the call; alive: " + Processes.alive(sandbox));
     }
   }
 
@@ -57,7 +57,7 @@ class LocalSandboxLifetimeIT {
       // Give the kernel a moment to end what was killed; nothing may still run.
       assertTrue(
           Processes.awaitEnded(sandboxes, Duration.ofSeconds(1)),
-          "sandbox processes left after the server exited: " + alive(sandboxes));
+          "sandbox processes left after the server exited: " + Processes.alive(sandboxes));
     }
   }
 
@@ -78,41 +78,11 @@ class LocalSandboxLifetimeIT {
    * timeout, runsc, the Sentry, the gofer) and everything below them.
    */
   private static List<ProcessHandle> awaitSandbox(JarProcess jar) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (System.nanoTime() < deadline) {
-      List<ProcessHandle> runs = runProcesses(jar.process().pid());
-      if (runs.stream()
-          .anyMatch(
-              p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))) {
-        Thread.sleep(500); // let the gofer and the program's stub start too
-        return runProcesses(jar.process().pid());
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no sandbox started; stderr:\n" + jar.stderr());
-  }
-
-  private static List<ProcessHandle> runProcesses(long serverPid) {
-    String runId = "cinchmcp-" + serverPid + "-";
-    List<ProcessHandle> named =
-        ProcessHandle.allProcesses()
-            .filter(
-                p ->
-                    p.info()
-                        .arguments()
-                        .map(args -> String.join(" ", args).contains(runId))
-                        .orElse(false))
-            .toList();
-    return java.util.stream.Stream.concat(
-            named.stream(), named.stream().flatMap(ProcessHandle::descendants))
-        .distinct()
-        .toList();
-  }
-
-  private static List<String> alive(List<ProcessHandle> processes) {
-    return processes.stream()
-        .filter(Processes::running)
-        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
-        .toList();
+    Await.until(
+        () -> Processes.sentries(jar.process().pid()) >= 1,
+        Duration.ofSeconds(20),
+        () -> "a sandbox to start; stderr:\n" + jar.stderr());
+    Await.timePasses(Duration.ofMillis(500), "the gofer and the program's stub start too");
+    return Processes.ofRuns(jar.process().pid());
   }
 }

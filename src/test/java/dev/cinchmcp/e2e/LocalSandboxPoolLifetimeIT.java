@@ -1,9 +1,12 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * backstop), and the next server's start-up removes what the killed one left (bundles, runsc state,
  * cgroups).
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxPoolLifetimeIT {
 
   private static final Map<String, String> LOCAL =
@@ -39,7 +42,7 @@ class LocalSandboxPoolLifetimeIT {
     try (JarProcess jar = JarProcess.start(LOCAL)) {
       selfTestDone(jar);
       Set<String> waiting = awaitWaitingSandboxes(jar, 2);
-      List<ProcessHandle> processes = runProcesses(jar.process().pid());
+      List<ProcessHandle> processes = Processes.ofRuns(jar.process().pid());
       jar.process().destroyForcibly(); // SIGKILL: no shutdown hook, no clean-up of the JVM's own
       jar.process().waitFor();
       long killed = System.nanoTime();
@@ -67,12 +70,13 @@ class LocalSandboxPoolLifetimeIT {
       Set<String> waiting = awaitWaitingSandboxes(jar, 2);
       jar.send(JarProcess.call(1, SPIN));
       long sent = System.nanoTime();
-      Thread.sleep(1_000); // the program spins; a cold run would have a run id of its own by now
+      Await.timePasses(
+          Duration.ofSeconds(1), "the program spins; a cold run would have a run id of its own");
       assertEquals(
           waiting,
           runIds(jar.process().pid()),
           "the call must run in a waiting sandbox (a new id means it ran cold)");
-      List<ProcessHandle> processes = runProcesses(jar.process().pid());
+      List<ProcessHandle> processes = Processes.ofRuns(jar.process().pid());
       jar.process().destroyForcibly();
       jar.process().waitFor();
       // 10 s from the hand-over + the 1 s backstop grace + 2 s for the kernel and a busy machine.
@@ -95,37 +99,29 @@ class LocalSandboxPoolLifetimeIT {
    */
   private static Set<String> awaitWaitingSandboxes(JarProcess jar, int count)
       throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      long booted =
-          runProcesses(jar.process().pid()).stream()
-              .filter(p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))
-              .count();
-      if (booted >= count) {
-        Thread.sleep(1_500); // the interpreters start, and gVisor's clock is calibrated
-        return runIds(jar.process().pid());
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no waiting sandboxes; stderr:\n" + jar.stderr());
+    Await.until(
+        () -> Processes.sentries(jar.process().pid()) >= count,
+        Duration.ofSeconds(30),
+        () -> count + " waiting sandboxes; stderr:\n" + jar.stderr());
+    Await.timePasses(
+        Duration.ofMillis(1_500), "the interpreters start, and gVisor's clock is calibrated");
+    return runIds(jar.process().pid());
   }
 
   private static void awaitGone(List<ProcessHandle> processes, long deadline, String when)
       throws InterruptedException {
     assertTrue(processes.stream().anyMatch(Processes::running), "the test proves nothing");
-    while (processes.stream().anyMatch(Processes::running)) {
-      assertTrue(
-          System.nanoTime() < deadline,
-          "sandbox processes still alive " + when + ": " + alive(processes));
-      Thread.sleep(20);
-    }
+    Await.until(
+        () -> processes.stream().noneMatch(Processes::running),
+        Duration.ofNanos(deadline - System.nanoTime()),
+        () -> "sandbox processes to end " + when + "; alive: " + Processes.alive(processes));
   }
 
   /** The run ids (cinchmcp-PID-n) that this server's processes name in their arguments. */
   private static Set<String> runIds(long serverPid) {
     String prefix = "cinchmcp-" + serverPid + "-";
     Set<String> ids = new TreeSet<>();
-    for (ProcessHandle p : runProcesses(serverPid)) {
+    for (ProcessHandle p : Processes.ofRuns(serverPid)) {
       for (String arg : p.info().arguments().orElse(new String[0])) {
         int at = arg.indexOf(prefix);
         if (at >= 0) {
@@ -137,22 +133,6 @@ class LocalSandboxPoolLifetimeIT {
     return ids;
   }
 
-  private static List<ProcessHandle> runProcesses(long serverPid) {
-    String runId = "cinchmcp-" + serverPid + "-";
-    List<ProcessHandle> named =
-        ProcessHandle.allProcesses()
-            .filter(
-                p ->
-                    p.info()
-                        .arguments()
-                        .map(args -> String.join(" ", args).contains(runId))
-                        .orElse(false))
-            .toList();
-    return Stream.concat(named.stream(), named.stream().flatMap(ProcessHandle::descendants))
-        .distinct()
-        .toList();
-  }
-
   private static Set<String> bundles() throws IOException {
     Path dir = STATE.resolve("bundles");
     if (!Files.isDirectory(dir)) {
@@ -161,13 +141,6 @@ class LocalSandboxPoolLifetimeIT {
     try (Stream<Path> list = Files.list(dir)) {
       return new TreeSet<>(list.map(p -> p.getFileName().toString()).toList());
     }
-  }
-
-  private static List<String> alive(List<ProcessHandle> processes) {
-    return processes.stream()
-        .filter(Processes::running)
-        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
-        .toList();
   }
 
   private static int uid() {

@@ -1,5 +1,7 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
+import static dev.cinchmcp.testkit.Requires.Need.OTHER_USER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -29,21 +34,16 @@ import org.junit.jupiter.api.Test;
  * state, then watches a run: the run works, and the other user can neither read a spec or program
  * nor write anywhere the server writes.
  */
-@RequiresGvisor
+@Requires({GVISOR, OTHER_USER})
 class LocalStateAttackIT {
 
-  static final String OTHER = "cinchmcp-other";
+  static final String OTHER = Requires.OTHER_USER_NAME;
 
   Path shared;
 
   @BeforeEach
   void sharedTmp() throws Exception {
     assumeTrue(System.getProperty("user.name").equals("root"), "the attack is on a root server");
-    boolean exists = run(List.of("id", "-u", OTHER)).exit() == 0;
-    if (System.getenv("CINCH_REQUIRE_OTHER_USER") != null) {
-      assertTrue(exists, "user " + OTHER + " is missing (.ci/run makes it)");
-    }
-    assumeTrue(exists, "no user " + OTHER + " (.ci/run makes it: useradd --system " + OTHER + ")");
     // A /tmp of the test's own, like /tmp: anyone may create in it, each only their own names.
     shared = Files.createTempDirectory("cinchmcp-attack-");
     Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -110,36 +110,35 @@ class LocalStateAttackIT {
   }
 
   private Path awaitFreshStateDir() throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < deadline) {
-      try (Stream<Path> entries = Files.list(shared)) {
-        var fresh =
-            entries
-                .filter(p -> p.getFileName().toString().startsWith("cinchmcp-local-0-"))
-                .findFirst();
-        if (fresh.isPresent()) {
-          assertEquals("rwx------", mode(fresh.get()));
-          return fresh.get();
-        }
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("no fresh state directory in " + shared + ": " + list(shared));
+    Path fresh =
+        Await.untilPresent(
+            () -> {
+              try (Stream<Path> entries = Files.list(shared)) {
+                return entries
+                    .filter(p -> p.getFileName().toString().startsWith("cinchmcp-local-0-"))
+                    .findFirst();
+              }
+            },
+            Duration.ofSeconds(20),
+            () -> "a fresh state directory in " + shared + ": " + list(shared));
+    assertEquals("rwx------", mode(fresh));
+    return fresh;
   }
 
   private static Path awaitBundle(Path state) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (System.nanoTime() < deadline) {
-      for (String name : list(state.resolve("bundles"))) {
-        Path bundle = state.resolve("bundles").resolve(name);
-        if (Files.exists(bundle.resolve("rootfs/code/main.py"))
-            && Files.readString(bundle.resolve("rootfs/code/main.py")).contains("sleep(3)")) {
-          return bundle;
-        }
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("the run's bundle never appeared in " + state);
+    return Await.untilPresent(
+        () -> {
+          for (String name : list(state.resolve("bundles"))) {
+            Path bundle = state.resolve("bundles").resolve(name);
+            if (Files.exists(bundle.resolve("rootfs/code/main.py"))
+                && Files.readString(bundle.resolve("rootfs/code/main.py")).contains("sleep(3)")) {
+              return Optional.of(bundle);
+            }
+          }
+          return Optional.empty();
+        },
+        Duration.ofSeconds(30),
+        "the run's bundle in " + state);
   }
 
   private static int asOther(String script) throws Exception {

@@ -1,16 +1,15 @@
 package dev.cinchmcp.e2e;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.containing;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.HangingApi;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.TestHomes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,13 +18,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -48,7 +45,10 @@ class Mcp2026IT {
   private static Path root;
   private static Path home;
   private static Path jar;
-  private WireMockServer api;
+
+  @RegisterExtension
+  final FakeCinchApi api =
+      new FakeCinchApi().answering(OK_BODY).slowWhen("slow1500", 1500, OK_BODY);
 
   @BeforeAll
   static void aJarAloneWithItsArchiveMade() throws Exception {
@@ -62,11 +62,7 @@ class Mcp2026IT {
       first.waitForExit(WAIT);
     }
     Path archives = home.resolve(".cache/cinch-mcp/archives");
-    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-    while (!hasArchive(archives)) {
-      assertTrue(System.nanoTime() < deadline, "no archive was made in " + archives);
-      TimeUnit.MILLISECONDS.sleep(100);
-    }
+    Await.until(() -> hasArchive(archives), Duration.ofSeconds(90), "an archive in " + archives);
   }
 
   private static boolean hasArchive(Path dir) throws IOException {
@@ -83,27 +79,6 @@ class Mcp2026IT {
     try (Stream<Path> files = Files.walk(root)) {
       files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
-  }
-
-  @BeforeEach
-  void startApi() {
-    api =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    api.start();
-    api.stubFor(post(urlEqualTo("/run")).willReturn(ok()));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("slow1500"))
-            .willReturn(ok().withFixedDelay(1500)));
-  }
-
-  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder ok() {
-    return aResponse().withHeader("Content-Type", "application/json").withBody(OK_BODY);
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.stop();
   }
 
   private static JarProcess start(String baseUrl) throws IOException {
@@ -144,11 +119,7 @@ class Mcp2026IT {
 
   /** The fast launch users get from the second start on: a launcher and its child JVM. */
   private static void assertFastLaunch(JarProcess server) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (server.tree().size() < 2) {
-      assertTrue(System.nanoTime() < deadline, "no fast child JVM was started");
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
+    Await.until(() -> server.tree().size() >= 2, WAIT, "the fast launch's child JVM");
   }
 
   private static void assertAllEnded(List<ProcessHandle> tree) throws Exception {
@@ -262,7 +233,7 @@ class Mcp2026IT {
 
   @Test
   void aCancelledCallAbortsItsRequestAndNothingMoreIsWrittenForIt() throws Exception {
-    try (HangingHttpServer hanging = new HangingHttpServer()) {
+    try (HangingApi hanging = new HangingApi()) {
       Map<String, String> env = new java.util.HashMap<>(JarProcess.envFor(hanging.baseUrl()));
       env.put("CINCH_TIMEOUT_MS", "2500");
       try (JarProcess server = JarProcess.startAsUser(jar, home, env)) {
@@ -348,7 +319,7 @@ class Mcp2026IT {
 
   @Test
   void sigtermWithACallRunningStopsItAtOnceAndTheWholeTreeEnds() throws Exception {
-    try (HangingHttpServer hanging = new HangingHttpServer();
+    try (HangingApi hanging = new HangingApi();
         JarProcess server = start(hanging.baseUrl())) {
       server.send(request("d", "server/discover", ""));
       server.awaitReply("d", WAIT);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.testkit.JarProcess;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -67,10 +68,7 @@ abstract class PictureCases {
   @AfterAll
   void stopJar() throws Exception {
     if (jar != null) {
-      jar.closeStdin();
-      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)), jar.stderr());
-      jar.assertProtocolClean();
-      jar.close();
+      jar.closeCleanly();
     }
   }
 
@@ -90,18 +88,25 @@ abstract class PictureCases {
     arguments.put("code", code);
     arguments.put("language", language);
     arguments.putAll(more);
-    jar.send(
-        JarProcess.JSON.writeValueAsString(
-            Map.of(
-                "jsonrpc",
-                "2.0",
-                "id",
-                id,
-                "method",
-                "tools/call",
-                "params",
-                Map.of("name", "execute_code", "arguments", arguments))));
+    jar.send(JarProcess.call(id, arguments));
     return jar.awaitReply(id, ANSWER).path("result");
+  }
+
+  /** The result's one image block, decoded, checked to be this size. */
+  static BufferedImage oneImage(JsonNode result, int width, int height) throws IOException {
+    List<BufferedImage> images = images(result);
+    assertEquals(1, images.size(), brief(result));
+    BufferedImage image = images.get(0);
+    assertEquals(width + " × " + height, image.getWidth() + " × " + image.getHeight());
+    return image;
+  }
+
+  /** The result is no error and has this many image blocks; them, decoded. */
+  static List<BufferedImage> assertImages(JsonNode result, int count) throws IOException {
+    assertFalse(result.path("isError").asBoolean(true), brief(result));
+    List<BufferedImage> images = images(result);
+    assertEquals(count, images.size(), brief(result));
+    return images;
   }
 
   /** The image blocks of a result, decoded. */
@@ -144,10 +149,7 @@ abstract class PictureCases {
             "python");
     assertFalse(result.path("isError").asBoolean(true), brief(result));
     assertEquals("written\n", result.path("structuredContent").path("stdout").asText());
-    List<BufferedImage> images = images(result);
-    assertEquals(1, images.size(), brief(result));
-    assertEquals(300, images.get(0).getWidth());
-    assertEquals(200, images.get(0).getHeight());
+    oneImage(result, 300, 200);
     assertEquals("image", file(result, "chart.png").path("returned").asText());
     assertEquals("text", file(result, "table.csv").path("returned").asText());
     assertEquals(8, file(result, "table.csv").path("size").asInt());
@@ -218,11 +220,8 @@ abstract class PictureCases {
     JsonNode result = run(code, "javascript");
     assertFalse(result.path("isError").asBoolean(true), brief(result));
     assertEquals("done\n", result.path("structuredContent").path("stdout").asText());
-    List<BufferedImage> images = images(result);
-    assertEquals(1, images.size(), brief(result));
-    assertEquals(64, images.get(0).getWidth());
-    assertEquals(48, images.get(0).getHeight());
-    assertEquals(200, images.get(0).getRGB(10, 10) & 0xff, "the picture's own pixels");
+    BufferedImage image = oneImage(result, 64, 48);
+    assertEquals(200, image.getRGB(10, 10) & 0xff, "the picture's own pixels");
   }
 
   @Test
@@ -274,9 +273,7 @@ abstract class PictureCases {
   void atMostEightPicturesComeBackAndTheRestAreNamed() throws Exception {
     JsonNode result =
         run(PNG_PY + "for i in range(11):\n    png('p%02d.png' % i, 20 + i, 20)\n", "python");
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
-    List<BufferedImage> images = images(result);
-    assertEquals(8, images.size(), brief(result));
+    List<BufferedImage> images = assertImages(result, 8);
     for (int i = 0; i < 8; i++) {
       assertEquals(20 + i, images.get(i).getWidth(), "in the order made");
     }
@@ -301,9 +298,7 @@ abstract class PictureCases {
   @Test
   void aHugePictureIsScaledDown() throws Exception {
     JsonNode result = run(PNG_PY + "png('huge.png', 10000, 10000)\n", "python");
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
-    List<BufferedImage> images = images(result);
-    assertEquals(1, images.size(), brief(result));
+    List<BufferedImage> images = assertImages(result, 1);
     assertEquals(2048, images.get(0).getWidth());
     assertEquals(2048, images.get(0).getHeight());
     assertTrue(

@@ -1,31 +1,34 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.PRIVATE_TMP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Duration;
+import dev.cinchmcp.testkit.CodeRunningApi;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The hosted API cuts stdout somewhere (its limit is not on record): a frame that arrives cut is
  * dropped with a note that says so, and the program's own output is intact.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Requires(PRIVATE_TMP)
 class PicturesCinchCutIT {
 
-  private CodeRunningApi api;
+  @RegisterExtension static final CodeRunningApi api = new CodeRunningApi().cuttingStdoutAt(50_000);
+
   private JarProcess jar;
 
   @BeforeAll
   void start() throws Exception {
-    assumeTrue(CodeRunningApi.usable(), "needs root: each run gets its own /tmp");
-    api = new CodeRunningApi(50_000);
     jar = JarProcess.start(JarProcess.envFor(api.baseUrl()));
     jar.initialize();
   }
@@ -33,13 +36,7 @@ class PicturesCinchCutIT {
   @AfterAll
   void stop() throws Exception {
     if (jar != null) {
-      jar.closeStdin();
-      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)), jar.stderr());
-      jar.assertProtocolClean();
-      jar.close();
-    }
-    if (api != null) {
-      api.close();
+      jar.closeCleanly();
     }
   }
 

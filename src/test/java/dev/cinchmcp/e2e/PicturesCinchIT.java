@@ -1,38 +1,33 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.PRIVATE_TMP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cinchmcp.testkit.CodeRunningApi;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Pictures and files out on the cinch backend, against a stand-in for the API that really runs the
  * code ({@link CodeRunningApi}): the frame travels in the answer's stdout, as it would at the
  * service, and a request for a program that draws nothing is what it was, byte for byte.
  */
+@Requires(PRIVATE_TMP)
 class PicturesCinchIT extends PictureCases {
 
-  private CodeRunningApi api;
+  @RegisterExtension static final CodeRunningApi api = new CodeRunningApi();
 
   @Override
   Map<String, String> environment() throws Exception {
-    assumeTrue(CodeRunningApi.usable(), "needs root: each run gets its own /tmp");
-    api = new CodeRunningApi(Integer.MAX_VALUE);
     return JarProcess.envFor(api.baseUrl());
-  }
-
-  @AfterAll
-  void stopApi() {
-    if (api != null) {
-      api.close();
-    }
   }
 
   @Test

@@ -1,10 +1,12 @@
 package dev.cinchmcp.e2e;
 
-import dev.cinchmcp.RequiresGvisor;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
+
+import dev.cinchmcp.testkit.Requires;
 import java.util.Map;
 
 /** Pictures and files out on the local gVisor backend, every run cold (no sandbox waits). */
-@RequiresGvisor
+@Requires(GVISOR)
 class PicturesLocalIT extends PictureCases {
   @Override
   Map<String, String> environment() {

@@ -1,11 +1,13 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Requires;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * Pictures and files out on the local gVisor backend with its sandboxes started ahead of time (the
  * default): the cases of every backend, and one that is seen to run in a waiting sandbox.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class PicturesLocalWarmIT extends PictureCases {
 
   @Override
@@ -39,7 +41,7 @@ class PicturesLocalWarmIT extends PictureCases {
       if (warmRuns() > warmBefore) {
         return;
       }
-      Thread.sleep(500);
+      Await.timePasses(Duration.ofMillis(500), "the server refills its sandbox when idle");
     }
     assertTrue(false, "no call found a sandbox waiting: " + jar().stderr());
   }

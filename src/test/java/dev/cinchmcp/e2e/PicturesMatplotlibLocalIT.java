@@ -1,11 +1,12 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.Requires;
 import java.awt.image.BufferedImage;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * /etc/matplotlibrc): that is issue 22's other half (OciSpec, SandboxRuntimes), so this class runs
  * once both are merged; on its own branch it fails at {@code import matplotlib}.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class PicturesMatplotlibLocalIT extends PictureCases {
 
   @Override
@@ -36,10 +37,7 @@ class PicturesMatplotlibLocalIT extends PictureCases {
     assertTrue(
         result.path("structuredContent").path("stdout").asText().startsWith("shown"),
         brief(result));
-    List<BufferedImage> images = images(result);
-    assertEquals(1, images.size(), brief(result));
-    assertEquals(640, images.get(0).getWidth());
-    assertEquals(480, images.get(0).getHeight());
+    oneImage(result, 640, 480);
     assertEquals("figure", file(result, "[figure 1]").path("type").asText());
   }
 
@@ -74,9 +72,7 @@ class PicturesMatplotlibLocalIT extends PictureCases {
             "import matplotlib.pyplot as plt\nplt.figure(figsize=(42, 42), dpi=100)\n"
                 + "plt.plot([0, 1], [0, 1])\nplt.show()\n",
             "python");
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
-    List<BufferedImage> images = images(result);
-    assertEquals(1, images.size(), brief(result));
+    List<BufferedImage> images = assertImages(result, 1);
     assertEquals(2048, images.get(0).getWidth());
     assertTrue(
         file(result, "[figure 1]").path("note").asText().startsWith("scaled from 4200 × 4200"),

@@ -1,10 +1,12 @@
 package dev.cinchmcp.e2e;
 
+import dev.cinchmcp.testkit.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Whether processes still run. {@link ProcessHandle#isAlive} counts a zombie (ended, not yet
@@ -31,13 +33,41 @@ final class Processes {
   /** Waits until none of them runs; false if some still run after {@code timeout}. */
   static boolean awaitEnded(List<ProcessHandle> processes, Duration timeout)
       throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (processes.stream().anyMatch(Processes::running)) {
-      if (System.nanoTime() > deadline) {
-        return false;
-      }
-      Thread.sleep(10);
-    }
-    return true;
+    return Await.holdsWithin(() -> processes.stream().noneMatch(Processes::running), timeout);
+  }
+
+  /**
+   * The processes of a server's runs: those whose arguments name one of its run ids
+   * (cinchmcp-PID-n: timeout, runsc, the Sentry, the gofer) and everything below them.
+   */
+  static List<ProcessHandle> ofRuns(long serverPid) {
+    String runId = "cinchmcp-" + serverPid + "-";
+    List<ProcessHandle> named =
+        ProcessHandle.allProcesses()
+            .filter(
+                p ->
+                    p.info()
+                        .arguments()
+                        .map(args -> String.join(" ", args).contains(runId))
+                        .orElse(false))
+            .toList();
+    return Stream.concat(named.stream(), named.stream().flatMap(ProcessHandle::descendants))
+        .distinct()
+        .toList();
+  }
+
+  /** How many sandboxes of a server's runs have booted (their Sentry, "runsc-sandbox ... boot"). */
+  static long sentries(long serverPid) {
+    return ofRuns(serverPid).stream()
+        .filter(p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))
+        .count();
+  }
+
+  /** Those of them still running, with their command lines, for a failure's message. */
+  static List<String> alive(List<ProcessHandle> processes) {
+    return processes.stream()
+        .filter(Processes::running)
+        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
+        .toList();
   }
 }

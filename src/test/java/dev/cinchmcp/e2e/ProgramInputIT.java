@@ -1,11 +1,13 @@
 package dev.cinchmcp.e2e;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.RequiresGvisor;
+import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Requires;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * stdin and args, in one JSON-RPC call; the program reads them all and the result says what it was
  * given.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class ProgramInputIT {
 
   @Test
@@ -49,17 +51,7 @@ class ProgramInputIT {
 
     try (JarProcess jar = JarProcess.start(Map.of())) {
       jar.initialize();
-      jar.send(
-          JarProcess.JSON.writeValueAsString(
-              Map.of(
-                  "jsonrpc",
-                  "2.0",
-                  "id",
-                  1,
-                  "method",
-                  "tools/call",
-                  "params",
-                  Map.of("name", "execute_code", "arguments", arguments))));
+      jar.send(JarProcess.call(1, arguments));
       JsonNode result = jar.awaitReply(1, Duration.ofSeconds(60)).path("result");
 
       assertFalse(result.path("isError").asBoolean(true), result.toString());

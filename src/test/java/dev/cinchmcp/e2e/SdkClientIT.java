@@ -1,17 +1,13 @@
 package dev.cinchmcp.e2e;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.containing;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.JarProcess;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -27,9 +23,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,38 +34,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SdkClientIT {
 
-  private WireMockServer api;
+  @RegisterExtension
+  final FakeCinchApi api =
+      new FakeCinchApi()
+          .answeringWhen(
+              "print(6 * 7)",
+              FakeCinchApi.json(
+                  "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}"))
+          .answeringWhen(
+              "raise",
+              FakeCinchApi.json(
+                  "{\"stdout\":\"\",\"stderr\":\"Traceback (most recent call last):\\nValueError: no\\n\","
+                      + "\"exitCode\":1,\"timedOut\":false,\"durationMs\":31}"));
 
   @TempDir Path tmp;
-
-  @BeforeEach
-  void startApi() {
-    api =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    api.start();
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("print(6 * 7)"))
-            .willReturn(
-                aResponse()
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(
-                        "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}")));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("raise"))
-            .willReturn(
-                aResponse()
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(
-                        "{\"stdout\":\"\",\"stderr\":\"Traceback (most recent call last):\\nValueError: no\\n\","
-                            + "\"exitCode\":1,\"timedOut\":false,\"durationMs\":31}")));
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.stop();
-  }
 
   @Test
   void realClientListsTheToolAndRunsCode() throws Exception {

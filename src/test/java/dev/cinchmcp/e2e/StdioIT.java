@@ -9,17 +9,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
-import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.HangingApi;
+import dev.cinchmcp.testkit.JarProcess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The stdio layer of the built jar: bad input, end of input, concurrency, cancellation, progress,
@@ -30,48 +30,17 @@ class StdioIT {
   private static final String OK_BODY =
       "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}";
 
-  private WireMockServer api;
-
-  @BeforeEach
-  void startApi() {
-    api =
-        new WireMockServer(
-            WireMockConfiguration.options()
-                .dynamicPort()
-                .bindAddress("127.0.0.1")
-                .containerThreads(150)
-                .jettyAcceptors(2));
-    api.start();
-    api.stubFor(post(urlEqualTo("/run")).willReturn(ok()));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("slow1500"))
-            .willReturn(ok().withFixedDelay(1500)));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("slow2000"))
-            .willReturn(ok().withFixedDelay(2000)));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("big19000"))
-            .willReturn(
-                aResponse()
-                    .withHeader("Content-Type", "application/json")
-                    .withBody("{\"stdout\":\"" + "x".repeat(19_000) + "\",\"exitCode\":0}")));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("slow4500"))
-            .willReturn(ok().withFixedDelay(4500)));
-  }
-
-  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder ok() {
-    return aResponse().withHeader("Content-Type", "application/json").withBody(OK_BODY);
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.stop();
-  }
+  @RegisterExtension
+  final FakeCinchApi api =
+      new FakeCinchApi()
+          .threads(150)
+          .answering(OK_BODY)
+          .slowWhen("slow1500", 1500, OK_BODY)
+          .slowWhen("slow2000", 2000, OK_BODY)
+          .answeringWhen(
+              "big19000",
+              FakeCinchApi.json("{\"stdout\":\"" + "x".repeat(19_000) + "\",\"exitCode\":0}"))
+          .slowWhen("slow4500", 4500, OK_BODY);
 
   @Test
   void malformedLinesGetErrorsAndTheServerReadsOn() throws Exception {
@@ -172,7 +141,7 @@ class StdioIT {
 
   @Test
   void sigtermWithACallInFlightStopsItAndWritesNothingMore() throws Exception {
-    try (HangingHttpServer hanging = new HangingHttpServer();
+    try (HangingApi hanging = new HangingApi();
         JarProcess jar = JarProcess.start(JarProcess.envFor(hanging.baseUrl()))) {
       jar.initialize();
       jar.send(JarProcess.call(1, "print('never answered')", "tok"));
@@ -251,7 +220,8 @@ class StdioIT {
       }
       jar.sendRaw(burst.toString().getBytes(StandardCharsets.UTF_8));
       awaitRequests(64);
-      Thread.sleep(500); // the first 64 are still at the API: no 65th request may have started
+      Await.timePasses(
+          Duration.ofMillis(500), "the first 64 are still at the API: a 65th would have started");
       assertEquals(64, api.getAllServeEvents().size(), "more requests ran at once than the limit");
       for (int i = 64 + 1024; i < 64 + 1024 + 5; i++) {
         assertEquals(
@@ -293,7 +263,7 @@ class StdioIT {
 
   @Test
   void cancelledCallDropsItsRequestAndGetsNoReply() throws Exception {
-    try (HangingHttpServer hanging = new HangingHttpServer();
+    try (HangingApi hanging = new HangingApi();
         JarProcess jar = JarProcess.start(JarProcess.envFor(hanging.baseUrl()))) {
       jar.initialize();
       jar.send(JarProcess.call("c1", "print('never answered')"));
@@ -326,8 +296,8 @@ class StdioIT {
       jar.send(JarProcess.call("without", "slow4500"));
       jar.awaitReply("with", Duration.ofSeconds(20));
       jar.awaitReply("without", Duration.ofSeconds(20));
-      Thread.sleep(
-          2500); // longer than the progress interval: a ticker left running would show here
+      Await.timePasses(
+          Duration.ofMillis(2500), "past the progress interval: a ticker left running shows");
       List<JsonNode> all = jar.received();
       int replyIndex = -1;
       List<Integer> progressIndexes = new ArrayList<>();
@@ -364,23 +334,13 @@ class StdioIT {
 
   @Test
   void retryAfter429IsLoggedToTheClientAndRefusedKeyIsAnError() throws Exception {
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("rate"))
-            .inScenario("429")
-            .whenScenarioStateIs(Scenario.STARTED)
-            .willReturn(
-                aResponse()
-                    .withStatus(429)
-                    .withHeader("Retry-After", "0")
-                    .withBody("{\"error\":\"slow down\"}"))
-            .willSetStateTo("second"));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("rate"))
-            .inScenario("429")
-            .whenScenarioStateIs("second")
-            .willReturn(ok()));
+    api.answerInTurn(
+        "rate",
+        aResponse()
+            .withStatus(429)
+            .withHeader("Retry-After", "0")
+            .withBody("{\"error\":\"slow down\"}"),
+        FakeCinchApi.json(OK_BODY));
     api.stubFor(
         post(urlEqualTo("/run"))
             .withRequestBody(containing("badkey"))
@@ -487,13 +447,10 @@ class StdioIT {
     }
   }
 
-  private void awaitRequests(int count) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (api.getAllServeEvents().size() < count) {
-      assertTrue(
-          System.nanoTime() < deadline,
-          "only " + api.getAllServeEvents().size() + " of " + count + " requests arrived");
-      Thread.sleep(10);
-    }
+  private void awaitRequests(int count) {
+    Await.until(
+        () -> api.getAllServeEvents().size() >= count,
+        Duration.ofSeconds(20),
+        count + " requests at the API");
   }
 }

@@ -1,13 +1,12 @@
 package dev.cinchmcp.server;
 
+import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresEngine;
-import dev.cinchmcp.RequiresGvisor;
-import dev.cinchmcp.TestEngine;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
@@ -16,6 +15,8 @@ import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.config.Settings;
+import dev.cinchmcp.testkit.Requires;
+import dev.cinchmcp.testkit.TestEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -101,7 +102,7 @@ class BackendChoiceTest {
   }
 
   @Test
-  @RequiresGvisor
+  @Requires(GVISOR)
   void autoWithoutAKeyRunsLocallyWhenGvisorWorks() throws Exception {
     BackendChoice c = choose();
     assertTrue(c.usable(), c.problems().toString());
@@ -213,7 +214,7 @@ class BackendChoiceTest {
   }
 
   @Test
-  @RequiresEngine
+  @Requires(ENGINE)
   void autoWithoutAKeyOrGvisorRunsInTheEngineWhenOneAnswers() throws Exception {
     BackendChoice c =
         choose(
@@ -239,7 +240,7 @@ class BackendChoiceTest {
   }
 
   @Test
-  @RequiresEngine
+  @Requires(ENGINE)
   void dockerWithARuntimeTheEngineLacksSaysWhichItHas() throws Exception {
     BackendChoice c =
         choose(

@@ -12,35 +12,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
-import dev.cinchmcp.config.Version;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -56,49 +48,25 @@ class ExecuteCodeInputTest {
       "{\"stdout\":\"4\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static WireMockServer wireMock;
-  private static ExecutorService workers;
-  private static ScheduledExecutorService timers;
+  @RegisterExtension
+  static final FakeCinchApi api =
+      new FakeCinchApi()
+          .stub(
+              wireMock ->
+                  wireMock.stubFor(
+                      post(urlEqualTo("/run"))
+                          .willReturn(aResponse().withStatus(200).withBody(OK_RUN))));
+
   private static CinchApiRunner runner;
 
   @BeforeAll
   static void start() {
-    wireMock =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    wireMock.start();
-    workers = Executors.newCachedThreadPool();
-    timers = Executors.newScheduledThreadPool(1);
-    URI run = URI.create("http://127.0.0.1:" + wireMock.port() + "/run");
-    runner =
-        new CinchApiRunner(
-            run,
-            "cinch_live_test_5f2c9a1b7e",
-            Duration.ofSeconds(5),
-            Version.userAgent(),
-            CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5)),
-            workers,
-            timers,
-            Clock.systemUTC());
-  }
-
-  @AfterAll
-  static void stop() {
-    runner.close();
-    wireMock.stop();
-    workers.shutdownNow();
-    timers.shutdownNow();
-  }
-
-  @BeforeEach
-  void reset() {
-    wireMock.resetAll();
-    wireMock.stubFor(
-        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    runner = api.runner(Duration.ofSeconds(5));
   }
 
   private static CallToolResult call(Map<String, Object> arguments) {
     CodeRunner r = runner;
-    return new ExecuteCodeTool(r, timers, SandboxFacts.SERVICE)
+    return new ExecuteCodeTool(r, api.runners().timers(), SandboxFacts.SERVICE)
         .specification()
         .callHandler()
         .apply(null, new CallToolRequest(ExecuteCodeTool.NAME, arguments, null))
@@ -110,7 +78,7 @@ class ExecuteCodeInputTest {
   }
 
   private static String onlyBody() {
-    var requests = wireMock.findAll(postRequestedFor(urlEqualTo("/run")));
+    var requests = api.findAll(postRequestedFor(urlEqualTo("/run")));
     assertEquals(1, requests.size());
     return new String(requests.get(0).getBody(), StandardCharsets.UTF_8);
   }
@@ -146,7 +114,7 @@ class ExecuteCodeInputTest {
     files.put("data/input.csv", "a,b\n1,2\n");
     files.put("ünï.txt", "\"quoted\" \\ 😀");
     for (String language : List.of("python", "javascript")) {
-      wireMock.resetRequests();
+      api.wireMock().resetRequests();
       String code = language.equals("python") ? "print(1)" : "console.log(1)";
       CallToolResult result =
           call(
@@ -237,6 +205,6 @@ class ExecuteCodeInputTest {
     assertTrue(text(result).startsWith("Invalid arguments: \"" + name + "\""), text(result));
     assertTrue(text(result).contains(rule), text(result));
     assertTrue(text(result).endsWith("Nothing was run."), text(result));
-    wireMock.verify(0, anyRequestedFor(anyUrl()));
+    api.verify(0, anyRequestedFor(anyUrl()));
   }
 }

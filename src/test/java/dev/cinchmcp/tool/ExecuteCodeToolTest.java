@@ -4,36 +4,26 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.UnavailableRunner;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
-import dev.cinchmcp.config.Version;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
-import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The tool's call handler with real runners: a {@link CinchApiRunner} against WireMock, and the
@@ -43,48 +33,14 @@ import org.junit.jupiter.api.Test;
  */
 class ExecuteCodeToolTest {
 
-  private static final String KEY = "cinch_live_test_5f2c9a1b7e";
-
-  private static WireMockServer wireMock;
-  private static ExecutorService workers;
-  private static ScheduledExecutorService timers;
-
-  @BeforeAll
-  static void start() {
-    wireMock =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    wireMock.start();
-    workers = Executors.newCachedThreadPool();
-    timers = Executors.newScheduledThreadPool(1);
-  }
-
-  @AfterAll
-  static void stop() {
-    wireMock.stop();
-    workers.shutdownNow();
-    timers.shutdownNow();
-  }
-
-  @BeforeEach
-  void reset() {
-    wireMock.resetAll();
-  }
+  @RegisterExtension static final FakeCinchApi api = new FakeCinchApi();
 
   private static ExecuteCodeTool tool(CodeRunner runner) {
-    return new ExecuteCodeTool(runner, timers, SandboxFacts.SERVICE);
+    return new ExecuteCodeTool(runner, api.runners().timers(), SandboxFacts.SERVICE);
   }
 
   private static CodeRunner cinch() {
-    URI run = URI.create("http://127.0.0.1:" + wireMock.port() + "/run");
-    return new CinchApiRunner(
-        run,
-        KEY,
-        Duration.ofSeconds(5),
-        Version.userAgent(),
-        CinchApiRunner.newHttpClient(run, Duration.ofSeconds(5)),
-        workers,
-        timers,
-        Clock.systemUTC());
+    return api.runner(Duration.ofSeconds(5));
   }
 
   private static CallToolResult call(CodeRunner runner, Map<String, Object> arguments) {
@@ -102,20 +58,18 @@ class ExecuteCodeToolTest {
 
   @Test
   void runsTheProgramAndReturnsItsOutput() {
-    wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withStatus(200)
-                    .withBody(
-                        "{\"stdout\":\"4\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}")));
+    api.answer(
+        aResponse()
+            .withStatus(200)
+            .withBody(
+                "{\"stdout\":\"4\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}"));
 
     CallToolResult r = call(cinch(), Map.of("code", "print(2+2)", "language", "python"));
 
     assertFalse(r.isError(), text(r));
     assertTrue(text(r).contains("--- stdout ---\n4\n"), text(r));
     assertEquals("4\n", ((Map<?, ?>) r.structuredContent()).get("stdout"));
-    wireMock.verify(
+    api.verify(
         postRequestedFor(urlEqualTo("/run"))
             .withRequestBody(equalToJson("{\"code\":\"print(2+2)\",\"language\":\"python\"}")));
   }
@@ -126,7 +80,7 @@ class ExecuteCodeToolTest {
 
     assertTrue(r.isError());
     assertTrue(text(r).startsWith("Invalid arguments"), text(r));
-    wireMock.verify(0, anyRequestedFor(anyUrl()));
+    api.verify(0, anyRequestedFor(anyUrl()));
   }
 
   @Test
@@ -136,14 +90,16 @@ class ExecuteCodeToolTest {
     assertTrue(r.isError());
     assertTrue(
         text(r).contains("\"code\" holds a lone surrogate (U+D800) at line 2, column 9"), text(r));
-    wireMock.verify(0, anyRequestedFor(anyUrl()));
+    api.verify(0, anyRequestedFor(anyUrl()));
   }
 
   @Test
   void theDescriptionAndSchemaUseTheFactsOfTheBackendThatServes() {
     Tool tool =
         new ExecuteCodeTool(
-                cinch(), timers, SandboxFacts.withRuntimes("Python 3.11.2, Node.js 20.20.2"))
+                cinch(),
+                api.runners().timers(),
+                SandboxFacts.withRuntimes("Python 3.11.2, Node.js 20.20.2"))
             .definition();
 
     assertTrue(
@@ -161,7 +117,7 @@ class ExecuteCodeToolTest {
             SandboxFacts.GVISOR,
             SandboxFacts.installedPackages("Python: numpy 1.24, matplotlib 3.6"));
 
-    String description = new ExecuteCodeTool(cinch(), timers, local).description();
+    String description = new ExecuteCodeTool(cinch(), api.runners().timers(), local).description();
 
     assertTrue(
         description.contains(
@@ -173,9 +129,7 @@ class ExecuteCodeToolTest {
 
   @Test
   void apiFailureIsAnErrorResultWithItsMessage() {
-    wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(aResponse().withStatus(402).withBody("{\"error\":\"no credits\"}")));
+    api.answer(aResponse().withStatus(402).withBody("{\"error\":\"no credits\"}"));
 
     CallToolResult r = call(cinch(), Map.of("code", "print(1)"));
 

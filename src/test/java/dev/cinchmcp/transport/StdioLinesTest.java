@@ -1,29 +1,20 @@
 package dev.cinchmcp.transport;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
-import dev.cinchmcp.config.Settings;
-import dev.cinchmcp.server.CinchMcpServer;
-import java.io.ByteArrayInputStream;
+import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.InProcessServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,45 +25,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 class StdioLinesTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String INIT =
-      "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-          + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
-          + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
 
-  private WireMockServer api;
-
-  @BeforeEach
-  void startApi() {
-    api =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    api.start();
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(
-                        "{\"stdout\":\"a\\u2028b\\u2029c\\u0085d\",\"stderr\":\"\",\"exitCode\":0}")));
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.stop();
-  }
+  @RegisterExtension
+  final FakeCinchApi api =
+      new FakeCinchApi()
+          .answering("{\"stdout\":\"a\\u2028b\\u2029c\\u0085d\",\"stderr\":\"\",\"exitCode\":0}");
 
   private byte[] serve(byte[] input) {
-    Settings settings =
-        Settings.fromEnvironment(
-            Map.of("CINCH_API_KEY", "cinch_live_unit", "CINCH_BASE_URL", api.baseUrl()));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    new CinchMcpServer(settings).serve(new ByteArrayInputStream(input), out);
-    return out.toByteArray();
+    return InProcessServer.serve(api, "cinch_live_unit", input);
   }
 
   /** The lines written, each checked to be valid UTF-8 and one JSON value. */
   private static List<String> lines(byte[] out) throws IOException {
-    String text =
-        StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(out)).toString(); // strict
+    String text = InProcessServer.strictUtf8(out);
     List<String> lines = new ArrayList<>();
     for (String line : text.split("\n")) {
       if (!line.isEmpty()) {
@@ -116,7 +81,7 @@ class StdioLinesTest {
   void twoMessagesOnOneLineAreRefusedAndEachRequestIsToldSoWithItsId() throws IOException {
     List<JsonNode> replies =
         replies(
-            INIT,
+            InProcessServer.INIT,
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"
                 + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n",
             "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"} {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n");
@@ -132,7 +97,8 @@ class StdioLinesTest {
   void twoNotificationsOnOneLineGetOneErrorWithANullId() throws IOException {
     List<JsonNode> replies =
         replies(
-            INIT, "{\"jsonrpc\":\"2.0\",\"method\":\"a\"}{\"jsonrpc\":\"2.0\",\"method\":\"b\"}\n");
+            InProcessServer.INIT,
+            "{\"jsonrpc\":\"2.0\",\"method\":\"a\"}{\"jsonrpc\":\"2.0\",\"method\":\"b\"}\n");
     assertEquals(2, replies.size(), replies.toString());
     assertTrue(replies.get(1).get("id").isNull());
     assertEquals(-32600, replies.get(1).path("error").path("code").asInt());
@@ -141,7 +107,7 @@ class StdioLinesTest {
   @Test
   void garbageAfterARequestIsAParseErrorThatStillNamesTheRequest() throws IOException {
     List<JsonNode> replies =
-        replies(INIT, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"} x\n");
+        replies(InProcessServer.INIT, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"} x\n");
     JsonNode reply = withId(replies, "9");
     assertEquals(-32700, reply.path("error").path("code").asInt(), reply.toString());
   }
@@ -151,7 +117,7 @@ class StdioLinesTest {
     // C0 AF is an overlong encoding of '/': a lenient decoder reads the id as "a/b".
     byte[] line =
         concat(
-            INIT + "{\"jsonrpc\":\"2.0\",\"id\":\"a",
+            InProcessServer.INIT + "{\"jsonrpc\":\"2.0\",\"id\":\"a",
             new byte[] {(byte) 0xC0, (byte) 0xAF},
             "b\",\"method\":\"ping\"}\n");
     List<JsonNode> replies = replies(line);
@@ -169,7 +135,8 @@ class StdioLinesTest {
     List<JsonNode> replies =
         replies(
             concat(
-                INIT + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"",
+                InProcessServer.INIT
+                    + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"",
                 bad,
                 "\"}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n"));
     assertEquals(-32700, replies.get(1).path("error").path("code").asInt(), replies.toString());
@@ -181,7 +148,7 @@ class StdioLinesTest {
   void numberIdsAreEchoedExactlyAsWritten(String id) throws IOException {
     byte[] out =
         serve(
-            (INIT + "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}\n")
+            (InProcessServer.INIT + "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}\n")
                 .getBytes(StandardCharsets.UTF_8));
     List<String> lines = lines(out);
     assertEquals(2, lines.size(), lines.toString());
@@ -193,7 +160,7 @@ class StdioLinesTest {
     List<String> lines =
         lines(
             serve(
-                (INIT + "{\"jsonrpc\":\"1.0\",\"id\":1e400,\"method\":\"ping\"}\n")
+                (InProcessServer.INIT + "{\"jsonrpc\":\"1.0\",\"id\":1e400,\"method\":\"ping\"}\n")
                     .getBytes(StandardCharsets.UTF_8)));
     assertTrue(lines.get(1).contains("\"id\":1e400,"), lines.get(1));
   }
@@ -215,7 +182,7 @@ class StdioLinesTest {
     String[] parts = caseText.split("\\|");
     List<JsonNode> replies =
         replies(
-            INIT,
+            InProcessServer.INIT,
             "{\"jsonrpc\":\"2.0\",\"id\":\"c\",\"method\":\"tools/call\",\"params\":"
                 + parts[0]
                 + "}\n");
@@ -230,7 +197,10 @@ class StdioLinesTest {
   void toolsCallWithoutParamsIsInvalidParams() throws IOException {
     JsonNode reply =
         withId(
-            replies(INIT, "{\"jsonrpc\":\"2.0\",\"id\":\"n\",\"method\":\"tools/call\"}\n"), "n");
+            replies(
+                InProcessServer.INIT,
+                "{\"jsonrpc\":\"2.0\",\"id\":\"n\",\"method\":\"tools/call\"}\n"),
+            "n");
     assertEquals(-32602, reply.path("error").path("code").asInt(), reply.toString());
   }
 
@@ -240,7 +210,7 @@ class StdioLinesTest {
     JsonNode reply =
         withId(
             replies(
-                INIT,
+                InProcessServer.INIT,
                 "{\"jsonrpc\":\"2.0\",\"id\":\"l\",\"method\":\"logging/setLevel\",\"params\":{\"level\":"
                     + level
                     + "}}\n"),
@@ -254,7 +224,7 @@ class StdioLinesTest {
     JsonNode reply =
         withId(
             replies(
-                INIT,
+                InProcessServer.INIT,
                 "{\"jsonrpc\":\"2.0\",\"id\":\"l\",\"method\":\"logging/setLevel\",\"params\":{\"level\":\"debug\"}}\n"),
             "l");
     assertTrue(reply.has("result"), reply.toString());
@@ -285,7 +255,7 @@ class StdioLinesTest {
   void lineSeparatorsInAnAnswerAreEscaped() throws IOException {
     byte[] out =
         serve(
-            (INIT
+            (InProcessServer.INIT
                     + "{\"jsonrpc\":\"2.0\",\"id\":\"u\",\"method\":\"tools/call\",\"params\":"
                     + "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(1)\"}}}\n")
                 .getBytes(StandardCharsets.UTF_8));

@@ -8,20 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
-import dev.cinchmcp.config.Settings;
-import dev.cinchmcp.server.CinchMcpServer;
-import java.io.ByteArrayInputStream;
+import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.InProcessServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The whole server, in process, fed a byte stream on "stdin": each malformed shape gets its
@@ -30,56 +24,23 @@ import org.junit.jupiter.api.Test;
 class StdioTransportTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String INIT =
-      "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-          + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
-          + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
   private static final String CALL =
       "{\"jsonrpc\":\"2.0\",\"id\":\"last\",\"method\":\"tools/call\",\"params\":"
           + "{\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(6 * 7)\"}}}\n";
 
-  private WireMockServer api;
-
-  @BeforeEach
-  void startApi() {
-    api =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    api.start();
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(
-                        "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":3}")));
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.stop();
-  }
+  @RegisterExtension
+  final FakeCinchApi api =
+      new FakeCinchApi()
+          .answering(
+              "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":3}");
 
   private List<JsonNode> serve(byte[] input) throws IOException {
-    List<JsonNode> messages = new ArrayList<>();
-    for (String line : serveRaw(input).split("\n")) {
-      if (!line.isEmpty()) {
-        messages.add(JSON.readTree(line)); // throws if any line is not JSON
-      }
-    }
-    return messages;
+    return InProcessServer.messages(serveRaw(input)); // throws if any line is not JSON
   }
 
   /** What the server wrote on stdout for this input, as text (checked to be valid UTF-8). */
   private String serveRaw(byte[] input) throws IOException {
-    Settings settings =
-        Settings.fromEnvironment(
-            Map.of("CINCH_API_KEY", "cinch_live_unit", "CINCH_BASE_URL", api.baseUrl()));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    new CinchMcpServer(settings).serve(new ByteArrayInputStream(input), out);
-    return StandardCharsets.UTF_8
-        .newDecoder()
-        .decode(java.nio.ByteBuffer.wrap(out.toByteArray()))
-        .toString();
+    return InProcessServer.strictUtf8(InProcessServer.serve(api, "cinch_live_unit", input));
   }
 
   private static byte[] bytes(String... parts) {
@@ -98,7 +59,7 @@ class StdioTransportTest {
 
   private void assertErrorThenAnswered(String badLine, int code, boolean nullId)
       throws IOException {
-    List<JsonNode> messages = serve(bytes(INIT, badLine, "\n", CALL));
+    List<JsonNode> messages = serve(bytes(InProcessServer.INIT, badLine, "\n", CALL));
     JsonNode error = messages.get(1);
     assertEquals(
         code, error.path("error").path("code").asInt(), "for input " + badLine + ": " + messages);
@@ -143,7 +104,8 @@ class StdioTransportTest {
   @Test
   void blankLinesAndCarriageReturnsAreSkipped() throws IOException {
     List<JsonNode> messages =
-        serve(bytes(INIT, "\n", "   \n", "\r\n", "\t\n", CALL.replace("\n", "\r\n")));
+        serve(
+            bytes(InProcessServer.INIT, "\n", "   \n", "\r\n", "\t\n", CALL.replace("\n", "\r\n")));
     assertEquals(2, messages.size(), messages.toString());
     lastReply(messages);
   }
@@ -154,7 +116,7 @@ class StdioTransportTest {
     java.util.Arrays.fill(huge, (byte) ' ');
     huge[0] = '{';
     ByteArrayOutputStream input = new ByteArrayOutputStream();
-    input.write(bytes(INIT));
+    input.write(bytes(InProcessServer.INIT));
     input.write(huge);
     input.write('\n');
     input.write(bytes(CALL));
@@ -166,7 +128,7 @@ class StdioTransportTest {
 
   @Test
   void lastLineWithoutNewlineIsStillRead() throws IOException {
-    List<JsonNode> messages = serve(bytes(INIT, CALL.strip()));
+    List<JsonNode> messages = serve(bytes(InProcessServer.INIT, CALL.strip()));
     lastReply(messages);
   }
 
@@ -180,7 +142,7 @@ class StdioTransportTest {
             .withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.containing("slow"))
             .willReturn(
                 aResponse().withFixedDelay(500).withBody("{\"stdout\":\"\",\"exitCode\":0}")));
-    List<JsonNode> messages = serve(bytes(INIT, slow, slow, CALL));
+    List<JsonNode> messages = serve(bytes(InProcessServer.INIT, slow, slow, CALL));
     long dupReplies = messages.stream().filter(m -> "dup".equals(m.path("id").asText())).count();
     assertEquals(2, dupReplies, messages.toString());
     assertTrue(
@@ -204,7 +166,7 @@ class StdioTransportTest {
     List<JsonNode> messages =
         serve(
             bytes(
-                INIT,
+                InProcessServer.INIT,
                 "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"ping\",\"params\":{\"a\":"
                     + nested
                     + "}}\n",
@@ -219,7 +181,7 @@ class StdioTransportTest {
     List<JsonNode> messages =
         serve(
             bytes(
-                INIT,
+                InProcessServer.INIT,
                 "{\"jsonrpc\":\"2.0\",\"id\":43,\"method\":\"ping\",\"params\":{\"_meta\":"
                     + nested
                     + "}}\n",

@@ -1,9 +1,6 @@
 package dev.cinchmcp.transport;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.containing;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,21 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
-import dev.cinchmcp.config.Settings;
-import dev.cinchmcp.server.CinchMcpServer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.InProcessServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The whole server, in process, speaking both protocol eras on one stream: 2026-07-28 requests
@@ -42,43 +32,18 @@ class TwoErasTest {
   private static final String OK_BODY =
       "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}";
 
-  private WireMockServer api;
-
-  @BeforeEach
-  void startApi() {
-    api =
-        new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    api.start();
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse().withHeader("Content-Type", "application/json").withBody(OK_BODY)));
-    api.stubFor(
-        post(urlEqualTo("/run"))
-            .withRequestBody(containing("badkey"))
-            .willReturn(aResponse().withStatus(401).withBody("{\"error\":\"bad key\"}")));
-  }
-
-  @AfterEach
-  void stopApi() {
-    api.stop();
-  }
+  @RegisterExtension
+  final FakeCinchApi api =
+      new FakeCinchApi()
+          .answering(OK_BODY)
+          .answeringWhen("badkey", aResponse().withStatus(401).withBody("{\"error\":\"bad key\"}"));
 
   private List<JsonNode> serve(String... lines) throws IOException {
-    Settings settings =
-        Settings.fromEnvironment(
-            Map.of("CINCH_API_KEY", "cinch_live_unit_two_eras", "CINCH_BASE_URL", api.baseUrl()));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
     String input = String.join("\n", lines) + "\n";
-    new CinchMcpServer(settings)
-        .serve(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), out);
-    List<JsonNode> messages = new ArrayList<>();
-    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
-      if (!line.isEmpty()) {
-        messages.add(JSON.readTree(line));
-      }
-    }
-    return messages;
+    byte[] out =
+        InProcessServer.serve(
+            api, "cinch_live_unit_two_eras", input.getBytes(StandardCharsets.UTF_8));
+    return InProcessServer.messages(new String(out, StandardCharsets.UTF_8));
   }
 
   private static String request(Object id, String method, String params) {

@@ -3,10 +3,8 @@ package dev.cinchmcp.backend.cinch;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static dev.cinchmcp.backend.cinch.ApiHarness.python;
-import static dev.cinchmcp.backend.cinch.ApiHarness.runOk;
+import static dev.cinchmcp.backend.cinch.Runs.python;
+import static dev.cinchmcp.backend.cinch.Runs.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +13,8 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.CinchRunners;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import java.net.Socket;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -26,9 +26,8 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The runner over TLS and HTTP/2, the way it talks to the real API, with the client's tasks on its
@@ -38,32 +37,26 @@ import org.junit.jupiter.api.Test;
  */
 class CinchApiHttpsTest {
 
-  private ApiHarness api;
-
-  @BeforeEach
-  void start() {
-    api = ApiHarness.withHttps();
-  }
-
-  @AfterEach
-  void stop() {
-    api.close();
-  }
+  @RegisterExtension final FakeCinchApi api = new FakeCinchApi().https();
 
   private CinchApiRunner runner(Duration timeout) throws Exception {
-    return api.runner(api.httpsRun(), timeout, ApiHarness.KEY, trustingWireMock());
+    return api.runners()
+        .runner(
+            api.httpsRunUri(),
+            timeout,
+            FakeCinchApi.KEY,
+            CinchApiRunner.newHttpClient(
+                api.httpsRunUri(), CinchRunners.connect(timeout), trustingWireMock()));
   }
 
   @Test
   void callsOneAfterAnotherAndAllAtOnceOverHttp2() throws Exception {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(
-                        "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,"
-                            + "\"timedOut\":false,\"durationMs\":5}")));
+    api.answer(
+        aResponse()
+            .withHeader("Content-Type", "application/json")
+            .withBody(
+                "{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,"
+                    + "\"timedOut\":false,\"durationMs\":5}"));
     CinchApiRunner runner = runner(Duration.ofSeconds(20));
     for (int i = 0; i < 20; i++) {
       assertEquals("42\n", runOk(runner, python("print(" + i + ")")).stdout().text());
@@ -75,7 +68,7 @@ class CinchApiHttpsTest {
     for (CompletableFuture<RunResult> f : all) {
       assertEquals("42\n", f.get(30, TimeUnit.SECONDS).stdout().text());
     }
-    List<LoggedRequest> seen = api.wireMock.findAll(anyRequestedFor(anyUrl()));
+    List<LoggedRequest> seen = api.wireMock().findAll(anyRequestedFor(anyUrl()));
     assertEquals(84, seen.size());
     assertTrue(
         seen.stream()
@@ -90,14 +83,12 @@ class CinchApiHttpsTest {
   @Test
   void aLargeAnswerIsReadAndCut() throws Exception {
     String big = "x".repeat(3_000_000);
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withBody(
-                        "{\"stdout\":\""
-                            + big
-                            + "\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}")));
+    api.answer(
+        aResponse()
+            .withBody(
+                "{\"stdout\":\""
+                    + big
+                    + "\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}"));
     CinchApiRunner runner = runner(Duration.ofSeconds(20));
     RunResult result = runOk(runner, python("print('x' * 3000000)"));
     assertEquals(3_000_000, result.stdout().originalLength());
@@ -107,10 +98,10 @@ class CinchApiHttpsTest {
 
   @Test
   void aSilentApiEndsAtTheDeadline() throws Exception {
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withFixedDelay(10_000)));
+    api.answer(aResponse().withFixedDelay(10_000));
     CinchApiRunner runner = runner(Duration.ofMillis(800));
     long t0 = System.nanoTime();
-    assertEquals(RunFailure.Kind.TIMEOUT, ApiHarness.runFails(runner).kind());
+    assertEquals(RunFailure.Kind.TIMEOUT, Runs.runFails(runner).kind());
     assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(5), "ended at the deadline");
     runner.close();
   }

@@ -1,31 +1,22 @@
 package dev.cinchmcp.backend.cinch;
 
+import static dev.cinchmcp.testkit.Requires.Need.PRIVATE_TMP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.InputScenarios;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.cinchmcp.testkit.CodeRunningApi;
+import dev.cinchmcp.testkit.Requires;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The input scenarios through the real Cinch runner and real HTTP, against an API that really runs
  * the posted launcher and the program it starts.
  */
+@Requires(PRIVATE_TMP)
 class CinchApiInputTest extends InputScenarios {
 
-  private static RunningFakeApi api;
-
-  @BeforeAll
-  static void start() throws Exception {
-    api = RunningFakeApi.startOrSkip("64m");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (api != null) {
-      api.close();
-    }
-  }
+  @RegisterExtension static final CodeRunningApi api = new CodeRunningApi().withTmp("64m");
 
   @Override
   protected CodeRunner runner() {

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.cinch;
 
+import static dev.cinchmcp.testkit.Requires.Need.PRIVATE_TMP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,11 +12,12 @@ import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.CodeRunningApi;
+import dev.cinchmcp.testkit.Requires;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -23,21 +25,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * A launcher that really fails (its sandbox's /tmp is too small for the files) is reported as a
  * failure to deliver the input, not as the program's error.
  */
+@Requires(PRIVATE_TMP)
 class CinchApiLauncherFailureTest {
 
-  private static RunningFakeApi api;
-
-  @BeforeAll
-  static void start() throws Exception {
-    api = RunningFakeApi.startOrSkip("1m");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (api != null) {
-      api.close();
-    }
-  }
+  @RegisterExtension static final CodeRunningApi api = new CodeRunningApi().withTmp("1m");
 
   @ParameterizedTest
   @EnumSource(Language.class)

@@ -8,10 +8,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
-import static dev.cinchmcp.backend.cinch.ApiHarness.python;
-import static dev.cinchmcp.backend.cinch.ApiHarness.runFails;
-import static dev.cinchmcp.backend.cinch.ApiHarness.runOk;
+import static dev.cinchmcp.backend.cinch.Runs.python;
+import static dev.cinchmcp.backend.cinch.Runs.runFails;
+import static dev.cinchmcp.backend.cinch.Runs.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +19,7 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunFailure.Kind;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -27,10 +27,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -43,22 +41,7 @@ class CinchApiRunnerFailureTest {
       "{\"stdout\":\"4\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":287}";
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-  private static ApiHarness api;
-
-  @BeforeAll
-  static void start() {
-    api = new ApiHarness();
-  }
-
-  @AfterAll
-  static void stop() {
-    api.close();
-  }
-
-  @BeforeEach
-  void reset() {
-    api.wireMock.resetAll();
-  }
+  @RegisterExtension static final FakeCinchApi api = new FakeCinchApi();
 
   /** An error body in each shape the API might use, all carrying the same sentence. */
   enum Shape {
@@ -84,13 +67,11 @@ class CinchApiRunnerFailureTest {
   }
 
   private static void answer(int status, Shape shape, String sentence) {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withStatus(status)
-                    .withHeader("Content-Type", shape.contentType)
-                    .withBody(shape.body(sentence))));
+    api.answer(
+        aResponse()
+            .withStatus(status)
+            .withHeader("Content-Type", shape.contentType)
+            .withBody(shape.body(sentence)));
   }
 
   private static Stream<Arguments> statusesAndShapes(int... statuses) {
@@ -111,7 +92,7 @@ class CinchApiRunnerFailureTest {
   @MethodSource("keyRefused")
   void refusedKeySaysCheckCinchApiKey(int status, Shape shape) {
     answer(status, shape, "Invalid API key");
-    ApiHarness.Recorder listener = new ApiHarness.Recorder();
+    Runs.Recorder listener = new Runs.Recorder();
 
     RunFailure failure = runFails(api.runner(TIMEOUT), python("print(1)"), listener);
 
@@ -121,7 +102,7 @@ class CinchApiRunnerFailureTest {
     assertTrue(
         listener.logs.stream().anyMatch(l -> l.startsWith("ERROR") && l.contains("CINCH_API_KEY")),
         listener.logs::toString);
-    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+    api.wireMock().verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 
   static Stream<Arguments> paymentRequired() {
@@ -136,7 +117,7 @@ class CinchApiRunnerFailureTest {
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
     assertCreditsExhausted(failure);
-    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+    api.wireMock().verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 
   @ParameterizedTest(name = "HTTP {0} speaking of credits")
@@ -154,8 +135,7 @@ class CinchApiRunnerFailureTest {
         "{\"message\":\"Your balance is too low to run code\"}"
       })
   void okAnswerThatOnlySpeaksOfCreditsMeansCreditsExhausted(String body) {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+    api.answer(aResponse().withStatus(200).withBody(body));
 
     assertCreditsExhausted(runFails(api.runner(TIMEOUT)));
   }
@@ -186,7 +166,7 @@ class CinchApiRunnerFailureTest {
           failure.getMessage().contains("code must not exceed 100000 bytes"), failure.getMessage());
     }
     assertFalse(failure.getMessage().contains("<"), "no HTML tags: " + failure.getMessage());
-    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+    api.wireMock().verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 
   static Stream<Arguments> serverError() {
@@ -208,15 +188,14 @@ class CinchApiRunnerFailureTest {
     }
     // A 5xx may have reached the sandbox: it is never retried (a retry could run the program
     // twice).
-    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+    api.wireMock().verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 
   @Test
   void hugeServerErrorPageGivesOnlyAShortExcerpt() {
     String page =
         "<html><body>" + "Internal failure. ".repeat(200_000) + "</body></html>"; // ~3.6 MB
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(500).withBody(page)));
+    api.answer(aResponse().withStatus(500).withBody(page));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
@@ -229,35 +208,21 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void rateLimitThenSuccessRetriesAndReturnsTheRun() {
-    String scenario = "429 then 200";
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .inScenario(scenario)
-            .whenScenarioStateIs(STARTED)
-            .willReturn(
-                aResponse()
-                    .withStatus(429)
-                    .withHeader("Retry-After", "0")
-                    .withBody("{\"error\":\"slow down\"}"))
-            .willSetStateTo("second"));
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .inScenario(scenario)
-            .whenScenarioStateIs("second")
-            .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0"))
-            .willSetStateTo("third"));
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .inScenario(scenario)
-            .whenScenarioStateIs("third")
-            .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
-    ApiHarness.Recorder listener = new ApiHarness.Recorder();
+    api.answerInTurn(
+        null,
+        aResponse()
+            .withStatus(429)
+            .withHeader("Retry-After", "0")
+            .withBody("{\"error\":\"slow down\"}"),
+        aResponse().withStatus(429).withHeader("Retry-After", "0"),
+        aResponse().withStatus(200).withBody(OK_RUN));
+    Runs.Recorder listener = new Runs.Recorder();
 
     RunResult result = api.runner(TIMEOUT).run(python("print(2+2)"), listener).join();
 
     assertEquals("4", result.stdout().text());
     assertEquals(0, result.exitCode());
-    api.wireMock.verify(3, postRequestedFor(urlEqualTo("/run")));
+    api.wireMock().verify(3, postRequestedFor(urlEqualTo("/run")));
     assertEquals(List.of(1, 2, 3), listener.sent);
     assertEquals(
         2,
@@ -267,13 +232,8 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void rateLimitRetriesABoundedNumberOfTimesThenSaysRateLimited() {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withStatus(429)
-                    .withHeader("Retry-After", "0")
-                    .withBody("Too Many Requests")));
+    api.answer(
+        aResponse().withStatus(429).withHeader("Retry-After", "0").withBody("Too Many Requests"));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
@@ -282,39 +242,29 @@ class CinchApiRunnerFailureTest {
     assertTrue(
         failure.getMessage().contains(CinchApiRunner.MAX_ATTEMPTS + " attempts"),
         failure.getMessage());
-    api.wireMock.verify(CinchApiRunner.MAX_ATTEMPTS, postRequestedFor(urlEqualTo("/run")));
+    api.wireMock().verify(CinchApiRunner.MAX_ATTEMPTS, postRequestedFor(urlEqualTo("/run")));
   }
 
   @Test
   void rateLimitWithOneSecondRetryAfterWaitsThenSucceeds() {
-    String scenario = "429 (1 s) then 200";
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .inScenario(scenario)
-            .whenScenarioStateIs(STARTED)
-            .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "1"))
-            .willSetStateTo("ok"));
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .inScenario(scenario)
-            .whenScenarioStateIs("ok")
-            .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.answerInTurn(
+        null,
+        aResponse().withStatus(429).withHeader("Retry-After", "1"),
+        aResponse().withStatus(200).withBody(OK_RUN));
 
     long start = System.nanoTime();
     RunResult result = runOk(api.runner(TIMEOUT), python("print(2+2)"));
     long elapsedMs = (System.nanoTime() - start) / 1_000_000;
 
     assertEquals("4", result.stdout().text());
-    api.wireMock.verify(2, postRequestedFor(urlEqualTo("/run")));
+    api.wireMock().verify(2, postRequestedFor(urlEqualTo("/run")));
     // A lower bound only: it did wait for Retry-After rather than hammer the API.
     assertTrue(elapsedMs >= 900, "retried after only " + elapsedMs + " ms");
   }
 
   @Test
   void rateLimitWhoseWaitWouldPassTheTimeoutFailsAtOnceWithoutRetrying() {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "60")));
+    api.answer(aResponse().withStatus(429).withHeader("Retry-After", "60"));
 
     RunFailure failure = runFails(api.runner(Duration.ofMillis(2_000)));
 
@@ -322,33 +272,31 @@ class CinchApiRunnerFailureTest {
     assertTrue(
         failure.getMessage().contains("longer than this call's 2000 ms deadline"),
         failure.getMessage());
-    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+    api.wireMock().verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"999999999", "99999999999999999999"})
   void anAbsurdRetryAfterIsShownAsBeyondTheDeadlineNotPassedOn(String retryAfter) {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(aResponse().withStatus(429).withHeader("Retry-After", retryAfter)));
+    api.answer(aResponse().withStatus(429).withHeader("Retry-After", retryAfter));
 
     RunFailure failure = runFails(api.runner(Duration.ofMillis(2_000)));
 
     assertEquals(Kind.RATE_LIMITED, failure.kind());
     assertFalse(failure.getMessage().contains("99999"), failure.getMessage());
     assertTrue(failure.getMessage().contains("2000 ms deadline"), failure.getMessage());
-    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+    api.wireMock().verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 
   @Test
   void rateLimitWithoutRetryAfterAndTooLittleTimeLeftFailsAfterOneAttempt() {
     // No Retry-After means a default wait of 1 s, which does not fit in a 500 ms timeout.
-    api.wireMock.stubFor(post(urlEqualTo("/run")).willReturn(aResponse().withStatus(429)));
+    api.answer(aResponse().withStatus(429));
 
     RunFailure failure = runFails(api.runner(Duration.ofMillis(500)));
 
     assertEquals(Kind.RATE_LIMITED, failure.kind());
-    api.wireMock.verify(1, postRequestedFor(urlEqualTo("/run")));
+    api.wireMock().verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 
   @Test
@@ -380,11 +328,10 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void tlsFailureSaysCannotBeReached() {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.answer(aResponse().withStatus(200).withBody(OK_RUN));
     // https spoken to a plain-http port: the handshake cannot succeed.
     CinchApiRunner runner =
-        api.runner(URI.create("https://127.0.0.1:" + api.wireMock.port() + "/run"), TIMEOUT);
+        api.runner(URI.create("https://127.0.0.1:" + api.wireMock().port() + "/run"), TIMEOUT);
 
     RunFailure failure = runFails(runner);
 
@@ -412,8 +359,7 @@ class CinchApiRunnerFailureTest {
   @MethodSource("notARun")
   void okAnswerThatIsNotARunIsAnUnexpectedAnswerWithExcerpt(
       String what, String body, String expectedInMessage) {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+    api.answer(aResponse().withStatus(200).withBody(body));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
@@ -425,8 +371,7 @@ class CinchApiRunnerFailureTest {
   @Test
   void hugeOkAnswerThatIsNotARunGivesOnlyAShortExcerpt() {
     String body = "<html>" + "x".repeat(5_000_000) + "</html>";
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run")).willReturn(aResponse().withStatus(200).withBody(body)));
+    api.answer(aResponse().withStatus(200).withBody(body));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
@@ -439,33 +384,30 @@ class CinchApiRunnerFailureTest {
   @ParameterizedTest(name = "HTTP {0}")
   @ValueSource(ints = {301, 302, 303, 307, 308})
   void redirectIsNotFollowedAndIsAnError(int status) {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withStatus(status)
-                    .withHeader("Location", api.base() + "/elsewhere/run")));
-    api.wireMock.stubFor(
-        post(urlEqualTo("/elsewhere/run"))
-            .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
-    api.wireMock.stubFor(
-        get(urlEqualTo("/elsewhere/run")).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.answer(
+        aResponse().withStatus(status).withHeader("Location", api.base() + "/elsewhere/run"));
+    api.wireMock()
+        .stubFor(
+            post(urlEqualTo("/elsewhere/run"))
+                .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.wireMock()
+        .stubFor(
+            get(urlEqualTo("/elsewhere/run"))
+                .willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
     assertEquals(Kind.UNEXPECTED_ANSWER, failure.kind());
     assertTrue(failure.getMessage().contains("redirect"), failure.getMessage());
     assertTrue(failure.getMessage().contains("CINCH_BASE_URL"), failure.getMessage());
-    api.wireMock.verify(0, postRequestedFor(urlEqualTo("/elsewhere/run")));
-    api.wireMock.verify(0, getRequestedFor(urlEqualTo("/elsewhere/run")));
-    api.wireMock.verify(1, anyRequestedFor(anyUrl()));
+    api.wireMock().verify(0, postRequestedFor(urlEqualTo("/elsewhere/run")));
+    api.wireMock().verify(0, getRequestedFor(urlEqualTo("/elsewhere/run")));
+    api.wireMock().verify(1, anyRequestedFor(anyUrl()));
   }
 
   @Test
   void slowAnswerIsATimeoutWithinTheTimeout() {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(aResponse().withStatus(200).withBody(OK_RUN).withFixedDelay(3_000)));
+    api.answer(aResponse().withStatus(200).withBody(OK_RUN).withFixedDelay(3_000));
 
     long start = System.nanoTime();
     RunFailure failure = runFails(api.runner(Duration.ofMillis(400)));
@@ -479,10 +421,7 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void answerWhoseBodyDribblesPastTheTimeoutIsATimeout() {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse().withStatus(200).withBody(OK_RUN).withChunkedDribbleDelay(20, 4_000)));
+    api.answer(aResponse().withStatus(200).withBody(OK_RUN).withChunkedDribbleDelay(20, 4_000));
 
     long start = System.nanoTime();
     RunFailure failure = runFails(api.runner(Duration.ofMillis(500)));
@@ -505,9 +444,7 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void aListenerThatThrowsCannotStallTheCall() {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(aResponse().withStatus(401).withBody("{\"error\":\"no\"}")));
+    api.answer(aResponse().withStatus(401).withBody("{\"error\":\"no\"}"));
     RunListener throwing =
         new RunListener() {
           @Override
@@ -522,8 +459,7 @@ class CinchApiRunnerFailureTest {
         };
     // A stalled call would only end at its 60 s deadline; the harness gives up after 20 s.
     RunFailure failure =
-        ApiHarness.runFails(
-            api.runner(Duration.ofSeconds(60)), ApiHarness.python("print(1)"), throwing);
+        Runs.runFails(api.runner(Duration.ofSeconds(60)), Runs.python("print(1)"), throwing);
     assertEquals(RunFailure.Kind.KEY_REFUSED, failure.kind());
   }
 }

@@ -20,15 +20,15 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.config.Version;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,44 +39,35 @@ class CinchApiRunnerRequestTest {
       "{\"stdout\":\"\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":1}";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static ApiHarness api;
-
-  @BeforeAll
-  static void start() {
-    api = new ApiHarness();
-  }
-
-  @AfterAll
-  static void stop() {
-    api.close();
-  }
+  @RegisterExtension static final FakeCinchApi api = new FakeCinchApi();
 
   @BeforeEach
   void reset() {
-    api.wireMock.resetAll();
-    api.wireMock.stubFor(post(anyUrl()).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
+    api.wireMock().stubFor(post(anyUrl()).willReturn(aResponse().withStatus(200).withBody(OK_RUN)));
   }
 
   @Test
   void postsToRunWithBearerKeyJsonHeadersAndUserAgent() {
-    ApiHarness.runOk(api.runner(Duration.ofSeconds(5)), new Program("print(2+2)", Language.PYTHON));
+    Runs.runOk(api.runner(Duration.ofSeconds(5)), new Program("print(2+2)", Language.PYTHON));
 
-    api.wireMock.verify(1, anyRequestedFor(anyUrl()));
-    api.wireMock.verify(
-        postRequestedFor(urlEqualTo("/run"))
-            .withHeader("Authorization", equalTo("Bearer " + ApiHarness.KEY))
-            .withHeader("Content-Type", equalTo("application/json"))
-            .withHeader("Accept", equalTo("application/json"))
-            .withHeader("User-Agent", matching("cinch-mcp/" + Pattern.quote(Version.get()) + " .*"))
-            .withRequestBody(equalToJson("{\"code\":\"print(2+2)\",\"language\":\"python\"}")));
+    api.wireMock().verify(1, anyRequestedFor(anyUrl()));
+    api.wireMock()
+        .verify(
+            postRequestedFor(urlEqualTo("/run"))
+                .withHeader("Authorization", equalTo("Bearer " + FakeCinchApi.KEY))
+                .withHeader("Content-Type", equalTo("application/json"))
+                .withHeader("Accept", equalTo("application/json"))
+                .withHeader(
+                    "User-Agent", matching("cinch-mcp/" + Pattern.quote(Version.get()) + " .*"))
+                .withRequestBody(equalToJson("{\"code\":\"print(2+2)\",\"language\":\"python\"}")));
   }
 
   @Test
   void userAgentCarriesTheBuiltVersion() {
-    ApiHarness.runOk(api.runner(Duration.ofSeconds(5)), ApiHarness.python("print(1)"));
+    Runs.runOk(api.runner(Duration.ofSeconds(5)), Runs.python("print(1)"));
 
     String userAgent =
-        api.wireMock.findAll(postRequestedFor(urlEqualTo("/run"))).get(0).getHeader("User-Agent");
+        api.wireMock().findAll(postRequestedFor(urlEqualTo("/run"))).get(0).getHeader("User-Agent");
     assertTrue(userAgent.startsWith("cinch-mcp/"), userAgent);
     // The build filters the version into the jar; an unfiltered or missing resource would show
     // here.
@@ -88,13 +79,14 @@ class CinchApiRunnerRequestTest {
 
   @Test
   void javascriptIsSentAsJavascript() {
-    ApiHarness.runOk(
+    Runs.runOk(
         api.runner(Duration.ofSeconds(5)), new Program("console.log(1)", Language.JAVASCRIPT));
 
-    api.wireMock.verify(
-        postRequestedFor(urlEqualTo("/run"))
-            .withRequestBody(
-                equalToJson("{\"code\":\"console.log(1)\",\"language\":\"javascript\"}")));
+    api.wireMock()
+        .verify(
+            postRequestedFor(urlEqualTo("/run"))
+                .withRequestBody(
+                    equalToJson("{\"code\":\"console.log(1)\",\"language\":\"javascript\"}")));
   }
 
   @ParameterizedTest(name = "[{index}]")
@@ -109,9 +101,9 @@ class CinchApiRunnerRequestTest {
         "x = '\u2028\u2029'"
       })
   void codeIsSentExactlyWhateverItHolds(String code) throws Exception {
-    ApiHarness.runOk(api.runner(Duration.ofSeconds(5)), ApiHarness.python(code));
+    Runs.runOk(api.runner(Duration.ofSeconds(5)), Runs.python(code));
 
-    List<LoggedRequest> requests = api.wireMock.findAll(postRequestedFor(urlEqualTo("/run")));
+    List<LoggedRequest> requests = api.wireMock().findAll(postRequestedFor(urlEqualTo("/run")));
     assertEquals(1, requests.size());
     JsonNode body = JSON.readTree(requests.get(0).getBody());
     assertEquals(code, body.get("code").asText());
@@ -128,9 +120,9 @@ class CinchApiRunnerRequestTest {
   void runUnderABasePathPostsToThatPath() {
     URI runUri = URI.create(api.base() + "/v1/run");
 
-    ApiHarness.runOk(api.runner(runUri, Duration.ofSeconds(5)), ApiHarness.python("print(1)"));
+    Runs.runOk(api.runner(runUri, Duration.ofSeconds(5)), Runs.python("print(1)"));
 
-    api.wireMock.verify(1, postRequestedFor(urlPathEqualTo("/v1/run")));
+    api.wireMock().verify(1, postRequestedFor(urlPathEqualTo("/v1/run")));
   }
 
   @Test

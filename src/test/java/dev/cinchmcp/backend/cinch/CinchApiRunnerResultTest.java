@@ -1,10 +1,8 @@
 package dev.cinchmcp.backend.cinch;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static dev.cinchmcp.backend.cinch.ApiHarness.python;
-import static dev.cinchmcp.backend.cinch.ApiHarness.runOk;
+import static dev.cinchmcp.backend.cinch.Runs.python;
+import static dev.cinchmcp.backend.cinch.Runs.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,13 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,31 +24,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CinchApiRunnerResultTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static ApiHarness api;
-
-  @BeforeAll
-  static void start() {
-    api = new ApiHarness();
-  }
-
-  @AfterAll
-  static void stop() {
-    api.close();
-  }
-
-  @BeforeEach
-  void reset() {
-    api.wireMock.resetAll();
-  }
+  @RegisterExtension static final FakeCinchApi api = new FakeCinchApi();
 
   private static RunResult answer(String body) {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withStatus(200)
-                    .withHeader("Content-Type", "application/json")
-                    .withBody(body)));
+    api.answer(
+        aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(body));
     return runOk(api.runner(Duration.ofSeconds(10)), python("print(1)"));
   }
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.CinchRunners;
+import dev.cinchmcp.testkit.StalledApi;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,14 +32,14 @@ class DeadlineTest {
 
   @Test
   void stalledAnswersOfEveryKindAreAnsweredAtTheirDeadlineEvenAfterManyOthers() throws Exception {
-    try (ApiHarness harness = new ApiHarness();
+    try (CinchRunners runners = new CinchRunners();
         StalledApi stalled = new StalledApi()) {
-      CinchApiRunner runner = harness.runner(stalled.runUri(), TIMEOUT);
+      CinchApiRunner runner = runners.runner(stalled.runUri(), TIMEOUT);
       // First a run of hostile answers on the same client, all stalled at once.
       List<CompletableFuture<RunResult>> warmUp = new ArrayList<>();
       for (int i = 0; i < 12; i++) {
         for (String mode : List.of("trickle", "headers", "silent")) {
-          warmUp.add(runner.run(ApiHarness.python(mode), RunListener.NONE));
+          warmUp.add(runner.run(Runs.python(mode), RunListener.NONE));
         }
       }
       for (CompletableFuture<RunResult> f : warmUp) {
@@ -48,7 +50,7 @@ class DeadlineTest {
         long start = System.nanoTime();
         List<CompletableFuture<RunResult>> calls = new ArrayList<>();
         for (String mode : List.of("trickle", "headers", "silent")) {
-          calls.add(runner.run(ApiHarness.python(mode), RunListener.NONE));
+          calls.add(runner.run(Runs.python(mode), RunListener.NONE));
         }
         for (CompletableFuture<RunResult> f : calls) {
           assertTimedOut(f, start);
@@ -62,12 +64,11 @@ class DeadlineTest {
     // The first call's answer blocks on its way up (as a write to a stdout nobody reads does);
     // the second call, stalled after its headers, must still end at its own deadline.
     java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-    try (ApiHarness harness = new ApiHarness();
+    try (CinchRunners runners = new CinchRunners();
         StalledApi stalled = new StalledApi()) {
-      CinchApiRunner runner = harness.runner(stalled.runUri(), TIMEOUT);
+      CinchApiRunner runner = runners.runner(stalled.runUri(), TIMEOUT);
       long start = System.nanoTime();
-      CompletableFuture<RunResult> blocked =
-          runner.run(ApiHarness.python("headers"), RunListener.NONE);
+      CompletableFuture<RunResult> blocked = runner.run(Runs.python("headers"), RunListener.NONE);
       blocked.whenComplete(
           (r, e) -> {
             try {
@@ -76,8 +77,7 @@ class DeadlineTest {
               Thread.currentThread().interrupt();
             }
           });
-      CompletableFuture<RunResult> other =
-          runner.run(ApiHarness.python("headers"), RunListener.NONE);
+      CompletableFuture<RunResult> other = runner.run(Runs.python("headers"), RunListener.NONE);
       assertTimedOut(other, start);
     } finally {
       release.countDown();

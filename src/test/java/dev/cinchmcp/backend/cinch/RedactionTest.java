@@ -1,10 +1,8 @@
 package dev.cinchmcp.backend.cinch;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static dev.cinchmcp.backend.cinch.ApiHarness.KEY;
-import static dev.cinchmcp.backend.cinch.ApiHarness.python;
+import static dev.cinchmcp.backend.cinch.Runs.python;
+import static dev.cinchmcp.testkit.FakeCinchApi.KEY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,11 +24,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
@@ -47,7 +45,7 @@ class RedactionTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static ApiHarness api;
+  @RegisterExtension static final FakeCinchApi api = new FakeCinchApi();
 
   private PrintStream originalErr;
   private final ByteArrayOutputStream capturedErr = new ByteArrayOutputStream();
@@ -55,19 +53,8 @@ class RedactionTest {
   /** Everything that came back from the runner, as text, to search for the key. */
   private final List<String> seen = new ArrayList<>();
 
-  @BeforeAll
-  static void start() {
-    api = new ApiHarness();
-  }
-
-  @AfterAll
-  static void stop() {
-    api.close();
-  }
-
   @BeforeEach
   void captureStderr() {
-    api.wireMock.resetAll();
     originalErr = System.err;
     System.setErr(new PrintStream(capturedErr, true, StandardCharsets.UTF_8));
   }
@@ -83,26 +70,20 @@ class RedactionTest {
   }
 
   private void echo(int status, String body) {
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withStatus(status)
-                    .withBody(body)
-                    .withTransformers("response-template")));
+    api.answer(aResponse().withStatus(status).withBody(body).withTransformers("response-template"));
   }
 
   private RunFailure failure() {
-    ApiHarness.Recorder listener = new ApiHarness.Recorder();
+    Runs.Recorder listener = new Runs.Recorder();
     RunFailure failure =
-        ApiHarness.runFails(api.runner(Duration.ofSeconds(5)), python("print(1)"), listener);
+        Runs.runFails(api.runner(Duration.ofSeconds(5)), python("print(1)"), listener);
     seen.add(failure.getMessage());
     seen.addAll(listener.logs);
     return failure;
   }
 
   private RunResult result() {
-    RunResult r = ApiHarness.runOk(api.runner(Duration.ofSeconds(5)), python("print(1)"));
+    RunResult r = Runs.runOk(api.runner(Duration.ofSeconds(5)), python("print(1)"));
     seen.add(r.toString());
     seen.add(r.stdout().text());
     seen.add(r.stderr().text());
@@ -201,7 +182,6 @@ class RedactionTest {
           "a".repeat(length - CappedText.TAIL - KEY.length() + kept)
               + KEY
               + "z".repeat(CappedText.TAIL - kept);
-      api.wireMock.resetAll();
       echo(
           200,
           JSON.writeValueAsString(
@@ -362,16 +342,14 @@ class RedactionTest {
   @MethodSource("encodings")
   void keyEchoedEncodedInResponseHeadersReachesNothing(int encoding) {
     // Headers are never quoted to the model; a Retry-After holding the key is just not a number.
-    api.wireMock.stubFor(
-        post(urlEqualTo("/run"))
-            .willReturn(
-                aResponse()
-                    .withStatus(429)
-                    .withHeader("Retry-After", encoded(encoding))
-                    .withHeader("WWW-Authenticate", "Bearer error=\"" + encoded(encoding) + "\"")));
+    api.answer(
+        aResponse()
+            .withStatus(429)
+            .withHeader("Retry-After", encoded(encoding))
+            .withHeader("WWW-Authenticate", "Bearer error=\"" + encoded(encoding) + "\""));
 
     // A deadline shorter than the default 1 s wait: refused at once, no retries to sit through.
-    RunFailure failure = ApiHarness.runFails(api.runner(Duration.ofMillis(900)));
+    RunFailure failure = Runs.runFails(api.runner(Duration.ofMillis(900)));
     seen.add(failure.getMessage());
 
     assertEquals(RunFailure.Kind.RATE_LIMITED, failure.kind());
@@ -385,7 +363,7 @@ class RedactionTest {
     echo(401, "{\"error\":\"bad key " + key.replace("/", "\\/") + "\"}");
 
     RunFailure failure =
-        ApiHarness.runFails(
+        Runs.runFails(
             api.runner(api.base().resolve("/run"), Duration.ofSeconds(5), key),
             python("print(1)"),
             dev.cinchmcp.backend.RunListener.NONE);

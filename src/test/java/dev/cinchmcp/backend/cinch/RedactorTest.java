@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.WrittenFiles;
+import dev.cinchmcp.testkit.FakeCinchApi;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RedactorTest {
 
-  private static final String KEY = ApiHarness.KEY;
+  private static final String KEY = FakeCinchApi.KEY;
   private final Redactor redactor = new Redactor(KEY);
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.testkit.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.StandardProtocolFamily;
@@ -53,15 +54,11 @@ class EngineHttpTest {
         () -> {
           try (SocketChannel client = server.accept()) {
             InputStream in = Channels.newInputStream(client);
-            StringBuilder head = new StringBuilder();
-            while (!head.toString().endsWith("\r\n\r\n")) {
-              int c = in.read();
-              if (c < 0) {
-                return;
-              }
-              head.append((char) c);
+            String head = RawEngine.readHead(in);
+            if (!head.endsWith("\r\n\r\n")) {
+              return;
             }
-            String reply = answer.apply(head.toString());
+            String reply = answer.apply(head);
             if (reply != null) {
               client.write(ByteBuffer.wrap(reply.getBytes(StandardCharsets.UTF_8)));
               // Attach: echo what comes after the upgrade, framed as stdout, until end-of-file.
@@ -72,7 +69,7 @@ class EngineHttpTest {
                 client.write(frame);
               }
             } else {
-              Thread.sleep(5_000); // an engine that never answers
+              Await.stall(Duration.ofSeconds(5), "an engine that never answers");
             }
           } catch (IOException | InterruptedException e) {
             // the test is over

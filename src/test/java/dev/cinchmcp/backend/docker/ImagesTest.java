@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,16 +51,23 @@ class ImagesTest {
     }
   }
 
+  /** An engine of API 1.43 that answers everything else with {@code answer}. */
+  private RawEngine engine(Function<String, String> answer) throws IOException {
+    return new RawEngine(
+        dir.resolve("e.sock"),
+        request -> request.equals("GET /version") ? VERSION : answer.apply(request));
+  }
+
+  private static void ensureNode(Images images) throws Exception {
+    images.ensure("node:22-slim", "CINCH_DOCKER_NODE_IMAGE", new Heard()).get(10, TimeUnit.SECONDS);
+  }
+
   @Test
   void aMissingImageIsPulledOnceWithItsProgressTold() throws Exception {
     AtomicBoolean pulled = new AtomicBoolean();
     try (RawEngine engine =
-        new RawEngine(
-            dir.resolve("e.sock"),
+        engine(
             request -> {
-              if (request.equals("GET /version")) {
-                return VERSION;
-              }
               if (request.equals("GET /v1.43/images/python:3.12-slim/json")) {
                 return pulled.get()
                     ? RawEngine.json(200, "{\"Config\":{\"Env\":[\"PYTHON_VERSION=3.12.7\"]}}")
@@ -100,12 +109,8 @@ class ImagesTest {
   @Test
   void aFailedPullSaysWhatToDoAndIsTriedAgainNextTime() throws Exception {
     try (RawEngine engine =
-        new RawEngine(
-            dir.resolve("e.sock"),
+        engine(
             request -> {
-              if (request.equals("GET /version")) {
-                return VERSION;
-              }
               if (request.startsWith("GET /v1.43/images/")) {
                 return RawEngine.json(404, "{\"message\":\"No such image\"}");
               }
@@ -115,24 +120,13 @@ class ImagesTest {
                       + "\"error\":\"Get https://registry-1.docker.io/v2/: dial tcp: lookup registry-1.docker.io: no such host\"}");
             })) {
       Images images = new Images(Engine.connect(engine.address(), timers), workers);
-      ExecutionException e =
-          assertThrows(
-              ExecutionException.class,
-              () ->
-                  images
-                      .ensure("node:22-slim", "CINCH_DOCKER_NODE_IMAGE", new Heard())
-                      .get(10, TimeUnit.SECONDS));
+      ExecutionException e = assertThrows(ExecutionException.class, () -> ensureNode(images));
       RunFailure failure = assertInstanceOf(RunFailure.class, e.getCause());
       assertTrue(failure.getMessage().contains("no such host"), failure.getMessage());
       assertTrue(failure.getMessage().contains("docker pull node:22-slim"), failure.getMessage());
       assertTrue(failure.getMessage().contains("CINCH_DOCKER_NODE_IMAGE"), failure.getMessage());
       int before = engine.requests().size();
-      assertThrows(
-          ExecutionException.class,
-          () ->
-              images
-                  .ensure("node:22-slim", "CINCH_DOCKER_NODE_IMAGE", new Heard())
-                  .get(10, TimeUnit.SECONDS));
+      assertThrows(ExecutionException.class, () -> ensureNode(images));
       assertTrue(engine.requests().size() > before, "a failed pull is not remembered");
     }
   }

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.docker;
 
+import dev.cinchmcp.testkit.Daemons;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.StandardProtocolFamily;
@@ -30,32 +31,33 @@ final class RawEngine implements AutoCloseable {
     this.socket = socket;
     this.server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     server.bind(UnixDomainSocketAddress.of(socket));
-    Thread accept =
-        new Thread(
-            () -> {
-              while (server.isOpen()) {
-                try (SocketChannel client = server.accept()) {
-                  InputStream in = Channels.newInputStream(client);
-                  StringBuilder head = new StringBuilder();
-                  while (!head.toString().endsWith("\r\n\r\n")) {
-                    int c = in.read();
-                    if (c < 0) {
-                      break;
-                    }
-                    head.append((char) c);
-                  }
-                  String line = head.toString().split(" HTTP/1.1")[0];
-                  requests.add(line);
-                  String reply = answer.apply(line);
-                  client.write(ByteBuffer.wrap(reply.getBytes(StandardCharsets.UTF_8)));
-                } catch (IOException e) {
-                  // closed
-                }
-              }
-            },
-            "raw-engine");
-    accept.setDaemon(true);
-    accept.start();
+    Daemons.start(
+        "raw-engine",
+        () -> {
+          while (server.isOpen()) {
+            try (SocketChannel client = server.accept()) {
+              String line = readHead(Channels.newInputStream(client)).split(" HTTP/1.1")[0];
+              requests.add(line);
+              String reply = answer.apply(line);
+              client.write(ByteBuffer.wrap(reply.getBytes(StandardCharsets.UTF_8)));
+            } catch (IOException e) {
+              // closed
+            }
+          }
+        });
+  }
+
+  /** An HTTP request's head, up to its blank line (or what came before the end of input). */
+  static String readHead(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int c = in.read();
+      if (c < 0) {
+        break;
+      }
+      head.append((char) c);
+    }
+    return head.toString();
   }
 
   EngineAddress address() {

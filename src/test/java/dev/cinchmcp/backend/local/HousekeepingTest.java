@@ -1,13 +1,17 @@
 package dev.cinchmcp.backend.local;
 
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Dependency;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A server that crashed left a running sandbox, its bundle and its cgroup: the next start removes
  * them.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class HousekeepingTest {
 
   @TempDir Path state;
@@ -52,8 +56,7 @@ class HousekeepingTest {
             0,
             64,
             List.of()));
-    Runsc runsc =
-        new Runsc(Path.of("/usr/bin/runsc"), prepared.runsc(), settings.runscEnvironment());
+    Runsc runsc = new Runsc(Dependency.runsc(), prepared.runsc(), settings.runscEnvironment());
     Process crashed =
         runsc
             .processBuilder(
@@ -61,11 +64,10 @@ class HousekeepingTest {
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!runsc.list().contains(leftover)) {
-      assertTrue(System.nanoTime() < deadline, "the leftover sandbox did not start");
-      Thread.sleep(50);
-    }
+    Await.until(
+        () -> runsc.list().contains(leftover),
+        Duration.ofSeconds(10),
+        "the leftover sandbox to start");
     RunCgroup cgroup =
         CgroupDetection.detect().limits().isPresent()
             ? CgroupDetection.detect().limits().get().create(leftover, 64L << 20, 100, 0.5)

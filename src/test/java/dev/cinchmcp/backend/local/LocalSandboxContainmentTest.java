@@ -2,31 +2,28 @@ package dev.cinchmcp.backend.local;
 
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.ContainmentPrograms;
+import dev.cinchmcp.testkit.HostListeners;
+import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.net.ServerSocket;
-import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.Collections;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * would fail if its wall were missing. The slow ones (time-out, bombs, flood) are all started in
  * {@link #startSlowRuns()} so they run side by side, and each test only awaits its own.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LocalSandboxContainmentTest {
 
@@ -96,59 +93,13 @@ class LocalSandboxContainmentTest {
     Files.writeString(plantedDir.resolve("secret.txt"), MARKER);
 
     infiniteLoop = python(runner, "print('started', flush=True)\nwhile True:\n    pass");
-    forkBomb =
-        python(
-            runner,
-            "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass");
-    forkCounter =
-        python(
-            runner,
-            """
-        import os
-        n = 0
-        while n < 1000:
-            try:
-                if os.fork() == 0:
-                    # A small process: a forked Python dirties its pages (~4 MB each under
-                    # gVisor), and 63 of them would meet the memory limit before this one.
-                    os.execv('/bin/sleep', ['sleep', '20'])
-                n += 1
-            except OSError as e:
-                print('fork refused after', n, e.strerror, flush=True)
-                os._exit(0)
-        print('forked', n)
-        """);
-    pythonMemoryBomb =
-        python(
-            runner,
-            "b = bytearray(150 * 2**20)\nprint('150 MB ok', flush=True)\nc = bytearray(400 * 2**20)\nprint('400 MB too')");
-    nodeBufferBomb =
-        javascript(
-            runner,
-            "const a = Buffer.alloc(150 * 2**20, 1); console.log('150 MB ok');\n"
-                + "const b = Buffer.alloc(400 * 2**20, 1); console.log('400 MB too')");
-    nodeHeapBomb =
-        javascript(
-            runner, "const a = []; for (let i = 0; ; i++) a.push(new Array(100000).fill(i));");
-    flood =
-        python(
-            runner,
-            "import sys\nsys.stdout.write('a' + '\\U0001F600' * 15000)\nfor i in range(50):\n    sys.stdout.write('x' * 100000)\nprint('end')");
-    tmpFiller =
-        python(
-            runner,
-            """
-        n = 0
-        try:
-            with open('/tmp/fill', 'wb') as f:
-                while n < 200 * 2**20:
-                    f.write(b'x' * 2**20)
-                    f.flush()
-                    n += 2**20
-        except OSError as e:
-            print('refused', e.strerror)
-        print(n)
-        """);
+    forkBomb = python(runner, ContainmentPrograms.FORK_BOMB);
+    forkCounter = python(runner, ContainmentPrograms.FORK_COUNTER);
+    pythonMemoryBomb = python(runner, ContainmentPrograms.PYTHON_MEMORY_BOMB);
+    nodeBufferBomb = javascript(runner, ContainmentPrograms.NODE_BUFFER_BOMB);
+    nodeHeapBomb = javascript(runner, ContainmentPrograms.NODE_HEAP_BOMB);
+    flood = python(runner, ContainmentPrograms.FLOOD);
+    tmpFiller = python(runner, ContainmentPrograms.TMP_FILLER);
   }
 
   @AfterAll
@@ -171,19 +122,14 @@ class LocalSandboxContainmentTest {
         await(
             python(
                 runner,
-                """
-        import os
-        for path in ['%s', '%s', '/etc/hostname', '/etc/passwd', '/root', '/home', '%s']:
-            try:
-                if os.path.isdir(path):
-                    print(path, 'LISTED', os.listdir(path))
-                else:
-                    print(path, 'READ', open(path).read())
-            except OSError as e:
-                print(path, 'DENIED', type(e).__name__)
-        print('ROOT', sorted(os.listdir('/')))
-        """
-                    .formatted(plantedInHome, plantedDir.resolve("secret.txt"), state)));
+                ContainmentPrograms.readEach(
+                    plantedInHome.toString(),
+                    plantedDir.resolve("secret.txt").toString(),
+                    "/etc/hostname",
+                    "/etc/passwd",
+                    "/root",
+                    "/home",
+                    state.toString())));
     String out = result.stdout().text();
     assertFalse(out.contains(MARKER), describe(result));
     assertFalse(out.contains("READ") || out.contains("LISTED"), describe(result));
@@ -292,46 +238,11 @@ class LocalSandboxContainmentTest {
 
   @Test
   void noNetworkNotEvenToTheHost() throws Exception {
-    List<String> targets = new ArrayList<>();
-    List<ServerSocket> servers = new ArrayList<>();
-    AtomicInteger accepted = new AtomicInteger();
-    for (InetAddress address : hostAddresses()) {
-      ServerSocket server = new ServerSocket(0, 50, address);
-      server.setSoTimeout(200);
-      servers.add(server);
-      targets.add("('" + address.getHostAddress() + "', " + server.getLocalPort() + ")");
-      Thread.ofPlatformOrDaemon(() -> acceptAll(server, accepted));
-    }
-    try {
-      RunResult result =
-          await(
-              python(
-                  runner,
-                  """
-          import socket
-          for target in [%s]:
-              try:
-                  socket.create_connection(target, timeout=2).close()
-                  print(target, 'CONNECTED')
-              except OSError as e:
-                  print(target, 'FAILED', e)
-          try:
-              socket.getaddrinfo('example.com', 80)
-              print('DNS RESOLVED')
-          except OSError as e:
-              print('DNS FAILED', e)
-          """
-                      .formatted(String.join(", ", targets))));
-      assertFalse(result.stdout().text().contains("CONNECTED"), describe(result));
-      assertFalse(result.stdout().text().contains("RESOLVED"), describe(result));
-      assertEquals(
-          targets.size(), result.stdout().text().split("FAILED", -1).length - 2, describe(result));
-      Thread.sleep(300);
-      assertEquals(0, accepted.get(), "a connection from the sandbox reached the host");
-    } finally {
-      for (ServerSocket server : servers) {
-        server.close();
-      }
+    try (HostListeners host = new HostListeners()) {
+      RunResult result = await(python(runner, host.pythonProbe()));
+      Await.timePasses(
+          Duration.ofMillis(300), "a connection from the sandbox would be accepted by now");
+      host.assertNothingReached(result.stdout().text(), describe(result), "sandbox");
     }
   }
 
@@ -341,16 +252,8 @@ class LocalSandboxContainmentTest {
         await(
             python(
                 runner,
-                """
-        for path in ['/usr/x', '/x', '/code/main.py', '/bin/x', '/proc/x']:
-            try:
-                open(path, 'w').write('x')
-                print(path, 'WRITTEN')
-            except OSError as e:
-                print(path, 'REFUSED')
-        open('/tmp/x', 'w').write('x')
-        print('/tmp ok')
-        """));
+                ContainmentPrograms.writeEach("/usr/x", "/x", "/code/main.py", "/bin/x", "/proc/x")
+                    + "open('/tmp/x', 'w').write('x')\nprint('/tmp ok')\n"));
     String out = result.stdout().text();
     assertFalse(out.contains("WRITTEN"), describe(result));
     assertTrue(out.contains("/tmp ok"), describe(result));
@@ -480,43 +383,6 @@ class LocalSandboxContainmentTest {
       Sandboxes.assertNothingLeft(own);
     } finally {
       own.close();
-    }
-  }
-
-  static List<InetAddress> hostAddresses() throws IOException {
-    List<InetAddress> addresses = new ArrayList<>(List.of(InetAddress.getLoopbackAddress()));
-    for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-      for (InetAddress address : Collections.list(nic.getInetAddresses())) {
-        if (address instanceof Inet4Address && !address.isLoopbackAddress()) {
-          addresses.add(address);
-        }
-      }
-    }
-    return addresses;
-  }
-
-  private static void acceptAll(ServerSocket server, AtomicInteger accepted) {
-    while (!server.isClosed()) {
-      try {
-        server.accept().close();
-        accepted.incrementAndGet();
-      } catch (SocketTimeoutException e) {
-        // keep listening
-      } catch (IOException e) {
-        return;
-      }
-    }
-  }
-
-  private static final class Thread {
-    static void ofPlatformOrDaemon(Runnable task) {
-      java.lang.Thread thread = new java.lang.Thread(task, "accept");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    static void sleep(long millis) throws InterruptedException {
-      java.lang.Thread.sleep(millis);
     }
   }
 }

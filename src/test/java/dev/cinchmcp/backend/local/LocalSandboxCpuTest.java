@@ -3,14 +3,17 @@ package dev.cinchmcp.backend.local;
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.describe;
 import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -21,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * busy program to it. Wall times are not compared (on a busy 2-core machine they say more about the
  * neighbours than about the limit); the kernel's own throttling count is.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxCpuTest {
 
   @TempDir Path state;
@@ -41,12 +44,16 @@ class LocalSandboxCpuTest {
       Path cgroup = awaitRunCgroup();
       assertEquals("50000", Files.readString(cgroup.resolve("cpu.cfs_quota_us")).strip());
       assertEquals("100000", Files.readString(cgroup.resolve("cpu.cfs_period_us")).strip());
-      long throttled = 0;
-      while (!busy.isDone() && throttled == 0) {
-        throttled = CgroupLimits.counter(cgroup.resolve("cpu.stat"), "nr_throttled");
-        Thread.sleep(100);
-      }
-      assertTrue(throttled > 0, "the kernel never throttled a busy program at half a CPU");
+      long[] throttled = {0};
+      Await.until(
+          () ->
+              busy.isDone()
+                  || (throttled[0] =
+                          CgroupLimits.counter(cgroup.resolve("cpu.stat"), "nr_throttled"))
+                      > 0,
+          Duration.ofSeconds(30),
+          "the busy program to be throttled, or to end");
+      assertTrue(throttled[0] > 0, "the kernel never throttled a busy program at half a CPU");
       RunResult result = await(busy);
       assertEquals("done\n", result.stdout().text(), describe(result));
     }
@@ -63,19 +70,15 @@ class LocalSandboxCpuTest {
       }
     }
     Path parent = Path.of("/sys/fs/cgroup/cpu", own.substring(1), CgroupLimits.PARENT);
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (System.nanoTime() < deadline) {
-      try (var runs = Files.list(parent)) {
-        var found =
-            runs.filter(p -> p.getFileName().toString().startsWith(prefix))
+    return Await.untilPresent(
+        () -> {
+          try (var runs = Files.list(parent)) {
+            return runs.filter(p -> p.getFileName().toString().startsWith(prefix))
                 .filter(p -> !p.getFileName().toString().endsWith("-cgroup-check"))
                 .findFirst();
-        if (found.isPresent()) {
-          return found.get();
-        }
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("the run's cgroup never appeared under " + parent);
+          }
+        },
+        Duration.ofSeconds(20),
+        "the run's cgroup under " + parent);
   }
 }

@@ -2,11 +2,13 @@ package dev.cinchmcp.backend.local;
 
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Dependency;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link LocalSandboxWarmHostPackagesTest} in sandboxes started ahead of time. The runs go one
  * after another: each takes seconds of gVisor's time, and they must not race the 10 s limit.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LocalSandboxHostPackagesTest {
 
@@ -179,9 +181,6 @@ class LocalSandboxHostPackagesTest {
     String how =
         "Debian's python3-matplotlib and python3-pandas are not installed"
             + " (apt-get install -y python3-matplotlib python3-pandas; .ci/run installs them)";
-    if (System.getenv("CINCH_REQUIRE_GVISOR") != null) {
-      assertTrue(installed, how);
-    }
-    Assumptions.assumeTrue(installed, how);
+    Dependency.assumePresent(Requires.Need.GVISOR.required(), installed, how);
   }
 }

@@ -2,10 +2,11 @@ package dev.cinchmcp.backend.local;
 
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * run with {@code ./mvnw -B -q test -Dtest=LocalSandboxLatencyTest -Dcinch.local.latency=true}.
  */
 @EnabledIfSystemProperty(named = "cinch.local.latency", matches = "true")
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxLatencyTest {
 
   private static final Logger log = LoggerFactory.getLogger(LocalSandboxLatencyTest.class);

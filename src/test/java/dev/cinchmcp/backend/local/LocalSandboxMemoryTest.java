@@ -2,15 +2,16 @@ package dev.cinchmcp.backend.local;
 
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cgroups as root, none as another user) and with the in-sandbox limits alone ({@code inside}), so
  * the weaker form is tested on every machine.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxMemoryTest {
 
   @TempDir static Path state;

@@ -2,15 +2,16 @@ package dev.cinchmcp.backend.local;
 
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * calls, emptied after an idle spell, a dead one replaced by a cold start, a burst served warm as
  * far as the pool goes and cold beyond it, and nothing left once the runner is closed.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxPoolTest {
 
   @TempDir Path state;

@@ -4,13 +4,14 @@ import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.describe;
 import static dev.cinchmcp.backend.local.Sandboxes.javascript;
 import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Ordinary programs in the local sandbox: output, exit codes, errors, stdin, unicode. */
-@RequiresGvisor
+@Requires(GVISOR)
 class LocalSandboxRunnerTest {
 
   @TempDir static Path state;

@@ -2,17 +2,20 @@ package dev.cinchmcp.backend.local;
 
 import static dev.cinchmcp.backend.local.Sandboxes.await;
 import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.RequiresGvisor;
 import dev.cinchmcp.backend.InputLauncher;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -25,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What a program sees in a sandbox started ahead of time is what it sees in a cold one: each test
  * runs the same program both ways and compares what it printed, its stderr and its exit status.
  */
-@RequiresGvisor
+@Requires(GVISOR)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LocalSandboxWarmSemanticsTest {
 
@@ -154,7 +157,7 @@ class LocalSandboxWarmSemanticsTest {
     // process.uptime() would be over 2 s; without it, what Node's own start took (0.05 s on a quiet
     // machine, some tenths under load, cold as warm) and the program's.
     Sandboxes.awaitPoolFull(warm);
-    Thread.sleep(2_000);
+    Await.timePasses(Duration.ofSeconds(2), "the waiting sandboxes wait 2 s: it must not count");
     RunResult js =
         await(
             Sandboxes.warmJavascript(

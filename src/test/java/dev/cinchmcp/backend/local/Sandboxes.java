@@ -7,9 +7,12 @@ import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Dependency;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -53,18 +56,7 @@ final class Sandboxes {
   }
 
   static void awaitCondition(java.util.function.BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("gave up waiting for " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what);
-      }
-    }
+    Await.until(condition::getAsBoolean, Duration.ofSeconds(120), what);
   }
 
   /**
@@ -127,7 +119,7 @@ final class Sandboxes {
   /** The runsc of a runner's own state directory, for looking at its containers. */
   static Runsc runsc(LocalSandboxRunner runner) {
     return new Runsc(
-        Path.of("/usr/bin/runsc"),
+        Dependency.runsc(),
         runner.stateDir().resolve("runsc"),
         runner.settings().runscEnvironment());
   }
@@ -160,6 +152,19 @@ final class Sandboxes {
   }
 
   /** Asserts that the runner left nothing behind: no container, no bundle, no cgroup of its own. */
+  /** Waits until the runner's sandboxes, state files and bundles are gone, then asserts it. */
+  static void awaitNothingLeft(LocalSandboxRunner runner) throws IOException {
+    Runsc runsc = runsc(runner);
+    Await.until(
+        () ->
+            runsc.list().isEmpty()
+                && entries(runsc.root()).isEmpty()
+                && entries(runner.stateDir().resolve("bundles")).isEmpty(),
+        Duration.ofSeconds(10),
+        "the runner's sandboxes, state files and bundles to go");
+    assertNothingLeft(runner);
+  }
+
   static void assertNothingLeft(LocalSandboxRunner runner) throws IOException {
     Runsc runsc = runsc(runner);
     assertEquals(List.of(), runsc.list(), "runsc list");

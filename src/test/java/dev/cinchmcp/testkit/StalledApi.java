@@ -1,4 +1,4 @@
-package dev.cinchmcp.backend.cinch;
+package dev.cinchmcp.testkit;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -17,18 +18,16 @@ import java.util.Locale;
  * nothing), {@code silent} (nothing at all). Each connection has its own thread, so one stall never
  * slows another; whatever waits longer is the client's doing.
  */
-final class StalledApi implements AutoCloseable {
+public final class StalledApi implements AutoCloseable {
 
   private final ServerSocket socket;
 
-  StalledApi() throws IOException {
+  public StalledApi() throws IOException {
     socket = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
-    Thread t = new Thread(this::acceptAll, "stalled-api");
-    t.setDaemon(true);
-    t.start();
+    Daemons.start("stalled-api", this::acceptAll);
   }
 
-  URI runUri() {
+  public URI runUri() {
     return URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/run");
   }
 
@@ -36,9 +35,7 @@ final class StalledApi implements AutoCloseable {
     while (!socket.isClosed()) {
       try {
         Socket client = socket.accept();
-        Thread t = new Thread(() -> serve(client), "stalled-api-conn");
-        t.setDaemon(true);
-        t.start();
+        Daemons.start("stalled-api-conn", () -> serve(client));
       } catch (IOException e) {
         return;
       }
@@ -66,7 +63,7 @@ final class StalledApi implements AutoCloseable {
       while (true) {
         out.write('x');
         out.flush();
-        Thread.sleep(100);
+        Await.stall(Duration.ofMillis(100), "an API that sends one byte a tenth of a second");
       }
     } catch (IOException | InterruptedException e) {
       // the client went away: what a stalled call's abort should cause

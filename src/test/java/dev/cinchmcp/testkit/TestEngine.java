@@ -1,6 +1,6 @@
-package dev.cinchmcp;
+package dev.cinchmcp.testkit;
 
-/** The container engine the engine tests use ({@link RequiresEngine}), and its test image. */
+/** The container engine the engine tests use ({@code @Requires(ENGINE)}), and its test image. */
 public final class TestEngine {
 
   private TestEngine() {}

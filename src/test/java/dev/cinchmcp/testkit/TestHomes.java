@@ -1,4 +1,4 @@
-package dev.cinchmcp.e2e;
+package dev.cinchmcp.testkit;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,12 +14,12 @@ import java.util.Set;
  * world-writable folder gets no archive. {@code target/} is used when it is such a place; a clean
  * clone under /tmp is not, and then a folder of this user's own home serves instead.
  */
-final class TestHomes {
+public final class TestHomes {
 
   private TestHomes() {}
 
   /** A folder for test homes, trusted at every level. */
-  static Path base() throws IOException {
+  public static Path base() throws IOException {
     Path target = JarProcess.jar().toAbsolutePath().getParent();
     if (trustedAllTheWayUp(target)) {
       return target;
@@ -31,7 +31,7 @@ final class TestHomes {
   }
 
   /** The one HOME the jar tests share (BigInputIT waits for its archive there). */
-  static Path shared() throws IOException {
+  public static Path shared() throws IOException {
     return Files.createDirectories(base().resolve("it-home"));
   }
 

@@ -1,4 +1,4 @@
-package dev.cinchmcp.e2e;
+package dev.cinchmcp.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -28,10 +30,10 @@ import java.util.function.Predicate;
  * JSON-RPC lines. Every line the jar writes to stdout is kept, so a test can assert that all of
  * them were JSON-RPC messages; stderr is kept too, to check what was logged.
  */
-final class JarProcess implements AutoCloseable {
+public final class JarProcess implements AutoCloseable {
 
-  static final ObjectMapper JSON = new ObjectMapper();
-  static final String KEY = "cinch_live_e2e_9b1f3c7d2a";
+  public static final ObjectMapper JSON = new ObjectMapper();
+  public static final String KEY = "cinch_live_e2e_9b1f3c7d2a";
 
   private final Process process;
   private final OutputStream stdin;
@@ -44,16 +46,57 @@ final class JarProcess implements AutoCloseable {
     this.process = process;
     this.stdin = process.getOutputStream();
     if (readStdout) {
-      Thread out = new Thread(this::readStdout, "jar-stdout");
-      out.setDaemon(true);
-      out.start();
+      Daemons.start("jar-stdout", () -> readLines(process.getInputStream(), this::onStdout));
     }
-    Thread err = new Thread(this::readStderr, "jar-stderr");
-    err.setDaemon(true);
-    err.start();
+    Daemons.start(
+        "jar-stderr",
+        () -> readLines(process.getErrorStream(), l -> stderr.append(l).append('\n')));
   }
 
-  static Path jar() {
+  /** What a jar that ran to its end printed, and its exit code. */
+  public record Exited(int exitCode, String out, String err) {
+    /** True when this text was printed on stdout or stderr. */
+    public boolean shows(String secret) {
+      return out.contains(secret) || err.contains(secret);
+    }
+  }
+
+  /**
+   * Runs the jar to its end, as a command-line tool: {@code java -jar JAR args}, with the build's
+   * environment less its CINCH_ variables plus {@code env}, {@code stdin} written and closed. At
+   * most 60 s.
+   */
+  public static Exited run(Path jar, Map<String, String> env, String stdin, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(java(), "-jar", jar.toString()));
+    command.addAll(List.of(args));
+    Path dir = Files.createTempDirectory("cinch-jar-it");
+    Path out = dir.resolve("out");
+    Path err = dir.resolve("err");
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+    builder
+        .environment()
+        .keySet()
+        .removeIf(name -> name.startsWith("CINCH_")); // only what the test says
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    try (OutputStream in = process.getOutputStream()) {
+      in.write(stdin.getBytes(StandardCharsets.UTF_8));
+    }
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("the jar did not exit within 60 s: " + command);
+    }
+    Exited result = new Exited(process.exitValue(), Files.readString(out), Files.readString(err));
+    Files.delete(out);
+    Files.delete(err);
+    Files.delete(dir);
+    return result;
+  }
+
+  /** The built jar: the system property cinch.jar (failsafe sets it), else target/cinch-mcp.jar. */
+  public static Path jar() {
     String path = System.getProperty("cinch.jar", "target/cinch-mcp.jar");
     Path jar = Path.of(path).toAbsolutePath();
     assertTrue(
@@ -62,12 +105,12 @@ final class JarProcess implements AutoCloseable {
     return jar;
   }
 
-  static String java() {
+  public static String java() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   /** Starts {@code java -jar cinch-mcp.jar} with exactly this environment (plus PATH). */
-  static JarProcess start(Map<String, String> env) throws IOException {
+  public static JarProcess start(Map<String, String> env) throws IOException {
     return start(env, List.of(), true);
   }
 
@@ -75,19 +118,19 @@ final class JarProcess implements AutoCloseable {
    * Starts the jar and never reads its stdout: a client that stopped reading. Once the pipe's
    * buffer is full, every write to stdout blocks.
    */
-  static JarProcess startNotReadingStdout(Map<String, String> env) throws IOException {
+  public static JarProcess startNotReadingStdout(Map<String, String> env) throws IOException {
     return start(env, List.of(), false);
   }
 
   /** Starts the jar with the fast launch's JVM options (jvm-options.txt) and no archive. */
-  static JarProcess startFast(Map<String, String> env) throws IOException {
+  public static JarProcess startFast(Map<String, String> env) throws IOException {
     List<String> args = new ArrayList<>(dev.cinchmcp.launch.LaunchOptions.fast());
     args.add("-Dcinch.faststart.child=true");
     return start(env, args);
   }
 
   /** Starts the jar with these JVM options before {@code -jar}. */
-  static JarProcess start(Map<String, String> env, List<String> jvmArgs) throws IOException {
+  public static JarProcess start(Map<String, String> env, List<String> jvmArgs) throws IOException {
     return start(env, jvmArgs, true);
   }
 
@@ -111,7 +154,8 @@ final class JarProcess implements AutoCloseable {
    * Starts a jar as a user does: plain {@code java -jar cinch-mcp.jar} in the jar's folder, with
    * this HOME and environment (plus PATH) and nothing of the build's.
    */
-  static JarProcess startAsUser(Path jar, Path home, Map<String, String> env) throws IOException {
+  public static JarProcess startAsUser(Path jar, Path home, Map<String, String> env)
+      throws IOException {
     ProcessBuilder pb = new ProcessBuilder(java(), "-jar", jar.toString());
     pb.directory(jar.getParent().toFile());
     pb.environment().clear();
@@ -122,37 +166,37 @@ final class JarProcess implements AutoCloseable {
   }
 
   /** The server's process and all it started, as they are now. */
-  List<ProcessHandle> tree() {
+  public List<ProcessHandle> tree() {
     List<ProcessHandle> tree = new ArrayList<>();
     tree.add(process.toHandle());
     process.toHandle().descendants().forEach(tree::add);
     return tree;
   }
 
-  static Map<String, String> envFor(String baseUrl) {
+  public static Map<String, String> envFor(String baseUrl) {
     return Map.of("CINCH_API_KEY", KEY, "CINCH_BASE_URL", baseUrl, "CINCH_TIMEOUT_MS", "20000");
   }
 
-  Process process() {
+  public Process process() {
     return process;
   }
 
-  void send(String line) throws IOException {
+  public void send(String line) throws IOException {
     stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
     stdin.flush();
   }
 
-  void sendRaw(byte[] bytes) throws IOException {
+  public void sendRaw(byte[] bytes) throws IOException {
     stdin.write(bytes);
     stdin.flush();
   }
 
-  void closeStdin() throws IOException {
+  public void closeStdin() throws IOException {
     stdin.close();
   }
 
   /** initialize + notifications/initialized, checking the reply. */
-  JsonNode initialize() throws Exception {
+  public JsonNode initialize() throws Exception {
     send(
         "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
             + "\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
@@ -161,11 +205,11 @@ final class JarProcess implements AutoCloseable {
     return reply;
   }
 
-  static String call(Object id, String code) {
+  public static String call(Object id, String code) {
     return call(id, code, null);
   }
 
-  static String call(Object id, String code, Object progressToken) {
+  public static String call(Object id, String code, Object progressToken) {
     try {
       String meta =
           progressToken == null
@@ -184,8 +228,41 @@ final class JarProcess implements AutoCloseable {
     }
   }
 
+  /** A tools/call of execute_code with these arguments (code, language, stdin, files, args). */
+  public static String call(Object id, Map<String, Object> arguments) {
+    try {
+      return JSON.writeValueAsString(
+          Map.of(
+              "jsonrpc",
+              "2.0",
+              "id",
+              id,
+              "method",
+              "tools/call",
+              "params",
+              Map.of("name", "execute_code", "arguments", arguments)));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Ends the session as a client does (closes stdin); the server must exit 0 and have written only
+   * JSON-RPC. Then nothing of it is left.
+   */
+  public void closeCleanly() throws InterruptedException {
+    try {
+      closeStdin();
+    } catch (IOException alreadyGone) {
+      // waitForExit says how it ended
+    }
+    assertEquals(0, waitForExit(Duration.ofSeconds(30)), stderr());
+    assertProtocolClean();
+    close();
+  }
+
   /** The reply (result or error) to the request with this id. */
-  JsonNode awaitReply(Object id, Duration timeout) throws InterruptedException {
+  public JsonNode awaitReply(Object id, Duration timeout) throws InterruptedException {
     JsonNode wanted = JSON.valueToTree(id);
     return await(
         m -> m.has("id") && !m.has("method") && m.get("id").equals(wanted),
@@ -194,7 +271,7 @@ final class JarProcess implements AutoCloseable {
   }
 
   /** The first message (seen earlier or arriving later) that matches. */
-  JsonNode await(Predicate<JsonNode> match, Duration timeout, String what)
+  public JsonNode await(Predicate<JsonNode> match, Duration timeout, String what)
       throws InterruptedException {
     synchronized (seen) {
       for (JsonNode m : seen) {
@@ -223,7 +300,7 @@ final class JarProcess implements AutoCloseable {
   }
 
   /** Every message received so far, in order. */
-  List<JsonNode> received() {
+  public List<JsonNode> received() {
     synchronized (seen) {
       return List.copyOf(seen);
     }
@@ -235,23 +312,23 @@ final class JarProcess implements AutoCloseable {
     }
   }
 
-  int waitForExit(Duration timeout) throws InterruptedException {
+  public int waitForExit(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       fail("the server did not exit within " + timeout.toMillis() + " ms; stderr:\n" + stderr);
     }
     return process.exitValue();
   }
 
-  String stderr() {
+  public String stderr() {
     return stderr.toString();
   }
 
-  List<String> stdoutLines() {
+  public List<String> stdoutLines() {
     return List.copyOf(stdoutLines);
   }
 
   /** Every line on stdout was one JSON-RPC 2.0 message, and the key appeared nowhere. */
-  void assertProtocolClean() {
+  public void assertProtocolClean() {
     for (String line : stdoutLines) {
       assertTrue(
           line.chars().noneMatch(c -> c == 0x2028 || c == 0x2029 || c == 0x85),
@@ -279,35 +356,26 @@ final class JarProcess implements AutoCloseable {
     return line.length() > 200 ? line.substring(0, 200) + "..." : line;
   }
 
-  private void readStdout() {
-    try (BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        stdoutLines.add(line);
-        try {
-          JsonNode node = JSON.readTree(line);
-          if (node != null) {
-            record(node); // before the queue, so a waiter woken by it sees it in received()
-            messages.add(node);
-          }
-        } catch (IOException notJson) {
-          // kept in stdoutLines; assertProtocolClean reports it
-        }
+  private void onStdout(String line) {
+    stdoutLines.add(line);
+    try {
+      JsonNode node = JSON.readTree(line);
+      if (node != null) {
+        record(node); // before the queue, so a waiter woken by it sees it in received()
+        messages.add(node);
       }
-    } catch (IOException ignored) {
-      // the process ended
+    } catch (IOException notJson) {
+      // kept in stdoutLines; assertProtocolClean reports it
     }
   }
 
-  private void readStderr() {
+  /** Hands each line of the stream to {@code line}, until the process ends. */
+  private static void readLines(InputStream stream, Consumer<String> line) {
     try (BufferedReader r =
-        new BufferedReader(
-            new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        stderr.append(line).append('\n');
+        new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+      String next;
+      while ((next = r.readLine()) != null) {
+        line.accept(next);
       }
     } catch (IOException ignored) {
       // the process ended

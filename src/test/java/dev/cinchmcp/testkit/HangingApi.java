@@ -1,4 +1,4 @@
-package dev.cinchmcp.e2e;
+package dev.cinchmcp.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,28 +12,26 @@ import java.util.concurrent.TimeUnit;
  * An "API" that reads one request and never answers, and notices when the client drops the
  * connection: the observable sign that a cancelled call really aborted its HTTP request.
  */
-final class HangingHttpServer implements AutoCloseable {
+public final class HangingApi implements AutoCloseable {
 
   private final ServerSocket socket;
   private final CountDownLatch requestRead = new CountDownLatch(1);
   private final CountDownLatch clientHungUp = new CountDownLatch(1);
 
-  HangingHttpServer() throws IOException {
+  public HangingApi() throws IOException {
     socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread t = new Thread(this::serveOne, "hanging-api");
-    t.setDaemon(true);
-    t.start();
+    Daemons.start("hanging-api", this::serveOne);
   }
 
-  String baseUrl() {
+  public String baseUrl() {
     return "http://127.0.0.1:" + socket.getLocalPort();
   }
 
-  boolean awaitRequest(long seconds) throws InterruptedException {
+  public boolean awaitRequest(long seconds) throws InterruptedException {
     return requestRead.await(seconds, TimeUnit.SECONDS);
   }
 
-  boolean awaitHangUp(long seconds) throws InterruptedException {
+  public boolean awaitHangUp(long seconds) throws InterruptedException {
     return clientHungUp.await(seconds, TimeUnit.SECONDS);
   }
 
