@@ -207,8 +207,12 @@ public record BackendChoice(
         problems);
   }
 
+  /**
+   * The longest a connection to the API may take to open: as long as the sandbox lets a program
+   * run, and never longer than the whole call ({@code CINCH_TIMEOUT_MS}).
+   */
   private static Duration connectTimeout(Settings settings) {
-    Duration tenSeconds = Duration.ofSeconds(10);
-    return settings.timeout().compareTo(tenSeconds) < 0 ? settings.timeout() : tenSeconds;
+    Duration limit = SandboxFacts.TIME_LIMIT;
+    return settings.timeout().compareTo(limit) < 0 ? settings.timeout() : limit;
   }
 }

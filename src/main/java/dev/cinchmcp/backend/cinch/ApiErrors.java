@@ -2,6 +2,7 @@ package dev.cinchmcp.backend.cinch;
 
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunFailure.Kind;
+import dev.cinchmcp.config.Settings;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -68,7 +69,9 @@ final class ApiErrors {
               "The Cinch API answered with a redirect (HTTP "
                   + status
                   + "), which this server does not follow. Nothing ran. CINCH_BASE_URL is probably wrong: ask the user"
-                  + " to check it (the default is https://api.cinch.codes).");
+                  + " to check it (the default is "
+                  + Settings.DEFAULT_BASE_URL
+                  + ").");
         }
         yield new RunFailure(
             Kind.UNEXPECTED_ANSWER,

@@ -7,6 +7,8 @@ import dev.cinchmcp.backend.RunFailure.Kind;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunListener.Level;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.config.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -343,7 +345,9 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
               "The Cinch API did not answer within "
                   + timeout.toMillis()
                   + " ms (CINCH_TIMEOUT_MS). The program may or may not have run; the sandbox itself stops programs"
-                  + " after 10 s. If the program is slow, make it faster or print progress sooner; if every call times out,"
+                  + " after "
+                  + SandboxFacts.TIME_LIMIT_SECONDS
+                  + " s. If the program is slow, make it faster or print progress sooner; if every call times out,"
                   + " the API may be unreachable or CINCH_TIMEOUT_MS too small."))) {
         abort();
       }
@@ -404,7 +408,9 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
             "Cannot reach "
                 + where
                 + " (the connection timed out). Nothing ran."
-                + " Check the network and CINCH_BASE_URL (default https://api.cinch.codes); tell the user if it persists.");
+                + " Check the network and CINCH_BASE_URL (default "
+                + Settings.DEFAULT_BASE_URL
+                + "); tell the user if it persists.");
       }
       if (cause instanceof ConnectException
           || cause instanceof UnresolvedAddressException
@@ -426,7 +432,9 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
                 + " ("
                 + why
                 + "). Nothing ran. Check the"
-                + " network and CINCH_BASE_URL (default https://api.cinch.codes); tell the user if it persists.");
+                + " network and CINCH_BASE_URL (default "
+                + Settings.DEFAULT_BASE_URL
+                + "); tell the user if it persists.");
       }
       return new RunFailure(
           Kind.UNREACHABLE,

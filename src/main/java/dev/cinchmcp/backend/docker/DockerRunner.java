@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxFacts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -227,7 +228,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         + ", "
         + settings.maxProcesses()
         + " processes, "
-        + (settings.cpuShare() == 0.5 ? "half a CPU" : settings.cpuShare() + " CPUs");
+        + SandboxFacts.cpuShare(settings.cpuShare());
   }
 
   /** One line for the ready line and {@code --check}: the engine, the runtime, the limits. */
