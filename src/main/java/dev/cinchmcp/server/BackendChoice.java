@@ -195,7 +195,7 @@ public record BackendChoice(
   private static BackendChoice unavailable(List<String> problems) {
     RunFailure failure =
         new RunFailure(
-            RunFailure.Kind.MISCONFIGURED,
+            RunFailure.Reason.NOT_CONFIGURED,
             "This server is not configured to run code: " + String.join(" ", problems) + RESTART);
     return new BackendChoice(
         new UnavailableRunner("none", failure),

@@ -7,19 +7,15 @@ import dev.cinchmcp.backend.RunFailure.Kind;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunListener.Level;
 import dev.cinchmcp.backend.RunResult;
-import dev.cinchmcp.backend.SandboxFacts;
-import dev.cinchmcp.config.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,7 +27,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -258,9 +253,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
                 readers.execute(() -> handle(n, response));
               } catch (RuntimeException rejected) { // the server is shutting down
                 abort();
-                fail(
-                    new RunFailure(
-                        Kind.UNREACHABLE, "The server is shutting down; the run was abandoned."));
+                fail(ApiErrors.abandoned());
               }
             }
           });
@@ -339,16 +332,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
     }
 
     void timedOut() {
-      if (fail(
-          new RunFailure(
-              Kind.TIMEOUT,
-              "The Cinch API did not answer within "
-                  + timeout.toMillis()
-                  + " ms (CINCH_TIMEOUT_MS). The program may or may not have run; the sandbox itself stops programs"
-                  + " after "
-                  + SandboxFacts.TIME_LIMIT_SECONDS
-                  + " s. If the program is slow, make it faster or print progress sooner; if every call times out,"
-                  + " the API may be unreachable or CINCH_TIMEOUT_MS too small."))) {
+      if (fail(ApiErrors.timedOut(timeout))) {
         abort();
       }
     }
@@ -360,7 +344,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
      */
     boolean fail(RunFailure failure) {
       return result.completeExceptionally(
-          new RunFailure(failure.kind(), redactor.redact(failure.getMessage())));
+          new RunFailure(failure.reason(), redactor.redact(failure.getMessage())));
     }
 
     void abort() {
@@ -396,54 +380,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
         return;
       }
       log.debug("Request to the Cinch API failed: {}", redactor.redact(cause.toString()));
-      fail(exchangeFailure(cause));
-    }
-
-    /** What an exchange error means for the model: whether anything ran, and what to check. */
-    RunFailure exchangeFailure(Throwable cause) {
-      String where = "the Cinch API at " + runUri.resolve("/");
-      if (cause instanceof HttpConnectTimeoutException) {
-        return new RunFailure(
-            Kind.UNREACHABLE,
-            "Cannot reach "
-                + where
-                + " (the connection timed out). Nothing ran."
-                + " Check the network and CINCH_BASE_URL (default "
-                + Settings.DEFAULT_BASE_URL
-                + "); tell the user if it persists.");
-      }
-      if (cause instanceof ConnectException
-          || cause instanceof UnresolvedAddressException
-          || cause instanceof java.net.UnknownHostException
-          || cause instanceof SSLException
-          || hasCause(cause, UnresolvedAddressException.class)
-          || hasCause(cause, SSLException.class)) {
-        String why =
-            hasCause(cause, SSLException.class)
-                ? "the TLS handshake failed"
-                : hasCause(cause, UnresolvedAddressException.class)
-                        || cause instanceof java.net.UnknownHostException
-                    ? "its host name does not resolve"
-                    : "the connection was refused";
-        return new RunFailure(
-            Kind.UNREACHABLE,
-            "Cannot reach "
-                + where
-                + " ("
-                + why
-                + "). Nothing ran. Check the"
-                + " network and CINCH_BASE_URL (default "
-                + Settings.DEFAULT_BASE_URL
-                + "); tell the user if it persists.");
-      }
-      return new RunFailure(
-          Kind.UNREACHABLE,
-          "The connection to "
-              + where
-              + " failed before an answer arrived ("
-              + redactor.redact(String.valueOf(cause.getMessage()))
-              + "). The program may or may not have run; try"
-              + " again once, and tell the user if it fails again.");
+      fail(ApiErrors.exchangeFailed("the Cinch API at " + runUri.resolve("/"), cause, redactor));
     }
   }
 
@@ -486,14 +423,5 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
       t = t.getCause();
     }
     return t;
-  }
-
-  private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -115,7 +115,7 @@ final class ContainerRun {
                   runtime.gvisor(),
                   labels));
       if (cancelled) {
-        throw new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE, "The run was cancelled.");
+        throw new RunFailure(RunFailure.Reason.STOPPED_BEFORE_START, "The run was cancelled.");
       }
       attach = engine.attach(id);
       wait = engine.awaitExit(id);
@@ -153,7 +153,7 @@ final class ContainerRun {
       throw failure(e);
     } catch (IOException e) {
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_FAILED,
           "The container engine at "
               + engine.address().uri()
               + " could not run the program ("
@@ -234,7 +234,7 @@ final class ContainerRun {
       }
       Throwable cause = e.getCause();
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_FAILED,
           "The container engine stopped answering while the program ran ("
               + cause.getMessage()
               + "). Check that the engine is running (docker info), then try again.");
@@ -359,7 +359,7 @@ final class ContainerRun {
     if (e.status() == 404 && said.contains("image")) {
       imageGone.accept(image); // removed since it was looked for: the next run looks again
       return new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.IMAGE_GONE,
           "The container engine has no image "
               + image
               + " any more ("
@@ -371,7 +371,7 @@ final class ContainerRun {
     }
     if (said.contains("executable file not found") || said.contains("no such file or directory")) {
       return new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.IMAGE_UNUSABLE,
           "The image "
               + image
               + " cannot run programs here ("
@@ -386,7 +386,7 @@ final class ContainerRun {
               + " to such an image, e.g. the default.");
     }
     return new RunFailure(
-        RunFailure.Kind.SANDBOX_UNAVAILABLE,
+        RunFailure.Reason.ENGINE_REFUSED,
         "The container engine refused the run ("
             + e.getMessage()
             + "). Nothing was run. Tell the user; --check shows the engine's set-up.");

@@ -303,7 +303,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     } catch (RejectedExecutionException e) {
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.STOPPED_BEFORE_START,
               "The docker runner is shutting down. Nothing was run."));
     }
   }
@@ -318,7 +318,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       running.remove(run);
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.STOPPED_BEFORE_START,
               "The docker runner was shut down before the program started. Nothing was run."));
       return;
     }
@@ -338,7 +338,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       log.error("Container {} failed", run.name(), e);
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.SANDBOX_FAILED,
               "The docker backend failed unexpectedly ("
                   + e.getClass().getSimpleName()
                   + "). Try again."));
@@ -349,7 +349,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
 
   private static RunFailure unavailable(String reason) {
     return new RunFailure(
-        RunFailure.Kind.SANDBOX_UNAVAILABLE,
+        RunFailure.Reason.SANDBOX_UNAVAILABLE,
         "The docker backend is not available: " + reason + ". Nothing was run.");
   }
 
@@ -387,7 +387,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.STOPPED_WHILE_RUNNING,
               "The docker runner was shut down before the program finished."));
     }
     try {

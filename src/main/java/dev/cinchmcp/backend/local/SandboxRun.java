@@ -166,7 +166,7 @@ final class SandboxRun {
       return runAndWait(command);
     } catch (IOException e) {
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_FAILED,
           "The local gVisor sandbox could not be prepared ("
               + e.getClass().getSimpleName()
               + ": "
@@ -406,7 +406,7 @@ final class SandboxRun {
       process = host.runsc().processBuilder(command).start();
     } catch (IOException e) {
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_UNAVAILABLE,
           "runsc ("
               + host.runsc().binary()
               + ") could not be started: "
@@ -442,7 +442,7 @@ final class SandboxRun {
       kill();
       Thread.currentThread().interrupt();
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.STOPPED_WHILE_RUNNING,
           "The local sandbox runner was shut down before the program finished.");
     }
   }
@@ -457,7 +457,7 @@ final class SandboxRun {
     Path logFile = logFile();
     if (exitCode == RunCgroup.JOIN_FAILED && cgroup != null && !Files.exists(logFile)) {
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_NOT_STARTED,
           "The local sandbox could not be placed in its cgroup (memory/pids/cpu limits): "
               + firstLine(stderr)
               + ". Nothing was run. Try again, or use the cinch backend.");
@@ -468,7 +468,7 @@ final class SandboxRun {
     String error = readRunscError(logFile);
     if (error != null) {
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_UNAVAILABLE,
           "gVisor (runsc) could not start the sandbox: "
               + error
               + ". Check the runsc installation (runsc --version), or use the cinch backend.");
