@@ -108,8 +108,4 @@ public record DockerSettings(
   boolean linuxHost() {
     return osName.toLowerCase(java.util.Locale.ROOT).startsWith("linux");
   }
-
-  boolean windowsHost() {
-    return osName.toLowerCase(java.util.Locale.ROOT).startsWith("windows");
-  }
 }

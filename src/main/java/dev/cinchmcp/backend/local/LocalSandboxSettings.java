@@ -107,10 +107,6 @@ public record LocalSandboxSettings(
     return with(c -> c.maxConcurrent = value);
   }
 
-  public LocalSandboxSettings withCpuShare(double value) {
-    return with(c -> c.cpuShare = value);
-  }
-
   public LocalSandboxSettings withRunscEnvironment(Map<String, String> value) {
     return with(c -> c.runscEnvironment = value);
   }
