@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.docker;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -62,22 +63,45 @@ interface EngineConnection extends AutoCloseable {
     };
   }
 
-  /** A socket: read and write straight on the channel, so that neither holds up the other. */
-  final class Socket implements EngineConnection {
-    private final SocketChannel channel;
+  /** What every kind of connection shares: the two streams, made once, and how it closes. */
+  abstract class Streams implements EngineConnection {
     private final InputStream in;
     private final OutputStream out;
+    private final Closeable closer;
+
+    Streams(InputStream in, OutputStream out, Closeable closer) {
+      this.in = in;
+      this.out = out;
+      this.closer = closer;
+    }
+
+    @Override
+    public InputStream input() {
+      return in;
+    }
+
+    @Override
+    public OutputStream output() {
+      return out;
+    }
+
+    @Override
+    public void close() {
+      try {
+        closer.close();
+      } catch (IOException e) {
+        // closed either way
+      }
+    }
+  }
+
+  /** A socket: read and write straight on the channel, so that neither holds up the other. */
+  final class Socket extends Streams {
+    private final SocketChannel channel;
 
     Socket(SocketChannel channel) {
-      this.channel = channel;
-      this.in =
-          new InputStream() {
-            @Override
-            public int read() throws IOException {
-              byte[] one = new byte[1];
-              return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
-
+      super(
+          new BlockInput() {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
               if (len == 0) {
@@ -85,8 +109,7 @@ interface EngineConnection extends AutoCloseable {
               }
               return channel.read(ByteBuffer.wrap(b, off, len));
             }
-          };
-      this.out =
+          },
           new OutputStream() {
             @Override
             public void write(int b) throws IOException {
@@ -100,43 +123,22 @@ interface EngineConnection extends AutoCloseable {
                 channel.write(buffer);
               }
             }
-          };
-    }
-
-    @Override
-    public InputStream input() {
-      return in;
-    }
-
-    @Override
-    public OutputStream output() {
-      return out;
+          },
+          channel);
+      this.channel = channel;
     }
 
     @Override
     public void shutdownOutput() throws IOException {
       channel.shutdownOutput();
     }
-
-    @Override
-    public void close() {
-      try {
-        channel.close();
-      } catch (IOException e) {
-        // closed either way
-      }
-    }
   }
 
   /** A Windows named pipe (Docker Desktop's {@code \\.\pipe\docker_engine}). */
-  final class Pipe implements EngineConnection {
-    private final RandomAccessFile file;
-    private final InputStream in;
-    private final OutputStream out;
+  final class Pipe extends Streams {
 
     Pipe(RandomAccessFile file) {
-      this.file = file;
-      this.in =
+      super(
           new InputStream() {
             @Override
             public int read() throws IOException {
@@ -147,8 +149,7 @@ interface EngineConnection extends AutoCloseable {
             public int read(byte[] b, int off, int len) throws IOException {
               return file.read(b, off, len);
             }
-          };
-      this.out =
+          },
           new OutputStream() {
             @Override
             public void write(int b) throws IOException {
@@ -159,31 +160,13 @@ interface EngineConnection extends AutoCloseable {
             public void write(byte[] b, int off, int len) throws IOException {
               file.write(b, off, len);
             }
-          };
-    }
-
-    @Override
-    public InputStream input() {
-      return in;
-    }
-
-    @Override
-    public OutputStream output() {
-      return out;
+          },
+          file);
     }
 
     @Override
     public void shutdownOutput() {
       // A pipe cannot be half-closed; the program reads its code by length (ContainerRun).
-    }
-
-    @Override
-    public void close() {
-      try {
-        file.close();
-      } catch (IOException e) {
-        // closed either way
-      }
     }
   }
 }
