@@ -3,6 +3,7 @@ package dev.cinchmcp.backend.docker;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -38,12 +39,6 @@ final class ContainerRun {
 
   /** How long a kill-and-remove may take before the run gives up on it. */
   static final Duration REMOVE_LIMIT = Duration.ofSeconds(10);
-
-  private enum Ending {
-    EXITED,
-    TIMED_OUT,
-    CANCELLED
-  }
 
   private final Engine engine;
   private final String name;
@@ -139,9 +134,9 @@ final class ContainerRun {
       }
       EngineHttp.Streaming exit = wait;
       Future<Integer> status = streams.submit(() -> Engine.exitStatus(exit));
-      Ending ending = awaitEnd(status, started);
+      SandboxEnding ending = awaitEnd(status, started);
       long durationMs = (System.nanoTime() - started) / 1_000_000;
-      if (ending != Ending.EXITED) {
+      if (ending != SandboxEnding.EXITED) {
         if (!closing) {
           removeNow();
         }
@@ -170,30 +165,9 @@ final class ContainerRun {
   }
 
   private RunResult result(
-      Ending ending, Future<Integer> status, OutputFrames output, long durationMs) {
-    if (ending == Ending.CANCELLED) {
-      return new RunResult(
-          output.stdout(),
-          output.stderr(null),
-          null,
-          false,
-          durationMs,
-          DockerRunner.NAME,
-          output.files());
-    }
-    if (ending == Ending.TIMED_OUT) {
-      String note =
-          "[sandbox] stopped: the program reached its "
-              + settings.wallClock().toSeconds()
-              + " s time limit";
-      return new RunResult(
-          output.stdout(),
-          output.stderr(note),
-          null,
-          true,
-          durationMs,
-          DockerRunner.NAME,
-          output.files());
+      SandboxEnding ending, Future<Integer> status, OutputFrames output, long durationMs) {
+    if (ending != SandboxEnding.EXITED) {
+      return ending.unfinished(output, settings.wallClock(), durationMs, DockerRunner.NAME);
     }
     int exitCode = done(status);
     String note = null;
@@ -204,33 +178,26 @@ final class ContainerRun {
               + settings.memoryMebibytes()
               + " MB of memory";
     }
-    return new RunResult(
-        output.stdout(),
-        output.stderr(note),
-        exitCode,
-        false,
-        durationMs,
-        DockerRunner.NAME,
-        output.files());
+    return SandboxEnding.exited(output, exitCode, note, durationMs, DockerRunner.NAME);
   }
 
-  private Ending awaitEnd(Future<Integer> status, long startedNanos) {
+  private SandboxEnding awaitEnd(Future<Integer> status, long startedNanos) {
     long limit = startedNanos + settings.wallClock().toNanos();
     try {
       long left = limit - System.nanoTime();
       status.get(Math.max(0, left), TimeUnit.NANOSECONDS);
       if (cancelled) {
-        return Ending.CANCELLED;
+        return SandboxEnding.CANCELLED;
       }
       // On a starved machine the backstop inside may have ended it first (SIGKILL, after the
       // grace): that is a time-out too.
       boolean backstop = done(status) == KILLED && System.nanoTime() >= limit;
-      return backstop ? Ending.TIMED_OUT : Ending.EXITED;
+      return backstop ? SandboxEnding.TIMED_OUT : SandboxEnding.EXITED;
     } catch (TimeoutException e) {
-      return cancelled ? Ending.CANCELLED : Ending.TIMED_OUT;
+      return cancelled ? SandboxEnding.CANCELLED : SandboxEnding.TIMED_OUT;
     } catch (ExecutionException e) {
       if (cancelled) {
-        return Ending.CANCELLED;
+        return SandboxEnding.CANCELLED;
       }
       Throwable cause = e.getCause();
       throw new RunFailure(
@@ -243,7 +210,7 @@ final class ContainerRun {
       Thread.currentThread().interrupt();
       closing = true;
       cancelled = true;
-      return Ending.CANCELLED;
+      return SandboxEnding.CANCELLED;
     }
   }
 

@@ -1,9 +1,13 @@
 package dev.cinchmcp.backend.local;
 
+import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
+import dev.cinchmcp.backend.SandboxOutput;
+import dev.cinchmcp.backend.WrittenFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -56,12 +60,6 @@ final class SandboxRun {
       PosixFilePermissions.fromString("rwx------");
   private static final Set<PosixFilePermission> PRIVATE_FILE =
       PosixFilePermissions.fromString("rw-------");
-
-  private enum Ending {
-    EXITED,
-    TIMED_OUT,
-    CANCELLED
-  }
 
   private final String id;
   private final Program program;
@@ -339,34 +337,14 @@ final class SandboxRun {
     CappedStreamReader stderr = new CappedStreamReader(sandbox.getErrorStream());
     Future<?> out = streamThreads.submit(stdout);
     Future<?> err = streamThreads.submit(stderr);
-    Ending ending = awaitEnd(sandbox);
+    SandboxEnding ending = awaitEnd(sandbox);
     awaitQuietly(out);
     awaitQuietly(err);
     long durationMs = (System.nanoTime() - started) / 1_000_000;
 
-    if (ending == Ending.CANCELLED) {
-      return new RunResult(
-          stdout.result(),
-          stderr.result(),
-          null,
-          false,
-          durationMs,
-          LocalSandboxRunner.NAME,
-          stdout.files());
-    }
-    if (ending == Ending.TIMED_OUT) {
-      String note =
-          "[sandbox] stopped: the program reached its "
-              + settings.wallClock().toSeconds()
-              + " s time limit";
-      return new RunResult(
-          stdout.result(),
-          stderr.resultWithNote(note),
-          null,
-          true,
-          durationMs,
-          LocalSandboxRunner.NAME,
-          stdout.files());
+    SandboxOutput output = new Streams(stdout, stderr);
+    if (ending != SandboxEnding.EXITED) {
+      return ending.unfinished(output, settings.wallClock(), durationMs, LocalSandboxRunner.NAME);
     }
     int exitCode = sandbox.exitValue();
     failIfSandboxDidNotStart(exitCode, stderr.result().text());
@@ -386,14 +364,25 @@ final class SandboxRun {
       peakBytes = limits.peakMemory();
       log.debug("Run {} peak memory {} bytes", id, peakBytes);
     }
-    return new RunResult(
-        stdout.result(),
-        stderr.resultWithNote(note),
-        exitCode,
-        false,
-        durationMs,
-        LocalSandboxRunner.NAME,
-        stdout.files());
+    return SandboxEnding.exited(output, exitCode, note, durationMs, LocalSandboxRunner.NAME);
+  }
+
+  /** The run's two streams as a sandbox's output. */
+  private record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {
+    @Override
+    public CappedText stdout() {
+      return out.result();
+    }
+
+    @Override
+    public CappedText stderr(String note) {
+      return err.resultWithNote(note);
+    }
+
+    @Override
+    public WrittenFiles files() {
+      return out.files();
+    }
   }
 
   /** The peak memory of the whole sandbox once it has exited; -1 when not known. */
@@ -419,12 +408,12 @@ final class SandboxRun {
     return process;
   }
 
-  private Ending awaitEnd(Process sandbox) {
+  private SandboxEnding awaitEnd(Process sandbox) {
     long started = System.nanoTime();
     try {
       if (sandbox.waitFor(settings.wallClock().toMillis(), TimeUnit.MILLISECONDS)) {
         if (cancelled) {
-          return Ending.CANCELLED;
+          return SandboxEnding.CANCELLED;
         }
         // On a machine so starved that this thread woke late, timeout's backstop may have ended
         // the sandbox (SIGKILL, once the grace after the wall clock was over).
@@ -432,11 +421,11 @@ final class SandboxRun {
         boolean backstop =
             sandbox.exitValue() == KILLED
                 && System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(limit);
-        return backstop ? Ending.TIMED_OUT : Ending.EXITED;
+        return backstop ? SandboxEnding.TIMED_OUT : SandboxEnding.EXITED;
       }
       kill();
       sandbox.waitFor(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-      return cancelled ? Ending.CANCELLED : Ending.TIMED_OUT;
+      return cancelled ? SandboxEnding.CANCELLED : SandboxEnding.TIMED_OUT;
     } catch (InterruptedException e) {
       // The runner is closing: kill the sandbox; the finally block of execute() cleans up.
       kill();
