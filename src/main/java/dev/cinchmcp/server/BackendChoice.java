@@ -182,14 +182,8 @@ public record BackendChoice(
                     timers,
                     Clock.systemUTC()),
             workers);
-    return new BackendChoice(
-        new DeferredRunner("cinch", runner),
-        CINCH_RUNTIMES,
-        CINCH_LIMITS,
-        SandboxFacts.GVISOR,
-        SandboxFacts.STANDARD_LIBRARY_ONLY,
-        "backend cinch: " + settings.describe(),
-        List.of());
+    return withServiceFacts(
+        new DeferredRunner("cinch", runner), "backend cinch: " + settings.describe(), List.of());
   }
 
   private static BackendChoice unavailable(List<String> problems) {
@@ -197,13 +191,24 @@ public record BackendChoice(
         new RunFailure(
             RunFailure.Reason.NOT_CONFIGURED,
             "This server is not configured to run code: " + String.join(" ", problems) + RESTART);
+    return withServiceFacts(
+        new UnavailableRunner("none", failure), "no backend can run code", problems);
+  }
+
+  /**
+   * A choice whose tool description states the Cinch service's facts ({@link
+   * SandboxFacts#SERVICE}).
+   */
+  private static BackendChoice withServiceFacts(
+      CodeRunner runner, String summary, List<String> problems) {
+    SandboxFacts facts = SandboxFacts.SERVICE;
     return new BackendChoice(
-        new UnavailableRunner("none", failure),
-        CINCH_RUNTIMES,
-        CINCH_LIMITS,
-        SandboxFacts.GVISOR,
-        SandboxFacts.STANDARD_LIBRARY_ONLY,
-        "no backend can run code",
+        runner,
+        facts.runtimes(),
+        facts.limits(),
+        facts.isolation(),
+        facts.packages(),
+        summary,
         problems);
   }
 
