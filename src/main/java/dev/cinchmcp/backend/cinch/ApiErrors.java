@@ -104,8 +104,7 @@ final class ApiErrors {
     return new RunFailure(
         Reason.RATE_LIMITED,
         "The Cinch API is rate limiting this key (HTTP 429) and still was after "
-            + attempts
-            + (attempts == 1 ? " attempt" : " attempts")
+            + attempts(attempts)
             + ". Nothing ran. Wait"
             + (retryHint.isEmpty() ? " a little" : " " + retryHint)
             + " before running code again.");
@@ -120,8 +119,7 @@ final class ApiErrors {
     return new RunFailure(
         Reason.RATE_LIMITED,
         "The Cinch API is rate limiting this key (HTTP 429) after "
-            + attempts
-            + (attempts == 1 ? " attempt" : " attempts")
+            + attempts(attempts)
             + " and asked to wait longer than this call's "
             + deadline.toMillis()
             + " ms deadline (CINCH_TIMEOUT_MS) allows. Nothing ran. Wait a while before running"
@@ -233,6 +231,11 @@ final class ApiErrors {
 
   private static String unescape(String json) {
     return json.replace("\\\"", "\"").replace("\\n", " ").replace("\\/", "/").replace("\\\\", "\\");
+  }
+
+  /** "1 attempt", "3 attempts". */
+  private static String attempts(int n) {
+    return n + (n == 1 ? " attempt" : " attempts");
   }
 
   private static String suffix(String message) {
