@@ -14,6 +14,9 @@ public enum SandboxEnding {
   /** The call was cancelled, or the runner closed, while it ran. */
   CANCELLED;
 
+  /** The status a shell reports for a process killed by SIGKILL (what an OOM kill looks like). */
+  public static final int KILLED = 128 + 9;
+
   /**
    * The result of a run that has no exit status of its own: cancelled, or stopped at the time limit
    * (which stderr then ends by saying).

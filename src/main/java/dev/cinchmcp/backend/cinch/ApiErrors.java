@@ -188,9 +188,7 @@ final class ApiErrors {
             + where
             + " ("
             + why
-            + "). Nothing ran. Check the network and "
-            + Settings.BASE_URL
-            + " (default "
+            + "). Nothing ran. Check the network and CINCH_BASE_URL (default "
             + Settings.DEFAULT_BASE_URL
             + "); tell the user if it persists.");
   }

@@ -4,6 +4,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
+import dev.cinchmcp.backend.SandboxOutput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,12 +31,6 @@ import org.slf4j.LoggerFactory;
 final class ContainerRun {
 
   private static final Logger log = LoggerFactory.getLogger(ContainerRun.class);
-
-  /** The status of a process killed by SIGKILL: an OOM kill looks like this. */
-  static final int KILLED = 128 + 9;
-
-  /** How long the output may take to end after the container has exited. */
-  private static final long DRAIN_GRACE_MILLIS = 2_000;
 
   /** How long a kill-and-remove may take before the run gives up on it. */
   static final Duration REMOVE_LIMIT = Duration.ofSeconds(10);
@@ -142,7 +137,7 @@ final class ContainerRun {
         }
         gone = true;
       }
-      awaitQuietly(drained);
+      awaitOutput(drained);
       return result(ending, status, output, durationMs);
     } catch (EngineError e) {
       throw failure(e);
@@ -171,7 +166,7 @@ final class ContainerRun {
     }
     int exitCode = done(status);
     String note = null;
-    if (exitCode == KILLED) {
+    if (exitCode == SandboxEnding.KILLED) {
       note =
           "[sandbox] killed: the program was stopped with SIGKILL, most likely because it used more"
               + " than its "
@@ -191,7 +186,7 @@ final class ContainerRun {
       }
       // On a starved machine the backstop inside may have ended it first (SIGKILL, after the
       // grace): that is a time-out too.
-      boolean backstop = done(status) == KILLED && System.nanoTime() >= limit;
+      boolean backstop = done(status) == SandboxEnding.KILLED && System.nanoTime() >= limit;
       return backstop ? SandboxEnding.TIMED_OUT : SandboxEnding.EXITED;
     } catch (TimeoutException e) {
       return cancelled ? SandboxEnding.CANCELLED : SandboxEnding.TIMED_OUT;
@@ -359,16 +354,7 @@ final class ContainerRun {
             + "). Nothing was run. Tell the user; --check shows the engine's set-up.");
   }
 
-  private static void awaitQuietly(Future<?> future) {
-    try {
-      future.get(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(true);
-    } catch (ExecutionException e) {
-      log.debug("Output reader failed: {}", e.getCause().toString());
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-    }
+  private static void awaitOutput(Future<?> reader) {
+    SandboxOutput.awaitReader(reader, log, "Output reader");
   }
 }

@@ -17,11 +17,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,11 +45,8 @@ final class SandboxRun {
   /** runsc's own exit status for "could not run the container" (util.Fatalf). */
   private static final int RUNSC_FATAL = 128;
 
-  /** The status a shell reports for a process killed by SIGKILL (what an OOM kill looks like). */
-  static final int KILLED = 128 + 9;
-
-  /** How long the streams may take to end after the sandbox is gone. */
-  private static final long DRAIN_GRACE_MILLIS = 2_000;
+  /** {@link SandboxEnding#KILLED}, the status of a run a limit killed. */
+  static final int KILLED = SandboxEnding.KILLED;
 
   /** How long after the server's own wall clock {@code timeout} kills the sandbox regardless. */
   static final long BACKSTOP_GRACE_MILLIS = 1_000;
@@ -338,8 +333,8 @@ final class SandboxRun {
     Future<?> out = streamThreads.submit(stdout);
     Future<?> err = streamThreads.submit(stderr);
     SandboxEnding ending = awaitEnd(sandbox);
-    awaitQuietly(out);
-    awaitQuietly(err);
+    awaitOutput(out);
+    awaitOutput(err);
     long durationMs = (System.nanoTime() - started) / 1_000_000;
 
     SandboxOutput output = new Streams(stdout, stderr);
@@ -424,7 +419,7 @@ final class SandboxRun {
         return backstop ? SandboxEnding.TIMED_OUT : SandboxEnding.EXITED;
       }
       kill();
-      sandbox.waitFor(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+      sandbox.waitFor(SandboxOutput.DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
       return cancelled ? SandboxEnding.CANCELLED : SandboxEnding.TIMED_OUT;
     } catch (InterruptedException e) {
       // The runner is closing: kill the sandbox; the finally block of execute() cleans up.
@@ -485,19 +480,6 @@ final class SandboxRun {
   private static String firstLine(String text) {
     String line = text.strip().lines().findFirst().orElse("no detail");
     return line.length() > 300 ? line.substring(0, 300) + "..." : line;
-  }
-
-  private static void awaitQuietly(Future<?> future) {
-    try {
-      future.get(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(true);
-    } catch (ExecutionException e) {
-      log.debug("Stream reader failed: {}", e.getCause().toString());
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-    }
   }
 
   /**
@@ -580,5 +562,9 @@ final class SandboxRun {
     } catch (IOException e) {
       return true;
     }
+  }
+
+  private static void awaitOutput(Future<?> reader) {
+    SandboxOutput.awaitReader(reader, log, "Stream reader");
   }
 }
