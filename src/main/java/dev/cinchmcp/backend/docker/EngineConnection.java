@@ -67,13 +67,14 @@ interface EngineConnection extends AutoCloseable {
   abstract class Streams implements EngineConnection {
     private final InputStream in;
     private final OutputStream out;
-    private final Closeable closer;
 
-    Streams(InputStream in, OutputStream out, Closeable closer) {
+    Streams(InputStream in, OutputStream out) {
       this.in = in;
       this.out = out;
-      this.closer = closer;
     }
+
+    /** What closing the connection closes. */
+    abstract Closeable resource();
 
     @Override
     public InputStream input() {
@@ -88,7 +89,7 @@ interface EngineConnection extends AutoCloseable {
     @Override
     public void close() {
       try {
-        closer.close();
+        resource().close();
       } catch (IOException e) {
         // closed either way
       }
@@ -123,9 +124,13 @@ interface EngineConnection extends AutoCloseable {
                 channel.write(buffer);
               }
             }
-          },
-          channel);
+          });
       this.channel = channel;
+    }
+
+    @Override
+    Closeable resource() {
+      return channel;
     }
 
     @Override
@@ -136,6 +141,7 @@ interface EngineConnection extends AutoCloseable {
 
   /** A Windows named pipe (Docker Desktop's {@code \\.\pipe\docker_engine}). */
   final class Pipe extends Streams {
+    private final RandomAccessFile file;
 
     Pipe(RandomAccessFile file) {
       super(
@@ -160,8 +166,13 @@ interface EngineConnection extends AutoCloseable {
             public void write(byte[] b, int off, int len) throws IOException {
               file.write(b, off, len);
             }
-          },
-          file);
+          });
+      this.file = file;
+    }
+
+    @Override
+    Closeable resource() {
+      return file;
     }
 
     @Override
