@@ -148,7 +148,7 @@ public final class InputLauncher {
         what = what.substring(0, 500) + "...";
       }
       throw new RunFailure(
-          RunFailure.Kind.INPUT_NOT_DELIVERED,
+          RunFailure.Reason.INPUT_NOT_DELIVERED,
           "The program did not run: the sandbox could not be given its input (the launcher that"
               + " writes files and passes stdin and args "
               + what

@@ -4,10 +4,14 @@ package dev.cinchmcp.backend;
  * A run that produced no result: the backend could not be used, refused the program, or gave an
  * answer that could not be read. The message is written for the model that called the tool: what
  * happened and what to do next. It never holds a secret or a stack trace.
+ *
+ * <p>Every failure names its {@link Reason}, the one place that says, for each way a run can fail
+ * in any backend, its {@link Kind}, whether anything ran and what the model should do next. The
+ * message says the same in words, each backend in its own.
  */
 public final class RunFailure extends RuntimeException {
 
-  /** What went wrong, in the terms a caller acts on. */
+  /** What went wrong, in the terms a caller acts on ({@code --check} answers by it). */
   public enum Kind {
     /** The server's configuration stops every call; nothing was sent. */
     MISCONFIGURED,
@@ -21,13 +25,13 @@ public final class RunFailure extends RuntimeException {
     RATE_LIMITED,
     /** The API failed on its side (5xx). */
     SERVER_ERROR,
-    /** The API could not be reached at all: refused connection, unknown host, TLS failure. */
+    /** The API could not be reached, or the connection to it broke. */
     UNREACHABLE,
     /** No answer within the configured time. */
     TIMEOUT,
     /** An answer this client cannot read: a redirect, or a 200 that is not the expected JSON. */
     UNEXPECTED_ANSWER,
-    /** The sandbox itself could not be started (local backend). */
+    /** The sandbox could not be started, or ended without a result (local and docker backends). */
     SANDBOX_UNAVAILABLE,
     /**
      * The launcher could not give the program its stdin, files or args; the program did not run.
@@ -35,14 +39,119 @@ public final class RunFailure extends RuntimeException {
     INPUT_NOT_DELIVERED
   }
 
-  private final Kind kind;
+  /** Whether the program ran, as far as this server can know. */
+  public enum Ran {
+    /** The program certainly did not run: the failure came before it could start. */
+    NOTHING,
+    /** The program may have run, in part or in full; its result is lost. */
+    MAYBE
+  }
 
-  public RunFailure(Kind kind, String message) {
+  /** What the model should do next, as the message says it in words. */
+  public enum Next {
+    /** Nothing it can do: the user must change the server's set-up (key, address, install). */
+    TELL_USER,
+    /** Change the program (smaller, faster) before trying again. */
+    CHANGE_PROGRAM,
+    /** Wait a while, then try again. */
+    WAIT,
+    /** Try again; tell the user if it keeps failing. */
+    RETRY,
+    /** Nothing: the server is stopping, or the call was ended on purpose. */
+    STOP
+  }
+
+  /** Every way a run fails, in any backend: its kind, whether anything ran, what to do next. */
+  public enum Reason {
+    // Any backend.
+    /** The server is not configured to run code. */
+    NOT_CONFIGURED(Kind.MISCONFIGURED, Ran.NOTHING, Next.TELL_USER),
+    /** The launcher failed before the program started. */
+    INPUT_NOT_DELIVERED(Kind.INPUT_NOT_DELIVERED, Ran.NOTHING, Next.RETRY),
+
+    // The Cinch API.
+    KEY_REFUSED(Kind.KEY_REFUSED, Ran.NOTHING, Next.TELL_USER),
+    CREDITS_EXHAUSTED(Kind.CREDITS_EXHAUSTED, Ran.NOTHING, Next.TELL_USER),
+    REQUEST_REFUSED(Kind.REQUEST_REFUSED, Ran.NOTHING, Next.CHANGE_PROGRAM),
+    /** 429 after the retries, or a Retry-After past the call's deadline. */
+    RATE_LIMITED(Kind.RATE_LIMITED, Ran.NOTHING, Next.WAIT),
+    /** A 5xx. */
+    API_FAILED(Kind.SERVER_ERROR, Ran.MAYBE, Next.WAIT),
+    /** No connection: refused, timed out, unknown host, TLS. */
+    API_UNREACHABLE(Kind.UNREACHABLE, Ran.NOTHING, Next.TELL_USER),
+    /** The connection broke after the request may have arrived. */
+    CONNECTION_LOST(Kind.UNREACHABLE, Ran.MAYBE, Next.RETRY),
+    /** The answer arrived as the server was shutting down. */
+    API_CALL_ABANDONED(Kind.UNREACHABLE, Ran.MAYBE, Next.STOP),
+    /** No answer within CINCH_TIMEOUT_MS. */
+    API_TIMEOUT(Kind.TIMEOUT, Ran.MAYBE, Next.CHANGE_PROGRAM),
+    /** A 3xx, which is not followed: the address is wrong. */
+    REDIRECTED(Kind.UNEXPECTED_ANSWER, Ran.NOTHING, Next.TELL_USER),
+    /** A status the API is not known to give. */
+    UNEXPECTED_STATUS(Kind.UNEXPECTED_ANSWER, Ran.MAYBE, Next.TELL_USER),
+    /** A 200 that is not a run. */
+    UNREADABLE_ANSWER(Kind.UNEXPECTED_ANSWER, Ran.MAYBE, Next.RETRY),
+
+    // The local and docker sandboxes.
+    /** The sandbox cannot be had: not installed, not usable, not for this language. */
+    SANDBOX_UNAVAILABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.TELL_USER),
+    /** The sandbox could not be set up or started for this run; the next may work. */
+    SANDBOX_NOT_STARTED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.RETRY),
+    /** The runner was closing, or the call was cancelled, before the program started. */
+    STOPPED_BEFORE_START(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.STOP),
+    /** The runner was closed while the program ran. */
+    STOPPED_WHILE_RUNNING(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE, Next.STOP),
+    /** The runner or the engine failed in a way it did not foresee, or lost the run. */
+    SANDBOX_FAILED(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE, Next.RETRY),
+
+    // The docker backend's own.
+    /** The image was removed since it was checked; the next run pulls it. */
+    IMAGE_GONE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.RETRY),
+    /** The image lacks an interpreter or timeout, or cannot be pulled. */
+    IMAGE_UNUSABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.TELL_USER),
+    /** The engine refused to create or start the container. */
+    ENGINE_REFUSED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.TELL_USER);
+
+    private final Kind kind;
+    private final Ran ran;
+    private final Next next;
+
+    Reason(Kind kind, Ran ran, Next next) {
+      this.kind = kind;
+      this.ran = ran;
+      this.next = next;
+    }
+
+    public Kind kind() {
+      return kind;
+    }
+
+    public Ran ran() {
+      return ran;
+    }
+
+    public Next next() {
+      return next;
+    }
+  }
+
+  private final Reason reason;
+
+  public RunFailure(Reason reason, String message) {
     super(message, null, false, false);
-    this.kind = kind;
+    this.reason = reason;
+  }
+
+  public Reason reason() {
+    return reason;
   }
 
   public Kind kind() {
-    return kind;
+    return reason.kind();
+  }
+
+  /** Whether the program may have run (in part), so that a retry may run it twice. */
+  public boolean mayHaveRun() {
+    return reason.ran() == Ran.MAYBE;
   }
 }

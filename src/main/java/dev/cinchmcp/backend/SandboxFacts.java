@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend;
 
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -34,13 +35,35 @@ public record SandboxFacts(String runtimes, String limits, String isolation, Str
   /** Wall-clock time a run may take before the sandbox stops it. */
   public static final int TIME_LIMIT_SECONDS = 10;
 
+  /** {@link #TIME_LIMIT_SECONDS} as a duration. */
+  public static final Duration TIME_LIMIT = Duration.ofSeconds(TIME_LIMIT_SECONDS);
+
   public static final int MEMORY_MEGABYTES = 256;
+
+  /** {@link #MEMORY_MEGABYTES} in bytes. */
+  public static final long MEMORY_BYTES = (long) MEMORY_MEGABYTES << 20;
+
+  /** The most processes (and threads) a program may have at once. */
+  public static final int MAX_PROCESSES = 64;
+
+  /** The CPUs a sandbox may use. */
+  public static final double CPU_SHARE = 0.5;
+
+  /**
+   * How many sandboxes a machine-local backend runs at once; further runs queue (2 cores: each
+   * sandbox is held to half a CPU, so 4 fill them).
+   */
+  public static final int MAX_CONCURRENT = 4;
 
   /** The size of the writable /tmp, the only writable place. */
   public static final int TMP_MEGABYTES = 64;
 
   public static final String SERVICE_LIMITS =
-      TIME_LIMIT_SECONDS + " seconds, " + MEMORY_MEGABYTES + " MB of memory, half a CPU";
+      TIME_LIMIT_SECONDS
+          + " seconds, "
+          + MEMORY_MEGABYTES
+          + " MB of memory, "
+          + cpuShare(CPU_SHARE);
 
   /** The service as it is documented; what the cinch backend serves. */
   public static final SandboxFacts SERVICE = new SandboxFacts(SERVICE_RUNTIMES, SERVICE_LIMITS);
@@ -77,6 +100,11 @@ public record SandboxFacts(String runtimes, String limits, String isolation, Str
   /** The service's limits with the versions a backend really runs. */
   public static SandboxFacts withRuntimes(String runtimes) {
     return new SandboxFacts(runtimes, SERVICE_LIMITS);
+  }
+
+  /** A CPU share as a phrase: "half a CPU", "1.5 CPUs". */
+  public static String cpuShare(double share) {
+    return share == 0.5 ? "half a CPU" : share + " CPUs";
   }
 
   /** "10 s", for the notes about a run that timed out. */

@@ -71,28 +71,42 @@ final class CheckReport {
 
   /** The local sandbox ran the test program: there is no API, key or credit to ask about. */
   CheckReport ranLocally(RunResult result, long millis, String expectedStdout) {
-    row("Sandbox", "ran the test program in a fresh gVisor sandbox");
-    row("Run time", millis + " ms");
-    if (noteIfUnexpected(result, expectedStdout)) {
-      return fail(
-          "the local sandbox started but did not run the test program correctly (see above).");
-    }
-    ok = true;
-    verdict = "OK: execute_code calls will work, in a local gVisor sandbox.";
-    return this;
+    return ranInSandbox(
+        result,
+        expectedStdout,
+        "ran the test program in a fresh gVisor sandbox",
+        millis + " ms",
+        "the local sandbox started but did not run the test program correctly (see above).",
+        "OK: execute_code calls will work, in a local gVisor sandbox.");
   }
 
   /** The engine's container ran the test program: there is no API, key or credit to ask about. */
   CheckReport ranInContainer(RunResult result, long millis, String expectedStdout) {
-    row("Sandbox", "ran the test program in a fresh container of the engine");
-    row("Run time", millis + " ms (the first run of an image includes its pull)");
+    return ranInSandbox(
+        result,
+        expectedStdout,
+        "ran the test program in a fresh container of the engine",
+        millis + " ms (the first run of an image includes its pull)",
+        "the engine started a container but it did not run the test program correctly"
+            + " (see above).",
+        "OK: execute_code calls will work, in containers of the engine named above.");
+  }
+
+  /** A sandbox of this machine ran the test program: what it did decides the verdict. */
+  private CheckReport ranInSandbox(
+      RunResult result,
+      String expectedStdout,
+      String sandbox,
+      String runTime,
+      String ifWrong,
+      String ifRight) {
+    row("Sandbox", sandbox);
+    row("Run time", runTime);
     if (noteIfUnexpected(result, expectedStdout)) {
-      return fail(
-          "the engine started a container but it did not run the test program correctly"
-              + " (see above).");
+      return fail(ifWrong);
     }
     ok = true;
-    verdict = "OK: execute_code calls will work, in containers of the engine named above.";
+    verdict = ifRight;
     return this;
   }
 

@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.cinch.Redactor;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.config.Settings;
@@ -39,8 +40,6 @@ final class SelfCheck {
    * ends.
    */
   private static final Duration MARGIN = Duration.ofSeconds(5);
-
-  private static final Duration LOCAL_LIMIT = Duration.ofSeconds(10);
 
   /** The engine may pull the image first: that can take minutes on a slow line. */
   private static final Duration ENGINE_LIMIT = Duration.ofMinutes(5);
@@ -97,7 +96,7 @@ final class SelfCheck {
     // The local sandbox stops a program after 10 s; the API runner enforces CINCH_TIMEOUT_MS
     // itself.
     Duration limit =
-        (local ? LOCAL_LIMIT : engine ? ENGINE_LIMIT : settings.timeout()).plus(MARGIN);
+        (local ? SandboxFacts.TIME_LIMIT : engine ? ENGINE_LIMIT : settings.timeout()).plus(MARGIN);
     long start = System.nanoTime();
     try {
       RunResult result =

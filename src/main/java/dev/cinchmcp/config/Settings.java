@@ -52,7 +52,10 @@ public record Settings(
           + " is not set: set it to your Cinch API key (it looks like"
           + " cinch_live_...) in the \"env\" block of this server's entry in your MCP client's configuration.";
 
-  public static final URI DEFAULT_BASE_URI = URI.create("https://api.cinch.codes");
+  /** The Cinch API's address, written once: the default and every message that names it. */
+  public static final String DEFAULT_BASE_URL = "https://api.cinch.codes";
+
+  public static final URI DEFAULT_BASE_URI = URI.create(DEFAULT_BASE_URL);
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(20_000);
 
   public Settings {

@@ -261,7 +261,9 @@ final class SettingsReader {
           Settings.TIMEOUT_MS
               + " must be a positive whole number of milliseconds (was \""
               + raw
-              + "\"): set it to e.g. 20000, or leave it unset for the default of "
+              + "\"): set it to e.g. "
+              + Settings.DEFAULT_TIMEOUT.toMillis()
+              + ", or leave it unset for the default of "
               + Settings.DEFAULT_TIMEOUT.toMillis()
               + ".");
       return Settings.DEFAULT_TIMEOUT;

@@ -30,7 +30,7 @@ public final class ParamsCheck {
       return required ? "\"params\" is required for " + method + " (an object)." : null;
     }
     if (!params.isObject()) {
-      return "\"params\" must be an object (got " + describe(params) + ").";
+      return mustBe("params", "an object", params);
     }
     String meta = metaProblem(params.get("_meta"));
     if (meta != null) {
@@ -50,15 +50,13 @@ public final class ParamsCheck {
       return null;
     }
     if (!meta.isObject()) {
-      return "\"params._meta\" must be an object (got " + describe(meta) + ").";
+      return mustBe("params._meta", "an object", meta);
     }
     JsonNode token = meta.get("progressToken");
     if (token != null
         && !token.isTextual()
         && !(token.isIntegralNumber() && token.canConvertToLong())) {
-      return "\"params._meta.progressToken\" must be a string or an integer (got "
-          + describe(token)
-          + ").";
+      return mustBe("params._meta.progressToken", "a string or an integer", token);
     }
     return null;
   }
@@ -66,15 +64,11 @@ public final class ParamsCheck {
   private static String toolsCall(JsonNode params) {
     JsonNode name = params.get("name");
     if (name == null || !name.isTextual() || name.asText().isEmpty()) {
-      return "\"params.name\" must be the tool's name, a non-empty string (got "
-          + describe(name)
-          + ").";
+      return mustBe("params.name", "the tool's name, a non-empty string", name);
     }
     JsonNode arguments = params.get("arguments");
     if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
-      return "\"params.arguments\" must be an object of the tool's arguments (got "
-          + describe(arguments)
-          + ").";
+      return mustBe("params.arguments", "an object of the tool's arguments", arguments);
     }
     return null;
   }
@@ -82,10 +76,10 @@ public final class ParamsCheck {
   private static String setLevel(JsonNode params) {
     JsonNode level = params.get("level");
     if (level == null || !level.isTextual() || !LOG_LEVELS.contains(level.asText())) {
-      return "\"params.level\" must be one of debug, info, notice, warning, error, critical, alert,"
-          + " emergency (got "
-          + describe(level)
-          + ").";
+      return mustBe(
+          "params.level",
+          "one of debug, info, notice, warning, error, critical, alert, emergency",
+          level);
     }
     return null;
   }
@@ -93,9 +87,7 @@ public final class ParamsCheck {
   private static String initialize(JsonNode params) {
     JsonNode version = params.get("protocolVersion");
     if (version == null || !version.isTextual()) {
-      return "\"params.protocolVersion\" must be a string such as \"2025-06-18\" (got "
-          + describe(version)
-          + ").";
+      return mustBe("params.protocolVersion", "a string such as \"2025-06-18\"", version);
     }
     String capabilities = optional(params, "capabilities", JsonNode::isObject, "an object");
     return capabilities != null
@@ -109,6 +101,11 @@ public final class ParamsCheck {
     if (value == null || ok.test(value)) {
       return null;
     }
-    return "\"params." + field + "\" must be " + expected + " (got " + describe(value) + ").";
+    return mustBe("params." + field, expected, value);
+  }
+
+  /** The one wording of a wrong value: {@code "params.x" must be ... (got ...).} */
+  private static String mustBe(String field, String expected, JsonNode got) {
+    return "\"" + field + "\" must be " + expected + " (got " + describe(got) + ").";
   }
 }

@@ -182,33 +182,42 @@ public record BackendChoice(
                     timers,
                     Clock.systemUTC()),
             workers);
-    return new BackendChoice(
-        new DeferredRunner("cinch", runner),
-        CINCH_RUNTIMES,
-        CINCH_LIMITS,
-        SandboxFacts.GVISOR,
-        SandboxFacts.STANDARD_LIBRARY_ONLY,
-        "backend cinch: " + settings.describe(),
-        List.of());
+    return withServiceFacts(
+        new DeferredRunner("cinch", runner), "backend cinch: " + settings.describe(), List.of());
   }
 
   private static BackendChoice unavailable(List<String> problems) {
     RunFailure failure =
         new RunFailure(
-            RunFailure.Kind.MISCONFIGURED,
+            RunFailure.Reason.NOT_CONFIGURED,
             "This server is not configured to run code: " + String.join(" ", problems) + RESTART);
+    return withServiceFacts(
+        new UnavailableRunner("none", failure), "no backend can run code", problems);
+  }
+
+  /**
+   * A choice whose tool description states the Cinch service's facts ({@link
+   * SandboxFacts#SERVICE}).
+   */
+  private static BackendChoice withServiceFacts(
+      CodeRunner runner, String summary, List<String> problems) {
+    SandboxFacts facts = SandboxFacts.SERVICE;
     return new BackendChoice(
-        new UnavailableRunner("none", failure),
-        CINCH_RUNTIMES,
-        CINCH_LIMITS,
-        SandboxFacts.GVISOR,
-        SandboxFacts.STANDARD_LIBRARY_ONLY,
-        "no backend can run code",
+        runner,
+        facts.runtimes(),
+        facts.limits(),
+        facts.isolation(),
+        facts.packages(),
+        summary,
         problems);
   }
 
+  /**
+   * The longest a connection to the API may take to open: as long as the sandbox lets a program
+   * run, and never longer than the whole call ({@code CINCH_TIMEOUT_MS}).
+   */
   private static Duration connectTimeout(Settings settings) {
-    Duration tenSeconds = Duration.ofSeconds(10);
-    return settings.timeout().compareTo(tenSeconds) < 0 ? settings.timeout() : tenSeconds;
+    Duration limit = SandboxFacts.TIME_LIMIT;
+    return settings.timeout().compareTo(limit) < 0 ? settings.timeout() : limit;
   }
 }

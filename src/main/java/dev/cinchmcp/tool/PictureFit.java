@@ -8,7 +8,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Iterator;
-import java.util.Locale;
 import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReadParam;
@@ -245,9 +244,5 @@ final class PictureFit {
       }
     }
     return true;
-  }
-
-  static String dimensions(int width, int height) {
-    return String.format(Locale.ROOT, "%d × %d", width, height);
   }
 }

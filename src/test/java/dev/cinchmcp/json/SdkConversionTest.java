@@ -168,7 +168,7 @@ class SdkConversionTest {
     McpSchema.Tool executeCode =
         new ExecuteCodeTool(
                 new UnavailableRunner(
-                    "none", new RunFailure(RunFailure.Kind.MISCONFIGURED, "not configured")),
+                    "none", new RunFailure(RunFailure.Reason.NOT_CONFIGURED, "not configured")),
                 Executors.newSingleThreadScheduledExecutor(),
                 SandboxFacts.SERVICE)
             .specification()

@@ -144,7 +144,7 @@ class ExecuteCodeToolTest {
         new UnavailableRunner(
             "cinch",
             new RunFailure(
-                RunFailure.Kind.MISCONFIGURED,
+                RunFailure.Reason.NOT_CONFIGURED,
                 "This server is not configured to run code: CINCH_API_KEY is not set."));
 
     CallToolResult r = call(runner, Map.of("code", "print(1)"));

@@ -1,15 +1,24 @@
 package dev.cinchmcp.backend.cinch;
 
 import dev.cinchmcp.backend.RunFailure;
-import dev.cinchmcp.backend.RunFailure.Kind;
+import dev.cinchmcp.backend.RunFailure.Reason;
+import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.config.Settings;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
 
 /**
- * Turns an API answer that is not a run into a {@link RunFailure} whose message tells the model
- * what happened and what to do. The status decides first; the wording of the body second (the API's
- * error format is not documented, so a body may be JSON, plain text or HTML).
+ * Every failure of a call to the Cinch API, in words: a {@link RunFailure} whose message tells the
+ * model what happened, whether anything ran (as its {@link Reason} says) and what to do. For an
+ * answer that is not a run, the status decides first; the wording of the body second (the API's
+ * error format is not documented, so a body may be JSON, plain text or HTML). Messages may quote
+ * what the API or the network said: the runner masks the key in them before they leave it.
  */
 final class ApiErrors {
 
@@ -33,7 +42,7 @@ final class ApiErrors {
     return switch (status) {
       case 401, 403 ->
           new RunFailure(
-              Kind.KEY_REFUSED,
+              Reason.KEY_REFUSED,
               "The Cinch API refused the API key (HTTP "
                   + status
                   + ")"
@@ -42,7 +51,7 @@ final class ApiErrors {
                   + " copy a valid key from their Cinch account. Retrying will not help until the key is fixed.");
       case 400, 413, 422 ->
           new RunFailure(
-              Kind.REQUEST_REFUSED,
+              Reason.REQUEST_REFUSED,
               "The Cinch API refused the request (HTTP "
                   + status
                   + (status == 413 ? ", too large" : "")
@@ -54,7 +63,7 @@ final class ApiErrors {
       default -> {
         if (status >= 500) {
           yield new RunFailure(
-              Kind.SERVER_ERROR,
+              Reason.API_FAILED,
               "The Cinch API failed on its side (HTTP "
                   + status
                   + ")"
@@ -64,14 +73,16 @@ final class ApiErrors {
         }
         if (status >= 300 && status < 400) {
           yield new RunFailure(
-              Kind.UNEXPECTED_ANSWER,
+              Reason.REDIRECTED,
               "The Cinch API answered with a redirect (HTTP "
                   + status
                   + "), which this server does not follow. Nothing ran. CINCH_BASE_URL is probably wrong: ask the user"
-                  + " to check it (the default is https://api.cinch.codes).");
+                  + " to check it (the default is "
+                  + Settings.DEFAULT_BASE_URL
+                  + ").");
         }
         yield new RunFailure(
-            Kind.UNEXPECTED_ANSWER,
+            Reason.UNEXPECTED_STATUS,
             "The Cinch API answered with an unexpected HTTP "
                 + status
                 + suffix(message)
@@ -82,7 +93,7 @@ final class ApiErrors {
 
   static RunFailure creditsExhausted(String message) {
     return new RunFailure(
-        Kind.CREDITS_EXHAUSTED,
+        Reason.CREDITS_EXHAUSTED,
         "The Cinch account is out of credits"
             + suffix(message)
             + ". Nothing ran. Do NOT retry: every retry will fail the same way. Tell the user to add credits to"
@@ -91,10 +102,9 @@ final class ApiErrors {
 
   static RunFailure rateLimited(int attempts, String retryHint) {
     return new RunFailure(
-        Kind.RATE_LIMITED,
+        Reason.RATE_LIMITED,
         "The Cinch API is rate limiting this key (HTTP 429) and still was after "
-            + attempts
-            + (attempts == 1 ? " attempt" : " attempts")
+            + attempts(attempts)
             + ". Nothing ran. Wait"
             + (retryHint.isEmpty() ? " a little" : " " + retryHint)
             + " before running code again.");
@@ -107,19 +117,94 @@ final class ApiErrors {
    */
   static RunFailure rateLimitedPastDeadline(int attempts, Duration deadline) {
     return new RunFailure(
-        Kind.RATE_LIMITED,
+        Reason.RATE_LIMITED,
         "The Cinch API is rate limiting this key (HTTP 429) after "
-            + attempts
-            + (attempts == 1 ? " attempt" : " attempts")
+            + attempts(attempts)
             + " and asked to wait longer than this call's "
             + deadline.toMillis()
             + " ms deadline (CINCH_TIMEOUT_MS) allows. Nothing ran. Wait a while before running"
             + " code again; if it keeps happening, tell the user.");
   }
 
+  /**
+   * No answer within the call's deadline ({@code CINCH_TIMEOUT_MS}), which covers retries.
+   *
+   * @param timeout the call's whole deadline
+   */
+  static RunFailure timedOut(Duration timeout) {
+    return new RunFailure(
+        Reason.API_TIMEOUT,
+        "The Cinch API did not answer within "
+            + timeout.toMillis()
+            + " ms (CINCH_TIMEOUT_MS). The program may or may not have run; the sandbox itself stops programs"
+            + " after "
+            + SandboxFacts.TIME_LIMIT_SECONDS
+            + " s. If the program is slow, make it faster or print progress sooner; if every call times out,"
+            + " the API may be unreachable or CINCH_TIMEOUT_MS too small.");
+  }
+
+  /** The answer came as the server was shutting down, and there was no thread left to read it. */
+  static RunFailure abandoned() {
+    return new RunFailure(
+        Reason.API_CALL_ABANDONED, "The server is shutting down; the run was abandoned.");
+  }
+
+  /**
+   * What an error that stopped the HTTP exchange before an answer was read means for the model:
+   * whether anything ran, and what to check.
+   *
+   * @param where "the Cinch API at {base}/"
+   * @param cause the error, unwrapped
+   * @param redactor masks the key in the error's message, which is quoted
+   */
+  static RunFailure exchangeFailed(String where, Throwable cause, Redactor redactor) {
+    if (cause instanceof HttpConnectTimeoutException) {
+      return cannotReach(where, "the connection timed out");
+    }
+    if (hasCause(cause, SSLException.class)) {
+      return cannotReach(where, "the TLS handshake failed");
+    }
+    if (hasCause(cause, UnresolvedAddressException.class)
+        || cause instanceof UnknownHostException) {
+      return cannotReach(where, "its host name does not resolve");
+    }
+    if (cause instanceof ConnectException) {
+      return cannotReach(where, "the connection was refused");
+    }
+    return new RunFailure(
+        Reason.CONNECTION_LOST,
+        "The connection to "
+            + where
+            + " failed before an answer arrived ("
+            + redactor.redact(String.valueOf(cause.getMessage()))
+            + "). The program may or may not have run; try"
+            + " again once, and tell the user if it fails again.");
+  }
+
+  private static RunFailure cannotReach(String where, String why) {
+    return new RunFailure(
+        Reason.API_UNREACHABLE,
+        "Cannot reach "
+            + where
+            + " ("
+            + why
+            + "). Nothing ran. Check the network and CINCH_BASE_URL (default "
+            + Settings.DEFAULT_BASE_URL
+            + "); tell the user if it persists.");
+  }
+
+  private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (type.isInstance(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static RunFailure notARun(String reason, String excerpt) {
     return new RunFailure(
-        Kind.UNEXPECTED_ANSWER,
+        Reason.UNREADABLE_ANSWER,
         "The Cinch API gave an answer this server cannot read: "
             + reason
             + excerptSuffix(excerpt)
@@ -144,6 +229,11 @@ final class ApiErrors {
 
   private static String unescape(String json) {
     return json.replace("\\\"", "\"").replace("\\n", " ").replace("\\/", "/").replace("\\\\", "\\");
+  }
+
+  /** "1 attempt", "3 attempts". */
+  private static String attempts(int n) {
+    return n + (n == 1 ? " attempt" : " attempts");
   }
 
   private static String suffix(String message) {

@@ -3,6 +3,8 @@ package dev.cinchmcp.backend.docker;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
+import dev.cinchmcp.backend.SandboxOutput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,20 +32,8 @@ final class ContainerRun {
 
   private static final Logger log = LoggerFactory.getLogger(ContainerRun.class);
 
-  /** The status of a process killed by SIGKILL: an OOM kill looks like this. */
-  static final int KILLED = 128 + 9;
-
-  /** How long the output may take to end after the container has exited. */
-  private static final long DRAIN_GRACE_MILLIS = 2_000;
-
   /** How long a kill-and-remove may take before the run gives up on it. */
   static final Duration REMOVE_LIMIT = Duration.ofSeconds(10);
-
-  private enum Ending {
-    EXITED,
-    TIMED_OUT,
-    CANCELLED
-  }
 
   private final Engine engine;
   private final String name;
@@ -115,7 +105,7 @@ final class ContainerRun {
                   runtime.gvisor(),
                   labels));
       if (cancelled) {
-        throw new RunFailure(RunFailure.Kind.SANDBOX_UNAVAILABLE, "The run was cancelled.");
+        throw new RunFailure(RunFailure.Reason.STOPPED_BEFORE_START, "The run was cancelled.");
       }
       attach = engine.attach(id);
       wait = engine.awaitExit(id);
@@ -139,21 +129,21 @@ final class ContainerRun {
       }
       EngineHttp.Streaming exit = wait;
       Future<Integer> status = streams.submit(() -> Engine.exitStatus(exit));
-      Ending ending = awaitEnd(status, started);
+      SandboxEnding ending = awaitEnd(status, started);
       long durationMs = (System.nanoTime() - started) / 1_000_000;
-      if (ending != Ending.EXITED) {
+      if (ending != SandboxEnding.EXITED) {
         if (!closing) {
           removeNow();
         }
         gone = true;
       }
-      awaitQuietly(drained);
+      awaitOutput(drained);
       return result(ending, status, output, durationMs);
     } catch (EngineError e) {
       throw failure(e);
     } catch (IOException e) {
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_FAILED,
           "The container engine at "
               + engine.address().uri()
               + " could not run the program ("
@@ -170,71 +160,43 @@ final class ContainerRun {
   }
 
   private RunResult result(
-      Ending ending, Future<Integer> status, OutputFrames output, long durationMs) {
-    if (ending == Ending.CANCELLED) {
-      return new RunResult(
-          output.stdout(),
-          output.stderr(null),
-          null,
-          false,
-          durationMs,
-          DockerRunner.NAME,
-          output.files());
-    }
-    if (ending == Ending.TIMED_OUT) {
-      String note =
-          "[sandbox] stopped: the program reached its "
-              + settings.wallClock().toSeconds()
-              + " s time limit";
-      return new RunResult(
-          output.stdout(),
-          output.stderr(note),
-          null,
-          true,
-          durationMs,
-          DockerRunner.NAME,
-          output.files());
+      SandboxEnding ending, Future<Integer> status, OutputFrames output, long durationMs) {
+    if (ending != SandboxEnding.EXITED) {
+      return ending.unfinished(output, settings.wallClock(), durationMs, DockerRunner.NAME);
     }
     int exitCode = done(status);
     String note = null;
-    if (exitCode == KILLED) {
+    if (exitCode == SandboxEnding.KILLED) {
       note =
           "[sandbox] killed: the program was stopped with SIGKILL, most likely because it used more"
               + " than its "
               + settings.memoryMebibytes()
               + " MB of memory";
     }
-    return new RunResult(
-        output.stdout(),
-        output.stderr(note),
-        exitCode,
-        false,
-        durationMs,
-        DockerRunner.NAME,
-        output.files());
+    return SandboxEnding.exited(output, exitCode, note, durationMs, DockerRunner.NAME);
   }
 
-  private Ending awaitEnd(Future<Integer> status, long startedNanos) {
+  private SandboxEnding awaitEnd(Future<Integer> status, long startedNanos) {
     long limit = startedNanos + settings.wallClock().toNanos();
     try {
       long left = limit - System.nanoTime();
       status.get(Math.max(0, left), TimeUnit.NANOSECONDS);
       if (cancelled) {
-        return Ending.CANCELLED;
+        return SandboxEnding.CANCELLED;
       }
       // On a starved machine the backstop inside may have ended it first (SIGKILL, after the
       // grace): that is a time-out too.
-      boolean backstop = done(status) == KILLED && System.nanoTime() >= limit;
-      return backstop ? Ending.TIMED_OUT : Ending.EXITED;
+      boolean backstop = done(status) == SandboxEnding.KILLED && System.nanoTime() >= limit;
+      return backstop ? SandboxEnding.TIMED_OUT : SandboxEnding.EXITED;
     } catch (TimeoutException e) {
-      return cancelled ? Ending.CANCELLED : Ending.TIMED_OUT;
+      return cancelled ? SandboxEnding.CANCELLED : SandboxEnding.TIMED_OUT;
     } catch (ExecutionException e) {
       if (cancelled) {
-        return Ending.CANCELLED;
+        return SandboxEnding.CANCELLED;
       }
       Throwable cause = e.getCause();
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_FAILED,
           "The container engine stopped answering while the program ran ("
               + cause.getMessage()
               + "). Check that the engine is running (docker info), then try again.");
@@ -243,7 +205,7 @@ final class ContainerRun {
       Thread.currentThread().interrupt();
       closing = true;
       cancelled = true;
-      return Ending.CANCELLED;
+      return SandboxEnding.CANCELLED;
     }
   }
 
@@ -359,7 +321,7 @@ final class ContainerRun {
     if (e.status() == 404 && said.contains("image")) {
       imageGone.accept(image); // removed since it was looked for: the next run looks again
       return new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.IMAGE_GONE,
           "The container engine has no image "
               + image
               + " any more ("
@@ -371,7 +333,7 @@ final class ContainerRun {
     }
     if (said.contains("executable file not found") || said.contains("no such file or directory")) {
       return new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.IMAGE_UNUSABLE,
           "The image "
               + image
               + " cannot run programs here ("
@@ -386,22 +348,13 @@ final class ContainerRun {
               + " to such an image, e.g. the default.");
     }
     return new RunFailure(
-        RunFailure.Kind.SANDBOX_UNAVAILABLE,
+        RunFailure.Reason.ENGINE_REFUSED,
         "The container engine refused the run ("
             + e.getMessage()
             + "). Nothing was run. Tell the user; --check shows the engine's set-up.");
   }
 
-  private static void awaitQuietly(Future<?> future) {
-    try {
-      future.get(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(true);
-    } catch (ExecutionException e) {
-      log.debug("Output reader failed: {}", e.getCause().toString());
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-    }
+  private static void awaitOutput(Future<?> reader) {
+    SandboxOutput.awaitReader(reader, log, "Output reader");
   }
 }

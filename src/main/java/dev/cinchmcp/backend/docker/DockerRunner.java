@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxFacts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -227,7 +228,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         + ", "
         + settings.maxProcesses()
         + " processes, "
-        + (settings.cpuShare() == 0.5 ? "half a CPU" : settings.cpuShare() + " CPUs");
+        + SandboxFacts.cpuShare(settings.cpuShare());
   }
 
   /** One line for the ready line and {@code --check}: the engine, the runtime, the limits. */
@@ -302,7 +303,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     } catch (RejectedExecutionException e) {
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.STOPPED_BEFORE_START,
               "The docker runner is shutting down. Nothing was run."));
     }
   }
@@ -317,7 +318,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       running.remove(run);
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.STOPPED_BEFORE_START,
               "The docker runner was shut down before the program started. Nothing was run."));
       return;
     }
@@ -337,7 +338,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       log.error("Container {} failed", run.name(), e);
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.SANDBOX_FAILED,
               "The docker backend failed unexpectedly ("
                   + e.getClass().getSimpleName()
                   + "). Try again."));
@@ -348,7 +349,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
 
   private static RunFailure unavailable(String reason) {
     return new RunFailure(
-        RunFailure.Kind.SANDBOX_UNAVAILABLE,
+        RunFailure.Reason.SANDBOX_UNAVAILABLE,
         "The docker backend is not available: " + reason + ". Nothing was run.");
   }
 
@@ -386,7 +387,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.STOPPED_WHILE_RUNNING,
               "The docker runner was shut down before the program finished."));
     }
     try {

@@ -58,11 +58,11 @@ public record DockerSettings(
         runtime,
         environment,
         System.getProperty("os.name", ""),
-        Duration.ofSeconds(SandboxFacts.TIME_LIMIT_SECONDS),
-        (long) SandboxFacts.MEMORY_MEGABYTES << 20,
-        64,
-        0.5,
-        4);
+        SandboxFacts.TIME_LIMIT,
+        SandboxFacts.MEMORY_BYTES,
+        SandboxFacts.MAX_PROCESSES,
+        SandboxFacts.CPU_SHARE,
+        SandboxFacts.MAX_CONCURRENT);
   }
 
   public DockerSettings withOsName(String value) {
@@ -107,9 +107,5 @@ public record DockerSettings(
   /** Whether this machine is Linux, where a plain container shares the host's kernel. */
   boolean linuxHost() {
     return osName.toLowerCase(java.util.Locale.ROOT).startsWith("linux");
-  }
-
-  boolean windowsHost() {
-    return osName.toLowerCase(java.util.Locale.ROOT).startsWith("windows");
   }
 }

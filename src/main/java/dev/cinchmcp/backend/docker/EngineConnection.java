@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.docker;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -62,22 +63,46 @@ interface EngineConnection extends AutoCloseable {
     };
   }
 
-  /** A socket: read and write straight on the channel, so that neither holds up the other. */
-  final class Socket implements EngineConnection {
-    private final SocketChannel channel;
+  /** What every kind of connection shares: the two streams, made once, and how it closes. */
+  abstract class Streams implements EngineConnection {
     private final InputStream in;
     private final OutputStream out;
 
-    Socket(SocketChannel channel) {
-      this.channel = channel;
-      this.in =
-          new InputStream() {
-            @Override
-            public int read() throws IOException {
-              byte[] one = new byte[1];
-              return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
+    Streams(InputStream in, OutputStream out) {
+      this.in = in;
+      this.out = out;
+    }
 
+    /** What closing the connection closes. */
+    abstract Closeable resource();
+
+    @Override
+    public InputStream input() {
+      return in;
+    }
+
+    @Override
+    public OutputStream output() {
+      return out;
+    }
+
+    @Override
+    public void close() {
+      try {
+        resource().close();
+      } catch (IOException e) {
+        // closed either way
+      }
+    }
+  }
+
+  /** A socket: read and write straight on the channel, so that neither holds up the other. */
+  final class Socket extends Streams {
+    private final SocketChannel channel;
+
+    Socket(SocketChannel channel) {
+      super(
+          new BlockInput() {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
               if (len == 0) {
@@ -85,8 +110,7 @@ interface EngineConnection extends AutoCloseable {
               }
               return channel.read(ByteBuffer.wrap(b, off, len));
             }
-          };
-      this.out =
+          },
           new OutputStream() {
             @Override
             public void write(int b) throws IOException {
@@ -100,43 +124,27 @@ interface EngineConnection extends AutoCloseable {
                 channel.write(buffer);
               }
             }
-          };
+          });
+      this.channel = channel;
     }
 
     @Override
-    public InputStream input() {
-      return in;
-    }
-
-    @Override
-    public OutputStream output() {
-      return out;
+    Closeable resource() {
+      return channel;
     }
 
     @Override
     public void shutdownOutput() throws IOException {
       channel.shutdownOutput();
     }
-
-    @Override
-    public void close() {
-      try {
-        channel.close();
-      } catch (IOException e) {
-        // closed either way
-      }
-    }
   }
 
   /** A Windows named pipe (Docker Desktop's {@code \\.\pipe\docker_engine}). */
-  final class Pipe implements EngineConnection {
+  final class Pipe extends Streams {
     private final RandomAccessFile file;
-    private final InputStream in;
-    private final OutputStream out;
 
     Pipe(RandomAccessFile file) {
-      this.file = file;
-      this.in =
+      super(
           new InputStream() {
             @Override
             public int read() throws IOException {
@@ -147,8 +155,7 @@ interface EngineConnection extends AutoCloseable {
             public int read(byte[] b, int off, int len) throws IOException {
               return file.read(b, off, len);
             }
-          };
-      this.out =
+          },
           new OutputStream() {
             @Override
             public void write(int b) throws IOException {
@@ -159,31 +166,18 @@ interface EngineConnection extends AutoCloseable {
             public void write(byte[] b, int off, int len) throws IOException {
               file.write(b, off, len);
             }
-          };
+          });
+      this.file = file;
     }
 
     @Override
-    public InputStream input() {
-      return in;
-    }
-
-    @Override
-    public OutputStream output() {
-      return out;
+    Closeable resource() {
+      return file;
     }
 
     @Override
     public void shutdownOutput() {
       // A pipe cannot be half-closed; the program reads its code by length (ContainerRun).
-    }
-
-    @Override
-    public void close() {
-      try {
-        file.close();
-      } catch (IOException e) {
-        // closed either way
-      }
     }
   }
 }

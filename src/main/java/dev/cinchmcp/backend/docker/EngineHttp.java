@@ -283,19 +283,13 @@ final class EngineHttp {
   }
 
   /** A body of known length. */
-  static final class LimitedInput extends InputStream {
+  static final class LimitedInput extends BlockInput {
     private final InputStream in;
     private long left;
 
     LimitedInput(InputStream in, long length) {
       this.in = in;
       this.left = length;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override
@@ -312,19 +306,13 @@ final class EngineHttp {
   }
 
   /** A chunked body (RFC 9112, section 7.1), trailers ignored. */
-  static final class ChunkedInput extends InputStream {
+  static final class ChunkedInput extends BlockInput {
     private final InputStream in;
     private long left;
     private boolean done;
 
     ChunkedInput(InputStream in) {
       this.in = in;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override

@@ -159,7 +159,7 @@ final class Images {
 
   private static RunFailure unavailable(String image, String setting, String why) {
     return new RunFailure(
-        RunFailure.Kind.SANDBOX_UNAVAILABLE,
+        RunFailure.Reason.IMAGE_UNUSABLE,
         "The container engine could not get the image "
             + image
             + " ("

@@ -3,6 +3,7 @@ package dev.cinchmcp.backend.docker;
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.FramedStdout;
 import dev.cinchmcp.backend.OutFrame;
+import dev.cinchmcp.backend.SandboxOutput;
 import dev.cinchmcp.backend.StreamCapture;
 import dev.cinchmcp.backend.WrittenFiles;
 import java.io.IOException;
@@ -22,7 +23,7 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Runs on its own thread ({@link #drain}); the results are read once it has ended.
  */
-final class OutputFrames {
+final class OutputFrames implements SandboxOutput {
 
   private final Stream stdout;
   private final Stream stderr = new Stream(null);
@@ -65,17 +66,18 @@ final class OutputFrames {
     }
   }
 
-  CappedText stdout() {
+  @Override
+  public CappedText stdout() {
     return stdout.result(null);
   }
 
-  /** What the launcher's frame brought; {@link WrittenFiles#NOT_ASKED} without one. */
-  WrittenFiles files() {
+  @Override
+  public WrittenFiles files() {
     return stdout.files();
   }
 
-  /** Stderr, with a line of the sandbox's own after it (why it was stopped), or none when null. */
-  CappedText stderr(String note) {
+  @Override
+  public CappedText stderr(String note) {
     return stderr.result(note);
   }
 

@@ -1,5 +1,7 @@
 package dev.cinchmcp.backend.local;
 
+import dev.cinchmcp.backend.SandboxFacts;
+
 /**
  * Which of the sandbox's limits this machine lets the backend hold, in plain words, for the ready
  * line, {@code --check} and the tool's description. The wall clock, the file system, the network
@@ -79,6 +81,6 @@ public record EnforcedLimits(
   }
 
   private String cpu() {
-    return cpuShare == 0.5 ? "half a CPU" : cpuShare + " CPUs";
+    return SandboxFacts.cpuShare(cpuShare);
   }
 }

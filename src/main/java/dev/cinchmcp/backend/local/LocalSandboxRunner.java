@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * Each is used once; an empty pool means a cold start, as without one.
  *
  * <p>If the start-up probe failed, every call fails with {@link
- * RunFailure.Kind#SANDBOX_UNAVAILABLE} and the probe's reason: code never runs outside gVisor.
+ * RunFailure.Reason#SANDBOX_UNAVAILABLE} and the probe's reason: code never runs outside gVisor.
  */
 public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
@@ -275,7 +275,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if (prepared.host().runtimes().interpreter(program.language()).isEmpty()) {
       return CompletableFuture.failedFuture(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.SANDBOX_UNAVAILABLE,
               "The local sandbox cannot run "
                   + program.language().wireName()
                   + ": "
@@ -309,7 +309,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
   private static RunFailure unavailable(String reason) {
     return new RunFailure(
-        RunFailure.Kind.SANDBOX_UNAVAILABLE,
+        RunFailure.Reason.SANDBOX_UNAVAILABLE,
         "The local gVisor sandbox is not available: " + reason + ". Nothing was run.");
   }
 
@@ -329,7 +329,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     } catch (RejectedExecutionException e) {
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.STOPPED_BEFORE_START,
               "The local sandbox runner is shutting down. Nothing was run."));
     }
   }
@@ -396,7 +396,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       log.error("Local sandbox {} failed", run.id(), e);
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.SANDBOX_FAILED,
               "The local sandbox failed unexpectedly ("
                   + e.getClass().getSimpleName()
                   + "). Try again, or use the cinch backend."));
@@ -451,7 +451,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(
           new RunFailure(
-              RunFailure.Kind.SANDBOX_UNAVAILABLE,
+              RunFailure.Reason.STOPPED_WHILE_RUNNING,
               "The local sandbox runner was shut down before the program finished."));
     }
     try {

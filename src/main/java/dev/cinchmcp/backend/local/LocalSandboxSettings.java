@@ -1,9 +1,11 @@
 package dev.cinchmcp.backend.local;
 
+import dev.cinchmcp.backend.SandboxFacts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Everything the local gVisor backend can be told. {@link #defaults()} is what the server uses;
@@ -70,8 +72,9 @@ public record LocalSandboxSettings(
   }
 
   /**
-   * 10 s, 256 MB, 64 processes, half a CPU, 4 sandboxes at once (2 cores: more only queue on the
-   * CPU; each sandbox is held to half a CPU, so 4 fill 2 cores).
+   * The sandbox's limits as {@link SandboxFacts} states them (10 s, 256 MB, 64 processes, half a
+   * CPU), 4 sandboxes at once (2 cores: more only queue on the CPU; each sandbox is held to half a
+   * CPU, so 4 fill 2 cores).
    */
   public static LocalSandboxSettings defaults() {
     String path =
@@ -80,11 +83,11 @@ public record LocalSandboxSettings(
     return new LocalSandboxSettings(
         "runsc",
         StateDirectory.defaultPath(System.getenv(), Path.of(System.getProperty("java.io.tmpdir"))),
-        Duration.ofSeconds(10),
-        256L << 20,
-        64,
-        0.5,
-        4,
+        SandboxFacts.TIME_LIMIT,
+        SandboxFacts.MEMORY_BYTES,
+        SandboxFacts.MAX_PROCESSES,
+        SandboxFacts.CPU_SHARE,
+        SandboxFacts.MAX_CONCURRENT,
         Map.of("PATH", path),
         true,
         DEFAULT_POOL_SIZE,
@@ -93,150 +96,88 @@ public record LocalSandboxSettings(
   }
 
   public LocalSandboxSettings withRunsc(String value) {
-    return new LocalSandboxSettings(
-        value,
-        stateDir,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        maxConcurrent,
-        runscEnvironment,
-        hostCgroups,
-        poolSize,
-        poolIdleLimit,
-        hostEtc);
+    return with(c -> c.runsc = value);
   }
 
   public LocalSandboxSettings withStateDir(Path value) {
-    return new LocalSandboxSettings(
-        runsc,
-        value,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        maxConcurrent,
-        runscEnvironment,
-        hostCgroups,
-        poolSize,
-        poolIdleLimit,
-        hostEtc);
+    return with(c -> c.stateDir = value);
   }
 
   public LocalSandboxSettings withMaxConcurrent(int value) {
-    return new LocalSandboxSettings(
-        runsc,
-        stateDir,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        value,
-        runscEnvironment,
-        hostCgroups,
-        poolSize,
-        poolIdleLimit,
-        hostEtc);
-  }
-
-  public LocalSandboxSettings withCpuShare(double value) {
-    return new LocalSandboxSettings(
-        runsc,
-        stateDir,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        value,
-        maxConcurrent,
-        runscEnvironment,
-        hostCgroups,
-        poolSize,
-        poolIdleLimit,
-        hostEtc);
+    return with(c -> c.maxConcurrent = value);
   }
 
   public LocalSandboxSettings withRunscEnvironment(Map<String, String> value) {
-    return new LocalSandboxSettings(
-        runsc,
-        stateDir,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        maxConcurrent,
-        value,
-        hostCgroups,
-        poolSize,
-        poolIdleLimit,
-        hostEtc);
+    return with(c -> c.runscEnvironment = value);
   }
 
   /** Without host cgroups, as for a user who may not make any: the in-sandbox limits only. */
   public LocalSandboxSettings withoutHostCgroups() {
-    return new LocalSandboxSettings(
-        runsc,
-        stateDir,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        maxConcurrent,
-        runscEnvironment,
-        false,
-        poolSize,
-        poolIdleLimit,
-        hostEtc);
+    return with(c -> c.hostCgroups = false);
   }
 
   /** With {@code value} sandboxes per language started ahead of time (0: none). */
   public LocalSandboxSettings withPoolSize(int value) {
-    return new LocalSandboxSettings(
-        runsc,
-        stateDir,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        maxConcurrent,
-        runscEnvironment,
-        hostCgroups,
-        value,
-        poolIdleLimit,
-        hostEtc);
+    return with(c -> c.poolSize = value);
   }
 
   public LocalSandboxSettings withPoolIdleLimit(Duration value) {
-    return new LocalSandboxSettings(
-        runsc,
-        stateDir,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        maxConcurrent,
-        runscEnvironment,
-        hostCgroups,
-        poolSize,
-        value,
-        hostEtc);
+    return with(c -> c.poolIdleLimit = value);
   }
 
   /** With {@code value} standing for the host's /etc (a planted tree, in tests). */
   public LocalSandboxSettings withHostEtc(Path value) {
+    return with(c -> c.hostEtc = value);
+  }
+
+  /** These settings with what {@code change} sets; the one place that copies every field. */
+  private LocalSandboxSettings with(Consumer<Copy> change) {
+    Copy c = new Copy(this);
+    change.accept(c);
     return new LocalSandboxSettings(
-        runsc,
-        stateDir,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        maxConcurrent,
-        runscEnvironment,
-        hostCgroups,
-        poolSize,
-        poolIdleLimit,
-        value);
+        c.runsc,
+        c.stateDir,
+        c.wallClock,
+        c.memoryBytes,
+        c.maxProcesses,
+        c.cpuShare,
+        c.maxConcurrent,
+        c.runscEnvironment,
+        c.hostCgroups,
+        c.poolSize,
+        c.poolIdleLimit,
+        c.hostEtc);
+  }
+
+  /** The fields of one settings, to change before they become new settings. */
+  private static final class Copy {
+    String runsc;
+    Path stateDir;
+    final Duration wallClock;
+    final long memoryBytes;
+    final int maxProcesses;
+    double cpuShare;
+    int maxConcurrent;
+    Map<String, String> runscEnvironment;
+    boolean hostCgroups;
+    int poolSize;
+    Duration poolIdleLimit;
+    Path hostEtc;
+
+    Copy(LocalSandboxSettings s) {
+      runsc = s.runsc;
+      stateDir = s.stateDir;
+      wallClock = s.wallClock;
+      memoryBytes = s.memoryBytes;
+      maxProcesses = s.maxProcesses;
+      cpuShare = s.cpuShare;
+      maxConcurrent = s.maxConcurrent;
+      runscEnvironment = s.runscEnvironment;
+      hostCgroups = s.hostCgroups;
+      poolSize = s.poolSize;
+      poolIdleLimit = s.poolIdleLimit;
+      hostEtc = s.hostEtc;
+    }
   }
 
   long memoryMebibytes() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.SandboxFacts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ final class OciSpec {
    */
   static final String NODE_PATH = "NODE_PATH=" + String.join(":", HostPackages.NODE_DIRS);
 
-  static final String TMP_SIZE = "64m";
+  static final String TMP_SIZE = SandboxFacts.TMP_MEGABYTES + "m";
 
   private OciSpec() {}
 

@@ -25,10 +25,6 @@ public final class RuntimeVersions {
     return Optional.ofNullable(versions.get(language));
   }
 
-  public boolean supports(Language language) {
-    return versions.containsKey(language);
-  }
-
   /** "Python 3.11.2, Node.js 20.20.2", or "no interpreter" when none was found. */
   public String describe() {
     if (versions.isEmpty()) {

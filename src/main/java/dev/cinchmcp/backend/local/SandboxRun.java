@@ -1,9 +1,13 @@
 package dev.cinchmcp.backend.local;
 
+import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
+import dev.cinchmcp.backend.SandboxOutput;
+import dev.cinchmcp.backend.WrittenFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,11 +17,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,11 +45,8 @@ final class SandboxRun {
   /** runsc's own exit status for "could not run the container" (util.Fatalf). */
   private static final int RUNSC_FATAL = 128;
 
-  /** The status a shell reports for a process killed by SIGKILL (what an OOM kill looks like). */
-  static final int KILLED = 128 + 9;
-
-  /** How long the streams may take to end after the sandbox is gone. */
-  private static final long DRAIN_GRACE_MILLIS = 2_000;
+  /** {@link SandboxEnding#KILLED}, the status of a run a limit killed. */
+  static final int KILLED = SandboxEnding.KILLED;
 
   /** How long after the server's own wall clock {@code timeout} kills the sandbox regardless. */
   static final long BACKSTOP_GRACE_MILLIS = 1_000;
@@ -56,12 +55,6 @@ final class SandboxRun {
       PosixFilePermissions.fromString("rwx------");
   private static final Set<PosixFilePermission> PRIVATE_FILE =
       PosixFilePermissions.fromString("rw-------");
-
-  private enum Ending {
-    EXITED,
-    TIMED_OUT,
-    CANCELLED
-  }
 
   private final String id;
   private final Program program;
@@ -166,7 +159,7 @@ final class SandboxRun {
       return runAndWait(command);
     } catch (IOException e) {
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_FAILED,
           "The local gVisor sandbox could not be prepared ("
               + e.getClass().getSimpleName()
               + ": "
@@ -339,34 +332,14 @@ final class SandboxRun {
     CappedStreamReader stderr = new CappedStreamReader(sandbox.getErrorStream());
     Future<?> out = streamThreads.submit(stdout);
     Future<?> err = streamThreads.submit(stderr);
-    Ending ending = awaitEnd(sandbox);
-    awaitQuietly(out);
-    awaitQuietly(err);
+    SandboxEnding ending = awaitEnd(sandbox);
+    awaitOutput(out);
+    awaitOutput(err);
     long durationMs = (System.nanoTime() - started) / 1_000_000;
 
-    if (ending == Ending.CANCELLED) {
-      return new RunResult(
-          stdout.result(),
-          stderr.result(),
-          null,
-          false,
-          durationMs,
-          LocalSandboxRunner.NAME,
-          stdout.files());
-    }
-    if (ending == Ending.TIMED_OUT) {
-      String note =
-          "[sandbox] stopped: the program reached its "
-              + settings.wallClock().toSeconds()
-              + " s time limit";
-      return new RunResult(
-          stdout.result(),
-          stderr.resultWithNote(note),
-          null,
-          true,
-          durationMs,
-          LocalSandboxRunner.NAME,
-          stdout.files());
+    SandboxOutput output = new Streams(stdout, stderr);
+    if (ending != SandboxEnding.EXITED) {
+      return ending.unfinished(output, settings.wallClock(), durationMs, LocalSandboxRunner.NAME);
     }
     int exitCode = sandbox.exitValue();
     failIfSandboxDidNotStart(exitCode, stderr.result().text());
@@ -386,14 +359,25 @@ final class SandboxRun {
       peakBytes = limits.peakMemory();
       log.debug("Run {} peak memory {} bytes", id, peakBytes);
     }
-    return new RunResult(
-        stdout.result(),
-        stderr.resultWithNote(note),
-        exitCode,
-        false,
-        durationMs,
-        LocalSandboxRunner.NAME,
-        stdout.files());
+    return SandboxEnding.exited(output, exitCode, note, durationMs, LocalSandboxRunner.NAME);
+  }
+
+  /** The run's two streams as a sandbox's output. */
+  private record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {
+    @Override
+    public CappedText stdout() {
+      return out.result();
+    }
+
+    @Override
+    public CappedText stderr(String note) {
+      return err.resultWithNote(note);
+    }
+
+    @Override
+    public WrittenFiles files() {
+      return out.files();
+    }
   }
 
   /** The peak memory of the whole sandbox once it has exited; -1 when not known. */
@@ -406,7 +390,7 @@ final class SandboxRun {
       process = host.runsc().processBuilder(command).start();
     } catch (IOException e) {
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_UNAVAILABLE,
           "runsc ("
               + host.runsc().binary()
               + ") could not be started: "
@@ -419,12 +403,12 @@ final class SandboxRun {
     return process;
   }
 
-  private Ending awaitEnd(Process sandbox) {
+  private SandboxEnding awaitEnd(Process sandbox) {
     long started = System.nanoTime();
     try {
       if (sandbox.waitFor(settings.wallClock().toMillis(), TimeUnit.MILLISECONDS)) {
         if (cancelled) {
-          return Ending.CANCELLED;
+          return SandboxEnding.CANCELLED;
         }
         // On a machine so starved that this thread woke late, timeout's backstop may have ended
         // the sandbox (SIGKILL, once the grace after the wall clock was over).
@@ -432,17 +416,17 @@ final class SandboxRun {
         boolean backstop =
             sandbox.exitValue() == KILLED
                 && System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(limit);
-        return backstop ? Ending.TIMED_OUT : Ending.EXITED;
+        return backstop ? SandboxEnding.TIMED_OUT : SandboxEnding.EXITED;
       }
       kill();
-      sandbox.waitFor(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-      return cancelled ? Ending.CANCELLED : Ending.TIMED_OUT;
+      sandbox.waitFor(SandboxOutput.DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+      return cancelled ? SandboxEnding.CANCELLED : SandboxEnding.TIMED_OUT;
     } catch (InterruptedException e) {
       // The runner is closing: kill the sandbox; the finally block of execute() cleans up.
       kill();
       Thread.currentThread().interrupt();
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.STOPPED_WHILE_RUNNING,
           "The local sandbox runner was shut down before the program finished.");
     }
   }
@@ -457,7 +441,7 @@ final class SandboxRun {
     Path logFile = logFile();
     if (exitCode == RunCgroup.JOIN_FAILED && cgroup != null && !Files.exists(logFile)) {
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_NOT_STARTED,
           "The local sandbox could not be placed in its cgroup (memory/pids/cpu limits): "
               + firstLine(stderr)
               + ". Nothing was run. Try again, or use the cinch backend.");
@@ -468,7 +452,7 @@ final class SandboxRun {
     String error = readRunscError(logFile);
     if (error != null) {
       throw new RunFailure(
-          RunFailure.Kind.SANDBOX_UNAVAILABLE,
+          RunFailure.Reason.SANDBOX_UNAVAILABLE,
           "gVisor (runsc) could not start the sandbox: "
               + error
               + ". Check the runsc installation (runsc --version), or use the cinch backend.");
@@ -496,19 +480,6 @@ final class SandboxRun {
   private static String firstLine(String text) {
     String line = text.strip().lines().findFirst().orElse("no detail");
     return line.length() > 300 ? line.substring(0, 300) + "..." : line;
-  }
-
-  private static void awaitQuietly(Future<?> future) {
-    try {
-      future.get(DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(true);
-    } catch (ExecutionException e) {
-      log.debug("Stream reader failed: {}", e.getCause().toString());
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-    }
   }
 
   /**
@@ -591,5 +562,9 @@ final class SandboxRun {
     } catch (IOException e) {
       return true;
     }
+  }
+
+  private static void awaitOutput(Future<?> reader) {
+    SandboxOutput.awaitReader(reader, log, "Stream reader");
   }
 }

@@ -1,0 +1,274 @@
+package dev.cinchmcp.backend.cinch;
+
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunFailure.Kind;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunListener.Level;
+import dev.cinchmcp.backend.RunResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One tool call at the API: up to {@link #MAX_ATTEMPTS} requests, one deadline, one result, and its
+ * cancellation. It holds no thread while it waits: the request goes out with {@code sendAsync}, and
+ * only the short read of an answer ({@link ApiAnswer}) holds one: the HTTP client's executor thread
+ * that delivered the response (or one of {@code readers}, should it come before the callback was
+ * attached).
+ */
+final class ApiCall {
+
+  /** The runner's logger: its log lines are the runner's, as before the call had its class. */
+  private static final Logger log = LoggerFactory.getLogger(CinchApiRunner.class);
+
+  /** At most this many attempts when the API says 429; a run refused with 429 never ran. */
+  static final int MAX_ATTEMPTS = 3;
+
+  /**
+   * What every call of one runner shares.
+   *
+   * @param http the one shared client; it must not follow redirects
+   * @param request the request every attempt sends
+   * @param timeout the longest a call waits for its answer, retries included
+   * @param readers where answers are read (blocking reads of a body that is already arriving)
+   * @param timers for deadlines and retry waits
+   * @param backend the backend's name, for results
+   */
+  record Setup(
+      HttpClient http,
+      RunRequest request,
+      Duration timeout,
+      Executor readers,
+      ScheduledExecutorService timers,
+      Redactor redactor,
+      Clock clock,
+      String backend) {}
+
+  final CompletableFuture<RunResult> result = new CompletableFuture<>();
+  private final Setup setup;
+  private final Program program;
+  private final RunListener listener;
+  private final long deadlineMillis;
+  private final String body;
+  private volatile CompletableFuture<HttpResponse<InputStream>> inFlight;
+  private volatile InputStream answer;
+
+  /** Milliseconds from now to the call's deadline (less than the timeout if it waited). */
+  private final long leftMillis;
+
+  ApiCall(Setup setup, Program program, RunListener listener, long leftMillis) {
+    this.setup = setup;
+    this.program = program;
+    this.listener = new QuietListener(listener);
+    this.leftMillis = leftMillis;
+    this.deadlineMillis = setup.clock().millis() + leftMillis;
+    this.body = RunRequest.body(program);
+  }
+
+  void start() {
+    var deadline =
+        setup.timers().schedule(() -> offTimer(this::timedOut), leftMillis, TimeUnit.MILLISECONDS);
+    result.whenComplete(
+        (r, e) -> {
+          deadline.cancel(false);
+          if (result.isCancelled()) {
+            abort(); // the client cancelled the call: drop the request now
+          }
+        });
+    attempt(1);
+  }
+
+  private void attempt(int n) {
+    if (result.isDone()) {
+      return;
+    }
+    long remaining = deadlineMillis - setup.clock().millis();
+    if (remaining <= 0) {
+      timedOut();
+      return;
+    }
+    var request = setup.request().of(body);
+    listener.sent(n);
+    Thread caller = Thread.currentThread();
+    var sent = setup.http().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+    inFlight = sent;
+    sent.whenComplete(
+        (response, error) -> {
+          if (error != null) {
+            endOnExchangeError(error);
+            return;
+          }
+          answer = response.body();
+          if (result.isDone()) {
+            abort();
+          } else if (Thread.currentThread() != caller) {
+            handle(n, response); // on the client's executor thread already: no further hand-off
+          } else {
+            // Completed before the callback was attached: never read a body on the caller's
+            // thread (for the server, the one that reads stdin).
+            try {
+              setup.readers().execute(() -> handle(n, response));
+            } catch (RuntimeException rejected) { // the server is shutting down
+              abort();
+              fail(ApiErrors.abandoned());
+            }
+          }
+        });
+  }
+
+  private void handle(int attempt, HttpResponse<InputStream> response) {
+    try (InputStream in = response.body()) {
+      ApiAnswer.Outcome outcome =
+          ApiAnswer.read(response, in, program, setup.redactor(), setup.clock(), setup.backend());
+      if (outcome instanceof ApiAnswer.Ran ran) {
+        result.complete(ran.result());
+      } else if (outcome instanceof ApiAnswer.RateLimited limited) {
+        retryAfter429(attempt, limited.retryIn());
+      } else if (outcome instanceof ApiAnswer.Failed failed) {
+        if (failed.failure().kind() == Kind.KEY_REFUSED) {
+          listener.log(
+              Level.ERROR,
+              "The Cinch API refused the API key (HTTP "
+                  + response.statusCode()
+                  + "): check CINCH_API_KEY.");
+        }
+        fail(failed.failure());
+      }
+    } catch (IOException e) {
+      endOnExchangeError(e);
+    }
+  }
+
+  private void retryAfter429(int attempt, Duration wait) {
+    long remaining = deadlineMillis - setup.clock().millis();
+    if (wait.toMillis() >= remaining) {
+      // Waiting would outlast the call: say so rather than pass on whatever the API asked.
+      fail(ApiErrors.rateLimitedPastDeadline(attempt, setup.timeout()));
+      return;
+    }
+    if (attempt >= MAX_ATTEMPTS) {
+      fail(ApiErrors.rateLimited(attempt, RetryAfter.describe(wait)));
+      return;
+    }
+    listener.log(
+        Level.WARNING,
+        "The Cinch API is rate limiting (HTTP 429); retrying in "
+            + wait.toMillis()
+            + " ms (attempt "
+            + (attempt + 1)
+            + " of "
+            + MAX_ATTEMPTS
+            + ").");
+    setup
+        .timers()
+        .schedule(
+            () -> offTimer(() -> attempt(attempt + 1)), wait.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void timedOut() {
+    if (fail(ApiErrors.timedOut(setup.timeout()))) {
+      abort();
+    }
+  }
+
+  /**
+   * Completes the call with a failure, once; says whether this was the completion. The message is
+   * masked here, the one way out of a call for a failure: whatever it quotes (a body, a header, an
+   * exception's text) has been through the redactor.
+   */
+  private boolean fail(RunFailure failure) {
+    return result.completeExceptionally(
+        new RunFailure(failure.reason(), setup.redactor().redact(failure.getMessage())));
+  }
+
+  private void abort() {
+    var sent = inFlight;
+    if (sent != null) {
+      sent.cancel(true); // JDK 16+: cancelling sendAsync's future aborts the exchange
+    }
+    InputStream in = answer;
+    if (in != null) {
+      try {
+        in.close(); // closing a response stream cancels the rest of its body
+      } catch (IOException ignored) {
+        // nothing left to do for a call that is over
+      }
+    }
+  }
+
+  /**
+   * Ends the call for an error that stopped the HTTP exchange before an answer was read: nothing
+   * when the call is already over (cancelled, answered, timed out: the error is only the echo of
+   * that); the timeout failure for a timeout the HTTP client reports (the call's deadline is ours,
+   * but a timeout is never passed on as anything else); else the failure that says what went wrong
+   * on the way.
+   */
+  private void endOnExchangeError(Throwable error) {
+    Throwable cause = unwrap(error);
+    if (cause instanceof CancellationException || result.isDone()) {
+      return;
+    }
+    if (cause instanceof HttpTimeoutException && !(cause instanceof HttpConnectTimeoutException)) {
+      timedOut();
+      return;
+    }
+    log.debug("Request to the Cinch API failed: {}", setup.redactor().redact(cause.toString()));
+    fail(ApiErrors.exchangeFailed(setup.request().where(), cause, setup.redactor()));
+  }
+
+  /**
+   * Runs what a timer set off on a reader thread. One timer thread serves every call's deadline;
+   * what a deadline sets off (the answer travelling up to the client, which may block on its
+   * stdout; closing the exchange) must never hold it, or every other call would miss its deadline.
+   */
+  private void offTimer(Runnable action) {
+    try {
+      setup.readers().execute(action);
+    } catch (RejectedExecutionException shuttingDown) {
+      action.run();
+    }
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  /** A listener that cannot break a call: what it throws is logged and dropped. */
+  private record QuietListener(RunListener inner) implements RunListener {
+    @Override
+    public void sent(int attempt) {
+      try {
+        inner.sent(attempt);
+      } catch (RuntimeException e) {
+        log.debug("A run listener failed: {}", e.toString());
+      }
+    }
+
+    @Override
+    public void log(Level level, String message) {
+      try {
+        inner.log(level, message);
+      } catch (RuntimeException e) {
+        log.debug("A run listener failed: {}", e.toString());
+      }
+    }
+  }
+}
