@@ -137,23 +137,11 @@ class ResultViewTest {
   }
 
   @Test
-  void structuredContentCarriesEveryField() {
+  void structuredContentCarriesEveryFieldTheOutputSchemaRequires() {
     Map<String, Object> s = VIEW.structured(run("4\n", "", 0, false));
 
-    assertEquals(
-        List.of(
-            "summary",
-            "stdout",
-            "stderr",
-            "exitCode",
-            "timedOut",
-            "durationMs",
-            "stdoutTruncated",
-            "stderrTruncated",
-            "stdoutLength",
-            "stderrLength",
-            "backend"),
-        List.copyOf(s.keySet()));
+    // In the schema's order, which is the order a client sees them in.
+    assertEquals(ToolSchemas.output().get("required"), List.copyOf(s.keySet()));
     assertEquals("4\n", s.get("stdout"));
     assertEquals(2L, s.get("stdoutLength"));
     assertEquals(false, s.get("stdoutTruncated"));
