@@ -59,7 +59,15 @@ class LocalSandboxCpuTest {
     }
   }
 
-  /** The cpu cgroup directory of this JVM's one running sandbox. */
+  private static boolean hasQuota(Path cgroup) {
+    try {
+      return !Files.readString(cgroup.resolve("cpu.cfs_quota_us")).strip().equals("-1");
+    } catch (java.io.IOException e) {
+      return false; // not there yet, or gone
+    }
+  }
+
+  /** The cpu cgroup directory of this JVM's one running sandbox, once its quota is set. */
   private static Path awaitRunCgroup() throws Exception {
     String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
     String own = null;
@@ -73,8 +81,10 @@ class LocalSandboxCpuTest {
     return Await.untilPresent(
         () -> {
           try (var runs = Files.list(parent)) {
+            // Made by the runner as a directory first, its limits written after: one with a quota.
             return runs.filter(p -> p.getFileName().toString().startsWith(prefix))
                 .filter(p -> !p.getFileName().toString().endsWith("-cgroup-check"))
+                .filter(LocalSandboxCpuTest::hasQuota)
                 .findFirst();
           }
         },
