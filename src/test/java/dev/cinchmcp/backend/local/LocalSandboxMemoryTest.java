@@ -33,6 +33,14 @@ class LocalSandboxMemoryTest {
   static LocalSandboxRunner machine;
   static LocalSandboxRunner inside;
 
+  /**
+   * Node, after its allocation: keeps it 300 ms before it prints. Without host cgroups Node's limit
+   * is a watchdog that looks every 10 ms (NodeMemoryWatchdog: the weaker guarantee the ready line
+   * states), so a program that allocates, prints and exits within one look can get through; one
+   * that keeps the memory cannot.
+   */
+  static final String HOLD = "const end = Date.now() + 300; while (Date.now() < end) {}";
+
   static final Map<String, CompletableFuture<RunResult>> runs = new java.util.HashMap<>();
 
   @BeforeAll
@@ -64,7 +72,9 @@ class LocalSandboxMemoryTest {
                     new Program(
                         "const b = Buffer.alloc("
                             + mb
-                            + " * 2**20, 1); console.log('"
+                            + " * 2**20, 1); "
+                            + HOLD
+                            + " console.log('"
                             + mb
                             + " MB ok')",
                         Language.JAVASCRIPT),

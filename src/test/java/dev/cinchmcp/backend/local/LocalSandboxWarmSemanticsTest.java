@@ -84,7 +84,9 @@ class LocalSandboxWarmSemanticsTest {
       String program =
           language == Language.PYTHON
               ? "b = bytearray(280 * 2**20)\nprint('280 MB ok')"
-              : "const b = Buffer.alloc(280 * 2**20, 1); console.log('280 MB ok')";
+              : "const b = Buffer.alloc(280 * 2**20, 1); "
+                  + LocalSandboxMemoryTest.HOLD
+                  + " console.log('280 MB ok')";
       List<RunResult> both = bothWays(new Program(program, language));
       for (RunResult r : both) {
         assertEquals("", r.stdout().text(), language + ": " + describe(r));
