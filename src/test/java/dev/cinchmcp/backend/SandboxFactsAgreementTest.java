@@ -1,11 +1,10 @@
-package dev.cinchmcp.backend.local;
+package dev.cinchmcp.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.Settings;
 import java.io.IOException;
 import java.nio.file.Path;
