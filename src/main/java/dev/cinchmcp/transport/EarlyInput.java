@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Stdin, with its first line read before the server is built, so that a {@code server/discover} can
@@ -24,8 +26,11 @@ public final class EarlyInput extends InputStream {
   static final int MAX_EARLY_LINE = 64 * 1024;
 
   private final InputStream in;
-  private final Thread reader;
   private final ByteArrayOutputStream first = new ByteArrayOutputStream(512);
+  // Counted down when the first line is read, or when stdin is closed: a read blocked in the
+  // stream need not end on close (a pipe's does not), and no one may wait for it after that.
+  private final CountDownLatch settled = new CountDownLatch(1);
+  private volatile boolean closed;
   private volatile IOException failed;
   private byte[] pending; // what was read and not answered, served before the rest of stdin
   private int pendingPos;
@@ -34,7 +39,7 @@ public final class EarlyInput extends InputStream {
   /** Starts reading the first line of {@code in} at once, on a thread of its own. */
   public EarlyInput(InputStream in) {
     this.in = in;
-    this.reader = new Thread(new FirstLine(), "cinch-stdin-first");
+    Thread reader = new Thread(new FirstLine(), "cinch-stdin-first");
     reader.setDaemon(true);
     reader.start();
   }
@@ -53,6 +58,8 @@ public final class EarlyInput extends InputStream {
         }
       } catch (IOException e) {
         failed = e;
+      } finally {
+        settled.countDown();
       }
     }
   }
@@ -63,12 +70,14 @@ public final class EarlyInput extends InputStream {
    */
   public boolean answerFirst(EarlyDiscover early, OutputStream out, long waitMillis) {
     try {
-      reader.join(waitMillis);
+      if (!settled.await(waitMillis, TimeUnit.MILLISECONDS)) {
+        return false;
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
     }
-    if (reader.isAlive() || failed != null) {
+    if (closed || failed != null) {
       return false;
     }
     byte[] line = first.toByteArray();
@@ -121,10 +130,13 @@ public final class EarlyInput extends InputStream {
 
   private void awaitFirstLine() throws IOException {
     try {
-      reader.join();
+      settled.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while reading stdin");
+    }
+    if (closed) {
+      throw new IOException("stdin is closed");
     }
     pending = first.toByteArray();
     if (pending.length == 0 && failed != null) {
@@ -135,6 +147,8 @@ public final class EarlyInput extends InputStream {
   /** Closes stdin: a read under way ends, the first line's included. */
   @Override
   public void close() throws IOException {
+    closed = true;
+    settled.countDown();
     in.close();
   }
 }

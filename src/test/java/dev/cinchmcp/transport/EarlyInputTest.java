@@ -12,10 +12,13 @@ import dev.cinchmcp.server.ServerInfo;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Stdin with its first line read early: what is not answered is read back exactly. */
 class EarlyInputTest {
@@ -86,11 +89,53 @@ class EarlyInputTest {
   }
 
   @Test
-  void closingEndsTheFirstLinesReadUnderWay() throws Exception {
+  void closingBeforeTheFirstReadEndsIt() throws Exception {
     PipedOutputStream client = new PipedOutputStream();
     EarlyInput in = new EarlyInput(new PipedInputStream(client));
     in.close(); // as a stop on a signal does
-    assertFalse(in.answerFirst(EARLY, new ByteArrayOutputStream(), 10_000));
+    assertFalse(in.answerFirst(EARLY, new ByteArrayOutputStream(), Long.MAX_VALUE));
     assertThrows(IOException.class, in::read);
+  }
+
+  /**
+   * A read blocked in stdin need not end when stdin is closed (a pipe's does not; a file's on Linux
+   * neither): the answer and every later read must still not wait for it. Before, they waited for
+   * the reading thread forever.
+   */
+  @Test
+  @Timeout(30) // a hang guard: each wait here ends at once when it works
+  void closingWhileTheFirstReadIsBlockedEndsEveryWaitForIt() throws Exception {
+    StdinThatIgnoresClose stdin = new StdinThatIgnoresClose();
+    EarlyInput in = new EarlyInput(stdin);
+    stdin.reading.await();
+    in.close();
+    assertTrue(stdin.closed);
+    assertFalse(in.answerFirst(EARLY, new ByteArrayOutputStream(), Long.MAX_VALUE));
+    IOException e = assertThrows(IOException.class, in::read);
+    assertEquals("stdin is closed", e.getMessage());
+    stdin.release.countDown();
+  }
+
+  /** Blocks in {@code read} until released, whether closed or not. */
+  private static final class StdinThatIgnoresClose extends InputStream {
+    final CountDownLatch reading = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    volatile boolean closed;
+
+    @Override
+    public int read() throws IOException {
+      reading.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return -1;
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
   }
 }
