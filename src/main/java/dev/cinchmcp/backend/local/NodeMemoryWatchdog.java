@@ -28,21 +28,26 @@ final class NodeMemoryWatchdog {
         "\n",
         "'use strict';",
         "try {",
-        "  const { Worker } = require('worker_threads');",
-        "  const watcher = `",
-        "    const { workerData } = require('worker_threads');",
-        "    const fs = require('fs');",
-        "    setInterval(() => {",
-        "      if (process.memoryUsage.rss() - workerData > "
+        "  const { Worker, isMainThread } = require('worker_threads');",
+        // The program's own workers run the preloads too: one watcher, started by the main thread.
+        "  if (isMainThread) {",
+        "    const watcher = `",
+        "      const { workerData } = require('worker_threads');",
+        "      const fs = require('fs');",
+        "      setInterval(() => {",
+        "        if (process.memoryUsage.rss() - workerData > "
             + (allowanceBytes + WATCHER_BYTES)
             + ") {",
-        "        const nl = String.fromCharCode(10);",
-        "        try { fs.writeSync(2, nl + " + jsString(note) + " + nl); } catch (e) {}",
-        "        process.kill(process.pid, 'SIGKILL');",
-        "      }",
-        "    }, 10);`;",
+        "          const nl = String.fromCharCode(10);",
+        "          try { fs.writeSync(2, nl + " + jsString(note) + " + nl); } catch (e) {}",
+        "          process.kill(process.pid, 'SIGKILL');",
+        "        }",
+        "      }, 10);`;",
         // Node's own memory before the program's first line is the base.
-        "  new Worker(watcher, { eval: true, workerData: process.memoryUsage.rss() }).unref();",
+        "    const base = process.memoryUsage.rss();",
+        // No preloads in the watcher (execArgv): with them, each watcher would start another.
+        "    new Worker(watcher, { eval: true, execArgv: [], workerData: base }).unref();",
+        "  }",
         "} catch (e) {",
         "  process.kill(process.pid, 'SIGKILL');", // never run unwatched
         "}",

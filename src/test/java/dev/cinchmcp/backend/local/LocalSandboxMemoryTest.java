@@ -83,6 +83,20 @@ class LocalSandboxMemoryTest {
     }
   }
 
+  /**
+   * Without host cgroups: 200 MB kept for 3 s beside a worker thread of the program's own, counting
+   * the process's threads at 1 s and at 3 s. The watchdog's thread once ran the preloads again and
+   * so started another watcher, which started another: threads and memory grew (~12 MB a second)
+   * until a program near its limit was killed for what the watchdog itself used.
+   */
+  static final String LONG_HOLD =
+      "const b = Buffer.alloc(200 * 2**20, 1);"
+          + " new (require('worker_threads').Worker)('setTimeout(() => {}, 3000)', { eval: true });"
+          + " const nap = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);"
+          + " const threads = () => require('fs').readdirSync('/proc/self/task').length;"
+          + " nap(1000); const early = threads(); nap(2000);"
+          + " console.log('held, threads ' + (threads() - early) + ' more')";
+
   @AfterAll
   static void stop() {
     machine.close();
@@ -98,6 +112,15 @@ class LocalSandboxMemoryTest {
         assertEquals(0, result.exitCode(), where + " " + describe(result));
       }
     }
+  }
+
+  @Test
+  void nodeWatchedForSecondsKeepsOneWatcher() {
+    // Not in the batch above, which already fills the machine: this one holds a sandbox 3 s.
+    RunResult result =
+        await(inside.run(new Program(LONG_HOLD, Language.JAVASCRIPT), RunListener.NONE));
+    assertEquals("held, threads 0 more\n", result.stdout().text(), describe(result));
+    assertEquals(0, result.exitCode(), describe(result));
   }
 
   @Test
