@@ -45,12 +45,22 @@ class LocalSandboxMemoryTest {
 
   @BeforeAll
   static void startAll() {
-    machine = Sandboxes.runner(state.resolve("machine"));
+    // One run at a time in each: gVisor fills a large allocation page by page, seconds of CPU
+    // (Python's 200 MB took 2-2.5 s at half a CPU here), and eight at once on two cores could
+    // reach the 10 s limit.
+    machine =
+        Sandboxes.usable(
+            LocalSandboxRunner.start(
+                LocalSandboxSettings.defaults()
+                    .withStateDir(state.resolve("machine"))
+                    .withPoolSize(0)
+                    .withMaxConcurrent(1)));
     inside =
         Sandboxes.usable(
             LocalSandboxRunner.start(
                 LocalSandboxSettings.defaults()
                     .withStateDir(state.resolve("inside"))
+                    .withMaxConcurrent(1)
                     .withoutHostCgroups()));
     assertFalse(inside.limits().hostCgroupsHold());
     for (int mb : new int[] {200, 280, 400}) {
