@@ -205,6 +205,20 @@ public final class JarProcess implements AutoCloseable {
     return reply;
   }
 
+  /**
+   * This server once {@link #initialize initialized}, for a try-with-resources; a server that does
+   * not initialize is closed, so that a failed start leaves nothing running.
+   */
+  public JarProcess initialized() throws Exception {
+    try {
+      initialize();
+      return this;
+    } catch (Exception | AssertionError e) {
+      close();
+      throw e;
+    }
+  }
+
   public static String call(Object id, String code) {
     return call(id, code, null);
   }
