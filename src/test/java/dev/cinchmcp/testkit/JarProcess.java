@@ -341,6 +341,11 @@ public final class JarProcess implements AutoCloseable {
     return List.copyOf(stdoutLines);
   }
 
+  /** Nothing was written for the request with this string id: no result, no error. */
+  public void assertNoReplyTo(String id, String why) {
+    assertTrue(received().stream().noneMatch(m -> id.equals(m.path("id").asText(null))), why);
+  }
+
   /** Every line on stdout was one JSON-RPC 2.0 message, and the key appeared nowhere. */
   public void assertProtocolClean() {
     for (String line : stdoutLines) {
