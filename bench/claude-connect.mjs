@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { preparePeer, startFake } from './lib.mjs';
+import { median, startComparison } from './lib.mjs';
 import { awaitArchive, loneJar } from './launches.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -75,14 +75,9 @@ function connectOnce(home) {
   return { connected, ms, era, sigintEnough: log.includes('Sending SIGINT') && !log.includes('SIGINT failed') };
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
-
 async function main() {
-  console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
-  const fake = await startFake(repoRoot, () => {});
-  const peer = preparePeer(repoRoot, opts.peer);
   const dir = path.join(benchDir, 'results', 'claude-connect');
-  fs.rmSync(dir, { recursive: true, force: true });
+  const { fake, peer } = await startComparison(repoRoot, opts.peer, dir);
   const api = { CINCH_API_KEY: 'bench-key', CINCH_BASE_URL: `http://127.0.0.1:${fake.port}` };
   const lone = loneJar(opts.jar, opts.java, path.join(dir, 'jar'));
   // The jar's HOME is its own (its archive cache); Claude Code's home is another.

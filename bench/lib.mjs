@@ -21,6 +21,21 @@ export function startFake(repoRoot, onStderr = (d) => process.stderr.write(`[fak
   });
 }
 
+/** The middle value (the lower of the two middles), NaN for none. */
+export const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+
+/**
+ * What a bench that compares the jar with the peer does first: prints the load, starts the fake
+ * API, prepares the peer and empties its results folder. Resolves with { fake, peer }.
+ */
+export async function startComparison(repoRoot, peerDir, resultsDir) {
+  console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
+  const fake = await startFake(repoRoot, () => {});
+  const peer = preparePeer(repoRoot, peerDir);
+  fs.rmSync(resultsDir, { recursive: true, force: true });
+  return { fake, peer };
+}
+
 // Memory of a server and of every process it started (a launcher that starts the real server as a
 // child must not look lighter than it is): RSS and peak RSS summed over the process tree.
 export function treeMemory(pid) {

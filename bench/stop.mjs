@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { descendants, preparePeer, routeReplies, running, startFake } from './lib.mjs';
+import { descendants, median, routeReplies, running, startComparison } from './lib.mjs';
 import { awaitArchive, loneJar } from './launches.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -126,15 +126,11 @@ async function scenario(c, name, fakePort) {
   throw new Error(name);
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 const max = (xs) => Math.max(...xs);
 
 async function main() {
-  console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
-  const fake = await startFake(repoRoot, () => {});
-  const peer = preparePeer(repoRoot, opts.peer);
   const dir = path.join(benchDir, 'results', 'stop');
-  fs.rmSync(dir, { recursive: true, force: true });
+  const { fake, peer } = await startComparison(repoRoot, opts.peer, dir);
   fs.mkdirSync(dir, { recursive: true });
   const lone = loneJar(opts.jar, opts.java, path.join(dir, 'jar'));
   // The first start makes the archive; every measured start is a warm one (launcher + child).

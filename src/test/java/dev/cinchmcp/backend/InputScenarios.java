@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.LinkedHashMap;
+import dev.cinchmcp.testkit.GivenFiles;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -115,11 +115,16 @@ public abstract class InputScenarios {
 
   @Test
   void nestedPathsBecomeFolders() {
-    Map<String, String> given = new LinkedHashMap<>();
-    given.put("a/b/c/deep.txt", "deep");
-    given.put("a/top.txt", "top");
-    given.put("ünï/文件 with space.csv", "x,y");
-    given.put("empty.txt", "");
+    Map<String, String> given =
+        GivenFiles.of(
+            "a/b/c/deep.txt",
+            "deep",
+            "a/top.txt",
+            "top",
+            "ünï/文件 with space.csv",
+            "x,y",
+            "empty.txt",
+            "");
     String py =
         "import os\n"
             + "for root, dirs, names in sorted(os.walk('.')):\n"

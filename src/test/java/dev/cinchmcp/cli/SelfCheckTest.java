@@ -9,16 +9,20 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import dev.cinchmcp.backend.cinch.KeyEchoes;
 import dev.cinchmcp.testkit.FakeCinchApi;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code --check} against a scripted Cinch API: one test per answer a person can get. */
@@ -60,43 +64,43 @@ class SelfCheckTest {
     assertEquals(1, run.exitCode(), run.out());
     assertLine(run, "API reachable  NO");
     assertLine(run, "API key        not checked");
-    assertTrue(run.out().contains("FAILED: the API cannot be reached"), run.out());
+    assertSays(run, "FAILED: the API cannot be reached");
     assertFalse(run.showsKey());
   }
 
-  @Test
-  void refusedKeySaysRefusedAndNeverShowsTheKeyEvenWhenTheApiEchoesIt() {
+  /** An answer that refuses the run fails the check, says why, and never shows the key. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void aRefusalFailsAndSaysWhy(
+      String what, int status, String fixture, List<String> lines, List<String> says) {
     api.answer(
         aResponse()
-            .withStatus(401)
+            .withStatus(status)
             .withHeader("Content-Type", "application/json")
-            .withBody(CliRun.fixture("key-refused-echoing-key.json")));
+            .withBody(CliRun.fixture(fixture)));
 
     CliRun run = check(env());
 
     assertEquals(1, run.exitCode(), run.out());
-    assertLine(run, "API reachable  yes");
-    assertLine(run, "API key        REFUSED");
-    assertTrue(run.out().contains("FAILED: the API refused the key"), run.out());
-    assertTrue(run.out().contains("HTTP 401"), run.out());
+    lines.forEach(line -> assertLine(run, line));
+    assertSays(run, says.toArray(String[]::new));
     assertFalse(run.showsKey(), run.out() + run.err());
   }
 
-  @Test
-  void exhaustedCreditsSaysExhaustedAndFails() {
-    api.answer(
-        aResponse()
-            .withStatus(402)
-            .withHeader("Content-Type", "application/json")
-            .withBody(CliRun.fixture("credits-exhausted.json")));
-
-    CliRun run = check(env());
-
-    assertEquals(1, run.exitCode(), run.out());
-    assertLine(run, "API key        accepted");
-    assertLine(run, "Credits        EXHAUSTED");
-    assertTrue(run.out().contains("FAILED: the Cinch account is out of credits"), run.out());
-    assertFalse(run.showsKey());
+  static Stream<Arguments> aRefusalFailsAndSaysWhy() {
+    return Stream.of(
+        arguments(
+            "a refused key, even one the API echoes",
+            401,
+            "key-refused-echoing-key.json",
+            List.of("API reachable  yes", "API key        REFUSED"),
+            List.of("FAILED: the API refused the key", "HTTP 401")),
+        arguments(
+            "exhausted credits",
+            402,
+            "credits-exhausted.json",
+            List.of("API key        accepted", "Credits        EXHAUSTED"),
+            List.of("FAILED: the Cinch account is out of credits")));
   }
 
   @Test
@@ -117,66 +121,47 @@ class SelfCheckTest {
 
     assertEquals(1, run.exitCode(), run.out());
     assertLine(run, "API reachable  no answer within 300 ms");
-    assertTrue(run.out().contains("CINCH_TIMEOUT_MS"), run.out());
+    assertSays(run, "CINCH_TIMEOUT_MS");
   }
 
   @Test
   void missingKeyIsAConfigurationProblemAndNothingIsSent() {
-    Map<String, String> env = env("CINCH_BACKEND", "cinch");
-    env.remove("CINCH_API_KEY");
+    CliRun run = check(env("CINCH_BACKEND", "cinch", "CINCH_API_KEY", null));
 
-    CliRun run = check(env);
-
-    assertEquals(1, run.exitCode(), run.out());
+    assertFailsBeforeSending(run, "CINCH_API_KEY is not set");
     assertLine(run, "Configuration  NOT OK");
-    assertTrue(run.out().contains("CINCH_API_KEY is not set"), run.out());
     assertLine(run, "API reachable  not checked");
-    api.verify(0, postRequestedFor(urlEqualTo("/run")));
   }
 
   @Test
   void everyConfigurationProblemIsListed() {
     CliRun run = check(env("CINCH_BASE_URL", "ftp://example.com", "CINCH_TIMEOUT_MS", "soon"));
 
-    assertEquals(1, run.exitCode(), run.out());
-    assertTrue(run.out().contains("CINCH_BASE_URL"), run.out());
-    assertTrue(run.out().contains("CINCH_TIMEOUT_MS"), run.out());
-    api.verify(0, postRequestedFor(urlEqualTo("/run")));
+    assertFailsBeforeSending(run, "CINCH_BASE_URL", "CINCH_TIMEOUT_MS");
     assertFalse(run.showsKey());
   }
 
   @Test
   void withoutAKeyOrGvisorAutoSaysBothAndNothingRuns() {
-    Map<String, String> env = env("CINCH_RUNSC", "/nonexistent/runsc");
-    env.remove("CINCH_API_KEY");
+    CliRun run = check(env("CINCH_RUNSC", "/nonexistent/runsc", "CINCH_API_KEY", null));
 
-    CliRun run = check(env);
-
-    assertEquals(1, run.exitCode(), run.out());
-    assertTrue(run.out().contains("CINCH_API_KEY is not set"), run.out());
-    assertTrue(run.out().contains("No local gVisor sandbox could stand in"), run.out());
-    api.verify(0, postRequestedFor(urlEqualTo("/run")));
+    assertFailsBeforeSending(
+        run, "CINCH_API_KEY is not set", "No local gVisor sandbox could stand in");
   }
 
   @Test
   void explicitLocalBackendWithoutGvisorFailsWithWhatToInstall() {
     CliRun run = check(env("CINCH_BACKEND", "local", "CINCH_RUNSC", "/nonexistent/runsc"));
 
-    assertEquals(1, run.exitCode(), run.out());
-    assertTrue(run.out().contains("gVisor"), run.out());
-    api.verify(0, postRequestedFor(urlEqualTo("/run")));
+    assertFailsBeforeSending(run, "gVisor");
   }
 
   @Test
   void unknownBackendIsAConfigurationProblem() {
     CliRun run = check(env("CINCH_BACKEND", "kubernetes"));
 
-    assertEquals(1, run.exitCode(), run.out());
-    assertTrue(
-        run.out()
-            .contains("CINCH_BACKEND must be auto, cinch, local or docker (was \"kubernetes\")"),
-        run.out());
-    api.verify(0, postRequestedFor(urlEqualTo("/run")));
+    assertFailsBeforeSending(
+        run, "CINCH_BACKEND must be auto, cinch, local or docker (was \"kubernetes\")");
   }
 
   static java.util.stream.IntStream encodings() {
@@ -213,15 +198,32 @@ class SelfCheckTest {
     return CliRun.of(env, "--check");
   }
 
-  /** The key and the scripted API's address, with the given variables on top. */
+  /** The key and the scripted API's address, with the given variables on top (null: unset). */
   private Map<String, String> env(String... overrides) {
     Map<String, String> env = new HashMap<>();
     env.put("CINCH_API_KEY", CliRun.KEY);
     env.put("CINCH_BASE_URL", api.baseUrl());
     for (int i = 0; i < overrides.length; i += 2) {
-      env.put(overrides[i], overrides[i + 1]);
+      if (overrides[i + 1] == null) {
+        env.remove(overrides[i]);
+      } else {
+        env.put(overrides[i], overrides[i + 1]);
+      }
     }
     return env;
+  }
+
+  /** The check failed (exit 1) before it sent anything to the API, and said all of these. */
+  private void assertFailsBeforeSending(CliRun run, String... says) {
+    assertEquals(1, run.exitCode(), run.out());
+    assertSays(run, says);
+    api.verify(0, postRequestedFor(urlEqualTo("/run")));
+  }
+
+  private static void assertSays(CliRun run, String... parts) {
+    for (String part : parts) {
+      assertTrue(run.out().contains(part), run.out());
+    }
   }
 
   private static void assertLine(CliRun run, String start) {

@@ -3,6 +3,7 @@ package dev.cinchmcp.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import java.net.URI;
 import java.time.Duration;
@@ -10,9 +11,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SettingsTest {
@@ -32,10 +36,13 @@ class SettingsTest {
     return Settings.fromEnvironment(env);
   }
 
-  private static String onlyProblem(Settings s) {
+  /** Asserts that {@code s} has one problem, which starts with {@code start}; returns it. */
+  private static String onlyProblem(Settings s, String start) {
     assertEquals(1, s.problems().size(), s.problems()::toString);
     assertFalse(s.usable());
-    return s.problems().get(0);
+    String problem = s.problems().get(0);
+    assertTrue(problem.startsWith(start), problem);
+    return problem;
   }
 
   @Test
@@ -44,16 +51,6 @@ class SettingsTest {
     assertEquals(0, read(Settings.LOCAL_POOL, "0").localPool());
     assertEquals(8, read(Settings.LOCAL_POOL, " 8 ").localPool());
     assertEquals(1, read(Settings.LOCAL_POOL, "").localPool());
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"-1", "9", "two", "1.5", "100"})
-  void aBadLocalPoolIsAProblemThatNamesTheRange(String raw) {
-    Settings s = read(Settings.LOCAL_POOL, raw);
-    String problem = onlyProblem(s);
-    assertTrue(problem.startsWith("CINCH_LOCAL_POOL must be a whole number from 0 to 8"), problem);
-    assertTrue(problem.contains("\"" + raw + "\""), problem);
-    assertEquals(Settings.DEFAULT_LOCAL_POOL, s.localPool());
   }
 
   @Test
@@ -74,30 +71,13 @@ class SettingsTest {
   @ParameterizedTest(name = "[{index}] \"{0}\"")
   @ValueSource(strings = {"", " ", "\t\n"})
   void blankKeyIsAProblemNamingTheVariable(String key) {
-    String problem = onlyProblem(read(Settings.API_KEY, key));
-    assertTrue(problem.startsWith("CINCH_API_KEY is not set"), problem);
+    onlyProblem(read(Settings.API_KEY, key), "CINCH_API_KEY is not set");
   }
 
   @Test
   void missingKeyIsAProblemNamingTheVariable() {
     Settings s = read(Settings.API_KEY, null);
-    assertTrue(onlyProblem(s).startsWith("CINCH_API_KEY is not set"), s.problems()::toString);
-    assertEquals(Optional.empty(), s.apiKey());
-  }
-
-  @ParameterizedTest(name = "[{index}]")
-  @ValueSource(
-      strings = {
-        "cinch_live_ab cd12",
-        "\"cinch_live_abcd12\" extra",
-        "cinch_live_ab\ncd",
-        "cinch_live_äbc"
-      })
-  void keyWithSpacesOrOddCharactersIsAProblemThatDoesNotShowIt(String key) {
-    Settings s = read(Settings.API_KEY, key);
-    String problem = onlyProblem(s);
-    assertTrue(problem.startsWith("CINCH_API_KEY contains"), problem);
-    assertFalse(problem.contains("cinch_live_ab"), problem);
+    onlyProblem(s, "CINCH_API_KEY is not set");
     assertEquals(Optional.empty(), s.apiKey());
   }
 
@@ -140,8 +120,7 @@ class SettingsTest {
       })
   void plainHttpToAnotherHostIsRefusedNamingTheVariable(String url) {
     Settings s = read(Settings.BASE_URL, url);
-    String problem = onlyProblem(s);
-    assertTrue(problem.startsWith("CINCH_BASE_URL uses plain http"), problem);
+    String problem = onlyProblem(s, "CINCH_BASE_URL uses plain http");
     assertTrue(problem.contains("https"), problem);
     assertEquals(Settings.DEFAULT_BASE_URI, s.baseUri(), "never kept, not even as a fallback");
   }
@@ -159,24 +138,41 @@ class SettingsTest {
         "https://exa mple.com"
       })
   void garbageBaseUrlIsAProblemNamingTheVariable(String url) {
-    String problem = onlyProblem(read(Settings.BASE_URL, url));
-    assertTrue(problem.startsWith("CINCH_BASE_URL"), problem);
+    onlyProblem(read(Settings.BASE_URL, url), "CINCH_BASE_URL");
   }
 
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(
-      strings = {
-        "https://user:hunter2secret@api.cinch.codes",
-        "https://hunter2secret@api.cinch.codes",
-        "https://user:hunter2secret@bad host/",
-        "https://user:hunter2secret@@api.cinch.codes",
-        "https://user:hunter2secret@api.cinch.codes:notaport",
-        "ftp://user:hunter2secret@api.cinch.codes"
-      })
-  void userInfoInTheBaseUrlIsRefusedWithoutBeingEchoed(String url) {
-    String problem = onlyProblem(read(Settings.BASE_URL, url));
-    assertTrue(problem.startsWith("CINCH_BASE_URL"), problem);
-    assertFalse(problem.contains("hunter2secret"), problem);
+  /**
+   * A key with spaces or odd characters, and a base URL with user info, are refused without being
+   * shown (the secret part is not in the problem) and count as unset.
+   */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @MethodSource
+  void aRefusedSecretIsNotEchoedAndCountsAsUnset(
+      String variable, String value, String start, String secret) {
+    Settings s = read(variable, value);
+    String problem = onlyProblem(s, start);
+    assertFalse(problem.contains(secret), problem);
+    Settings unset = read(variable, null);
+    assertEquals(unset.apiKey(), s.apiKey());
+    assertEquals(unset.baseUri(), s.baseUri());
+  }
+
+  static Stream<Arguments> aRefusedSecretIsNotEchoedAndCountsAsUnset() {
+    String key = "CINCH_API_KEY contains";
+    String url = "CINCH_BASE_URL";
+    String user = "hunter2secret";
+    return Stream.of(
+        arguments(Settings.API_KEY, "cinch_live_ab cd12", key, "cinch_live_ab"),
+        arguments(Settings.API_KEY, "\"cinch_live_abcd12\" extra", key, "cinch_live_ab"),
+        arguments(Settings.API_KEY, "cinch_live_ab\ncd", key, "cinch_live_ab"),
+        arguments(Settings.API_KEY, "cinch_live_äbc", key, "cinch_live_ab"),
+        arguments(Settings.BASE_URL, "https://user:hunter2secret@api.cinch.codes", url, user),
+        arguments(Settings.BASE_URL, "https://hunter2secret@api.cinch.codes", url, user),
+        arguments(Settings.BASE_URL, "https://user:hunter2secret@bad host/", url, user),
+        arguments(Settings.BASE_URL, "https://user:hunter2secret@@api.cinch.codes", url, user),
+        arguments(
+            Settings.BASE_URL, "https://user:hunter2secret@api.cinch.codes:notaport", url, user),
+        arguments(Settings.BASE_URL, "ftp://user:hunter2secret@api.cinch.codes", url, user));
   }
 
   @ParameterizedTest(name = "\"{0}\" -> {1} ms")
@@ -192,25 +188,33 @@ class SettingsTest {
     assertEquals(Duration.ofMillis(20_000), read(Settings.TIMEOUT_MS, "").timeout());
   }
 
-  @ParameterizedTest(name = "\"{0}\"")
-  @ValueSource(
-      strings = {
-        "abc",
-        "0",
-        "-5",
-        "1.5",
-        "20s",
-        "+100",
-        "1e4",
-        "0x10",
-        "99999999999999999999999",
-        "9223372036854775808"
+  /** The local pool's size must be 0 to 8 and the timeout a positive whole number of ms. */
+  @ParameterizedTest(name = "{0}=\"{1}\"")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "CINCH_LOCAL_POOL | -1 | CINCH_LOCAL_POOL must be a whole number from 0 to 8",
+        "CINCH_LOCAL_POOL | 9 | CINCH_LOCAL_POOL must be a whole number from 0 to 8",
+        "CINCH_LOCAL_POOL | two | CINCH_LOCAL_POOL must be a whole number from 0 to 8",
+        "CINCH_LOCAL_POOL | 1.5 | CINCH_LOCAL_POOL must be a whole number from 0 to 8",
+        "CINCH_LOCAL_POOL | 100 | CINCH_LOCAL_POOL must be a whole number from 0 to 8",
+        "CINCH_TIMEOUT_MS | abc | CINCH_TIMEOUT_MS",
+        "CINCH_TIMEOUT_MS | 0 | CINCH_TIMEOUT_MS",
+        "CINCH_TIMEOUT_MS | -5 | CINCH_TIMEOUT_MS",
+        "CINCH_TIMEOUT_MS | 1.5 | CINCH_TIMEOUT_MS",
+        "CINCH_TIMEOUT_MS | 20s | CINCH_TIMEOUT_MS",
+        "CINCH_TIMEOUT_MS | +100 | CINCH_TIMEOUT_MS",
+        "CINCH_TIMEOUT_MS | 1e4 | CINCH_TIMEOUT_MS",
+        "CINCH_TIMEOUT_MS | 0x10 | CINCH_TIMEOUT_MS",
+        "CINCH_TIMEOUT_MS | 99999999999999999999999 | CINCH_TIMEOUT_MS",
+        "CINCH_TIMEOUT_MS | 9223372036854775808 | CINCH_TIMEOUT_MS"
       })
-  void badTimeoutIsAProblemNamingTheVariableAndTheValue(String given) {
-    Settings s = read(Settings.TIMEOUT_MS, given);
-    String problem = onlyProblem(s);
-    assertTrue(problem.startsWith("CINCH_TIMEOUT_MS"), problem);
+  void aBadNumberIsAProblemNamingTheVariableAndTheValueAndTheDefaultHolds(
+      String variable, String given, String start) {
+    Settings s = read(variable, given);
+    String problem = onlyProblem(s, start);
     assertTrue(problem.contains("\"" + given + "\""), problem);
+    assertEquals(Settings.DEFAULT_LOCAL_POOL, s.localPool());
     assertEquals(Settings.DEFAULT_TIMEOUT, s.timeout());
   }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.FakeCinchApi;
 import dev.cinchmcp.testkit.JarProcess;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -35,30 +36,62 @@ class FuzzIT {
     return seed;
   }
 
+  /**
+   * The recommended launch, initialized: its smaller thread stacks are where a deeply nested
+   * message would hurt.
+   */
+  private JarProcess startInitialized() throws Exception {
+    return JarProcess.startFast(JarProcess.envFor(api.baseUrl())).initialized();
+  }
+
+  /** The server still answers a ping; then it ends as a client ends it, cleanly. */
+  private static void assertAliveThenEndsCleanly(JarProcess jar) throws Exception {
+    jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"alive\",\"method\":\"ping\"}");
+    jar.awaitReply("alive", Duration.ofSeconds(20));
+    assertTrue(jar.process().isAlive());
+    jar.closeCleanly(); // exit 0 within 30 s, nothing but JSON-RPC on stdout
+  }
+
+  /** Lines for the server, sent as one write once a batch passes {@code bytes}: a fast client. */
+  private static final class Batches {
+    private final JarProcess jar;
+    private final int bytes;
+    private final ByteArrayOutputStream batch = new ByteArrayOutputStream();
+
+    Batches(JarProcess jar, int bytes) {
+      this.jar = jar;
+      this.bytes = bytes;
+    }
+
+    void line(byte[] line) throws IOException {
+      batch.write(line);
+      batch.write('\n');
+      if (batch.size() > bytes) {
+        send();
+      }
+    }
+
+    void send() throws IOException {
+      jar.sendRaw(batch.toByteArray());
+      batch.reset();
+    }
+  }
+
   @Test
   void hostileLinesNeverStopTheServerOrCorruptStdout() throws Exception {
     long seed = seed("FuzzIT seed");
     HostileLines hostile = new HostileLines(new Random(seed));
-    // The recommended launch: its smaller thread stacks are where a deeply nested message would
-    // hurt.
-    try (JarProcess jar = JarProcess.startFast(JarProcess.envFor(api.baseUrl()))) {
-      jar.initialize();
+    try (JarProcess jar = startInitialized()) {
       int valid = 0;
-      ByteArrayOutputStream batch = new ByteArrayOutputStream();
+      Batches batches = new Batches(jar, 256 * 1024);
       for (int i = 0; i < HOSTILE_LINES; i++) {
-        batch.write(hostile.next());
-        batch.write('\n');
+        batches.line(hostile.next());
         if (i % VALID_EVERY == 0) {
-          batch.write(
+          batches.line(
               JarProcess.call("valid-" + valid++, "print(6 * 7)").getBytes(StandardCharsets.UTF_8));
-          batch.write('\n');
-        }
-        if (batch.size() > 256 * 1024) {
-          jar.sendRaw(batch.toByteArray());
-          batch.reset();
         }
       }
-      jar.sendRaw(batch.toByteArray());
+      batches.send();
       for (int v = 0; v < valid; v++) {
         JsonNode reply = jar.awaitReply("valid-" + v, Duration.ofSeconds(60));
         assertEquals(
@@ -66,12 +99,7 @@ class FuzzIT {
             reply.path("result").path("structuredContent").path("stdout").asText(),
             "valid call " + v + " (seed " + seed + ")");
       }
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"alive\",\"method\":\"ping\"}");
-      jar.awaitReply("alive", Duration.ofSeconds(20));
-      assertTrue(jar.process().isAlive());
-      jar.closeStdin();
-      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
-      jar.assertProtocolClean();
+      assertAliveThenEndsCleanly(jar);
       List<String> lines = jar.stdoutLines();
       System.out.println(
           "FuzzIT: "
@@ -94,18 +122,12 @@ class FuzzIT {
   void everyHostileRequestWithAnIdGetsExactlyOneCleanAnswer() throws Exception {
     long seed = seed("FuzzIT answers seed");
     AnswerableLines hostile = new AnswerableLines(new Random(seed));
-    try (JarProcess jar = JarProcess.startFast(JarProcess.envFor(api.baseUrl()))) {
-      jar.initialize();
-      ByteArrayOutputStream batch = new ByteArrayOutputStream();
+    try (JarProcess jar = startInitialized()) {
+      Batches batches = new Batches(jar, 128 * 1024);
       for (int i = 0; i < ANSWERABLE_LINES; i++) {
-        batch.write(hostile.next());
-        batch.write('\n');
-        if (batch.size() > 128 * 1024) {
-          jar.sendRaw(batch.toByteArray());
-          batch.reset();
-        }
+        batches.line(hostile.next());
       }
-      jar.sendRaw(batch.toByteArray());
+      batches.send();
       for (String id : hostile.ids) {
         JsonNode reply = jar.awaitReply(id, Duration.ofSeconds(60));
         String text = reply.toString();
@@ -117,11 +139,7 @@ class FuzzIT {
             "Java text in an answer (seed " + seed + "): " + text);
       }
       jar.send("{\"jsonrpc\":\"2.0\",\"id\":1e400,\"method\":\"ping\"}");
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"alive\",\"method\":\"ping\"}");
-      jar.awaitReply("alive", Duration.ofSeconds(20));
-      jar.closeStdin();
-      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
-      jar.assertProtocolClean();
+      assertAliveThenEndsCleanly(jar);
       for (String id : hostile.ids) {
         JsonNode wanted = JarProcess.JSON.valueToTree(id);
         long answers =

@@ -126,6 +126,36 @@ class Mcp2026IT {
     assertTrue(Processes.awaitEnded(tree, Duration.ofSeconds(10)), "still running: " + tree);
   }
 
+  /** Opens a 2025 session in this revision; returns the initialize result. */
+  private static JsonNode initialize2025(JarProcess server, String version) throws Exception {
+    server.send(
+        "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
+            + version
+            + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
+    JsonNode init = server.awaitReply("init", WAIT).path("result");
+    server.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    return init;
+  }
+
+  /** A call in a 2025 session is answered as 2025 answers are: without a resultType. */
+  private static void assertServes2025Call(JarProcess server, int id) throws Exception {
+    server.send(JarProcess.call(id, "print(6 * 7)"));
+    JsonNode result = server.awaitReply(id, WAIT).path("result");
+    assertFalse(result.has("resultType"));
+    assertEquals("42\n", result.at("/structuredContent/stdout").asText());
+  }
+
+  /**
+   * A first discover answered, then the fast launch's child JVM running; returns the process tree
+   * (the launcher and its child).
+   */
+  private static List<ProcessHandle> discoverOnAFastLaunch(JarProcess server) throws Exception {
+    server.send(request("d", "server/discover", ""));
+    server.awaitReply("d", WAIT);
+    assertFastLaunch(server);
+    return server.tree();
+  }
+
   @Test
   void claudeCodesOpeningIsServedIn2026WithoutAHandshake() throws Exception {
     try (JarProcess server = start(api.baseUrl())) {
@@ -160,9 +190,7 @@ class Mcp2026IT {
           server.received().stream()
               .noneMatch(m -> "notifications/message".equals(m.path("method").asText())),
           "no log message for a request that set no log level");
-      server.closeStdin();
-      assertEquals(0, server.waitForExit(WAIT));
-      server.assertProtocolClean();
+      server.closeCleanly();
     }
   }
 
@@ -181,9 +209,7 @@ class Mcp2026IT {
       assertEquals(
           "42\n", server.awaitReply(1, WAIT).at("/result/structuredContent/stdout").asText());
       assertEquals(3, server.received().stream().filter(m -> m.has("id")).count());
-      server.closeStdin();
-      assertEquals(0, server.waitForExit(WAIT));
-      server.assertProtocolClean();
+      server.closeCleanly();
     }
   }
 
@@ -255,9 +281,7 @@ class Mcp2026IT {
         server.closeStdin();
         assertEquals(0, server.waitForExit(WAIT));
         List<JsonNode> later = server.received().subList(atCancel, server.received().size());
-        assertTrue(
-            server.received().stream().noneMatch(m -> "c".equals(m.path("id").asText(null))),
-            "a cancelled call must get no reply");
+        server.assertNoReplyTo("c", "a cancelled call must get no reply");
         assertTrue(
             later.stream()
                 .noneMatch(m -> "c-progress".equals(m.at("/params/progressToken").asText())),
@@ -272,16 +296,9 @@ class Mcp2026IT {
     try (JarProcess server = start(api.baseUrl())) {
       server.send(request("probe", "server/discover", ""));
       server.awaitReply("probe", WAIT);
-      server.send(
-          "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-              + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
-      JsonNode init = server.awaitReply("init", WAIT).path("result");
+      JsonNode init = initialize2025(server, "2025-11-25");
       assertEquals("2025-11-25", init.path("protocolVersion").asText());
-      server.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-      server.send(JarProcess.call(5, "print(6 * 7)"));
-      JsonNode result = server.awaitReply(5, WAIT).path("result");
-      assertFalse(result.has("resultType"));
-      assertEquals("42\n", result.at("/structuredContent/stdout").asText());
+      assertServes2025Call(server, 5);
       server.assertProtocolClean();
     }
   }
@@ -290,19 +307,9 @@ class Mcp2026IT {
   @ValueSource(strings = {"2025-11-25", "2025-06-18", "2025-03-26"})
   void each2025RevisionIsStillNegotiatedAndServed(String version) throws Exception {
     try (JarProcess server = start(api.baseUrl())) {
-      server.send(
-          "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
-              + version
-              + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"e2e\",\"version\":\"1\"}}}");
-      assertEquals(version, server.awaitReply("init", WAIT).at("/result/protocolVersion").asText());
-      server.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-      server.send(JarProcess.call(1, "print(6 * 7)"));
-      JsonNode result = server.awaitReply(1, WAIT).path("result");
-      assertFalse(result.has("resultType"));
-      assertEquals("42\n", result.at("/structuredContent/stdout").asText());
-      server.closeStdin();
-      assertEquals(0, server.waitForExit(WAIT));
-      server.assertProtocolClean();
+      assertEquals(version, initialize2025(server, version).path("protocolVersion").asText());
+      assertServes2025Call(server, 1);
+      server.closeCleanly();
     }
   }
 
@@ -321,9 +328,7 @@ class Mcp2026IT {
   void sigtermWithACallRunningStopsItAtOnceAndTheWholeTreeEnds() throws Exception {
     try (HangingApi hanging = new HangingApi();
         JarProcess server = start(hanging.baseUrl())) {
-      server.send(request("d", "server/discover", ""));
-      server.awaitReply("d", WAIT);
-      assertFastLaunch(server);
+      discoverOnAFastLaunch(server);
       server.send(call("running", "print('never answered')", ""));
       assertTrue(hanging.awaitRequest(20), "the request never reached the API");
       List<ProcessHandle> tree = server.tree();
@@ -331,9 +336,7 @@ class Mcp2026IT {
       server.waitForExit(WAIT);
       assertAllEnded(tree);
       assertTrue(hanging.awaitHangUp(10), "the HTTP request was not aborted");
-      assertTrue(
-          server.received().stream().noneMatch(m -> "running".equals(m.path("id").asText(null))),
-          "nothing is written for a call stopped by the signal");
+      server.assertNoReplyTo("running", "nothing is written for a call stopped by the signal");
       server.assertProtocolClean();
     }
   }
@@ -341,10 +344,7 @@ class Mcp2026IT {
   @Test
   void sigintWhenIdleEndsTheWholeTree() throws Exception {
     try (JarProcess server = start(api.baseUrl())) {
-      server.send(request("d", "server/discover", ""));
-      server.awaitReply("d", WAIT);
-      assertFastLaunch(server);
-      List<ProcessHandle> tree = server.tree();
+      List<ProcessHandle> tree = discoverOnAFastLaunch(server);
       Process kill =
           new ProcessBuilder("kill", "-INT", Long.toString(server.process().pid())).start();
       assertEquals(0, kill.waitFor());
@@ -357,10 +357,7 @@ class Mcp2026IT {
   @Test
   void aLauncherKilledOutrightTakesItsChildWithIt() throws Exception {
     try (JarProcess server = start(api.baseUrl())) {
-      server.send(request("d", "server/discover", ""));
-      server.awaitReply("d", WAIT);
-      assertFastLaunch(server);
-      List<ProcessHandle> tree = server.tree();
+      List<ProcessHandle> tree = discoverOnAFastLaunch(server);
       assertTrue(server.process().toHandle().destroyForcibly()); // SIGKILL, the launcher alone
       // stdin stays open, as Claude Code leaves it: the child must notice its launcher is gone.
       assertAllEnded(tree);

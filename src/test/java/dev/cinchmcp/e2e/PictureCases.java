@@ -81,6 +81,18 @@ abstract class PictureCases {
     return run(code, language, Map.of());
   }
 
+  /** One tools/call that must not be an error (its failure names the result); its result. */
+  JsonNode runOk(String code, String language) throws Exception {
+    return runOk(code, language, Map.of());
+  }
+
+  /** As {@link #runOk(String, String)}, with more arguments. */
+  JsonNode runOk(String code, String language, Map<String, Object> more) throws Exception {
+    JsonNode result = run(code, language, more);
+    assertFalse(result.path("isError").asBoolean(true), brief(result));
+    return result;
+  }
+
   /** One tools/call with more arguments (stdin, files, args); its result. */
   JsonNode run(String code, String language, Map<String, Object> more) throws Exception {
     int id = ids.incrementAndGet();
@@ -107,6 +119,19 @@ abstract class PictureCases {
     List<BufferedImage> images = images(result);
     assertEquals(count, images.size(), brief(result));
     return images;
+  }
+
+  /**
+   * The result is no error, and its one image is this picture scaled down to 2048 pixels wide,
+   * noted as scaled from its size; that image, decoded.
+   */
+  static BufferedImage assertScaledDown(JsonNode result, String name, String from)
+      throws IOException {
+    BufferedImage image = assertImages(result, 1).get(0);
+    assertEquals(2048, image.getWidth());
+    assertTrue(
+        file(result, name).path("note").asText().startsWith("scaled from " + from), brief(result));
+    return image;
   }
 
   /** The image blocks of a result, decoded. */
@@ -141,13 +166,12 @@ abstract class PictureCases {
   @Test
   void aPngWrittenWithTheStandardLibraryComesBackAsAnImage() throws Exception {
     JsonNode result =
-        run(
+        runOk(
             PNG_PY
                 + "png('chart.png', 300, 200)\n"
                 + "open('table.csv', 'w').write('a,b\\n1,2\\n')\n"
                 + "print('written')\n",
             "python");
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
     assertEquals("written\n", result.path("structuredContent").path("stdout").asText());
     oneImage(result, 300, 200);
     assertEquals("image", file(result, "chart.png").path("returned").asText());
@@ -167,13 +191,12 @@ abstract class PictureCases {
   @Test
   void theInputFilesAreNotHandedBackOnlyWhatTheProgramMade() throws Exception {
     JsonNode result =
-        run(
+        runOk(
             PNG_PY
                 + "import sys\nrows = open('data/in.csv').read().split()\n"
                 + "png('from-input.png', len(rows), 4)\nprint(sys.argv[1:], len(rows))\n",
             "python",
             Map.of("files", Map.of("data/in.csv", "a\nb\nc\n"), "args", List.of("x")));
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
     assertEquals("['x'] 3\n", result.path("structuredContent").path("stdout").asText());
     assertEquals(1, result.path("structuredContent").path("files").size(), brief(result));
     assertEquals(3, images(result).get(0).getWidth());
@@ -217,8 +240,7 @@ abstract class PictureCases {
           chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]));
         console.log('done');
         """;
-    JsonNode result = run(code, "javascript");
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
+    JsonNode result = runOk(code, "javascript");
     assertEquals("done\n", result.path("structuredContent").path("stdout").asText());
     BufferedImage image = oneImage(result, 64, 48);
     assertEquals(200, image.getRGB(10, 10) & 0xff, "the picture's own pixels");
@@ -230,8 +252,7 @@ abstract class PictureCases {
         "[cinch-mcp files 0123456789abcdef]\\np 4 YS5wbmc= AAAAAA==\\n"
             + "[cinch-mcp end 0123456789abcdef] 1\\n[cinch-mcp files ";
     JsonNode result =
-        run(PNG_PY + "png('real.png', 10, 10)\nprint('" + fake + "', end='')\n", "python");
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
+        runOk(PNG_PY + "png('real.png', 10, 10)\nprint('" + fake + "', end='')\n", "python");
     assertEquals(
         fake.replace("\\n", "\n"),
         result.path("structuredContent").path("stdout").asText(),
@@ -284,11 +305,10 @@ abstract class PictureCases {
   @Test
   void aPictureTooLargeToLeaveTheSandboxIsNamedWithItsSize() throws Exception {
     JsonNode result =
-        run(
+        runOk(
             "import os\nopen('noise.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' +"
                 + " os.urandom(9 * 2**20))\nprint('ok')\n",
             "python");
-    assertFalse(result.path("isError").asBoolean(true), brief(result));
     JsonNode entry = file(result, "noise.png");
     assertEquals("left out", entry.path("returned").asText(), brief(result));
     assertEquals(9 * (1 << 20) + 8, entry.path("size").asLong());
@@ -298,12 +318,7 @@ abstract class PictureCases {
   @Test
   void aHugePictureIsScaledDown() throws Exception {
     JsonNode result = run(PNG_PY + "png('huge.png', 10000, 10000)\n", "python");
-    List<BufferedImage> images = assertImages(result, 1);
-    assertEquals(2048, images.get(0).getWidth());
-    assertEquals(2048, images.get(0).getHeight());
-    assertTrue(
-        file(result, "huge.png").path("note").asText().startsWith("scaled from 10000 × 10000"),
-        brief(result));
+    assertEquals(2048, assertScaledDown(result, "huge.png", "10000 × 10000").getHeight());
   }
 
   @Test

@@ -44,8 +44,7 @@ class StdioIT {
 
   @Test
   void malformedLinesGetErrorsAndTheServerReadsOn() throws Exception {
-    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
-      jar.initialize();
+    try (JarProcess jar = session(api.baseUrl())) {
       jar.send("this is not json");
       jar.send("");
       jar.send("   ");
@@ -99,8 +98,7 @@ class StdioIT {
 
   @Test
   void anIdCanBeUsedAgainAsSoonAsItsAnswerArrives() throws Exception {
-    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
-      jar.initialize();
+    try (JarProcess jar = session(api.baseUrl())) {
       for (int i = 1; i <= 100; i++) {
         jar.send(JarProcess.call(7, "print(6 * 7)"));
         int answered = i;
@@ -128,8 +126,7 @@ class StdioIT {
 
   @Test
   void endOfInputWithACallInFlightStillAnswersItAndExitsZero() throws Exception {
-    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
-      jar.initialize();
+    try (JarProcess jar = session(api.baseUrl())) {
       jar.send(JarProcess.call(1, "slow1500"));
       jar.closeStdin();
       JsonNode reply = jar.awaitReply(1, Duration.ofSeconds(20));
@@ -142,10 +139,8 @@ class StdioIT {
   @Test
   void sigtermWithACallInFlightStopsItAndWritesNothingMore() throws Exception {
     try (HangingApi hanging = new HangingApi();
-        JarProcess jar = JarProcess.start(JarProcess.envFor(hanging.baseUrl()))) {
-      jar.initialize();
-      jar.send(JarProcess.call(1, "print('never answered')", "tok"));
-      assertTrue(hanging.awaitRequest(20), "the request never reached the API");
+        JarProcess jar = session(hanging.baseUrl())) {
+      sendUnanswered(jar, hanging, JarProcess.call(1, "print('never answered')", "tok"));
       // SIGTERM through the handle: Process.destroy() would also close our ends of the pipes.
       assertTrue(jar.process().toHandle().destroy());
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
@@ -185,8 +180,7 @@ class StdioIT {
 
   @Test
   void sixtyFourSlowCallsRunTogetherNotInWaves() throws Exception {
-    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
-      jar.initialize();
+    try (JarProcess jar = session(api.baseUrl())) {
       // Warm up the connection path so the measurement is about concurrency, not first-call class
       // loading.
       jar.send(JarProcess.call("warm", "print(1)"));
@@ -212,8 +206,7 @@ class StdioIT {
 
   @Test
   void aBurstBeyondTheRunningLimitWaitsItsTurnAndBeyondTheQueueIsRefused() throws Exception {
-    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
-      jar.initialize();
+    try (JarProcess jar = session(api.baseUrl())) {
       StringBuilder burst = new StringBuilder();
       for (int i = 0; i < 64 + 1024 + 5; i++) {
         burst.append(JarProcess.call(i, i < 80 ? "slow1500" : "print(1)")).append('\n');
@@ -242,8 +235,7 @@ class StdioIT {
 
   @Test
   void manyQuickRequestsWaitingBehindSlowOnesAreAllAnswered() throws Exception {
-    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
-      jar.initialize();
+    try (JarProcess jar = session(api.baseUrl())) {
       StringBuilder burst = new StringBuilder();
       for (int i = 0; i < 64; i++) {
         burst.append(JarProcess.call(i, "slow1500")).append('\n');
@@ -264,10 +256,8 @@ class StdioIT {
   @Test
   void cancelledCallDropsItsRequestAndGetsNoReply() throws Exception {
     try (HangingApi hanging = new HangingApi();
-        JarProcess jar = JarProcess.start(JarProcess.envFor(hanging.baseUrl()))) {
-      jar.initialize();
-      jar.send(JarProcess.call("c1", "print('never answered')"));
-      assertTrue(hanging.awaitRequest(20), "the request never reached the API");
+        JarProcess jar = session(hanging.baseUrl())) {
+      sendUnanswered(jar, hanging, JarProcess.call("c1", "print('never answered')"));
       jar.send(
           "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"c1\",\"reason\":\"user\"}}");
       assertTrue(
@@ -281,17 +271,14 @@ class StdioIT {
       jar.awaitReply("p", Duration.ofSeconds(10));
       jar.closeStdin();
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
-      assertTrue(
-          jar.received().stream().noneMatch(m -> "c1".equals(m.path("id").asText(null))),
-          "a cancelled call must get no reply");
+      jar.assertNoReplyTo("c1", "a cancelled call must get no reply");
       jar.assertProtocolClean();
     }
   }
 
   @Test
   void progressIsSentForACallWithATokenAndNeverAfterItsReply() throws Exception {
-    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
-      jar.initialize();
+    try (JarProcess jar = session(api.baseUrl())) {
       jar.send(JarProcess.call("with", "slow4500", "tok-1"));
       jar.send(JarProcess.call("without", "slow4500"));
       jar.awaitReply("with", Duration.ofSeconds(20));
@@ -348,33 +335,21 @@ class StdioIT {
                 aResponse()
                     .withStatus(401)
                     .withBody("{\"error\":\"bad key " + JarProcess.KEY + "\"}")));
-    try (JarProcess jar = JarProcess.start(JarProcess.envFor(api.baseUrl()))) {
-      jar.initialize();
+    try (JarProcess jar = session(api.baseUrl())) {
       jar.send(
           "{\"jsonrpc\":\"2.0\",\"id\":\"lvl\",\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}");
       jar.awaitReply("lvl", Duration.ofSeconds(10));
       jar.send(JarProcess.call("r", "rate"));
       JsonNode reply = jar.awaitReply("r", Duration.ofSeconds(20));
       assertFalse(reply.path("result").path("isError").asBoolean(true));
-      JsonNode warning =
-          jar.await(
-              m ->
-                  "notifications/message".equals(m.path("method").asText())
-                      && "warning".equals(m.path("params").path("level").asText()),
-              Duration.ofSeconds(5),
-              "a warning log message");
+      JsonNode warning = awaitLogMessage(jar, "warning");
       assertTrue(warning.path("params").path("data").asText().contains("429"));
 
       jar.send(JarProcess.call("k", "badkey"));
       JsonNode refused = jar.awaitReply("k", Duration.ofSeconds(20)).path("result");
       assertTrue(refused.path("isError").asBoolean());
       assertTrue(refused.path("content").get(0).path("text").asText().contains("CINCH_API_KEY"));
-      jar.await(
-          m ->
-              "notifications/message".equals(m.path("method").asText())
-                  && "error".equals(m.path("params").path("level").asText()),
-          Duration.ofSeconds(5),
-          "an error log message");
+      awaitLogMessage(jar, "error");
 
       // Above the level set by the client, messages are dropped.
       jar.send(
@@ -405,6 +380,16 @@ class StdioIT {
       assertEquals(0, api.getAllServeEvents().size(), "nothing may be sent while misconfigured");
       jar.assertProtocolClean();
     }
+  }
+
+  /** The first log message (notifications/message) of this level; waits up to 5 s for it. */
+  private static JsonNode awaitLogMessage(JarProcess jar, String level) throws Exception {
+    return jar.await(
+        m ->
+            "notifications/message".equals(m.path("method").asText())
+                && level.equals(m.path("params").path("level").asText()),
+        Duration.ofSeconds(5),
+        "a log message at level " + level);
   }
 
   private static int countLogMessages(JarProcess jar) {
@@ -445,6 +430,18 @@ class StdioIT {
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
       jar.assertProtocolClean();
     }
+  }
+
+  /** The jar, started against this API and initialized. */
+  private static JarProcess session(String baseUrl) throws Exception {
+    return JarProcess.start(JarProcess.envFor(baseUrl)).initialized();
+  }
+
+  /** Sends a call the hanging API never answers; returns once its request has reached the API. */
+  private static void sendUnanswered(JarProcess jar, HangingApi hanging, String call)
+      throws Exception {
+    jar.send(call);
+    assertTrue(hanging.awaitRequest(20), "the request never reached the API");
   }
 
   private void awaitRequests(int count) {

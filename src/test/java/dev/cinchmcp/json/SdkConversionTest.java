@@ -62,10 +62,8 @@ class SdkConversionTest {
         "{\"protocolVersion\":\"2024-11-05\",\"capabilities\":{\"roots\":{}},\"clientInfo\":{\"name\":\"c\",\"version\":\"0\"}}",
       })
   void initializeParamsAreBuiltAsJacksonBuildsThem(String json) throws Exception {
-    Object params = PlainValues.of(JSON.readTree(json));
-    Object fast = SdkParams.read(params, McpSchema.InitializeRequest.class);
-    assertNotNull(fast, "built by hand");
-    assertEquals(JSON.convertValue(params, McpSchema.InitializeRequest.class), fast);
+    assertBuiltAsJacksonBuilds(
+        PlainValues.of(JSON.readTree(json)), McpSchema.InitializeRequest.class);
   }
 
   @ParameterizedTest
@@ -79,9 +77,7 @@ class SdkConversionTest {
       })
   void callParamsAreBuiltAsJacksonBuildsThem(String json) throws Exception {
     Object params = PlainValues.of(JSON.readTree(json));
-    Object fast = SdkParams.read(params, McpSchema.CallToolRequest.class);
-    assertNotNull(fast, "built by hand");
-    assertEquals(JSON.convertValue(params, McpSchema.CallToolRequest.class), fast);
+    Object fast = assertBuiltAsJacksonBuilds(params, McpSchema.CallToolRequest.class);
     // The SDK's server converts them itself, through the mapper it was given.
     assertEquals(fast, SDK.convertValue(params, new TypeRef<McpSchema.CallToolRequest>() {}));
   }
@@ -138,8 +134,7 @@ class SdkConversionTest {
                 new McpSchema.Implementation("cinch-mcp", "Cinch", "0.1.0", null, null, null),
                 "Run code here.",
                 Map.of("m", "v")))) {
-      Object plain = SdkResults.plain(result);
-      assertEquals(JSON.writeValueAsString(result), JSON.writeValueAsString(plain));
+      assertWrittenAsJacksonWrites(result);
     }
   }
 
@@ -158,8 +153,7 @@ class SdkConversionTest {
                 null,
                 null,
                 Map.of("meta", 1)))) {
-      Object plain = SdkResults.plain(result);
-      assertEquals(JSON.writeValueAsString(result), JSON.writeValueAsString(plain));
+      assertWrittenAsJacksonWrites(result);
     }
   }
 
@@ -178,8 +172,7 @@ class SdkConversionTest {
         List.of(
             new McpSchema.ListToolsResult(List.of(executeCode), null, null),
             new McpSchema.ListToolsResult(List.of(executeCode, bare), "next", Map.of("m", 1)))) {
-      assertEquals(
-          JSON.writeValueAsString(result), JSON.writeValueAsString(SdkResults.plain(result)));
+      assertWrittenAsJacksonWrites(result);
     }
   }
 
@@ -230,6 +223,20 @@ class SdkConversionTest {
     assertSame(withPrompts, SdkResults.plain(withPrompts));
     Object other = new McpSchema.ListPromptsResult(List.of(), null, null);
     assertSame(other, SdkResults.plain(other));
+  }
+
+  /** Reads params into a record of this type by hand, as Jackson would; returns the record. */
+  private static Object assertBuiltAsJacksonBuilds(Object params, Class<?> type) {
+    Object fast = SdkParams.read(params, type);
+    assertNotNull(fast, "built by hand");
+    assertEquals(JSON.convertValue(params, type), fast);
+    return fast;
+  }
+
+  /** A result written by hand ({@link SdkResults#plain}) is what Jackson writes for it. */
+  private static void assertWrittenAsJacksonWrites(Object result) throws Exception {
+    assertEquals(
+        JSON.writeValueAsString(result), JSON.writeValueAsString(SdkResults.plain(result)));
   }
 
   private static Object typesOf(Object value) {

@@ -32,6 +32,8 @@ import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * CINCH_BACKEND: which backend serves in each situation. The local cases run real gVisor (installed
@@ -113,104 +115,68 @@ class BackendChoiceTest {
     assertTrue(c.limits().startsWith("10 seconds, 256 MB of memory"), c.limits());
     assertTrue(c.summary().contains("limits held: "), c.summary());
     assertTrue(c.packages().contains("installed under /usr"), c.packages());
-    RunResult r =
-        c.runner()
-            .run(new Program("print(6 * 7)", Language.PYTHON), RunListener.NONE)
-            .get(30, TimeUnit.SECONDS);
-    assertEquals("42\n", r.stdout().text());
-    assertEquals("local", r.backend());
+    assertRuns(c, "local", 30);
   }
 
   @Test
   void autoWithoutAKeyOrGvisorIsTheMissingKeyErrorAndNothingRuns() throws Exception {
-    Path mark = tmp.resolve("ran-outside");
-    BackendChoice c = choose("CINCH_RUNSC", tmp.resolve("no-runsc").toString());
+    BackendChoice c = choose("CINCH_RUNSC", noRunsc());
     assertFalse(c.usable());
-    RunFailure f = failureOf(c, "open(" + pythonString(mark) + ", 'w').write('x')");
+    RunFailure f = failureOfAMarkingProgram(c);
     assertEquals(RunFailure.Kind.MISCONFIGURED, f.kind());
-    assertTrue(f.getMessage().contains("CINCH_API_KEY is not set"), f.getMessage());
-    assertTrue(f.getMessage().contains("No local gVisor sandbox could stand in"), f.getMessage());
-    assertFalse(Files.exists(mark), "the program ran outside the sandbox");
+    assertSays(f, "CINCH_API_KEY is not set", "No local gVisor sandbox could stand in");
   }
 
   @Test
   void localWithoutGvisorSaysWhatToInstallAndNothingRuns() throws Exception {
-    Path mark = tmp.resolve("ran-outside");
     BackendChoice c =
-        choose(
-            "CINCH_BACKEND",
-            "local",
-            "CINCH_RUNSC",
-            tmp.resolve("no-runsc").toString(),
-            "CINCH_API_KEY",
-            "cinch_live_x");
+        choose("CINCH_BACKEND", "local", "CINCH_RUNSC", noRunsc(), "CINCH_API_KEY", "cinch_live_x");
     assertFalse(c.usable());
     assertEquals("local", c.runner().name());
-    RunFailure f = failureOf(c, "open(" + pythonString(mark) + ", 'w').write('x')");
+    RunFailure f = failureOfAMarkingProgram(c);
     assertEquals(RunFailure.Kind.SANDBOX_UNAVAILABLE, f.kind());
-    assertTrue(f.getMessage().contains("install gVisor"), f.getMessage());
-    assertFalse(Files.exists(mark), "the program ran outside the sandbox");
+    assertSays(f, "install gVisor");
   }
 
-  @Test
-  void explicitCinchWithoutAKeyIsMisconfiguredEvenWithGvisor() throws Exception {
-    BackendChoice c = choose("CINCH_BACKEND", "cinch");
+  /** A mistake in the settings is reported as it is: no backend is guessed, no sandbox probed. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "explicit cinch without a key, even with gVisor | CINCH_BACKEND=cinch"
+            + " | CINCH_API_KEY is not set",
+        "auto without a key but with another mistake | CINCH_TIMEOUT_MS=soon | CINCH_TIMEOUT_MS",
+        "an unknown backend | CINCH_BACKEND=kubernetes CINCH_API_KEY=cinch_live_x"
+            + " | CINCH_BACKEND must be auto, cinch, local or docker"
+      })
+  void aMistakeIsReportedRatherThanGuessedAround(String what, String env, String message)
+      throws Exception {
+    BackendChoice c = choose(env.split("[ =]"));
     assertFalse(c.usable());
     assertEquals(0, localProbes.get());
-    assertTrue(failureOf(c, "print(1)").getMessage().contains("CINCH_API_KEY is not set"));
-  }
-
-  @Test
-  void autoWithoutAKeyButAnotherMistakeReportsItRatherThanGuessing() throws Exception {
-    BackendChoice c = choose("CINCH_TIMEOUT_MS", "soon");
-    assertFalse(c.usable());
-    assertEquals(0, localProbes.get());
-    assertTrue(failureOf(c, "print(1)").getMessage().contains("CINCH_TIMEOUT_MS"));
-  }
-
-  @Test
-  void unknownBackendNamesTheVariable() throws Exception {
-    BackendChoice c = choose("CINCH_BACKEND", "kubernetes", "CINCH_API_KEY", "cinch_live_x");
-    assertFalse(c.usable());
-    assertTrue(
-        failureOf(c, "print(1)")
-            .getMessage()
-            .contains("CINCH_BACKEND must be auto, cinch, local or docker"));
+    assertSays(failureOf(c, "print(1)"), message);
   }
 
   @Test
   void dockerWithoutAnEngineSaysWhatToStartAndNothingRuns() throws Exception {
-    Path mark = tmp.resolve("ran-outside");
     BackendChoice c =
         choose(
-            "CINCH_BACKEND",
-            "docker",
-            "DOCKER_HOST",
-            "unix://" + tmp.resolve("no-engine.sock"),
-            "CINCH_API_KEY",
-            "cinch_live_x");
+            "CINCH_BACKEND", "docker", "DOCKER_HOST", noEngine(), "CINCH_API_KEY", "cinch_live_x");
     assertFalse(c.usable());
     assertEquals("docker", c.runner().name());
     assertEquals(0, localProbes.get());
     assertTrue(c.summary().startsWith("backend docker: UNAVAILABLE"), c.summary());
-    RunFailure f = failureOf(c, "open(" + pythonString(mark) + ", 'w').write('x')");
+    RunFailure f = failureOfAMarkingProgram(c);
     assertEquals(RunFailure.Kind.SANDBOX_UNAVAILABLE, f.kind());
-    assertTrue(f.getMessage().contains("no container engine answered at unix://"), f.getMessage());
-    assertTrue(f.getMessage().contains("(DOCKER_HOST)"), f.getMessage());
-    assertFalse(Files.exists(mark), "the program ran outside the sandbox");
+    assertSays(f, "no container engine answered at unix://", "(DOCKER_HOST)");
   }
 
   @Test
   void autoWithoutAKeyOrGvisorOrAnEngineSaysWhyNeitherCouldStandIn() throws Exception {
-    BackendChoice c =
-        choose(
-            "CINCH_RUNSC",
-            tmp.resolve("no-runsc").toString(),
-            "DOCKER_HOST",
-            "unix://" + tmp.resolve("no-engine.sock"));
+    BackendChoice c = choose("CINCH_RUNSC", noRunsc(), "DOCKER_HOST", noEngine());
     assertFalse(c.usable());
     RunFailure f = failureOf(c, "print(1)");
-    assertTrue(f.getMessage().contains("no container engine answered either"), f.getMessage());
+    assertSays(f, "no container engine answered either");
   }
 
   @Test
@@ -219,7 +185,7 @@ class BackendChoiceTest {
     BackendChoice c =
         choose(
             "CINCH_RUNSC",
-            tmp.resolve("no-runsc").toString(),
+            noRunsc(),
             "DOCKER_HOST",
             TestEngine.host(),
             "CINCH_DOCKER_PYTHON_IMAGE",
@@ -231,12 +197,7 @@ class BackendChoiceTest {
     assertEquals("gVisor", c.isolation());
     assertTrue(c.summary().startsWith("backend docker: "), c.summary());
     assertTrue(c.limits().startsWith("10 seconds, 256 MB of memory"), c.limits());
-    RunResult r =
-        c.runner()
-            .run(new Program("print(6 * 7)", Language.PYTHON), RunListener.NONE)
-            .get(60, TimeUnit.SECONDS);
-    assertEquals("42\n", r.stdout().text());
-    assertEquals("docker", r.backend());
+    assertRuns(c, "docker", 60);
   }
 
   @Test
@@ -252,6 +213,43 @@ class BackendChoiceTest {
             "crun");
     assertFalse(c.usable());
     assertTrue(c.problems().get(0).contains("no runtime \"crun\""), c.problems().toString());
+  }
+
+  /**
+   * Runs a program that would leave a mark on the host, asserts that it left none (nothing ran
+   * outside a sandbox), and returns how the run failed.
+   */
+  private RunFailure failureOfAMarkingProgram(BackendChoice choice) throws Exception {
+    Path mark = tmp.resolve("ran-outside");
+    RunFailure f = failureOf(choice, "open(" + pythonString(mark) + ", 'w').write('x')");
+    assertFalse(Files.exists(mark), "the program ran outside the sandbox");
+    return f;
+  }
+
+  private static void assertSays(RunFailure f, String... parts) {
+    for (String part : parts) {
+      assertTrue(f.getMessage().contains(part), f.getMessage());
+    }
+  }
+
+  /** Runs {@code print(6 * 7)} and asserts that {@code backend} answered it. */
+  private static void assertRuns(BackendChoice c, String backend, int seconds) throws Exception {
+    RunResult r =
+        c.runner()
+            .run(new Program("print(6 * 7)", Language.PYTHON), RunListener.NONE)
+            .get(seconds, TimeUnit.SECONDS);
+    assertEquals("42\n", r.stdout().text());
+    assertEquals(backend, r.backend());
+  }
+
+  /** A CINCH_RUNSC that points at nothing: gVisor is absent. */
+  private String noRunsc() {
+    return tmp.resolve("no-runsc").toString();
+  }
+
+  /** A DOCKER_HOST where no engine answers. */
+  private String noEngine() {
+    return "unix://" + tmp.resolve("no-engine.sock");
   }
 
   private static String pythonString(Path p) {

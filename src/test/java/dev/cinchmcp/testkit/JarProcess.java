@@ -205,6 +205,20 @@ public final class JarProcess implements AutoCloseable {
     return reply;
   }
 
+  /**
+   * This server once {@link #initialize initialized}, for a try-with-resources; a server that does
+   * not initialize is closed, so that a failed start leaves nothing running.
+   */
+  public JarProcess initialized() throws Exception {
+    try {
+      initialize();
+      return this;
+    } catch (Exception | AssertionError e) {
+      close();
+      throw e;
+    }
+  }
+
   public static String call(Object id, String code) {
     return call(id, code, null);
   }
@@ -325,6 +339,11 @@ public final class JarProcess implements AutoCloseable {
 
   public List<String> stdoutLines() {
     return List.copyOf(stdoutLines);
+  }
+
+  /** Nothing was written for the request with this string id: no result, no error. */
+  public void assertNoReplyTo(String id, String why) {
+    assertTrue(received().stream().noneMatch(m -> id.equals(m.path("id").asText(null))), why);
   }
 
   /** Every line on stdout was one JSON-RPC 2.0 message, and the key appeared nowhere. */

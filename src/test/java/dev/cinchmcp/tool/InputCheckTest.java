@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.ProgramInput;
+import dev.cinchmcp.testkit.GivenFiles;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,11 +59,16 @@ class InputCheckTest {
 
   @Test
   void validInputIsKeptExactlyAndInOrder() {
-    Map<String, Object> files = new LinkedHashMap<>();
-    files.put("z.txt", "last name, first given");
-    files.put("data/ünï 文件.csv", "a,b\n");
-    files.put("a/b/c/d/e.json", "{}");
-    files.put(".hidden", "");
+    Map<String, String> files =
+        GivenFiles.of(
+            "z.txt",
+            "last name, first given",
+            "data/ünï 文件.csv",
+            "a,b\n",
+            "a/b/c/d/e.json",
+            "{}",
+            ".hidden",
+            "");
     ProgramInput input = accepted("files", files);
     assertEquals(List.copyOf(files.keySet()), List.copyOf(input.files().keySet()));
     assertEquals("a,b\n", input.files().get("data/ünï 文件.csv"));

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,25 +23,37 @@ class JsonRpcWriterTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** How a test's stdout takes bytes; a single byte comes as a write of one. */
+  private interface Writes {
+    void write(byte[] b, int off, int len) throws IOException;
+  }
+
+  private static JsonRpcWriter writerOver(Writes writes) {
+    return new JsonRpcWriter(
+        JSON,
+        new OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            writes.write(new byte[] {(byte) b}, 0, 1);
+          }
+
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            writes.write(b, off, len);
+          }
+        });
+  }
+
   @Test
   void concurrentWritesNeverInterleave() throws Exception {
     ByteArrayOutputStream sink = new ByteArrayOutputStream();
     // A stream that writes in small pieces makes interleaving likely if the lock were missing.
     JsonRpcWriter writer =
-        new JsonRpcWriter(
-            JSON,
-            new java.io.OutputStream() {
-              @Override
-              public void write(int b) {
-                sink.write(b);
-              }
-
-              @Override
-              public void write(byte[] b, int off, int len) {
-                for (int i = 0; i < len; i += 7) {
-                  sink.write(b, off + i, Math.min(7, len - i));
-                  Thread.yield();
-                }
+        writerOver(
+            (b, off, len) -> {
+              for (int i = 0; i < len; i += 7) {
+                sink.write(b, off + i, Math.min(7, len - i));
+                Thread.yield();
               }
             });
     ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -80,13 +94,9 @@ class JsonRpcWriterTest {
   @Test
   void writeAfterStdoutClosedReportsFalseInsteadOfThrowing() {
     JsonRpcWriter writer =
-        new JsonRpcWriter(
-            JSON,
-            new java.io.OutputStream() {
-              @Override
-              public void write(int b) throws java.io.IOException {
-                throw new java.io.IOException("Broken pipe");
-              }
+        writerOver(
+            (b, off, len) -> {
+              throw new IOException("Broken pipe");
             });
     assertEquals(false, writer.write(Map.of("jsonrpc", "2.0")));
     assertEquals(false, writer.write(Map.of("jsonrpc", "2.0")));
@@ -97,26 +107,13 @@ class JsonRpcWriterTest {
     java.util.concurrent.CountDownLatch stuck = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
     JsonRpcWriter writer =
-        new JsonRpcWriter(
-            JSON,
-            new java.io.OutputStream() {
-              @Override
-              public void write(int b) {
-                block();
-              }
-
-              @Override
-              public void write(byte[] b, int off, int len) {
-                block();
-              }
-
-              private void block() {
-                stuck.countDown();
-                try {
-                  never.await(); // a client that does not read: the pipe is full
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
+        writerOver(
+            (b, off, len) -> {
+              stuck.countDown();
+              try {
+                never.await(); // a client that does not read: the pipe is full
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
               }
             });
     ExecutorService pool = Executors.newCachedThreadPool();

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** Admission and the states of a request, without a session: each move made on purpose. */
@@ -31,18 +32,29 @@ class RequestsTest {
     return requests.admit(r) == Requests.Admitted.REFUSED ? null : r;
   }
 
+  /** Offers one-byte requests with these ids, in this order. */
+  private List<Request> offerAll(String... ids) {
+    List<Request> offered = new ArrayList<>();
+    for (String id : ids) {
+      offered.add(offer(id, 1));
+    }
+    return offered;
+  }
+
+  /** Asserts which requests have started, in order; a string id is recorded as JSON. */
+  private void assertStarted(String... ids) {
+    assertEquals(Stream.of(ids).map(id -> "\"" + id + "\"").toList(), started);
+  }
+
   @Test
   void runsUpToTheLimitThenQueuesInArrivalOrder() {
     requests(2, 10, 1000);
-    Request a = offer("a", 1);
-    Request b = offer("b", 1);
-    offer("c", 1);
-    offer("d", 1);
-    assertEquals(List.of("\"a\"", "\"b\""), started);
-    requests.finished(a);
-    assertEquals(List.of("\"a\"", "\"b\"", "\"c\""), started);
-    requests.finished(b);
-    assertEquals(4, started.size());
+    List<Request> offered = offerAll("a", "b", "c", "d");
+    assertStarted("a", "b");
+    requests.finished(offered.get(0));
+    assertStarted("a", "b", "c");
+    requests.finished(offered.get(1));
+    assertStarted("a", "b", "c", "d");
   }
 
   @Test
@@ -55,7 +67,7 @@ class RequestsTest {
     assertTrue(b.cancel());
     requests.forget(b);
     requests.finished(a);
-    assertEquals(List.of("\"a\"", "\"c\""), started);
+    assertStarted("a", "c");
     assertEquals(Request.State.CANCELLED, b.state());
   }
 
@@ -67,7 +79,7 @@ class RequestsTest {
     // The running one's work ends as it is cancelled, as a disposed call's does.
     List<Request> cancelled = requests.stopAll();
     requests.finished(a);
-    assertEquals(List.of("\"a\""), started, "the waiting one must not start during a stop");
+    assertStarted("a"); // the waiting one must not start during a stop
     assertEquals(2, cancelled.size());
     assertEquals(Request.State.CANCELLED, a.state());
     assertEquals(Request.State.CANCELLED, b.state());

@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The whole server, in process, fed a byte stream on "stdin": each malformed shape gets its
@@ -69,36 +71,32 @@ class StdioTransportTest {
     lastReply(messages);
   }
 
-  @Test
-  void notJsonIsAParseError() throws IOException {
-    assertErrorThenAnswered("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ", -32700, true);
-    assertErrorThenAnswered("hello", -32700, true);
-    assertErrorThenAnswered("\u00ff\u00fe garbage", -32700, true);
-  }
-
-  @Test
-  void batchesAndNonObjectsAreInvalidRequests() throws IOException {
-    assertErrorThenAnswered("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", -32600, true);
-    assertErrorThenAnswered("[]", -32600, true);
-    assertErrorThenAnswered("\"just a string\"", -32600, true);
-    assertErrorThenAnswered("12345", -32600, true);
-    assertErrorThenAnswered("null", -32600, true);
-  }
-
-  @Test
-  void objectsThatAreNotMessagesAreInvalidRequests() throws IOException {
-    assertErrorThenAnswered("{}", -32600, true);
-    assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", -32600, true);
-    assertErrorThenAnswered("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":7}", -32600, false);
-    assertErrorThenAnswered("{\"id\":6,\"method\":\"ping\"}", -32600, false);
-    assertErrorThenAnswered(
-        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":\"x\"}", -32602, false);
-  }
-
-  @Test
-  void unknownMethodIsMethodNotFoundAtOnce() throws IOException {
-    assertErrorThenAnswered(
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/templates/list\"}", -32601, false);
+  /**
+   * Each bad line gets its JSON-RPC error (with a null id where the id cannot be read), and the
+   * valid call after it is still answered.
+   */
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "not JSON is a parse error | '{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ' | -32700 | true",
+        "not JSON is a parse error | hello | -32700 | true",
+        "not JSON is a parse error | \u00ff\u00fe garbage | -32700 | true",
+        "a batch is an invalid request | [{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}] | -32600 | true",
+        "a batch is an invalid request | [] | -32600 | true",
+        "a non-object is an invalid request | \"just a string\" | -32600 | true",
+        "a non-object is an invalid request | 12345 | -32600 | true",
+        "a non-object is an invalid request | null | -32600 | true",
+        "an object that is not a message is an invalid request | {} | -32600 | true",
+        "an object that is not a message is an invalid request | {\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"} | -32600 | true",
+        "an object that is not a message is an invalid request | {\"jsonrpc\":\"2.0\",\"id\":5,\"method\":7} | -32600 | false",
+        "an object that is not a message is an invalid request | {\"id\":6,\"method\":\"ping\"} | -32600 | false",
+        "params that are not an object are invalid params | {\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":\"x\"} | -32602 | false",
+        "an unknown method is method-not-found at once | {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/templates/list\"} | -32601 | false"
+      })
+  void aBadLineGetsItsErrorAndTheNextCallIsAnswered(
+      String what, String badLine, int code, boolean nullId) throws IOException {
+    assertErrorThenAnswered(badLine, code, nullId);
   }
 
   @Test

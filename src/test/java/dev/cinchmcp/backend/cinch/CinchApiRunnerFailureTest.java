@@ -148,46 +148,42 @@ class CinchApiRunnerFailureTest {
     assertTrue(m.contains("user"), m);
   }
 
-  static Stream<Arguments> requestRefused() {
-    return statusesAndShapes(400, 413, 422);
+  static Stream<Arguments> errorStatuses() {
+    return Stream.concat(
+        withKindAndWords(
+            statusesAndShapes(400, 413, 422),
+            Kind.REQUEST_REFUSED,
+            "code must not exceed 100000 bytes"),
+        withKindAndWords(
+            statusesAndShapes(500, 502, 503, 504),
+            Kind.SERVER_ERROR,
+            "upstream sandbox pool exhausted"));
   }
 
+  private static Stream<Arguments> withKindAndWords(
+      Stream<Arguments> statusesAndShapes, Kind kind, String sentence) {
+    return statusesAndShapes.map(a -> Arguments.of(a.get()[0], a.get()[1], kind, sentence));
+  }
+
+  /**
+   * A refused request (4xx) or a server error (5xx) is reported with its status and an excerpt of
+   * the API's own words, without HTML tags, and never retried: a 5xx may have reached the sandbox,
+   * and a retry could run the program twice.
+   */
   @ParameterizedTest(name = "HTTP {0}, {1} body")
-  @MethodSource("requestRefused")
-  void refusedRequestPassesOnTheApisOwnMessage(int status, Shape shape) {
-    answer(status, shape, "code must not exceed 100000 bytes");
+  @MethodSource("errorStatuses")
+  void anErrorStatusGivesItsKindStatusAndTheApisOwnWords(
+      int status, Shape shape, Kind kind, String sentence) {
+    answer(status, shape, sentence);
 
     RunFailure failure = runFails(api.runner(TIMEOUT));
 
-    assertEquals(Kind.REQUEST_REFUSED, failure.kind());
+    assertEquals(kind, failure.kind());
     assertTrue(failure.getMessage().contains("HTTP " + status), failure.getMessage());
     if (shape != Shape.EMPTY) {
-      assertTrue(
-          failure.getMessage().contains("code must not exceed 100000 bytes"), failure.getMessage());
+      assertTrue(failure.getMessage().contains(sentence), failure.getMessage());
     }
     assertFalse(failure.getMessage().contains("<"), "no HTML tags: " + failure.getMessage());
-    api.wireMock().verify(1, postRequestedFor(urlEqualTo("/run")));
-  }
-
-  static Stream<Arguments> serverError() {
-    return statusesAndShapes(500, 502, 503, 504);
-  }
-
-  @ParameterizedTest(name = "HTTP {0}, {1} body")
-  @MethodSource("serverError")
-  void serverErrorGivesStatusAndExcerpt(int status, Shape shape) {
-    answer(status, shape, "upstream sandbox pool exhausted");
-
-    RunFailure failure = runFails(api.runner(TIMEOUT));
-
-    assertEquals(Kind.SERVER_ERROR, failure.kind());
-    assertTrue(failure.getMessage().contains("HTTP " + status), failure.getMessage());
-    if (shape != Shape.EMPTY) {
-      assertTrue(
-          failure.getMessage().contains("upstream sandbox pool exhausted"), failure.getMessage());
-    }
-    // A 5xx may have reached the sandbox: it is never retried (a retry could run the program
-    // twice).
     api.wireMock().verify(1, postRequestedFor(urlEqualTo("/run")));
   }
 
@@ -305,38 +301,29 @@ class CinchApiRunnerFailureTest {
     try (ServerSocket socket = new ServerSocket(0)) {
       closedPort = socket.getLocalPort();
     }
-    CinchApiRunner runner =
-        api.runner(URI.create("http://127.0.0.1:" + closedPort + "/run"), TIMEOUT);
 
-    RunFailure failure = runFails(runner);
-
-    assertEquals(Kind.UNREACHABLE, failure.kind(), failure.getMessage());
-    assertTrue(failure.getMessage().startsWith("Cannot reach"), failure.getMessage());
-    assertTrue(failure.getMessage().contains("refused"), failure.getMessage());
+    assertCannotReach(URI.create("http://127.0.0.1:" + closedPort + "/run"), "refused");
   }
 
   @Test
   void unknownHostSaysCannotBeReached() {
-    CinchApiRunner runner = api.runner(URI.create("http://nonexistent.invalid/run"), TIMEOUT);
-
-    RunFailure failure = runFails(runner);
-
-    assertEquals(Kind.UNREACHABLE, failure.kind(), failure.getMessage());
-    assertTrue(failure.getMessage().startsWith("Cannot reach"), failure.getMessage());
-    assertTrue(failure.getMessage().contains("does not resolve"), failure.getMessage());
+    assertCannotReach(URI.create("http://nonexistent.invalid/run"), "does not resolve");
   }
 
   @Test
   void tlsFailureSaysCannotBeReached() {
     api.answer(aResponse().withStatus(200).withBody(OK_RUN));
     // https spoken to a plain-http port: the handshake cannot succeed.
-    CinchApiRunner runner =
-        api.runner(URI.create("https://127.0.0.1:" + api.wireMock().port() + "/run"), TIMEOUT);
+    assertCannotReach(URI.create("https://127.0.0.1:" + api.wireMock().port() + "/run"), "TLS");
+  }
 
-    RunFailure failure = runFails(runner);
+  /** A call to this address fails as unreachable: "Cannot reach", and why. */
+  private static void assertCannotReach(URI runUri, String why) {
+    RunFailure failure = runFails(api.runner(runUri, TIMEOUT));
 
     assertEquals(Kind.UNREACHABLE, failure.kind(), failure.getMessage());
-    assertTrue(failure.getMessage().contains("TLS"), failure.getMessage());
+    assertTrue(failure.getMessage().startsWith("Cannot reach"), failure.getMessage());
+    assertTrue(failure.getMessage().contains(why), failure.getMessage());
   }
 
   static Stream<Arguments> notARun() {
@@ -407,28 +394,26 @@ class CinchApiRunnerFailureTest {
 
   @Test
   void slowAnswerIsATimeoutWithinTheTimeout() {
+    // The answer, when it comes, is a good run: a TIMEOUT shows the call ended at its deadline
+    // rather than waiting for it.
     api.answer(aResponse().withStatus(200).withBody(OK_RUN).withFixedDelay(3_000));
 
-    long start = System.nanoTime();
     RunFailure failure = runFails(api.runner(Duration.ofMillis(400)));
-    long elapsedMs = (System.nanoTime() - start) / 1_000_000;
 
-    assertEquals(Kind.TIMEOUT, failure.kind());
+    assertEquals(Kind.TIMEOUT, failure.kind(), failure.getMessage());
     assertTrue(failure.getMessage().contains("400 ms"), failure.getMessage());
     assertTrue(failure.getMessage().contains("CINCH_TIMEOUT_MS"), failure.getMessage());
-    assertTrue(elapsedMs < 2_900, "waited " + elapsedMs + " ms, as long as the API's delay");
   }
 
   @Test
   void answerWhoseBodyDribblesPastTheTimeoutIsATimeout() {
+    // Whole, the body is a good run: a TIMEOUT shows the call did not wait for all of it.
     api.answer(aResponse().withStatus(200).withBody(OK_RUN).withChunkedDribbleDelay(20, 4_000));
 
-    long start = System.nanoTime();
     RunFailure failure = runFails(api.runner(Duration.ofMillis(500)));
-    long elapsedMs = (System.nanoTime() - start) / 1_000_000;
 
     assertEquals(Kind.TIMEOUT, failure.kind(), failure.getMessage());
-    assertTrue(elapsedMs < 3_900, "waited " + elapsedMs + " ms, as long as the whole body took");
+    assertTrue(failure.getMessage().contains("500 ms"), failure.getMessage());
   }
 
   @Test

@@ -5,8 +5,8 @@ import static dev.cinchmcp.backend.cinch.Runs.python;
 import static dev.cinchmcp.backend.cinch.Runs.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.backend.CappedText;
@@ -15,9 +15,12 @@ import dev.cinchmcp.testkit.FakeCinchApi;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** How the API's answer to a run becomes a {@link RunResult}, read from a real HTTP response. */
@@ -46,92 +49,76 @@ class CinchApiRunnerResultTest {
     return m;
   }
 
-  @Test
-  void documentedAnswerIsReadWhole() {
-    RunResult r =
-        answer(
-            "{\"stdout\": \"4\", \"stderr\": \"\", \"exitCode\": 0, \"timedOut\": false, \"durationMs\": 287}");
+  /**
+   * An answer is read field by field into the whole result; a run succeeded when it exited 0 within
+   * its time. A stream the answer does not have (or has as null) is empty.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void answersAreReadWhole(String what, String body, RunResult expected, boolean succeeded) {
+    RunResult r = answer(body);
 
-    assertEquals("4", r.stdout().text());
-    assertEquals(1, r.stdout().originalLength());
-    assertEquals("", r.stderr().text());
-    assertEquals(0, r.exitCode());
-    assertFalse(r.timedOut());
-    assertEquals(287L, r.durationMs());
-    assertEquals("cinch", r.backend());
-    assertTrue(r.succeeded());
+    assertEquals(expected, r);
+    assertEquals(succeeded, r.succeeded());
   }
 
-  @Test
-  void unknownFieldsOfEveryKindAreIgnored() {
-    RunResult r =
-        answer(
+  static Stream<Arguments> answersAreReadWhole() {
+    return Stream.of(
+        arguments(
+            "the documented answer",
+            "{\"stdout\": \"4\", \"stderr\": \"\", \"exitCode\": 0, \"timedOut\": false, \"durationMs\": 287}",
+            read("4", "", 0, false, 287L),
+            true),
+        arguments(
+            "unknown fields of every kind are ignored",
             "{\"id\":\"run_123\",\"meta\":{\"region\":\"eu\",\"tags\":[1,2,{\"a\":[[],{}]}],\"x\":null},"
                 + "\"stdout\":\"hi\\n\",\"cost\":0.00012,\"ok\":true,\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,"
-                + "\"durationMs\":12,\"sandbox\":{\"python\":\"3.12\"},\"warnings\":[]}");
-
-    assertEquals("hi\n", r.stdout().text());
-    assertEquals(0, r.exitCode());
-    assertEquals(12L, r.durationMs());
-    assertTrue(r.succeeded());
+                + "\"durationMs\":12,\"sandbox\":{\"python\":\"3.12\"},\"warnings\":[]}",
+            read("hi\n", "", 0, false, 12L),
+            true),
+        arguments(
+            "a missing exit code is null and not a success",
+            "{\"stdout\":\"4\"}",
+            read("4", null, null, false, null),
+            false),
+        arguments(
+            "null fields count as missing",
+            "{\"stdout\":\"4\",\"stderr\":null,\"exitCode\":null,\"timedOut\":null,\"durationMs\":null}",
+            read("4", null, null, false, null),
+            false),
+        arguments(
+            "snake case names are accepted",
+            "{\"stdout\":\"\",\"stderr\":\"boom\",\"exit_code\":1,\"timed_out\":true,\"duration_ms\":10001}",
+            read("", "boom", 1, true, 10_001L),
+            false),
+        arguments(
+            "a non-zero exit is not a success",
+            "{\"stdout\":\"\",\"stderr\":\"Traceback\",\"exitCode\":-9,\"timedOut\":false,\"durationMs\":5}",
+            read("", "Traceback", -9, false, 5L),
+            false),
+        arguments(
+            "timed out with exit 0 is not a success",
+            "{\"stdout\":\"partial\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":true,\"durationMs\":10000}",
+            read("partial", "", 0, true, 10_000L),
+            false),
+        arguments(
+            "white space around the answer is allowed",
+            "\r\n  { \"stdout\" : \"4\" , \"exitCode\" : 0 }  \n",
+            read("4", null, 0, false, null),
+            true));
   }
 
-  @Test
-  void missingExitCodeIsNullAndNotASuccess() {
-    RunResult r = answer("{\"stdout\":\"4\"}");
-
-    assertEquals("4", r.stdout().text());
-    assertEquals(CappedText.EMPTY, r.stderr());
-    assertNull(r.exitCode());
-    assertNull(r.durationMs());
-    assertFalse(r.timedOut());
-    assertFalse(r.succeeded());
-  }
-
-  @Test
-  void nullFieldsCountAsMissing() {
-    RunResult r =
-        answer(
-            "{\"stdout\":\"4\",\"stderr\":null,\"exitCode\":null,\"timedOut\":null,\"durationMs\":null}");
-
-    assertEquals("4", r.stdout().text());
-    assertEquals(CappedText.EMPTY, r.stderr());
-    assertNull(r.durationMs());
-    assertNull(r.exitCode());
-    assertFalse(r.succeeded());
-  }
-
-  @Test
-  void snakeCaseNamesAreAccepted() {
-    RunResult r =
-        answer(
-            "{\"stdout\":\"\",\"stderr\":\"boom\",\"exit_code\":1,\"timed_out\":true,\"duration_ms\":10001}");
-
-    assertEquals("boom", r.stderr().text());
-    assertEquals(1, r.exitCode());
-    assertTrue(r.timedOut());
-    assertEquals(10_001L, r.durationMs());
-    assertFalse(r.succeeded());
-  }
-
-  @Test
-  void nonZeroExitIsNotASuccess() {
-    RunResult r =
-        answer(
-            "{\"stdout\":\"\",\"stderr\":\"Traceback\",\"exitCode\":-9,\"timedOut\":false,\"durationMs\":5}");
-
-    assertEquals(-9, r.exitCode());
-    assertFalse(r.succeeded());
-  }
-
-  @Test
-  void timedOutWithExitZeroIsNotASuccess() {
-    RunResult r =
-        answer(
-            "{\"stdout\":\"partial\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":true,\"durationMs\":10000}");
-
-    assertTrue(r.timedOut());
-    assertFalse(r.succeeded());
+  /** The result the Cinch backend reads from these fields (a null stream is an empty one). */
+  private static RunResult read(
+      String stdout, String stderr, Integer exitCode, boolean timedOut, Long durationMs) {
+    return new RunResult(
+        CappedText.of(stdout),
+        CappedText.of(stderr),
+        exitCode,
+        timedOut,
+        durationMs,
+        "cinch",
+        null);
   }
 
   @Test
@@ -224,14 +211,6 @@ class CinchApiRunnerResultTest {
     assertEquals(CappedText.TAIL, r.stdout().tail().length());
     assertEquals(length, r.stdout().originalLength());
     assertEquals("small", r.stderr().text());
-    assertEquals(0, r.exitCode());
-  }
-
-  @Test
-  void whitespaceAroundTheAnswerIsAllowed() {
-    RunResult r = answer("\r\n  { \"stdout\" : \"4\" , \"exitCode\" : 0 }  \n");
-
-    assertEquals("4", r.stdout().text());
     assertEquals(0, r.exitCode());
   }
 }

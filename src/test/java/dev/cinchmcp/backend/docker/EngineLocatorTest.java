@@ -36,14 +36,24 @@ class EngineLocatorTest {
     return located.candidates().stream().map(EngineAddress::uri).toList();
   }
 
+  /** On this OS the engine is looked for at these addresses, in this order. */
+  private void assertCandidates(String os, String... uris) {
+    assertEquals(List.of(uris), uris(locate(os)));
+  }
+
+  /** On this OS the engine is looked for at this address alone, found through {@code source}. */
+  private void assertOnlyCandidate(String os, String uri, String source) {
+    EngineLocator.Located located = locate(os);
+    assertEquals(List.of(uri), uris(located));
+    assertEquals(source, located.candidates().get(0).source());
+  }
+
   @Test
   void dockerHostComesFirstAndAlone() {
     env.put("HOME", "/Users/ann");
     env.put("DOCKER_HOST", "unix:///Users/ann/.colima/work/docker.sock");
     sockets.add("/Users/ann/.docker/run/docker.sock");
-    EngineLocator.Located located = locate("Mac OS X");
-    assertEquals(List.of("unix:///Users/ann/.colima/work/docker.sock"), uris(located));
-    assertEquals("DOCKER_HOST", located.candidates().get(0).source());
+    assertOnlyCandidate("Mac OS X", "unix:///Users/ann/.colima/work/docker.sock", "DOCKER_HOST");
   }
 
   @Test
@@ -67,11 +77,10 @@ class EngineLocatorTest {
     env.put("HOME", "/Users/ann");
     sockets.add("/Users/ann/.rd/docker.sock");
     sockets.add("/Users/ann/.local/share/containers/podman/machine/podman.sock");
-    assertEquals(
-        List.of(
-            "unix:///Users/ann/.rd/docker.sock",
-            "unix:///Users/ann/.local/share/containers/podman/machine/podman.sock"),
-        uris(locate("Mac OS X")));
+    assertCandidates(
+        "Mac OS X",
+        "unix:///Users/ann/.rd/docker.sock",
+        "unix:///Users/ann/.local/share/containers/podman/machine/podman.sock");
   }
 
   @Test
@@ -79,9 +88,7 @@ class EngineLocatorTest {
     env.put("HOME", "/Users/ann");
     env.put("TMPDIR", "/var/folders/xy/T/");
     sockets.add("/var/folders/xy/T/podman/podman-machine-default-api.sock");
-    assertEquals(
-        List.of("unix:///var/folders/xy/T/podman/podman-machine-default-api.sock"),
-        uris(locate("Mac OS X")));
+    assertCandidates("Mac OS X", "unix:///var/folders/xy/T/podman/podman-machine-default-api.sock");
   }
 
   @Test
@@ -109,12 +116,11 @@ class EngineLocatorTest {
     sockets.add("/var/run/docker.sock");
     sockets.add("/run/user/1000/docker.sock");
     sockets.add("/run/user/1000/podman/podman.sock");
-    assertEquals(
-        List.of(
-            "unix:///var/run/docker.sock",
-            "unix:///run/user/1000/docker.sock",
-            "unix:///run/user/1000/podman/podman.sock"),
-        uris(locate("Linux")));
+    assertCandidates(
+        "Linux",
+        "unix:///var/run/docker.sock",
+        "unix:///run/user/1000/docker.sock",
+        "unix:///run/user/1000/podman/podman.sock");
   }
 
   @Test
@@ -126,9 +132,8 @@ class EngineLocatorTest {
         "/Users/ann/.docker/contexts/meta/" + EngineLocator.sha256("colima") + "/meta.json",
         "{\"Name\":\"colima\",\"Endpoints\":{\"docker\":{\"Host\":"
             + "\"unix:///Users/ann/.colima/default/docker.sock\",\"SkipTLSVerify\":false}}}");
-    EngineLocator.Located located = locate("Mac OS X");
-    assertEquals(List.of("unix:///Users/ann/.colima/default/docker.sock"), uris(located));
-    assertEquals("Docker context colima", located.candidates().get(0).source());
+    assertOnlyCandidate(
+        "Mac OS X", "unix:///Users/ann/.colima/default/docker.sock", "Docker context colima");
   }
 
   @Test
@@ -139,7 +144,7 @@ class EngineLocatorTest {
     files.put(
         "/etc/ann-docker/contexts/meta/" + EngineLocator.sha256("rootless") + "/meta.json",
         "{\"Endpoints\":{\"docker\":{\"Host\":\"unix:///run/user/1000/docker.sock\"}}}");
-    assertEquals(List.of("unix:///run/user/1000/docker.sock"), uris(locate("Linux")));
+    assertCandidates("Linux", "unix:///run/user/1000/docker.sock");
   }
 
   @Test
@@ -147,7 +152,7 @@ class EngineLocatorTest {
     env.put("HOME", "/home/ann");
     sockets.add("/var/run/docker.sock");
     files.put("/home/ann/.docker/config.json", "{\"currentContext\":\"default\"}");
-    assertEquals(List.of("unix:///var/run/docker.sock"), uris(locate("Linux")));
+    assertCandidates("Linux", "unix:///var/run/docker.sock");
   }
 
   @Test
@@ -171,7 +176,7 @@ class EngineLocatorTest {
   @Test
   void aPlainTcpHostGetsDockersDefaultPort() {
     env.put("DOCKER_HOST", "tcp://127.0.0.1");
-    assertEquals(List.of("tcp://127.0.0.1:2375"), uris(locate("Linux")));
+    assertCandidates("Linux", "tcp://127.0.0.1:2375");
   }
 
   @Test

@@ -25,14 +25,24 @@ class OutputFramesTest {
     out.writeBytes(payload);
   }
 
+  private static void frame(ByteArrayOutputStream out, int stream, String text) {
+    frame(out, stream, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** What OutputFrames makes of this attach stream, read to its end. */
+  private static OutputFrames drained(byte[] stream) {
+    OutputFrames frames = new OutputFrames();
+    frames.drain(new ByteArrayInputStream(stream));
+    return frames;
+  }
+
   @Test
   void stdoutAndStderrAreSplitWhateverTheOrder() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    frame(bytes, 2, "warning\n".getBytes(StandardCharsets.UTF_8));
-    frame(bytes, 1, "42\n".getBytes(StandardCharsets.UTF_8));
-    frame(bytes, 2, "done\n".getBytes(StandardCharsets.UTF_8));
-    OutputFrames frames = new OutputFrames();
-    frames.drain(new ByteArrayInputStream(bytes.toByteArray()));
+    frame(bytes, 2, "warning\n");
+    frame(bytes, 1, "42\n");
+    frame(bytes, 2, "done\n");
+    OutputFrames frames = drained(bytes.toByteArray());
     assertEquals("42\n", frames.stdout().text());
     assertEquals("warning\ndone\n", frames.stderr(null).text());
   }
@@ -44,8 +54,7 @@ class OutputFramesTest {
     frame(bytes, 1, Arrays.copyOfRange(smile, 0, 1));
     frame(bytes, 1, Arrays.copyOfRange(smile, 1, 3));
     frame(bytes, 1, Arrays.copyOfRange(smile, 3, 4));
-    OutputFrames frames = new OutputFrames();
-    frames.drain(new ByteArrayInputStream(bytes.toByteArray()));
+    OutputFrames frames = drained(bytes.toByteArray());
     assertEquals("\uD83D\uDE00", frames.stdout().text());
   }
 
@@ -53,8 +62,7 @@ class OutputFramesTest {
   void invalidBytesAndACutAtTheEndBecomeReplacementCharacters() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     frame(bytes, 1, new byte[] {'a', (byte) 0xff, 'b', (byte) 0xe2, (byte) 0x82});
-    OutputFrames frames = new OutputFrames();
-    frames.drain(new ByteArrayInputStream(bytes.toByteArray()));
+    OutputFrames frames = drained(bytes.toByteArray());
     assertEquals("a\uFFFDb\uFFFD", frames.stdout().text());
   }
 
@@ -66,9 +74,8 @@ class OutputFramesTest {
     for (int i = 0; i < 200; i++) {
       frame(bytes, 1, chunk);
     }
-    frame(bytes, 1, "end\n".getBytes(StandardCharsets.UTF_8));
-    OutputFrames frames = new OutputFrames();
-    frames.drain(new ByteArrayInputStream(bytes.toByteArray()));
+    frame(bytes, 1, "end\n");
+    OutputFrames frames = drained(bytes.toByteArray());
     assertEquals(200L * 16 * 1024 + 4, frames.stdout().originalLength());
     assertTrue(frames.stdout().truncated());
     assertTrue(frames.stdout().tail().endsWith("xend\n"));
@@ -77,14 +84,13 @@ class OutputFramesTest {
   @Test
   void aStreamCutInTheMiddleOfAFrameKeepsWhatCame() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    frame(bytes, 1, "complete\n".getBytes(StandardCharsets.UTF_8));
+    frame(bytes, 1, "complete\n");
     byte[] whole = bytes.toByteArray();
     ByteArrayOutputStream cut = new ByteArrayOutputStream();
     cut.writeBytes(whole);
-    frame(cut, 1, "partial line".getBytes(StandardCharsets.UTF_8));
+    frame(cut, 1, "partial line");
     byte[] truncated = Arrays.copyOf(cut.toByteArray(), cut.size() - 5);
-    OutputFrames frames = new OutputFrames();
-    frames.drain(new ByteArrayInputStream(truncated));
+    OutputFrames frames = drained(truncated);
     assertEquals("complete\npartial", frames.stdout().text());
     assertEquals("\n[sandbox] note\n", "\n" + frames.stderr("[sandbox] note").text());
   }

@@ -61,22 +61,39 @@ class LocalSandboxPoolTest {
     return Sandboxes.lastStartWasWarm(noted.lines());
   }
 
-  @Test
-  void eachSandboxIsUsedOnceAndThePoolRefillsAfterTheCall() throws Exception {
-    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 1);
+  /** The use of a runner whose pool is full. */
+  private interface WithRunner {
+    void use(LocalSandboxRunner runner) throws Exception;
+  }
+
+  /**
+   * Starts a runner with {@code size} sandboxes waiting per language, lets {@code use} have it,
+   * closes it, and asserts that it left nothing behind.
+   */
+  private void withWarmRunner(int size, WithRunner use) throws Exception {
+    LocalSandboxRunner runner = Sandboxes.warmRunner(state, size);
     try {
-      assertEquals(1, runner.waiting(Language.PYTHON));
-      assertEquals(1, runner.waiting(Language.JAVASCRIPT));
-      assertTrue(ranWarm(runner, PY));
-      Sandboxes.awaitPoolFull(runner);
-      assertTrue(ranWarm(runner, PY));
-      assertTrue(ranWarm(runner, JS));
-      Sandboxes.awaitPoolFull(runner);
-      assertTrue(ranWarm(runner, JS));
+      use.use(runner);
     } finally {
       runner.close();
     }
     Sandboxes.assertNothingLeft(runner);
+  }
+
+  @Test
+  void eachSandboxIsUsedOnceAndThePoolRefillsAfterTheCall() throws Exception {
+    withWarmRunner(
+        1,
+        runner -> {
+          assertEquals(1, runner.waiting(Language.PYTHON));
+          assertEquals(1, runner.waiting(Language.JAVASCRIPT));
+          assertTrue(ranWarm(runner, PY));
+          Sandboxes.awaitPoolFull(runner);
+          assertTrue(ranWarm(runner, PY));
+          assertTrue(ranWarm(runner, JS));
+          Sandboxes.awaitPoolFull(runner);
+          assertTrue(ranWarm(runner, JS));
+        });
     assertEquals(List.of(), Sandboxes.ownCgroups(), "cgroups left behind");
   }
 
@@ -118,35 +135,32 @@ class LocalSandboxPoolTest {
 
   @Test
   void aWaitingSandboxThatDiedMeansAColdStart() throws Exception {
-    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 1);
-    try {
-      // Kill the waiting sandboxes from outside, as the OOM killer might.
-      killRunProcesses();
-      assertFalse(ranWarm(runner, PY), "a dead sandbox is not handed out");
-      assertFalse(ranWarm(runner, JS), "a dead sandbox is not handed out");
-      Sandboxes.awaitPoolFull(runner);
-      assertTrue(ranWarm(runner, PY), "the pool is refilled after the cold runs");
-    } finally {
-      runner.close();
-    }
-    Sandboxes.assertNothingLeft(runner);
+    withWarmRunner(
+        1,
+        runner -> {
+          // Kill the waiting sandboxes from outside, as the OOM killer might.
+          killRunProcesses();
+          assertFalse(ranWarm(runner, PY), "a dead sandbox is not handed out");
+          assertFalse(ranWarm(runner, JS), "a dead sandbox is not handed out");
+          Sandboxes.awaitPoolFull(runner);
+          assertTrue(ranWarm(runner, PY), "the pool is refilled after the cold runs");
+        });
   }
 
   @Test
   void aBurstTakesWhatWaitsAndRunsTheRestCold() throws Exception {
-    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 2);
-    try {
-      List<Noted> burst = new ArrayList<>();
-      for (int i = 0; i < 6; i++) {
-        burst.add(startNoting(runner, PY));
-      }
-      long warm = burst.stream().filter(LocalSandboxPoolTest::ranWarm).count();
-      assertEquals(2, warm, "the two waiting sandboxes, and no more: no refill during the burst");
-      Sandboxes.awaitPoolFull(runner);
-    } finally {
-      runner.close();
-    }
-    Sandboxes.assertNothingLeft(runner);
+    withWarmRunner(
+        2,
+        runner -> {
+          List<Noted> burst = new ArrayList<>();
+          for (int i = 0; i < 6; i++) {
+            burst.add(startNoting(runner, PY));
+          }
+          long warm = burst.stream().filter(LocalSandboxPoolTest::ranWarm).count();
+          assertEquals(
+              2, warm, "the two waiting sandboxes, and no more: no refill during the burst");
+          Sandboxes.awaitPoolFull(runner);
+        });
   }
 
   @Test

@@ -18,11 +18,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What a program sees in a sandbox started ahead of time is what it sees in a cold one: each test
@@ -111,12 +114,25 @@ class LocalSandboxWarmSemanticsTest {
             Language.PYTHON));
   }
 
-  @Test
-  void pythonTracebacksAndExitCodesAreAColdRunsOnes() {
-    assertSame(new Program("def f():\n    raise ValueError('x')\nf()", Language.PYTHON));
-    assertSame(new Program("import sys\nprint('a')\nsys.exit(3)", Language.PYTHON));
-    assertSame(new Program("import os\nos.kill(os.getpid(), 9)", Language.PYTHON));
-    assertSame(new Program("print(1 +", Language.PYTHON));
+  /** An uncaught error, an exit code, a kill and a syntax error end a warm run as a cold one. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource
+  void tracebacksAndExitCodesAreAColdRunsOnes(Program program) {
+    assertSame(program);
+  }
+
+  static Stream<Program> tracebacksAndExitCodesAreAColdRunsOnes() {
+    Language py = Language.PYTHON;
+    Language js = Language.JAVASCRIPT;
+    return Stream.of(
+        new Program("def f():\n    raise ValueError('x')\nf()", py),
+        new Program("import sys\nprint('a')\nsys.exit(3)", py),
+        new Program("import os\nos.kill(os.getpid(), 9)", py),
+        new Program("print(1 +", py),
+        new Program("function f() { throw new Error('x'); }\nf();", js),
+        new Program("console.log('a'); process.exit(3);", js),
+        new Program("process.kill(process.pid, 'SIGKILL');", js),
+        new Program("console.log(1 +", js));
   }
 
   @Test
@@ -133,14 +149,6 @@ class LocalSandboxWarmSemanticsTest {
             console.log(JSON.stringify(fs.readFileSync(0, 'utf8')), process.uptime.name);
             """,
             Language.JAVASCRIPT));
-  }
-
-  @Test
-  void nodeStackTracesAndExitCodesAreAColdRunsOnes() {
-    assertSame(new Program("function f() { throw new Error('x'); }\nf();", Language.JAVASCRIPT));
-    assertSame(new Program("console.log('a'); process.exit(3);", Language.JAVASCRIPT));
-    assertSame(new Program("process.kill(process.pid, 'SIGKILL');", Language.JAVASCRIPT));
-    assertSame(new Program("console.log(1 +", Language.JAVASCRIPT));
   }
 
   @Test
