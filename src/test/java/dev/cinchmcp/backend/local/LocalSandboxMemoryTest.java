@@ -49,19 +49,13 @@ class LocalSandboxMemoryTest {
     // (Python's 200 MB took 2-2.5 s at half a CPU here), and eight at once on two cores could
     // reach the 10 s limit.
     machine =
-        Sandboxes.usable(
-            LocalSandboxRunner.start(
-                LocalSandboxSettings.defaults()
-                    .withStateDir(state.resolve("machine"))
-                    .withPoolSize(0)
-                    .withMaxConcurrent(1)));
+        oneAtATime(
+            LocalSandboxSettings.defaults().withStateDir(state.resolve("machine")).withPoolSize(0));
     inside =
-        Sandboxes.usable(
-            LocalSandboxRunner.start(
-                LocalSandboxSettings.defaults()
-                    .withStateDir(state.resolve("inside"))
-                    .withMaxConcurrent(1)
-                    .withoutHostCgroups()));
+        oneAtATime(
+            LocalSandboxSettings.defaults()
+                .withStateDir(state.resolve("inside"))
+                .withoutHostCgroups());
     assertFalse(inside.limits().hostCgroupsHold());
     for (int mb : new int[] {200, 280, 400}) {
       for (var runner : Map.of("machine", machine, "inside", inside).entrySet()) {
@@ -106,6 +100,10 @@ class LocalSandboxMemoryTest {
           + " const threads = () => require('fs').readdirSync('/proc/self/task').length;"
           + " nap(1000); const early = threads(); nap(2000);"
           + " console.log('held, threads ' + (threads() - early) + ' more')";
+
+  private static LocalSandboxRunner oneAtATime(LocalSandboxSettings settings) {
+    return Sandboxes.usable(LocalSandboxRunner.start(settings.withMaxConcurrent(1)));
+  }
 
   @AfterAll
   static void stop() {
