@@ -214,17 +214,25 @@ public final class StdioTransport implements McpServerTransportProvider {
   public void stopNow() {
     stopped = true;
     drained = true;
-    try {
-      in.close(); // ends a read under way, if stdin is a channel
-    } catch (IOException e) {
-      log.debug("Closing stdin failed: {}", e.toString());
-    }
+    closeInput(in);
     List<Request> cancelled = requests.stopAll();
     JsonRpcWriter w = writer;
     if (w != null) {
       w.close(System.nanoTime());
     }
     log.debug("Stopped at once: {} request(s) cancelled", cancelled.size());
+  }
+
+  /**
+   * Closes stdin on a stop, before a transport exists or by {@link #stopNow()}: a read under way
+   * ends, if stdin is a channel. A failure is only logged: the process is ending anyway.
+   */
+  public static void closeInput(InputStream in) {
+    try {
+      in.close();
+    } catch (IOException e) {
+      log.debug("Closing stdin failed: {}", e.toString());
+    }
   }
 
   /**
