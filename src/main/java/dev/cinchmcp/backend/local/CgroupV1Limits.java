@@ -1,15 +1,12 @@
 package dev.cinchmcp.backend.local;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * cgroup v1 (the layout of these machines; needs root): one directory per run in each of the
@@ -19,7 +16,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CgroupV1Limits implements CgroupLimits {
 
-  private static final Logger log = LoggerFactory.getLogger(CgroupV1Limits.class);
   static final List<String> CONTROLLERS = List.of("memory", "pids", "cpu");
   static final long CPU_PERIOD_US = 100_000;
 
@@ -68,15 +64,7 @@ final class CgroupV1Limits implements CgroupLimits {
   @Override
   public void removeLeftovers(Predicate<String> isLeftover) {
     for (Path parent : parents.values()) {
-      try (DirectoryStream<Path> runs = Files.newDirectoryStream(parent)) {
-        for (Path run : runs) {
-          if (Files.isDirectory(run) && isLeftover.test(run.getFileName().toString())) {
-            CgroupLimits.killAndRemove(run);
-          }
-        }
-      } catch (IOException e) {
-        log.warn("Could not list {}: {}", parent, e.toString());
-      }
+      CgroupLimits.removeLeftovers(parent, isLeftover, CgroupLimits::killAndRemove);
     }
   }
 }

@@ -13,24 +13,18 @@ record CgroupV1Run(Path memory, Path pids, Path cpu) implements RunCgroup {
   }
 
   @Override
-  public boolean memoryExceeded() {
-    return CgroupLimits.counter(memory.resolve("memory.oom_control"), "oom_kill") > 0;
+  public Path oomEvents() {
+    return memory.resolve("memory.oom_control");
   }
 
   @Override
-  public boolean processLimitHit() {
-    return CgroupLimits.counter(pids.resolve("pids.events"), "max") > 0;
+  public Path pidsDir() {
+    return pids;
   }
 
   @Override
-  public long peakMemory() {
-    return CgroupLimits.number(memory.resolve("memory.max_usage_in_bytes"));
-  }
-
-  @Override
-  public void killAll() {
-    CgroupLimits.pids(pids.resolve("cgroup.procs"))
-        .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+  public Path memoryPeak() {
+    return memory.resolve("memory.max_usage_in_bytes");
   }
 
   @Override

@@ -1,7 +1,6 @@
 package dev.cinchmcp.backend.local;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -9,8 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * cgroup v2, where the system delegates a subtree to this user (systemd does for each user's {@code
@@ -26,7 +23,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CgroupV2Limits implements CgroupLimits {
 
-  private static final Logger log = LoggerFactory.getLogger(CgroupV2Limits.class);
   static final List<String> CONTROLLERS = List.of("memory", "pids", "cpu");
 
   private final Path parent;
@@ -137,14 +133,6 @@ final class CgroupV2Limits implements CgroupLimits {
 
   @Override
   public void removeLeftovers(Predicate<String> isLeftover) {
-    try (DirectoryStream<Path> runs = Files.newDirectoryStream(parent)) {
-      for (Path run : runs) {
-        if (Files.isDirectory(run) && isLeftover.test(run.getFileName().toString())) {
-          new CgroupV2Run(run).remove();
-        }
-      }
-    } catch (IOException e) {
-      log.warn("Could not list {}: {}", parent, e.toString());
-    }
+    CgroupLimits.removeLeftovers(parent, isLeftover, run -> new CgroupV2Run(run).remove());
   }
 }
