@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend;
 
 import java.time.Duration;
+import org.slf4j.Logger;
 
 /**
  * How a run in a sandbox of this machine (the local gVisor sandbox, a container) ended, and the
@@ -38,6 +39,33 @@ public enum SandboxEnding {
             : null;
     return new RunResult(
         output.stdout(), output.stderr(note), null, timedOut, durationMs, backend, output.files());
+  }
+
+  /**
+   * What the caller of a run is told when the run threw: a {@link RunFailure} as it is, also in the
+   * client's log; anything else was not foreseen, so it is logged with its stack for the operator
+   * and the model gets a {@link RunFailure.Reason#SANDBOX_FAILED}.
+   *
+   * @param log the runner's logger
+   * @param sandbox the sandbox in the operator's log, e.g. "Container cinchmcp-1-2"
+   * @param backend the backend in the model's words, e.g. "The docker backend"
+   * @param advice what the model may do then, e.g. "Try again."
+   */
+  public static RunFailure failure(
+      RuntimeException thrown,
+      RunListener events,
+      Logger log,
+      String sandbox,
+      String backend,
+      String advice) {
+    if (thrown instanceof RunFailure failure) {
+      events.log(RunListener.Level.ERROR, failure.getMessage());
+      return failure;
+    }
+    log.error("{} failed", sandbox, thrown);
+    return new RunFailure(
+        RunFailure.Reason.SANDBOX_FAILED,
+        backend + " failed unexpectedly (" + thrown.getClass().getSimpleName() + "). " + advice);
   }
 
   /**

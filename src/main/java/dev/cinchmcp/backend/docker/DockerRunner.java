@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxFacts;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -332,17 +333,10 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
             RunListener.Level.INFO, "Container " + run.name() + " timed out and was removed");
       }
       future.complete(result);
-    } catch (RunFailure e) {
-      events.log(RunListener.Level.ERROR, e.getMessage());
-      future.completeExceptionally(e);
     } catch (RuntimeException e) {
-      log.error("Container {} failed", run.name(), e);
       future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.SANDBOX_FAILED,
-              "The docker backend failed unexpectedly ("
-                  + e.getClass().getSimpleName()
-                  + "). Try again."));
+          SandboxEnding.failure(
+              e, events, log, "Container " + run.name(), "The docker backend", "Try again."));
     } finally {
       running.remove(run);
     }

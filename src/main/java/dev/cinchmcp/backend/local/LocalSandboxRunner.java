@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.WarmPool;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -389,17 +390,15 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       future.complete(result);
     } catch (SandboxRun.HandOverFailed e) {
       throw e;
-    } catch (RunFailure e) {
-      events.log(RunListener.Level.ERROR, e.getMessage());
-      future.completeExceptionally(e);
     } catch (RuntimeException e) {
-      log.error("Local sandbox {} failed", run.id(), e);
       future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.SANDBOX_FAILED,
-              "The local sandbox failed unexpectedly ("
-                  + e.getClass().getSimpleName()
-                  + "). Try again, or use the cinch backend."));
+          SandboxEnding.failure(
+              e,
+              events,
+              log,
+              "Local sandbox " + run.id(),
+              "The local sandbox",
+              "Try again, or use the cinch backend."));
     } finally {
       running.remove(run);
     }
