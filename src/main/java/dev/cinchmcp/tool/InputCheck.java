@@ -58,11 +58,8 @@ final class InputCheck {
     }
     if (list.size() > ProgramInput.MAX_ARGS) {
       return refuse(
-          String.format(
-              Locale.ROOT,
-              "\"args\" has %d items; at most %d are allowed. Pass data in \"stdin\" or \"files\".",
-              list.size(),
-              ProgramInput.MAX_ARGS));
+          "\"args\" has %d items; at most %d are allowed. Pass data in \"stdin\" or \"files\".",
+          list.size(), ProgramInput.MAX_ARGS);
     }
     List<String> args = new ArrayList<>(list.size());
     long bytes = 0;
@@ -88,12 +85,9 @@ final class InputCheck {
     }
     if (bytes > ProgramInput.MAX_ARGS_BYTES) {
       return refuse(
-          String.format(
-              Locale.ROOT,
-              "\"args\" hold %,d bytes; at most %,d are allowed. Arguments are for flags and"
-                  + " names: pass data in \"stdin\" or \"files\".",
-              bytes,
-              ProgramInput.MAX_ARGS_BYTES));
+          "\"args\" hold %,d bytes; at most %,d are allowed. Arguments are for flags and"
+              + " names: pass data in \"stdin\" or \"files\".",
+          bytes, ProgramInput.MAX_ARGS_BYTES);
     }
     return new Result(new ProgramInput(null, Map.of(), args), null);
   }
@@ -111,11 +105,8 @@ final class InputCheck {
     }
     if (map.size() > ProgramInput.MAX_FILES) {
       return refuse(
-          String.format(
-              Locale.ROOT,
-              "\"files\" has %d entries; at most %d files are allowed.",
-              map.size(),
-              ProgramInput.MAX_FILES));
+          "\"files\" has %d entries; at most %d files are allowed.",
+          map.size(), ProgramInput.MAX_FILES);
     }
     Map<String, String> files = new LinkedHashMap<>();
     for (Map.Entry<?, ?> entry : map.entrySet()) {
@@ -177,6 +168,11 @@ final class InputCheck {
         ProgramInput.MAX_TOTAL_BYTES,
         largestName,
         largest);
+  }
+
+  /** A refusal whose message is {@code format} filled in (numbers in the root locale). */
+  private static Result refuse(String format, Object... values) {
+    return refuse(String.format(Locale.ROOT, format, values));
   }
 
   private static Result refuse(String message) {
