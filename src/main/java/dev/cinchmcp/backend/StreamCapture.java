@@ -9,7 +9,7 @@ import java.util.Arrays;
  * are held (with, for each, how many original characters it stands for, so that what is left out
  * can be counted exactly). Not thread-safe: one reader feeds it.
  */
-public final class StreamCapture implements OutputCleaner.Units {
+public final class StreamCapture implements TextSink, OutputCleaner.Units {
 
   /** How far into a line a cut looks for the line's end, to cut there instead. */
   public static final int LINE_SNAP = 160;
@@ -32,19 +32,16 @@ public final class StreamCapture implements OutputCleaner.Units {
   private long shownCost;
   private long lineBreaks;
 
+  @Override
   public void append(char[] buf, int off, int len) {
     rawLength += len;
     cleaner.accept(buf, off, len);
   }
 
+  @Override
   public void append(char c) {
     rawLength++;
     cleaner.accept(c);
-  }
-
-  public void append(String text) {
-    char[] chars = text.toCharArray();
-    append(chars, 0, chars.length);
   }
 
   /** Characters held now: the head and the ring, never more than the limit. */
