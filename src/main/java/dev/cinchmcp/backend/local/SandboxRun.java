@@ -92,15 +92,15 @@ final class SandboxRun {
       LocalSandboxSettings settings,
       SandboxHost host,
       ExecutorService streamThreads) {
-    this.id = warm.id();
+    this.id = warm.parts().id();
     this.program = program;
     this.settings = settings;
     this.host = host;
     this.streamThreads = streamThreads;
-    this.bundle = warm.bundle();
+    this.bundle = warm.parts().bundle();
     this.warm = warm;
-    this.process = warm.process();
-    this.cgroup = warm.cgroup();
+    this.process = warm.parts().process();
+    this.cgroup = warm.parts().cgroup();
   }
 
   /** Thrown when a waiting sandbox died before it took its program: nothing ran; run it cold. */
@@ -534,7 +534,10 @@ final class SandboxRun {
    * first, and runsc's state files are then deleted directly ({@code runsc delete -force} of a
    * killed sandbox takes ~0.9 s here; nothing of it runs any more to be told).
    */
-  static void removeKilled(SandboxHost host, String id, Process p, RunCgroup cgroup, Path bundle) {
+  static void removeKilled(SandboxHost host, SandboxParts parts) {
+    String id = parts.id();
+    Process p = parts.process();
+    RunCgroup cgroup = parts.cgroup();
     if (cgroup != null) {
       cgroup.killAll();
     }
@@ -553,7 +556,7 @@ final class SandboxRun {
     if (cgroup != null) {
       cgroup.remove();
     }
-    Housekeeping.deleteTree(bundle);
+    Housekeeping.deleteTree(parts.bundle());
   }
 
   private static boolean hasState(SandboxHost host, String id) {
