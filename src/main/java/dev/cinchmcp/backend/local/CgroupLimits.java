@@ -38,6 +38,25 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
   /** Where the limits come from, for the ready line, e.g. "cgroup v1". */
   String describe();
 
+  /** Writes the limits of a run's new cgroup(s). */
+  interface LimitWrites {
+    void write() throws IOException;
+  }
+
+  /**
+   * {@code run}, once {@code limits} are written into it; when one cannot be, the cgroup is removed
+   * and the failure thrown: a run never starts in a cgroup without all of its limits.
+   */
+  static RunCgroup limited(RunCgroup run, LimitWrites limits) throws IOException {
+    try {
+      limits.write();
+    } catch (IOException e) {
+      run.remove();
+      throw e;
+    }
+    return run;
+  }
+
   static void write(Path file, String value) throws IOException {
     Files.writeString(file, value, StandardCharsets.US_ASCII);
   }

@@ -41,24 +41,23 @@ final class CgroupV1Limits implements CgroupLimits {
       dirs.add(dir);
     }
     CgroupV1Run cgroup = new CgroupV1Run(dirs.get(0), dirs.get(1), dirs.get(2));
-    try {
-      CgroupLimits.write(
-          cgroup.memory().resolve("memory.limit_in_bytes"), Long.toString(memoryBytes));
-      // Without swap accounting this file is missing; memory.limit_in_bytes alone then holds.
-      Path memsw = cgroup.memory().resolve("memory.memsw.limit_in_bytes");
-      if (Files.exists(memsw)) {
-        CgroupLimits.write(memsw, Long.toString(memoryBytes));
-      }
-      CgroupLimits.write(cgroup.pids().resolve("pids.max"), Integer.toString(maxHostTasks));
-      CgroupLimits.write(cgroup.cpu().resolve("cpu.cfs_period_us"), Long.toString(CPU_PERIOD_US));
-      CgroupLimits.write(
-          cgroup.cpu().resolve("cpu.cfs_quota_us"),
-          Long.toString(Math.max(1000, (long) (cpuShare * CPU_PERIOD_US))));
-    } catch (IOException e) {
-      cgroup.remove();
-      throw e;
-    }
-    return cgroup;
+    return CgroupLimits.limited(
+        cgroup,
+        () -> {
+          CgroupLimits.write(
+              cgroup.memory().resolve("memory.limit_in_bytes"), Long.toString(memoryBytes));
+          // Without swap accounting this file is missing; memory.limit_in_bytes alone then holds.
+          Path memsw = cgroup.memory().resolve("memory.memsw.limit_in_bytes");
+          if (Files.exists(memsw)) {
+            CgroupLimits.write(memsw, Long.toString(memoryBytes));
+          }
+          CgroupLimits.write(cgroup.pids().resolve("pids.max"), Integer.toString(maxHostTasks));
+          CgroupLimits.write(
+              cgroup.cpu().resolve("cpu.cfs_period_us"), Long.toString(CPU_PERIOD_US));
+          CgroupLimits.write(
+              cgroup.cpu().resolve("cpu.cfs_quota_us"),
+              Long.toString(Math.max(1000, (long) (cpuShare * CPU_PERIOD_US))));
+        });
   }
 
   @Override

@@ -113,22 +113,19 @@ final class CgroupV2Limits implements CgroupLimits {
   public RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare)
       throws IOException {
     Path dir = Files.createDirectory(parent.resolve(runId));
-    CgroupV2Run run = new CgroupV2Run(dir);
-    try {
-      CgroupLimits.write(dir.resolve("memory.max"), Long.toString(memoryBytes));
-      Path swap = dir.resolve("memory.swap.max");
-      if (Files.exists(swap)) {
-        CgroupLimits.write(swap, "0");
-      }
-      CgroupLimits.write(dir.resolve("pids.max"), Integer.toString(maxHostTasks));
-      long period = CgroupV1Limits.CPU_PERIOD_US;
-      CgroupLimits.write(
-          dir.resolve("cpu.max"), Math.max(1000, (long) (cpuShare * period)) + " " + period);
-    } catch (IOException e) {
-      run.remove();
-      throw e;
-    }
-    return run;
+    return CgroupLimits.limited(
+        new CgroupV2Run(dir),
+        () -> {
+          CgroupLimits.write(dir.resolve("memory.max"), Long.toString(memoryBytes));
+          Path swap = dir.resolve("memory.swap.max");
+          if (Files.exists(swap)) {
+            CgroupLimits.write(swap, "0");
+          }
+          CgroupLimits.write(dir.resolve("pids.max"), Integer.toString(maxHostTasks));
+          long period = CgroupV1Limits.CPU_PERIOD_US;
+          CgroupLimits.write(
+              dir.resolve("cpu.max"), Math.max(1000, (long) (cpuShare * period)) + " " + period);
+        });
   }
 
   @Override
