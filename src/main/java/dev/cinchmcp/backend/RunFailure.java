@@ -42,19 +42,16 @@ public final class RunFailure extends RuntimeException {
   /** Whether the program ran, as far as this server can know, and the sentence that says so. */
   public enum Ran {
     /** The program certainly did not run: the failure came before it could start. */
-    NOTHING("Nothing ran."),
+    NOTHING,
     /** The program may have run, in part or in full; its result is lost. */
-    MAYBE("The program may or may not have run.");
-
-    private final String sentence;
-
-    Ran(String sentence) {
-      this.sentence = sentence;
-    }
+    MAYBE;
 
     /** What a failure's message says about it, for a model deciding whether a retry is safe. */
     public String sentence() {
-      return sentence;
+      return switch (this) {
+        case NOTHING -> "Nothing ran.";
+        case MAYBE -> "The program may or may not have run.";
+      };
     }
   }
 
