@@ -62,21 +62,24 @@ final class ContainerRun {
   private volatile EngineConnection attach;
   private volatile EngineHttp.Streaming wait;
 
+  /**
+   * @param labels the server's: they name the container and mark it as this server's
+   * @param imageGone told the image's name when the engine no longer has it
+   */
   ContainerRun(
-      Engine engine,
-      String name,
       Program program,
+      Engine engine,
+      Labels labels,
       DockerSettings settings,
       RuntimeChoice runtime,
-      Map<String, String> labels,
       ExecutorService streams,
       Consumer<String> imageGone) {
-    this.engine = engine;
-    this.name = name;
     this.program = program;
+    this.engine = engine;
+    this.name = labels.nextName();
+    this.labels = labels.labels();
     this.settings = settings;
     this.runtime = runtime;
-    this.labels = labels;
     this.streams = streams;
     this.imageGone = imageGone;
   }

@@ -278,14 +278,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
               } else {
                 submit(
                     new ContainerRun(
-                        engine,
-                        labels.nextName(),
-                        program,
-                        settings,
-                        runtime,
-                        labels.labels(),
-                        streams,
-                        images::forget),
+                        program, engine, labels, settings, runtime, streams, images::forget),
                     future,
                     events);
               }
