@@ -158,13 +158,14 @@ final class SandboxRun {
       }
       return runAndWait(command);
     } catch (IOException e) {
-      throw new RunFailure(
+      throw failure(
           RunFailure.Reason.SANDBOX_FAILED,
           "The local gVisor sandbox could not be prepared ("
               + e.getClass().getSimpleName()
               + ": "
               + e.getMessage()
-              + "). Try again, or use the cinch backend.");
+              + ")",
+          "Try again");
     } finally {
       // Clean-up waits for processes to leave; an interrupt (the runner closing) must not cut it
       // short.
@@ -389,13 +390,10 @@ final class SandboxRun {
     try {
       process = host.runsc().processBuilder(command).start();
     } catch (IOException e) {
-      throw new RunFailure(
+      throw failure(
           RunFailure.Reason.SANDBOX_UNAVAILABLE,
-          "runsc ("
-              + host.runsc().binary()
-              + ") could not be started: "
-              + e.getMessage()
-              + ". Reinstall gVisor (apt-get install runsc), or use the cinch backend.");
+          "runsc (" + host.runsc().binary() + ") could not be started: " + e.getMessage(),
+          "Reinstall gVisor (apt-get install runsc)");
     }
     if (cancelled) {
       kill();
@@ -440,23 +438,31 @@ final class SandboxRun {
   private void failIfSandboxDidNotStart(int exitCode, String stderr) {
     Path logFile = logFile();
     if (exitCode == RunCgroup.JOIN_FAILED && cgroup != null && !Files.exists(logFile)) {
-      throw new RunFailure(
+      throw failure(
           RunFailure.Reason.SANDBOX_NOT_STARTED,
           "The local sandbox could not be placed in its cgroup (memory/pids/cpu limits): "
               + firstLine(stderr)
-              + ". Nothing was run. Try again, or use the cinch backend.");
+              + ". Nothing was run",
+          "Try again");
     }
     if (exitCode != RUNSC_FATAL) {
       return;
     }
     String error = readRunscError(logFile);
     if (error != null) {
-      throw new RunFailure(
+      throw failure(
           RunFailure.Reason.SANDBOX_UNAVAILABLE,
-          "gVisor (runsc) could not start the sandbox: "
-              + error
-              + ". Check the runsc installation (runsc --version), or use the cinch backend.");
+          "gVisor (runsc) could not start the sandbox: " + error,
+          "Check the runsc installation (runsc --version)");
     }
+  }
+
+  /**
+   * A failure of this backend: what happened, then what to do, whose last resort is always the
+   * same.
+   */
+  private static RunFailure failure(RunFailure.Reason reason, String happened, String firstStep) {
+    return new RunFailure(reason, happened + ". " + firstStep + ", or use the cinch backend.");
   }
 
   private static String readRunscError(Path logFile) {
