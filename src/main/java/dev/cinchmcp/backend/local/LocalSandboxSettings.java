@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.config.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -48,9 +49,6 @@ public record LocalSandboxSettings(
     Duration poolIdleLimit,
     Path hostEtc) {
 
-  /** Sandboxes waiting per language by default: one takes the start off sequential calls. */
-  public static final int DEFAULT_POOL_SIZE = 1;
-
   /** The most a runner takes (the server allows fewer: Settings.MAX_LOCAL_POOL); ~20-25 MB each. */
   public static final int MAX_POOL_SIZE = 16;
 
@@ -90,7 +88,7 @@ public record LocalSandboxSettings(
         SandboxFacts.MAX_CONCURRENT,
         Map.of("PATH", path),
         true,
-        DEFAULT_POOL_SIZE,
+        Settings.DEFAULT_LOCAL_POOL,
         DEFAULT_POOL_IDLE_LIMIT,
         Path.of("/etc"));
   }
