@@ -350,7 +350,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         waiting
             .map(
                 sandbox ->
-                    new SandboxRun(sandbox, program, settings, host, streamThreads)
+                    sandbox
+                        .runOf(program, settings)
                         // Its answer goes out before the clean-up, which takes tens of ms.
                         .onResult(future::complete))
             .orElseGet(() -> coldRun(program, host));

@@ -70,37 +70,62 @@ final class SandboxRun {
   private boolean lowPriority;
   private Consumer<RunResult> onResult = result -> {};
 
+  /** The program in a fresh sandbox of its own, which {@link #execute} starts. */
   SandboxRun(
       String id,
       Program program,
       LocalSandboxSettings settings,
       SandboxHost host,
       ExecutorService streamThreads) {
-    this.id = id;
-    this.program = program;
-    this.settings = settings;
-    this.host = host;
-    this.streamThreads = streamThreads;
-    this.bundle = host.state().bundles().resolve(id);
-    this.warm = null;
+    this(
+        new SandboxParts(id, host.state().bundles().resolve(id), null, null),
+        null,
+        program,
+        settings,
+        host,
+        streamThreads);
   }
 
-  /** The program in a sandbox started ahead of time; this run then owns it and removes it. */
+  /**
+   * @param parts the sandbox's, which this run owns and removes; a cold run's process and cgroup
+   *     are made by {@link #execute}
+   * @param warm the sandbox started ahead of time that the program runs in, or null: a cold run
+   */
   SandboxRun(
+      SandboxParts parts,
       WaitingSandbox warm,
       Program program,
       LocalSandboxSettings settings,
       SandboxHost host,
       ExecutorService streamThreads) {
-    this.id = warm.parts().id();
+    this.id = parts.id();
+    this.bundle = parts.bundle();
+    this.process = parts.process();
+    this.cgroup = parts.cgroup();
+    this.warm = warm;
     this.program = program;
     this.settings = settings;
     this.host = host;
     this.streamThreads = streamThreads;
-    this.bundle = warm.parts().bundle();
-    this.warm = warm;
-    this.process = warm.parts().process();
-    this.cgroup = warm.parts().cgroup();
+  }
+
+  /**
+   * Makes the cgroup of run {@code id} with its limits: the program's memory, and on top what
+   * gVisor and the interpreter use before its first line. Null without host cgroups.
+   */
+  static RunCgroup limitedCgroup(
+      SandboxHost host, String id, Language language, LocalSandboxSettings settings)
+      throws IOException {
+    if (host.cgroups().isEmpty()) {
+      return null;
+    }
+    return host.cgroups()
+        .get()
+        .create(
+            id,
+            settings.memoryBytes() + host.overhead(language),
+            hostTaskLimit(settings),
+            settings.cpuShare());
   }
 
   /** Thrown when a waiting sandbox died before it took its program: nothing ran; run it cold. */
@@ -145,15 +170,8 @@ final class SandboxRun {
         return result;
       }
       List<String> command = writeBundle();
-      if (host.cgroups().isPresent()) {
-        cgroup =
-            host.cgroups()
-                .get()
-                .create(
-                    id,
-                    settings.memoryBytes() + host.overhead(program.language()),
-                    hostTaskLimit(settings),
-                    settings.cpuShare());
+      cgroup = limitedCgroup(host, id, program.language(), settings);
+      if (cgroup != null) {
         command = cgroup.wrap(command);
       }
       return runAndWait(command);

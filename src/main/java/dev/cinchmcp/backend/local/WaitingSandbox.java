@@ -106,15 +106,8 @@ final class WaitingSandbox implements StartedSandbox {
       List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", SUPERVISOR, "cinchmcp-warm"));
       command.add(SandboxRun.backstopSeconds(settings).replace("s", ""));
       command.addAll(SandboxRun.runscRun(host, bundle, id));
-      if (host.cgroups().isPresent()) {
-        cgroup =
-            host.cgroups()
-                .get()
-                .create(
-                    id,
-                    settings.memoryBytes() + host.overhead(language),
-                    SandboxRun.hostTaskLimit(settings),
-                    settings.cpuShare());
+      cgroup = SandboxRun.limitedCgroup(host, id, language, settings);
+      if (cgroup != null) {
         command = cgroup.wrap(command);
       }
       process = host.runsc().processBuilder(command).start();
@@ -171,9 +164,9 @@ final class WaitingSandbox implements StartedSandbox {
     }
   }
 
-  /** What the run that takes this sandbox owns from then on. */
-  SandboxParts parts() {
-    return parts;
+  /** The run of {@code program} in this sandbox, which then owns it and removes it. */
+  SandboxRun runOf(Program program, LocalSandboxSettings settings) {
+    return new SandboxRun(parts, this, program, settings, host, streamThreads);
   }
 
   @Override
