@@ -23,8 +23,8 @@ final class InputCheck {
     Object stdin = arguments.get("stdin");
     if (stdin != null && !(stdin instanceof String)) {
       return refuse(
-          "\"stdin\" must be a string (the text the program reads on standard input), not "
-              + ArgumentCheck.typeName(stdin)
+          ArgumentCheck.mustBe(
+                  "\"stdin\"", "a string (the text the program reads on standard input)", stdin)
               + ".");
     }
     // Like the code, input travels as UTF-8: half of a surrogate pair cannot, so say where it is.
@@ -52,8 +52,8 @@ final class InputCheck {
     }
     if (!(value instanceof List<?> list)) {
       return refuse(
-          "\"args\" must be an array of strings (the program's command-line arguments), not "
-              + ArgumentCheck.typeName(value)
+          ArgumentCheck.mustBe(
+                  "\"args\"", "an array of strings (the program's command-line arguments)", value)
               + ".");
     }
     if (list.size() > ProgramInput.MAX_ARGS) {
@@ -66,10 +66,7 @@ final class InputCheck {
     for (int i = 0; i < list.size(); i++) {
       if (!(list.get(i) instanceof String arg)) {
         return refuse(
-            "\"args\" item "
-                + i
-                + " must be a string, not "
-                + ArgumentCheck.typeName(list.get(i))
+            ArgumentCheck.mustBe("\"args\" item " + i, "a string", list.get(i))
                 + ": pass every argument as text, e.g. \"3\".");
       }
       if (arg.indexOf('\0') >= 0) {
@@ -98,9 +95,11 @@ final class InputCheck {
     }
     if (!(value instanceof Map<?, ?> map)) {
       return refuse(
-          "\"files\" must be an object mapping relative paths to text, e.g. {\"data/input.csv\":"
-              + " \"a,b\\n1,2\\n\"}, not "
-              + ArgumentCheck.typeName(value)
+          ArgumentCheck.mustBe(
+                  "\"files\"",
+                  "an object mapping relative paths to text, e.g. {\"data/input.csv\":"
+                      + " \"a,b\\n1,2\\n\"}",
+                  value)
               + ".");
     }
     if (map.size() > ProgramInput.MAX_FILES) {
@@ -117,10 +116,10 @@ final class InputCheck {
       }
       if (!(entry.getValue() instanceof String text)) {
         return refuse(
-            "\"files\" entry \""
-                + ArgumentCheck.shorten(path)
-                + "\" must be the file's text as a string, not "
-                + ArgumentCheck.typeName(entry.getValue())
+            ArgumentCheck.mustBe(
+                    "\"files\" entry \"" + ArgumentCheck.shorten(path) + "\"",
+                    "the file's text as a string",
+                    entry.getValue())
                 + ".");
       }
       String badText = CodeText.problem("files", path);
