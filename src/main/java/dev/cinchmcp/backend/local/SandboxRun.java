@@ -109,25 +109,6 @@ final class SandboxRun {
     this.streamThreads = streamThreads;
   }
 
-  /**
-   * Makes the cgroup of run {@code id} with its limits: the program's memory, and on top what
-   * gVisor and the interpreter use before its first line. Null without host cgroups.
-   */
-  static RunCgroup limitedCgroup(
-      SandboxHost host, String id, Language language, LocalSandboxSettings settings)
-      throws IOException {
-    if (host.cgroups().isEmpty()) {
-      return null;
-    }
-    return host.cgroups()
-        .get()
-        .create(
-            id,
-            settings.memoryBytes() + host.overhead(language),
-            hostTaskLimit(settings),
-            settings.cpuShare());
-  }
-
   /** Thrown when a waiting sandbox died before it took its program: nothing ran; run it cold. */
   static final class HandOverFailed extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -204,6 +185,25 @@ final class SandboxRun {
    */
   static int hostTaskLimit(LocalSandboxSettings settings) {
     return 128 + 32 * settings.maxProcesses();
+  }
+
+  /**
+   * Makes the cgroup of run {@code id} with its limits: the program's memory, and on top what
+   * gVisor and the interpreter use before its first line. Null without host cgroups.
+   */
+  static RunCgroup limitedCgroup(
+      SandboxHost host, String id, Language language, LocalSandboxSettings settings)
+      throws IOException {
+    if (host.cgroups().isEmpty()) {
+      return null;
+    }
+    return host.cgroups()
+        .get()
+        .create(
+            id,
+            settings.memoryBytes() + host.overhead(language),
+            hostTaskLimit(settings),
+            settings.cpuShare());
   }
 
   /** Kills the sandbox now; {@link #execute()} then returns and cleans up. Safe from any thread. */
