@@ -51,7 +51,7 @@ final class CgroupV1Limits implements CgroupLimits {
           if (Files.exists(memsw)) {
             CgroupLimits.write(memsw, Long.toString(memoryBytes));
           }
-          CgroupLimits.write(cgroup.pids().resolve("pids.max"), Integer.toString(maxHostTasks));
+          CgroupLimits.write(cgroup.pidsDir().resolve("pids.max"), Integer.toString(maxHostTasks));
           CgroupLimits.write(
               cgroup.cpu().resolve("cpu.cfs_period_us"), Long.toString(CPU_PERIOD_US));
           CgroupLimits.write(

@@ -3,23 +3,23 @@ package dev.cinchmcp.backend.local;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The three cgroup v1 directories (memory, pids, cpu) of one run. */
-record CgroupV1Run(Path memory, Path pids, Path cpu) implements RunCgroup {
+/**
+ * The three cgroup v1 directories of one run, one per controller: memory, pids (the task limit's,
+ * {@link RunCgroup#pidsDir}) and cpu.
+ */
+record CgroupV1Run(Path memory, Path pidsDir, Path cpu) implements RunCgroup {
 
   @Override
   public List<Path> procsFiles() {
     return List.of(
-        memory.resolve("cgroup.procs"), pids.resolve("cgroup.procs"), cpu.resolve("cgroup.procs"));
+        memory.resolve("cgroup.procs"),
+        pidsDir.resolve("cgroup.procs"),
+        cpu.resolve("cgroup.procs"));
   }
 
   @Override
   public Path oomEvents() {
     return memory.resolve("memory.oom_control");
-  }
-
-  @Override
-  public Path pidsDir() {
-    return pids;
   }
 
   @Override
@@ -29,7 +29,7 @@ record CgroupV1Run(Path memory, Path pids, Path cpu) implements RunCgroup {
 
   @Override
   public void remove() {
-    for (Path dir : List.of(memory, pids, cpu)) {
+    for (Path dir : List.of(memory, pidsDir, cpu)) {
       CgroupLimits.killAndRemove(dir);
     }
   }
