@@ -58,6 +58,8 @@ public record LocalSandboxSettings(
     Objects.requireNonNull(runsc, "runsc");
     Objects.requireNonNull(stateDir, "stateDir");
     Objects.requireNonNull(wallClock, "wallClock");
+    Objects.requireNonNull(poolIdleLimit, "poolIdleLimit");
+    Objects.requireNonNull(hostEtc, "hostEtc");
     runscEnvironment = Map.copyOf(runscEnvironment);
     if (maxConcurrent < 1) {
       throw new IllegalArgumentException("maxConcurrent must be at least 1");
@@ -65,8 +67,6 @@ public record LocalSandboxSettings(
     if (poolSize < 0 || poolSize > MAX_POOL_SIZE) {
       throw new IllegalArgumentException("poolSize must be 0 to " + MAX_POOL_SIZE);
     }
-    Objects.requireNonNull(poolIdleLimit, "poolIdleLimit");
-    Objects.requireNonNull(hostEtc, "hostEtc");
   }
 
   /**
