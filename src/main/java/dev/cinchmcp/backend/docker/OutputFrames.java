@@ -92,7 +92,6 @@ final class OutputFrames implements SandboxOutput {
     private final FramedStdout framed;
     private final CharBuffer chars = CharBuffer.allocate(16 * 1024);
     private ByteBuffer pending = ByteBuffer.allocate(16 * 1024 + 8);
-    private char last = '\n';
     private boolean finished;
 
     Stream(OutFrame out) {
@@ -125,7 +124,6 @@ final class OutputFrames implements SandboxOutput {
     private void flushChars() {
       chars.flip();
       if (chars.hasRemaining()) {
-        last = chars.get(chars.limit() - 1);
         if (framed != null) {
           framed.append(chars.array(), chars.position(), chars.remaining());
         } else {
@@ -137,11 +135,7 @@ final class OutputFrames implements SandboxOutput {
 
     synchronized CappedText result(String note) {
       finish();
-      if (note != null) {
-        capture.append((last == '\n' ? "" : "\n") + note + "\n");
-        last = '\n';
-      }
-      return capture.result();
+      return capture.resultWithNote(note);
     }
 
     synchronized WrittenFiles files() {

@@ -24,7 +24,6 @@ final class CappedStreamReader implements Runnable {
   private final InputStream stream;
   private final StreamCapture capture = new StreamCapture();
   private final FramedStdout framed;
-  private char last = '\n';
 
   CappedStreamReader(InputStream stream) {
     this(stream, null);
@@ -52,7 +51,6 @@ final class CappedStreamReader implements Runnable {
             } else {
               capture.append(buffer, 0, n);
             }
-            last = buffer[n - 1];
           }
         }
       }
@@ -83,10 +81,6 @@ final class CappedStreamReader implements Runnable {
    * is the last thing in the stream, so it is always shown, and it counts in the length.
    */
   synchronized CappedText resultWithNote(String note) {
-    if (note != null) {
-      capture.append((last == '\n' ? "" : "\n") + note + "\n");
-      last = '\n';
-    }
-    return capture.result();
+    return capture.resultWithNote(note);
   }
 }
