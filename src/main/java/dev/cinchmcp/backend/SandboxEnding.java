@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 
 /**
@@ -39,6 +40,29 @@ public enum SandboxEnding {
             : null;
     return new RunResult(
         output.stdout(), output.stderr(note), null, timedOut, durationMs, backend, output.files());
+  }
+
+  /**
+   * The failure of a run whose runner was shut down while the program ran.
+   *
+   * @param runner e.g. "docker runner"
+   */
+  public static RunFailure shutDownWhileRunning(String runner) {
+    return new RunFailure(
+        RunFailure.Reason.STOPPED_WHILE_RUNNING,
+        "The " + runner + " was shut down before the program finished.");
+  }
+
+  /**
+   * Completes the caller's {@code future} with a run's result; one the time limit stopped is also
+   * said in the client's log, with {@code timedOut}.
+   */
+  public static void complete(
+      CompletableFuture<RunResult> future, RunResult result, RunListener events, String timedOut) {
+    if (result.timedOut()) {
+      events.log(RunListener.Level.INFO, timedOut);
+    }
+    future.complete(result);
   }
 
   /**

@@ -320,12 +320,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     events.sent(1);
     events.log(RunListener.Level.DEBUG, "Container " + run.name() + " started");
     try {
-      RunResult result = run.execute();
-      if (result.timedOut()) {
-        events.log(
-            RunListener.Level.INFO, "Container " + run.name() + " timed out and was removed");
-      }
-      future.complete(result);
+      SandboxEnding.complete(
+          future, run.execute(), events, "Container " + run.name() + " timed out and was removed");
     } catch (RuntimeException e) {
       future.completeExceptionally(
           SandboxEnding.failure(
@@ -373,10 +369,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       kills.add(awaited.apply(run.killWithin(ContainerRun.REMOVE_LIMIT, streams)));
     }
     for (CompletableFuture<RunResult> future : pending) {
-      future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.STOPPED_WHILE_RUNNING,
-              "The docker runner was shut down before the program finished."));
+      future.completeExceptionally(SandboxEnding.shutDownWhileRunning("docker runner"));
     }
     try {
       CompletableFuture.allOf(kills.toArray(CompletableFuture[]::new))

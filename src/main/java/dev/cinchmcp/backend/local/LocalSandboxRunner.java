@@ -383,12 +383,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         RunListener.Level.DEBUG,
         "Local sandbox " + run.id() + (run.warm() ? " (started ahead of time)" : " started"));
     try {
-      RunResult result = run.execute();
-      if (result.timedOut()) {
-        events.log(
-            RunListener.Level.INFO, "Local sandbox " + run.id() + " timed out and was killed");
-      }
-      future.complete(result);
+      SandboxEnding.complete(
+          future, run.execute(), events, "Local sandbox " + run.id() + " timed out and was killed");
     } catch (SandboxRun.HandOverFailed e) {
       throw e;
     } catch (RuntimeException e) {
@@ -449,10 +445,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
           (System.nanoTime() - started) / 1_000_000);
     }
     for (CompletableFuture<RunResult> future : pending) {
-      future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.STOPPED_WHILE_RUNNING,
-              "The local sandbox runner was shut down before the program finished."));
+      future.completeExceptionally(SandboxEnding.shutDownWhileRunning("local sandbox runner"));
     }
     try {
       if (!sandboxes.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {

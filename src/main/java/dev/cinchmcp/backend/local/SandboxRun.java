@@ -441,9 +441,7 @@ final class SandboxRun {
       // The runner is closing: kill the sandbox; the finally block of execute() cleans up.
       kill();
       Thread.currentThread().interrupt();
-      throw new RunFailure(
-          RunFailure.Reason.STOPPED_WHILE_RUNNING,
-          "The local sandbox runner was shut down before the program finished.");
+      throw SandboxEnding.shutDownWhileRunning("local sandbox runner");
     }
   }
 
