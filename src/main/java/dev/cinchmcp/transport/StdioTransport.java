@@ -381,7 +381,7 @@ public final class StdioTransport implements McpServerTransportProvider {
           id.echo(),
           JsonRpcErrors.SERVER_BUSY,
           "Server busy: "
-              + requests.maxRunning()
+              + MAX_RUNNING
               + " requests are running and too many are waiting. Wait for some answers,"
               + " then send it again.");
     }
