@@ -76,12 +76,12 @@ final class ContainerRun {
       Consumer<String> imageGone) {
     this.program = program;
     this.engine = engine;
-    this.name = labels.nextName();
-    this.labels = labels.labels();
     this.settings = settings;
     this.runtime = runtime;
     this.streams = streams;
     this.imageGone = imageGone;
+    this.name = labels.nextName();
+    this.labels = labels.labels();
   }
 
   String name() {
