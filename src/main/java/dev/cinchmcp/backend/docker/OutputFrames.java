@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.docker;
 
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.CapturedStream;
 import dev.cinchmcp.backend.FramedStdout;
 import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.SandboxOutput;
@@ -67,22 +68,17 @@ final class OutputFrames implements SandboxOutput {
   }
 
   @Override
-  public CappedText stdout() {
-    return stdout.result(null);
+  public CapturedStream out() {
+    return stdout;
   }
 
   @Override
-  public WrittenFiles files() {
-    return stdout.files();
-  }
-
-  @Override
-  public CappedText stderr(String note) {
-    return stderr.result(note);
+  public CapturedStream err() {
+    return stderr;
   }
 
   /** One stream's decoder and capture. */
-  private static final class Stream {
+  private static final class Stream implements CapturedStream {
     private final CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -133,12 +129,14 @@ final class OutputFrames implements SandboxOutput {
       chars.clear();
     }
 
-    synchronized CappedText result(String note) {
+    @Override
+    public synchronized CappedText result(String note) {
       finish();
       return capture.resultWithNote(note);
     }
 
-    synchronized WrittenFiles files() {
+    @Override
+    public synchronized WrittenFiles files() {
       if (framed == null) {
         return WrittenFiles.NOT_ASKED;
       }

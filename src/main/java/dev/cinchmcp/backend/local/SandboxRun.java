@@ -1,13 +1,11 @@
 package dev.cinchmcp.backend.local;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
-import dev.cinchmcp.backend.WrittenFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -382,22 +380,7 @@ final class SandboxRun {
   }
 
   /** The run's two streams as a sandbox's output. */
-  private record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {
-    @Override
-    public CappedText stdout() {
-      return out.result();
-    }
-
-    @Override
-    public CappedText stderr(String note) {
-      return err.resultWithNote(note);
-    }
-
-    @Override
-    public WrittenFiles files() {
-      return out.files();
-    }
-  }
+  private record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {}
 
   /** The peak memory of the whole sandbox once it has exited; -1 when not known. */
   long peakMemory() {
