@@ -12,6 +12,7 @@ public interface SandboxOutput {
   /** Stdout, with the launcher's frame (if any) taken out of it. */
   CapturedStream out();
 
+  /** Stderr, to which only the sandbox's own notes are added. */
   CapturedStream err();
 
   default CappedText stdout() {
