@@ -36,11 +36,7 @@ public final class DeferredRunner implements CodeRunner, AutoCloseable {
     backend.whenComplete(
         (runner, error) -> {
           if (error != null) {
-            Throwable cause =
-                error instanceof CompletionException && error.getCause() != null
-                    ? error.getCause()
-                    : error;
-            result.completeExceptionally(cause);
+            result.completeExceptionally(unwrapped(error));
             return;
           }
           if (result.isDone()) {
@@ -58,14 +54,20 @@ public final class DeferredRunner implements CodeRunner, AutoCloseable {
           run.whenComplete(
               (r, e) -> {
                 if (e != null) {
-                  result.completeExceptionally(
-                      e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+                  result.completeExceptionally(unwrapped(e));
                 } else {
                   result.complete(r);
                 }
               });
         });
     return result;
+  }
+
+  /** What a future failed with, not the CompletionException a dependent stage wraps it in. */
+  private static Throwable unwrapped(Throwable error) {
+    return error instanceof CompletionException && error.getCause() != null
+        ? error.getCause()
+        : error;
   }
 
   @Override

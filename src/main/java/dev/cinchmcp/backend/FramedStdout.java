@@ -16,7 +16,7 @@ import java.util.List;
  * <p>Text that only looks like the frame is passed on as text: a frame opens only with this call's
  * nonce, and the held start of a marker that turns out not to be one goes to the capture as it was.
  */
-public final class FramedStdout {
+public final class FramedStdout implements TextSink {
 
   /** The longest line without data: a name of 1,024 bytes in base64, and room around it. */
   private static final int MAX_LINE = 1_500;
@@ -59,6 +59,7 @@ public final class FramedStdout {
     this.close = frame.close();
   }
 
+  @Override
   public void append(char[] buf, int off, int len) {
     int i = off;
     int end = off + len;
@@ -99,13 +100,9 @@ public final class FramedStdout {
     }
   }
 
+  @Override
   public void append(char c) {
     append(new char[] {c}, 0, 1);
-  }
-
-  public void append(String text) {
-    char[] chars = text.toCharArray();
-    append(chars, 0, chars.length);
   }
 
   /** The end of the stream: a marker's start held back is text after all. */

@@ -107,24 +107,8 @@ final class OutputCleaner {
           abandon(c);
         }
       }
-      case INTERMEDIATE -> {
-        if (c >= 0x20 && c <= 0x2F) {
-          grow(c);
-        } else if (c >= 0x30 && c <= 0x7E) {
-          complete();
-        } else {
-          abandon(c);
-        }
-      }
-      case CSI -> {
-        if (c >= 0x20 && c <= 0x3F) {
-          grow(c);
-        } else if (c >= 0x40 && c <= 0x7E) {
-          complete();
-        } else {
-          abandon(c);
-        }
-      }
+      case INTERMEDIATE -> sequenceByte(c, (char) 0x2F); // intermediates only
+      case CSI -> sequenceByte(c, (char) 0x3F); // parameters, then intermediates
       case OSC -> {
         if (c == 0x07) {
           complete();
@@ -144,6 +128,21 @@ final class OutputCleaner {
           abandon(c);
         }
       }
+    }
+  }
+
+  /**
+   * A character inside an ECMA-48 sequence whose middle characters run from 0x20 to {@code
+   * lastMiddle}: one of those grows it, a final character (after them, up to 0x7E) completes it,
+   * anything else abandons it.
+   */
+  private void sequenceByte(char c, char lastMiddle) {
+    if (c >= 0x20 && c <= lastMiddle) {
+      grow(c);
+    } else if (c > lastMiddle && c <= 0x7E) {
+      complete();
+    } else {
+      abandon(c);
     }
   }
 

@@ -6,8 +6,8 @@ package dev.cinchmcp.backend;
  * happened and what to do next. It never holds a secret or a stack trace.
  *
  * <p>Every failure names its {@link Reason}, the one place that says, for each way a run can fail
- * in any backend, its {@link Kind}, whether anything ran and what the model should do next. The
- * message says the same in words, each backend in its own.
+ * in any backend, its {@link Kind} and whether anything ran. The message says what to do next, each
+ * backend in its own words.
  */
 public final class RunFailure extends RuntimeException {
 
@@ -39,87 +39,79 @@ public final class RunFailure extends RuntimeException {
     INPUT_NOT_DELIVERED
   }
 
-  /** Whether the program ran, as far as this server can know. */
+  /** Whether the program ran, as far as this server can know, and the sentence that says so. */
   public enum Ran {
     /** The program certainly did not run: the failure came before it could start. */
     NOTHING,
     /** The program may have run, in part or in full; its result is lost. */
-    MAYBE
+    MAYBE;
+
+    /** What a failure's message says about it, for a model deciding whether a retry is safe. */
+    public String sentence() {
+      return switch (this) {
+        case NOTHING -> "Nothing ran.";
+        case MAYBE -> "The program may or may not have run.";
+      };
+    }
   }
 
-  /** What the model should do next, as the message says it in words. */
-  public enum Next {
-    /** Nothing it can do: the user must change the server's set-up (key, address, install). */
-    TELL_USER,
-    /** Change the program (smaller, faster) before trying again. */
-    CHANGE_PROGRAM,
-    /** Wait a while, then try again. */
-    WAIT,
-    /** Try again; tell the user if it keeps failing. */
-    RETRY,
-    /** Nothing: the server is stopping, or the call was ended on purpose. */
-    STOP
-  }
-
-  /** Every way a run fails, in any backend: its kind, whether anything ran, what to do next. */
+  /** Every way a run fails, in any backend: its kind and whether anything ran. */
   public enum Reason {
     // Any backend.
     /** The server is not configured to run code. */
-    NOT_CONFIGURED(Kind.MISCONFIGURED, Ran.NOTHING, Next.TELL_USER),
+    NOT_CONFIGURED(Kind.MISCONFIGURED, Ran.NOTHING),
     /** The launcher failed before the program started. */
-    INPUT_NOT_DELIVERED(Kind.INPUT_NOT_DELIVERED, Ran.NOTHING, Next.RETRY),
+    INPUT_NOT_DELIVERED(Kind.INPUT_NOT_DELIVERED, Ran.NOTHING),
 
     // The Cinch API.
-    KEY_REFUSED(Kind.KEY_REFUSED, Ran.NOTHING, Next.TELL_USER),
-    CREDITS_EXHAUSTED(Kind.CREDITS_EXHAUSTED, Ran.NOTHING, Next.TELL_USER),
-    REQUEST_REFUSED(Kind.REQUEST_REFUSED, Ran.NOTHING, Next.CHANGE_PROGRAM),
+    KEY_REFUSED(Kind.KEY_REFUSED, Ran.NOTHING),
+    CREDITS_EXHAUSTED(Kind.CREDITS_EXHAUSTED, Ran.NOTHING),
+    REQUEST_REFUSED(Kind.REQUEST_REFUSED, Ran.NOTHING),
     /** 429 after the retries, or a Retry-After past the call's deadline. */
-    RATE_LIMITED(Kind.RATE_LIMITED, Ran.NOTHING, Next.WAIT),
+    RATE_LIMITED(Kind.RATE_LIMITED, Ran.NOTHING),
     /** A 5xx. */
-    API_FAILED(Kind.SERVER_ERROR, Ran.MAYBE, Next.WAIT),
+    API_FAILED(Kind.SERVER_ERROR, Ran.MAYBE),
     /** No connection: refused, timed out, unknown host, TLS. */
-    API_UNREACHABLE(Kind.UNREACHABLE, Ran.NOTHING, Next.TELL_USER),
+    API_UNREACHABLE(Kind.UNREACHABLE, Ran.NOTHING),
     /** The connection broke after the request may have arrived. */
-    CONNECTION_LOST(Kind.UNREACHABLE, Ran.MAYBE, Next.RETRY),
+    CONNECTION_LOST(Kind.UNREACHABLE, Ran.MAYBE),
     /** The answer arrived as the server was shutting down. */
-    API_CALL_ABANDONED(Kind.UNREACHABLE, Ran.MAYBE, Next.STOP),
+    API_CALL_ABANDONED(Kind.UNREACHABLE, Ran.MAYBE),
     /** No answer within CINCH_TIMEOUT_MS. */
-    API_TIMEOUT(Kind.TIMEOUT, Ran.MAYBE, Next.CHANGE_PROGRAM),
+    API_TIMEOUT(Kind.TIMEOUT, Ran.MAYBE),
     /** A 3xx, which is not followed: the address is wrong. */
-    REDIRECTED(Kind.UNEXPECTED_ANSWER, Ran.NOTHING, Next.TELL_USER),
+    REDIRECTED(Kind.UNEXPECTED_ANSWER, Ran.NOTHING),
     /** A status the API is not known to give. */
-    UNEXPECTED_STATUS(Kind.UNEXPECTED_ANSWER, Ran.MAYBE, Next.TELL_USER),
+    UNEXPECTED_STATUS(Kind.UNEXPECTED_ANSWER, Ran.MAYBE),
     /** A 200 that is not a run. */
-    UNREADABLE_ANSWER(Kind.UNEXPECTED_ANSWER, Ran.MAYBE, Next.RETRY),
+    UNREADABLE_ANSWER(Kind.UNEXPECTED_ANSWER, Ran.MAYBE),
 
     // The local and docker sandboxes.
     /** The sandbox cannot be had: not installed, not usable, not for this language. */
-    SANDBOX_UNAVAILABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.TELL_USER),
+    SANDBOX_UNAVAILABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
     /** The sandbox could not be set up or started for this run; the next may work. */
-    SANDBOX_NOT_STARTED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.RETRY),
+    SANDBOX_NOT_STARTED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
     /** The runner was closing, or the call was cancelled, before the program started. */
-    STOPPED_BEFORE_START(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.STOP),
+    STOPPED_BEFORE_START(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
     /** The runner was closed while the program ran. */
-    STOPPED_WHILE_RUNNING(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE, Next.STOP),
+    STOPPED_WHILE_RUNNING(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE),
     /** The runner or the engine failed in a way it did not foresee, or lost the run. */
-    SANDBOX_FAILED(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE, Next.RETRY),
+    SANDBOX_FAILED(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE),
 
     // The docker backend's own.
     /** The image was removed since it was checked; the next run pulls it. */
-    IMAGE_GONE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.RETRY),
+    IMAGE_GONE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
     /** The image lacks an interpreter or timeout, or cannot be pulled. */
-    IMAGE_UNUSABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.TELL_USER),
+    IMAGE_UNUSABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
     /** The engine refused to create or start the container. */
-    ENGINE_REFUSED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING, Next.TELL_USER);
+    ENGINE_REFUSED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING);
 
     private final Kind kind;
     private final Ran ran;
-    private final Next next;
 
-    Reason(Kind kind, Ran ran, Next next) {
+    Reason(Kind kind, Ran ran) {
       this.kind = kind;
       this.ran = ran;
-      this.next = next;
     }
 
     public Kind kind() {
@@ -128,10 +120,6 @@ public final class RunFailure extends RuntimeException {
 
     public Ran ran() {
       return ran;
-    }
-
-    public Next next() {
-      return next;
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.cinchmcp.backend;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
 
 /**
  * How a run in a sandbox of this machine (the local gVisor sandbox, a container) ended, and the
@@ -38,6 +40,56 @@ public enum SandboxEnding {
             : null;
     return new RunResult(
         output.stdout(), output.stderr(note), null, timedOut, durationMs, backend, output.files());
+  }
+
+  /**
+   * The failure of a run whose runner was shut down while the program ran.
+   *
+   * @param runner e.g. "docker runner"
+   */
+  public static RunFailure shutDownWhileRunning(String runner) {
+    return new RunFailure(
+        RunFailure.Reason.STOPPED_WHILE_RUNNING,
+        "The " + runner + " was shut down before the program finished.");
+  }
+
+  /**
+   * Completes the caller's {@code future} with a run's result; one the time limit stopped is also
+   * said in the client's log, with {@code timedOut}.
+   */
+  public static void complete(
+      CompletableFuture<RunResult> future, RunResult result, RunListener events, String timedOut) {
+    if (result.timedOut()) {
+      events.log(RunListener.Level.INFO, timedOut);
+    }
+    future.complete(result);
+  }
+
+  /**
+   * What the caller of a run is told when the run threw: a {@link RunFailure} as it is, also in the
+   * client's log; anything else was not foreseen, so it is logged with its stack for the operator
+   * and the model gets a {@link RunFailure.Reason#SANDBOX_FAILED}.
+   *
+   * @param log the runner's logger
+   * @param sandbox the sandbox in the operator's log, e.g. "Container cinchmcp-1-2"
+   * @param backend the backend in the model's words, e.g. "The docker backend"
+   * @param advice what the model may do then, e.g. "Try again."
+   */
+  public static RunFailure failure(
+      RuntimeException thrown,
+      RunListener events,
+      Logger log,
+      String sandbox,
+      String backend,
+      String advice) {
+    if (thrown instanceof RunFailure failure) {
+      events.log(RunListener.Level.ERROR, failure.getMessage());
+      return failure;
+    }
+    log.error("{} failed", sandbox, thrown);
+    return new RunFailure(
+        RunFailure.Reason.SANDBOX_FAILED,
+        backend + " failed unexpectedly (" + thrown.getClass().getSimpleName() + "). " + advice);
   }
 
   /**

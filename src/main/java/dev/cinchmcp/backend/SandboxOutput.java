@@ -9,13 +9,25 @@ import org.slf4j.Logger;
 /** What a run in a sandbox of this machine (gVisor, a container) captured, read once it ended. */
 public interface SandboxOutput {
 
-  CappedText stdout();
+  /** Stdout, with the launcher's frame (if any) taken out of it. */
+  CapturedStream out();
+
+  /** Stderr, to which only the sandbox's own notes are added. */
+  CapturedStream err();
+
+  default CappedText stdout() {
+    return out().result(null);
+  }
 
   /** Stderr, with a line of the sandbox's own after it (why it was stopped), or none when null. */
-  CappedText stderr(String note);
+  default CappedText stderr(String note) {
+    return err().result(note);
+  }
 
   /** What the launcher's frame brought; {@link WrittenFiles#NOT_ASKED} without one. */
-  WrittenFiles files();
+  default WrittenFiles files() {
+    return out().files();
+  }
 
   /** How long the output may take to end after the sandbox has exited. */
   long DRAIN_GRACE_MILLIS = 2_000;

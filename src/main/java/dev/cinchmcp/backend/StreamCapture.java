@@ -9,7 +9,7 @@ import java.util.Arrays;
  * are held (with, for each, how many original characters it stands for, so that what is left out
  * can be counted exactly). Not thread-safe: one reader feeds it.
  */
-public final class StreamCapture implements OutputCleaner.Units {
+public final class StreamCapture implements TextSink, OutputCleaner.Units {
 
   /** How far into a line a cut looks for the line's end, to cut there instead. */
   public static final int LINE_SNAP = 160;
@@ -31,20 +31,34 @@ public final class StreamCapture implements OutputCleaner.Units {
   private long shownLength;
   private long shownCost;
   private long lineBreaks;
+  private char last = '\n'; // the last character appended: a note starts on a line of its own
 
+  @Override
   public void append(char[] buf, int off, int len) {
     rawLength += len;
     cleaner.accept(buf, off, len);
+    if (len > 0) {
+      last = buf[off + len - 1];
+    }
   }
 
+  @Override
   public void append(char c) {
     rawLength++;
     cleaner.accept(c);
+    last = c;
   }
 
-  public void append(String text) {
-    char[] chars = text.toCharArray();
-    append(chars, 0, chars.length);
+  /**
+   * Like {@link #result()}, with a line of the sandbox's own appended when {@code note} is not null
+   * (e.g. why it was stopped): it is the last thing in the stream, so it is always shown, and it
+   * counts in the length.
+   */
+  public CappedText resultWithNote(String note) {
+    if (note != null) {
+      append((last == '\n' ? "" : "\n") + note + "\n");
+    }
+    return result();
   }
 
   /** Characters held now: the head and the ring, never more than the limit. */

@@ -4,22 +4,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Stands in for a backend that cannot run anything, e.g. when the configuration is incomplete:
- * every call fails at once with the same message, and nothing is sent anywhere.
+ * every call fails at once with the same {@code failure}, and nothing is sent anywhere.
  */
-public final class UnavailableRunner implements CodeRunner {
-
-  private final String name;
-  private final RunFailure failure;
-
-  public UnavailableRunner(String name, RunFailure failure) {
-    this.name = name;
-    this.failure = failure;
-  }
-
-  @Override
-  public String name() {
-    return name;
-  }
+public record UnavailableRunner(String name, RunFailure failure) implements CodeRunner {
 
   @Override
   public CompletableFuture<RunResult> run(Program program, RunListener listener) {

@@ -40,7 +40,10 @@ public record Settings(
   public static final String RUNSC = "CINCH_RUNSC";
   public static final String LOCAL_POOL = "CINCH_LOCAL_POOL";
 
-  /** Local sandboxes waiting per language unless {@value #LOCAL_POOL} says otherwise. */
+  /**
+   * Local sandboxes waiting per language unless {@value #LOCAL_POOL} says otherwise: one takes the
+   * start off sequential calls.
+   */
   public static final int DEFAULT_LOCAL_POOL = 1;
 
   /** The most {@value #LOCAL_POOL} allows: each waiting sandbox holds ~20-25 MB. */

@@ -95,17 +95,11 @@ public final class FastStart {
   }
 
   /** Passes a stop on to the child and waits, briefly, for it to end. */
-  private static final class ForwardStop implements Runnable {
-    private final Process child;
-
-    ForwardStop(Process child) {
-      this.child = child;
-    }
-
+  private record ForwardStop(Process child) implements Runnable {
     @Override
     public void run() {
       child.destroy();
-      int status = 143; // as a shell reports a process ended by SIGTERM
+      int status = LauncherWatch.STOPPED; // as a shell reports a process ended by SIGTERM
       try {
         if (child.waitFor(FORWARD_WAIT_MS, TimeUnit.MILLISECONDS)) {
           status = child.exitValue();

@@ -30,13 +30,7 @@ public final class LauncherWatch {
   }
 
   /** A class, not a lambda: this runs at every start, before the first lambda is worth its cost. */
-  private static final class Watch implements Runnable {
-    private final long launcher;
-
-    Watch(long launcher) {
-      this.launcher = launcher;
-    }
-
+  private record Watch(long launcher) implements Runnable {
     @Override
     public void run() {
       while (true) {

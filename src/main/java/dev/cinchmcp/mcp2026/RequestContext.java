@@ -50,26 +50,14 @@ public record RequestContext(
     }
     JsonNode version = meta.get(PROTOCOL_VERSION);
     if (version == null || !version.isTextual()) {
-      throw ProtocolError.invalidParams(
-          "Invalid params: "
-              + key(PROTOCOL_VERSION)
-              + " is required, a string such as \""
-              + supported.get(0)
-              + "\" (got "
-              + describe(version)
-              + ").");
+      throw required(PROTOCOL_VERSION, "a string such as \"" + supported.get(0) + "\"", version);
     }
     if (!supported.contains(version.textValue())) {
       throw ProtocolError.unsupportedVersion(version.textValue(), supported);
     }
     JsonNode capabilities = meta.get(CLIENT_CAPABILITIES);
     if (capabilities == null || !capabilities.isObject()) {
-      throw ProtocolError.invalidParams(
-          "Invalid params: "
-              + key(CLIENT_CAPABILITIES)
-              + " is required, an object ({} for none) (got "
-              + describe(capabilities)
-              + ").");
+      throw required(CLIENT_CAPABILITIES, "an object ({} for none)", capabilities);
     }
     return new RequestContext(version.textValue(), capabilities, logLevel(meta.get(LOG_LEVEL)));
   }
@@ -97,6 +85,18 @@ public record RequestContext(
   /** Whether a log message of this level goes out for this request. */
   boolean wantsLog(LoggingLevel level) {
     return logLevel != null && level.level() >= logLevel.level();
+  }
+
+  /** A key of {@code _meta} the revision requires, missing or of the wrong type. */
+  private static ProtocolError required(String name, String expected, JsonNode got) {
+    return ProtocolError.invalidParams(
+        "Invalid params: "
+            + key(name)
+            + " is required, "
+            + expected
+            + " (got "
+            + describe(got)
+            + ").");
   }
 
   private static String key(String name) {

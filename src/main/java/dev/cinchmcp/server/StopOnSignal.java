@@ -2,7 +2,6 @@ package dev.cinchmcp.server;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.transport.StdioTransport;
-import java.io.IOException;
 import java.io.InputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,11 +43,7 @@ final class StopOnSignal extends Thread {
     if (t != null) {
       t.stopNow();
     } else {
-      try {
-        in.close(); // a read of the first line under way ends
-      } catch (IOException e) {
-        log.debug("Closing stdin failed: {}", e.toString());
-      }
+      StdioTransport.closeInput(in); // a read of the first line under way ends
     }
     CodeRunner built = runner;
     boolean clean = built != null ? built.stopNow() : !backendStarting;

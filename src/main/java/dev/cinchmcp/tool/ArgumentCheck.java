@@ -38,7 +38,7 @@ final class ArgumentCheck {
       return problem("\"code\" is missing: pass the complete program to run as a string.");
     }
     if (!(code instanceof String text)) {
-      return problem("\"code\" must be a string holding the program, not " + typeName(code) + ".");
+      return problem(mustBe("\"code\"", "a string holding the program", code) + ".");
     }
     if (text.isBlank()) {
       return problem("\"code\" is empty: pass the complete program to run.");
@@ -57,9 +57,7 @@ final class ArgumentCheck {
     }
     if (!(language instanceof String name)) {
       return problem(
-          "\"language\" must be the string \"python\" or \"javascript\", not "
-              + typeName(language)
-              + ".");
+          mustBe("\"language\"", "the string \"python\" or \"javascript\"", language) + ".");
     }
     return Language.fromWireName(name)
         .map(l -> new Outcome(new Program(text, l), input.input(), null))
@@ -85,6 +83,11 @@ final class ArgumentCheck {
 
   static String shorten(String s) {
     return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+  }
+
+  /** "{@code what} must be {@code expected}, not a number": an argument of the wrong type. */
+  static String mustBe(String what, String expected, Object value) {
+    return what + " must be " + expected + ", not " + typeName(value);
   }
 
   static String typeName(Object value) {

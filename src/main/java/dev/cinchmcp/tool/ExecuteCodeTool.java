@@ -195,8 +195,9 @@ public final class ExecuteCodeTool {
     log.error("execute_code failed unexpectedly", cause);
     return "The server hit an internal error while running the code ("
         + cause.getClass().getSimpleName()
-        + "). The program may or may not have run. Try again once; if it happens again, tell the user to check"
-        + " the server's log.";
+        + "). "
+        + RunFailure.Ran.MAYBE.sentence()
+        + " Try again once; if it happens again, tell the user to check the server's log.";
   }
 
   /**

@@ -23,8 +23,8 @@ final class InputCheck {
     Object stdin = arguments.get("stdin");
     if (stdin != null && !(stdin instanceof String)) {
       return refuse(
-          "\"stdin\" must be a string (the text the program reads on standard input), not "
-              + ArgumentCheck.typeName(stdin)
+          ArgumentCheck.mustBe(
+                  "\"stdin\"", "a string (the text the program reads on standard input)", stdin)
               + ".");
     }
     // Like the code, input travels as UTF-8: half of a surrogate pair cannot, so say where it is.
@@ -52,27 +52,21 @@ final class InputCheck {
     }
     if (!(value instanceof List<?> list)) {
       return refuse(
-          "\"args\" must be an array of strings (the program's command-line arguments), not "
-              + ArgumentCheck.typeName(value)
+          ArgumentCheck.mustBe(
+                  "\"args\"", "an array of strings (the program's command-line arguments)", value)
               + ".");
     }
     if (list.size() > ProgramInput.MAX_ARGS) {
       return refuse(
-          String.format(
-              Locale.ROOT,
-              "\"args\" has %d items; at most %d are allowed. Pass data in \"stdin\" or \"files\".",
-              list.size(),
-              ProgramInput.MAX_ARGS));
+          "\"args\" has %d items; at most %d are allowed. Pass data in \"stdin\" or \"files\".",
+          list.size(), ProgramInput.MAX_ARGS);
     }
     List<String> args = new ArrayList<>(list.size());
     long bytes = 0;
     for (int i = 0; i < list.size(); i++) {
       if (!(list.get(i) instanceof String arg)) {
         return refuse(
-            "\"args\" item "
-                + i
-                + " must be a string, not "
-                + ArgumentCheck.typeName(list.get(i))
+            ArgumentCheck.mustBe("\"args\" item " + i, "a string", list.get(i))
                 + ": pass every argument as text, e.g. \"3\".");
       }
       if (arg.indexOf('\0') >= 0) {
@@ -88,12 +82,9 @@ final class InputCheck {
     }
     if (bytes > ProgramInput.MAX_ARGS_BYTES) {
       return refuse(
-          String.format(
-              Locale.ROOT,
-              "\"args\" hold %,d bytes; at most %,d are allowed. Arguments are for flags and"
-                  + " names: pass data in \"stdin\" or \"files\".",
-              bytes,
-              ProgramInput.MAX_ARGS_BYTES));
+          "\"args\" hold %,d bytes; at most %,d are allowed. Arguments are for flags and"
+              + " names: pass data in \"stdin\" or \"files\".",
+          bytes, ProgramInput.MAX_ARGS_BYTES);
     }
     return new Result(new ProgramInput(null, Map.of(), args), null);
   }
@@ -104,18 +95,17 @@ final class InputCheck {
     }
     if (!(value instanceof Map<?, ?> map)) {
       return refuse(
-          "\"files\" must be an object mapping relative paths to text, e.g. {\"data/input.csv\":"
-              + " \"a,b\\n1,2\\n\"}, not "
-              + ArgumentCheck.typeName(value)
+          ArgumentCheck.mustBe(
+                  "\"files\"",
+                  "an object mapping relative paths to text, e.g. {\"data/input.csv\":"
+                      + " \"a,b\\n1,2\\n\"}",
+                  value)
               + ".");
     }
     if (map.size() > ProgramInput.MAX_FILES) {
       return refuse(
-          String.format(
-              Locale.ROOT,
-              "\"files\" has %d entries; at most %d files are allowed.",
-              map.size(),
-              ProgramInput.MAX_FILES));
+          "\"files\" has %d entries; at most %d files are allowed.",
+          map.size(), ProgramInput.MAX_FILES);
     }
     Map<String, String> files = new LinkedHashMap<>();
     for (Map.Entry<?, ?> entry : map.entrySet()) {
@@ -126,10 +116,10 @@ final class InputCheck {
       }
       if (!(entry.getValue() instanceof String text)) {
         return refuse(
-            "\"files\" entry \""
-                + ArgumentCheck.shorten(path)
-                + "\" must be the file's text as a string, not "
-                + ArgumentCheck.typeName(entry.getValue())
+            ArgumentCheck.mustBe(
+                    "\"files\" entry \"" + ArgumentCheck.shorten(path) + "\"",
+                    "the file's text as a string",
+                    entry.getValue())
                 + ".");
       }
       String badText = CodeText.problem("files", path);
@@ -177,6 +167,11 @@ final class InputCheck {
         ProgramInput.MAX_TOTAL_BYTES,
         largestName,
         largest);
+  }
+
+  /** A refusal whose message is {@code format} filled in (numbers in the root locale). */
+  private static Result refuse(String format, Object... values) {
+    return refuse(String.format(Locale.ROOT, format, values));
   }
 
   private static Result refuse(String message) {

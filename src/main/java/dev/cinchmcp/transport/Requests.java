@@ -55,10 +55,6 @@ final class Requests {
     this.start = start;
   }
 
-  int maxRunning() {
-    return maxRunning;
-  }
-
   /**
    * A new request with this id; null when the id belongs to a request not yet ended. An id whose
    * request was answered or cancelled can be used again at once, even in the instant before that

@@ -214,17 +214,25 @@ public final class StdioTransport implements McpServerTransportProvider {
   public void stopNow() {
     stopped = true;
     drained = true;
-    try {
-      in.close(); // ends a read under way, if stdin is a channel
-    } catch (IOException e) {
-      log.debug("Closing stdin failed: {}", e.toString());
-    }
+    closeInput(in);
     List<Request> cancelled = requests.stopAll();
     JsonRpcWriter w = writer;
     if (w != null) {
       w.close(System.nanoTime());
     }
     log.debug("Stopped at once: {} request(s) cancelled", cancelled.size());
+  }
+
+  /**
+   * Closes stdin on a stop, before a transport exists or by {@link #stopNow()}: a read under way
+   * ends, if stdin is a channel. A failure is only logged: the process is ending anyway.
+   */
+  public static void closeInput(InputStream in) {
+    try {
+      in.close();
+    } catch (IOException e) {
+      log.debug("Closing stdin failed: {}", e.toString());
+    }
   }
 
   /**
@@ -239,12 +247,11 @@ public final class StdioTransport implements McpServerTransportProvider {
         new Thread(
             () -> {
               for (Request r : held) {
-                writer.write(
-                    JsonRpcErrors.reply(
-                        r.echoId(),
-                        JsonRpcErrors.INVALID_REQUEST,
-                        "The server stopped before the session was initialized (initialize, then"
-                            + " notifications/initialized), so this request was never run."));
+                writeError(
+                    r.echoId(),
+                    JsonRpcErrors.INVALID_REQUEST,
+                    "The server stopped before the session was initialized (initialize, then"
+                        + " notifications/initialized), so this request was never run.");
               }
             },
             "cinch-never-run");
@@ -257,6 +264,11 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
+  /** Answers {@code echoId} (null when the request's id is unknown) with a JSON-RPC error. */
+  private void writeError(Object echoId, int code, String message) {
+    writer.write(JsonRpcErrors.reply(echoId, code, message));
+  }
+
   void accept(byte[] line) {
     if (stopped) {
       return;
@@ -267,9 +279,7 @@ public final class StdioTransport implements McpServerTransportProvider {
       // Last resort: whatever one message does, the next one is still read (Envelope's depth limit
       // keeps stack overflows out; this keeps a surprise from ending the session).
       log.warn("A message could not be handled: {}", e.toString());
-      writer.write(
-          JsonRpcErrors.reply(
-              null, JsonRpcErrors.INVALID_REQUEST, "Invalid request: it could not be handled."));
+      writeError(null, JsonRpcErrors.INVALID_REQUEST, "Invalid request: it could not be handled.");
     }
   }
 
@@ -278,31 +288,28 @@ public final class StdioTransport implements McpServerTransportProvider {
       return; // an empty line is no message; skipping it is what clients expect
     }
     if (line == LineReader.TOO_LONG) {
-      writer.write(
-          JsonRpcErrors.reply(
-              null,
-              JsonRpcErrors.INVALID_REQUEST,
-              "Message too long: a line may hold at most "
-                  + MAX_LINE_BYTES
-                  + " bytes; it was discarded."));
+      writeError(
+          null,
+          JsonRpcErrors.INVALID_REQUEST,
+          "Message too long: a line may hold at most "
+              + MAX_LINE_BYTES
+              + " bytes; it was discarded.");
       return;
     }
     LineParser.Line parsed = parser.parse(line);
     if (!parsed.ok()) {
       if (parsed.ids().isEmpty()) {
-        writer.write(JsonRpcErrors.reply(null, parsed.errorCode(), parsed.error()));
+        writeError(null, parsed.errorCode(), parsed.error());
       }
       for (RequestId id : parsed.ids()) {
-        writer.write(JsonRpcErrors.reply(id.echo(), parsed.errorCode(), parsed.error()));
+        writeError(id.echo(), parsed.errorCode(), parsed.error());
       }
       return;
     }
     JsonNode node = parsed.value().node();
     Envelope envelope = Envelope.classify(node, parsed.value().id());
     if (envelope.problem() != null) {
-      writer.write(
-          JsonRpcErrors.reply(
-              echo(envelope.id()), JsonRpcErrors.INVALID_REQUEST, envelope.problem()));
+      writeError(echo(envelope.id()), JsonRpcErrors.INVALID_REQUEST, envelope.problem());
       return;
     }
     switch (envelope.kind()) {
@@ -329,9 +336,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
     String problem = ParamsCheck.problem(method, node.get("params"));
     if (problem != null) {
-      writer.write(
-          JsonRpcErrors.reply(
-              id.echo(), JsonRpcErrors.INVALID_PARAMS, "Invalid params: " + problem));
+      writeError(id.echo(), JsonRpcErrors.INVALID_PARAMS, "Invalid params: " + problem);
       return;
     }
     if (PING.equals(method)) {
@@ -346,11 +351,10 @@ public final class StdioTransport implements McpServerTransportProvider {
   private void acceptModern(RequestId id, String method, JsonNode node, int bytes) {
     StatelessServer server = stateless;
     if (server == null) {
-      writer.write(
-          JsonRpcErrors.reply(
-              id.echo(),
-              JsonRpcErrors.METHOD_NOT_FOUND,
-              "Method not found: " + method + " (2026-07-28 is not served)."));
+      writeError(
+          id.echo(),
+          JsonRpcErrors.METHOD_NOT_FOUND,
+          "Method not found: " + method + " (2026-07-28 is not served).");
       return;
     }
     StatelessServer.Call call;
@@ -366,22 +370,20 @@ public final class StdioTransport implements McpServerTransportProvider {
   /** Starts or queues an opened request; null means its id was taken. */
   private void admit(RequestId id, Request request) {
     if (request == null) {
-      writer.write(
-          JsonRpcErrors.reply(
-              id.echo(),
-              JsonRpcErrors.INVALID_REQUEST,
-              "Request id " + id + " is already in use by a request still running."));
+      writeError(
+          id.echo(),
+          JsonRpcErrors.INVALID_REQUEST,
+          "Request id " + id + " is already in use by a request still running.");
       return;
     }
     if (requests.admit(request) == Requests.Admitted.REFUSED) {
-      writer.write(
-          JsonRpcErrors.reply(
-              id.echo(),
-              JsonRpcErrors.SERVER_BUSY,
-              "Server busy: "
-                  + requests.maxRunning()
-                  + " requests are running and too many are waiting. Wait for some answers,"
-                  + " then send it again."));
+      writeError(
+          id.echo(),
+          JsonRpcErrors.SERVER_BUSY,
+          "Server busy: "
+              + MAX_RUNNING
+              + " requests are running and too many are waiting. Wait for some answers,"
+              + " then send it again.");
     }
   }
 

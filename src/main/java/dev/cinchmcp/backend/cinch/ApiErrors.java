@@ -15,7 +15,7 @@ import javax.net.ssl.SSLException;
 
 /**
  * Every failure of a call to the Cinch API, in words: a {@link RunFailure} whose message tells the
- * model what happened, whether anything ran (as its {@link Reason} says) and what to do. For an
+ * model what happened, whether anything ran (in its {@link Reason}'s words) and what to do. For an
  * answer that is not a run, the status decides first; the wording of the body second (the API's
  * error format is not documented, so a body may be JSON, plain text or HTML). Messages may quote
  * what the API or the network said: the runner masks the key in them before they leave it.
@@ -41,71 +41,60 @@ final class ApiErrors {
     }
     return switch (status) {
       case 401, 403 ->
-          new RunFailure(
+          failure(
               Reason.KEY_REFUSED,
-              "The Cinch API refused the API key (HTTP "
-                  + status
-                  + ")"
-                  + suffix(message)
-                  + ". Nothing ran. Check CINCH_API_KEY in this server's configuration: ask the user to"
-                  + " copy a valid key from their Cinch account. Retrying will not help until the key is fixed.");
+              "The Cinch API refused the API key (HTTP " + status + ")" + suffix(message),
+              "Check CINCH_API_KEY in this server's configuration: ask the user to copy a valid key"
+                  + " from their Cinch account. Retrying will not help until the key is fixed.");
       case 400, 413, 422 ->
-          new RunFailure(
+          failure(
               Reason.REQUEST_REFUSED,
               "The Cinch API refused the request (HTTP "
                   + status
                   + (status == 413 ? ", too large" : "")
                   + ")"
-                  + suffix(message)
-                  + ". Nothing ran. Change the program as the message says"
+                  + suffix(message),
+              "Change the program as the message says"
                   + (status == 413 ? " (make the code smaller)" : "")
                   + " before trying again.");
       default -> {
         if (status >= 500) {
-          yield new RunFailure(
+          yield failure(
               Reason.API_FAILED,
-              "The Cinch API failed on its side (HTTP "
-                  + status
-                  + ")"
-                  + suffix(message)
-                  + ". The program may or may not have run. Try again in a little while;"
-                  + " if it keeps failing, tell the user the service is having problems.");
+              "The Cinch API failed on its side (HTTP " + status + ")" + suffix(message),
+              "Try again in a little while; if it keeps failing, tell the user the service is"
+                  + " having problems.");
         }
         if (status >= 300 && status < 400) {
-          yield new RunFailure(
+          yield failure(
               Reason.REDIRECTED,
               "The Cinch API answered with a redirect (HTTP "
                   + status
-                  + "), which this server does not follow. Nothing ran. CINCH_BASE_URL is probably wrong: ask the user"
-                  + " to check it (the default is "
+                  + "), which this server does not follow",
+              "CINCH_BASE_URL is probably wrong: ask the user to check it (the default is "
                   + Settings.DEFAULT_BASE_URL
                   + ").");
         }
-        yield new RunFailure(
+        yield failure(
             Reason.UNEXPECTED_STATUS,
-            "The Cinch API answered with an unexpected HTTP "
-                + status
-                + suffix(message)
-                + ". Check CINCH_BASE_URL; if it is right, tell the user.");
+            "The Cinch API answered with an unexpected HTTP " + status + suffix(message),
+            "Check CINCH_BASE_URL; if it is right, tell the user.");
       }
     };
   }
 
   static RunFailure creditsExhausted(String message) {
-    return new RunFailure(
+    return failure(
         Reason.CREDITS_EXHAUSTED,
-        "The Cinch account is out of credits"
-            + suffix(message)
-            + ". Nothing ran. Do NOT retry: every retry will fail the same way. Tell the user to add credits to"
-            + " their Cinch account, then try again.");
+        "The Cinch account is out of credits" + suffix(message),
+        "Do NOT retry: every retry will fail the same way. Tell the user to add credits to their"
+            + " Cinch account, then try again.");
   }
 
   static RunFailure rateLimited(int attempts, String retryHint) {
-    return new RunFailure(
-        Reason.RATE_LIMITED,
-        "The Cinch API is rate limiting this key (HTTP 429) and still was after "
-            + attempts(attempts)
-            + ". Nothing ran. Wait"
+    return rateLimited(
+        "and still was after " + attempts(attempts),
+        "Wait"
             + (retryHint.isEmpty() ? " a little" : " " + retryHint)
             + " before running code again.");
   }
@@ -116,14 +105,18 @@ final class ApiErrors {
    * than handed the API's number (which may be absurd).
    */
   static RunFailure rateLimitedPastDeadline(int attempts, Duration deadline) {
-    return new RunFailure(
-        Reason.RATE_LIMITED,
-        "The Cinch API is rate limiting this key (HTTP 429) after "
+    return rateLimited(
+        "after "
             + attempts(attempts)
             + " and asked to wait longer than this call's "
             + deadline.toMillis()
-            + " ms deadline (CINCH_TIMEOUT_MS) allows. Nothing ran. Wait a while before running"
-            + " code again; if it keeps happening, tell the user.");
+            + " ms deadline (CINCH_TIMEOUT_MS) allows",
+        "Wait a while before running code again; if it keeps happening, tell the user.");
+  }
+
+  private static RunFailure rateLimited(String how, String next) {
+    return failure(
+        Reason.RATE_LIMITED, "The Cinch API is rate limiting this key (HTTP 429) " + how, next);
   }
 
   /**
@@ -132,21 +125,19 @@ final class ApiErrors {
    * @param timeout the call's whole deadline
    */
   static RunFailure timedOut(Duration timeout) {
-    return new RunFailure(
+    return failure(
         Reason.API_TIMEOUT,
-        "The Cinch API did not answer within "
-            + timeout.toMillis()
-            + " ms (CINCH_TIMEOUT_MS). The program may or may not have run; the sandbox itself stops programs"
-            + " after "
+        "The Cinch API did not answer within " + timeout.toMillis() + " ms (CINCH_TIMEOUT_MS)",
+        "The sandbox itself stops programs after "
             + SandboxFacts.TIME_LIMIT_SECONDS
-            + " s. If the program is slow, make it faster or print progress sooner; if every call times out,"
-            + " the API may be unreachable or CINCH_TIMEOUT_MS too small.");
+            + " s. If the program is slow, make it faster or print progress sooner; if every call"
+            + " times out, the API may be unreachable or CINCH_TIMEOUT_MS too small.");
   }
 
   /** The answer came as the server was shutting down, and there was no thread left to read it. */
   static RunFailure abandoned() {
-    return new RunFailure(
-        Reason.API_CALL_ABANDONED, "The server is shutting down; the run was abandoned.");
+    return failure(
+        Reason.API_CALL_ABANDONED, "The server is shutting down; the run was abandoned", "");
   }
 
   /**
@@ -171,24 +162,21 @@ final class ApiErrors {
     if (cause instanceof ConnectException) {
       return cannotReach(where, "the connection was refused");
     }
-    return new RunFailure(
+    return failure(
         Reason.CONNECTION_LOST,
         "The connection to "
             + where
             + " failed before an answer arrived ("
             + redactor.redact(String.valueOf(cause.getMessage()))
-            + "). The program may or may not have run; try"
-            + " again once, and tell the user if it fails again.");
+            + ")",
+        "Try again once, and tell the user if it fails again.");
   }
 
   private static RunFailure cannotReach(String where, String why) {
-    return new RunFailure(
+    return failure(
         Reason.API_UNREACHABLE,
-        "Cannot reach "
-            + where
-            + " ("
-            + why
-            + "). Nothing ran. Check the network and CINCH_BASE_URL (default "
+        "Cannot reach " + where + " (" + why + ")",
+        "Check the network and CINCH_BASE_URL (default "
             + Settings.DEFAULT_BASE_URL
             + "); tell the user if it persists.");
   }
@@ -203,13 +191,19 @@ final class ApiErrors {
   }
 
   static RunFailure notARun(String reason, String excerpt) {
-    return new RunFailure(
+    return failure(
         Reason.UNREADABLE_ANSWER,
-        "The Cinch API gave an answer this server cannot read: "
-            + reason
-            + excerptSuffix(excerpt)
-            + ". The program may or may not have run. Check CINCH_BASE_URL points at the Cinch"
-            + " API; if it does, try again once.");
+        "The Cinch API gave an answer this server cannot read: " + reason + excerptSuffix(excerpt),
+        "Check CINCH_BASE_URL points at the Cinch API; if it does, try again once.");
+  }
+
+  /**
+   * A failure of {@code reason}: what happened, then whether anything ran in the words of the
+   * reason (so no message can say otherwise than its reason), then what to do next.
+   */
+  private static RunFailure failure(Reason reason, String happened, String next) {
+    String ran = reason.ran().sentence();
+    return new RunFailure(reason, happened + ". " + (next.isEmpty() ? ran : ran + " " + next));
   }
 
   /**

@@ -1,6 +1,6 @@
 package dev.cinchmcp.backend.cinch;
 
-import dev.cinchmcp.backend.StreamCapture;
+import dev.cinchmcp.backend.TextSink;
 import java.io.IOException;
 import java.io.Reader;
 
@@ -72,20 +72,13 @@ final class JsonScanner {
     return false;
   }
 
-  /** Where the characters of a string go as they are read. */
-  interface Sink {
-    void append(char[] buf, int off, int len);
-
-    void append(char c);
-  }
-
   /**
    * Reads a string value, appending at most {@code keep} of its characters to {@code sink}; the
    * rest is read and counted but not kept. Returns the string's full length in UTF-16 characters.
    */
   long readString(StringBuilder sink, int keep) throws IOException, Malformed {
     return readString(
-        new Sink() {
+        new TextSink() {
           @Override
           public void append(char[] buf, int off, int len) {
             int room = keep - sink.length();
@@ -104,26 +97,10 @@ final class JsonScanner {
   }
 
   /**
-   * Reads a string value into {@code capture}, which keeps what it keeps of it; returns the
-   * string's full length in UTF-16 characters.
+   * Reads a string value, handing each of its characters to {@code sink} (a capture keeps what it
+   * keeps of it); returns the string's full length in UTF-16 characters.
    */
-  long readString(StreamCapture capture) throws IOException, Malformed {
-    return readString(
-        new Sink() {
-          @Override
-          public void append(char[] buf, int off, int len) {
-            capture.append(buf, off, len);
-          }
-
-          @Override
-          public void append(char c) {
-            capture.append(c);
-          }
-        });
-  }
-
-  /** Reads a string value, handing each of its characters to {@code sink}; returns its length. */
-  long readString(Sink sink) throws IOException, Malformed {
+  long readString(TextSink sink) throws IOException, Malformed {
     expect('"');
     long length = 0;
     while (true) {

@@ -117,18 +117,7 @@ final class RunAnswerReader {
           json.readString(f.stdout);
         } else {
           FramedStdout framed = new FramedStdout(f.stdout, f.out);
-          json.readString(
-              new JsonScanner.Sink() {
-                @Override
-                public void append(char[] buf, int off, int len) {
-                  framed.append(buf, off, len);
-                }
-
-                @Override
-                public void append(char c) {
-                  framed.append(c);
-                }
-              });
+          json.readString(framed);
           framed.finish();
           f.framed = framed;
         }

@@ -62,23 +62,26 @@ final class ContainerRun {
   private volatile EngineConnection attach;
   private volatile EngineHttp.Streaming wait;
 
+  /**
+   * @param labels the server's: they name the container and mark it as this server's
+   * @param imageGone told the image's name when the engine no longer has it
+   */
   ContainerRun(
-      Engine engine,
-      String name,
       Program program,
+      Engine engine,
+      Labels labels,
       DockerSettings settings,
       RuntimeChoice runtime,
-      Map<String, String> labels,
       ExecutorService streams,
       Consumer<String> imageGone) {
-    this.engine = engine;
-    this.name = name;
     this.program = program;
+    this.engine = engine;
     this.settings = settings;
     this.runtime = runtime;
-    this.labels = labels;
     this.streams = streams;
     this.imageGone = imageGone;
+    this.name = labels.nextName();
+    this.labels = labels.labels();
   }
 
   String name() {
@@ -142,13 +145,7 @@ final class ContainerRun {
     } catch (EngineError e) {
       throw failure(e);
     } catch (IOException e) {
-      throw new RunFailure(
-          RunFailure.Reason.SANDBOX_FAILED,
-          "The container engine at "
-              + engine.address().uri()
-              + " could not run the program ("
-              + e.getMessage()
-              + "). Check that the engine is running (docker info), then try again.");
+      throw engineFailed("at " + engine.address().uri() + " could not run the program", e);
     } finally {
       startSettled.complete(null);
       closeStreams();
@@ -194,12 +191,7 @@ final class ContainerRun {
       if (cancelled) {
         return SandboxEnding.CANCELLED;
       }
-      Throwable cause = e.getCause();
-      throw new RunFailure(
-          RunFailure.Reason.SANDBOX_FAILED,
-          "The container engine stopped answering while the program ran ("
-              + cause.getMessage()
-              + "). Check that the engine is running (docker info), then try again.");
+      throw engineFailed("stopped answering while the program ran", e.getCause());
     } catch (InterruptedException e) {
       // Nothing interrupts a run but a JVM that ends; the container is left to its kill.
       Thread.currentThread().interrupt();
@@ -313,6 +305,17 @@ final class ContainerRun {
     if (w != null) {
       w.close();
     }
+  }
+
+  /** The engine failed ({@code what}) and said {@code cause}: it may not be running. */
+  private static RunFailure engineFailed(String what, Throwable cause) {
+    return new RunFailure(
+        RunFailure.Reason.SANDBOX_FAILED,
+        "The container engine "
+            + what
+            + " ("
+            + cause.getMessage()
+            + "). Check that the engine is running (docker info), then try again.");
   }
 
   private RunFailure failure(EngineError e) {

@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxFacts;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -277,14 +278,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
               } else {
                 submit(
                     new ContainerRun(
-                        engine,
-                        labels.nextName(),
-                        program,
-                        settings,
-                        runtime,
-                        labels.labels(),
-                        streams,
-                        images::forget),
+                        program, engine, labels, settings, runtime, streams, images::forget),
                     future,
                     events);
               }
@@ -326,23 +320,12 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     events.sent(1);
     events.log(RunListener.Level.DEBUG, "Container " + run.name() + " started");
     try {
-      RunResult result = run.execute();
-      if (result.timedOut()) {
-        events.log(
-            RunListener.Level.INFO, "Container " + run.name() + " timed out and was removed");
-      }
-      future.complete(result);
-    } catch (RunFailure e) {
-      events.log(RunListener.Level.ERROR, e.getMessage());
-      future.completeExceptionally(e);
+      SandboxEnding.complete(
+          future, run.execute(), events, "Container " + run.name() + " timed out and was removed");
     } catch (RuntimeException e) {
-      log.error("Container {} failed", run.name(), e);
       future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.SANDBOX_FAILED,
-              "The docker backend failed unexpectedly ("
-                  + e.getClass().getSimpleName()
-                  + "). Try again."));
+          SandboxEnding.failure(
+              e, events, log, "Container " + run.name(), "The docker backend", "Try again."));
     } finally {
       running.remove(run);
     }
@@ -386,10 +369,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       kills.add(awaited.apply(run.killWithin(ContainerRun.REMOVE_LIMIT, streams)));
     }
     for (CompletableFuture<RunResult> future : pending) {
-      future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.STOPPED_WHILE_RUNNING,
-              "The docker runner was shut down before the program finished."));
+      future.completeExceptionally(SandboxEnding.shutDownWhileRunning("docker runner"));
     }
     try {
       CompletableFuture.allOf(kills.toArray(CompletableFuture[]::new))

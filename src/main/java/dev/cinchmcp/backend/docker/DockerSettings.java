@@ -2,6 +2,7 @@ package dev.cinchmcp.backend.docker;
 
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.config.DockerOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,9 +35,6 @@ public record DockerSettings(
     int maxProcesses,
     double cpuShare,
     int maxConcurrent) {
-
-  public static final String DEFAULT_PYTHON_IMAGE = "python:3.12-slim";
-  public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
 
   public DockerSettings {
     Objects.requireNonNull(pythonImage, "pythonImage");
@@ -85,10 +83,10 @@ public record DockerSettings(
    */
   String packages() {
     List<String> custom = new ArrayList<>();
-    if (!pythonImage.equals(DEFAULT_PYTHON_IMAGE)) {
+    if (!pythonImage.equals(DockerOptions.DEFAULT_PYTHON_IMAGE)) {
       custom.add(pythonImage);
     }
-    if (!nodeImage.equals(DEFAULT_NODE_IMAGE)) {
+    if (!nodeImage.equals(DockerOptions.DEFAULT_NODE_IMAGE)) {
       custom.add(nodeImage);
     }
     return custom.isEmpty()

@@ -106,15 +106,7 @@ final class Engine {
   EngineHttp.Streaming pull(String image) throws IOException {
     String path = "/images/create?fromImage=" + encode(image);
     EngineHttp.Streaming answer = http.stream("POST", path, null, CONTROL);
-    if (answer.status() != 200) {
-      try (answer) {
-        throw EngineError.of(
-            answer.status(),
-            new String(answer.body().readNBytes(64 * 1024), StandardCharsets.UTF_8),
-            "POST /images/create");
-      }
-    }
-    return answer;
+    return streamingOk(answer, "POST /images/create");
   }
 
   /** Creates a container; its id. */
@@ -133,12 +125,18 @@ final class Engine {
   EngineHttp.Streaming awaitExit(String id) throws IOException {
     EngineHttp.Streaming answer =
         http.stream("POST", "/containers/" + id + "/wait?condition=next-exit", null, CONTROL);
+    return streamingOk(answer, "POST /containers/wait");
+  }
+
+  /** {@code answer} if it is a 200, else an {@link EngineError} (the stream then closed). */
+  private static EngineHttp.Streaming streamingOk(EngineHttp.Streaming answer, String request)
+      throws IOException {
     if (answer.status() != 200) {
       try (answer) {
         throw EngineError.of(
             answer.status(),
             new String(answer.body().readNBytes(64 * 1024), StandardCharsets.UTF_8),
-            "POST /containers/wait");
+            request);
       }
     }
     return answer;

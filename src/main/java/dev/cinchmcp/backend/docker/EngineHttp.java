@@ -21,31 +21,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Every exchange but the streams has a deadline: an engine that stops answering (a stuck VM)
  * gets its connection closed, and the caller an {@link IOException}.
+ *
+ * @param prefix put before every path ("/v1.41"), or "" for the unversioned calls
+ * @param timers close the connection of an exchange past its deadline
  */
-final class EngineHttp {
+record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService timers) {
 
   /** Bodies the client reads whole are small JSON; more means something is wrong. */
   private static final int MAX_BODY = 4 << 20;
 
-  private final EngineAddress address;
-  private final String prefix;
-  private final ScheduledExecutorService timers;
-
-  /**
-   * @param prefix put before every path ("/v1.41"), or "" for the unversioned calls
-   */
-  EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService timers) {
-    this.address = address;
-    this.prefix = prefix;
-    this.timers = timers;
-  }
-
   EngineHttp withPrefix(String value) {
     return new EngineHttp(address, value, timers);
-  }
-
-  EngineAddress address() {
-    return address;
   }
 
   /** A whole answer. */

@@ -16,24 +16,18 @@ import org.slf4j.LoggerFactory;
  * process's start time), so that what a dead server left behind (a container created but never
  * started, one still in the engine after a SIGKILL) is found and removed when a server starts on
  * the same machine, and the containers of another live server are never touched.
+ *
+ * @param machine this machine's id (/etc/machine-id, else its host name)
+ * @param pid the server's process id
+ * @param startMillis when the server's process started, so that a reused pid is not taken for it
  */
-final class Labels {
+record Labels(String machine, long pid, long startMillis) {
 
   private static final Logger log = LoggerFactory.getLogger(Labels.class);
 
   static final String OWNER = "dev.cinchmcp.owner";
 
   private static final AtomicLong RUNS = new AtomicLong();
-
-  private final String machine;
-  private final long pid;
-  private final long startMillis;
-
-  Labels(String machine, long pid, long startMillis) {
-    this.machine = machine;
-    this.pid = pid;
-    this.startMillis = startMillis;
-  }
 
   /** This process, on this machine. */
   static Labels ofThisProcess() {

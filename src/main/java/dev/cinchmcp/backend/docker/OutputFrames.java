@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.docker;
 
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.CapturedStream;
 import dev.cinchmcp.backend.FramedStdout;
 import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.SandboxOutput;
@@ -67,22 +68,17 @@ final class OutputFrames implements SandboxOutput {
   }
 
   @Override
-  public CappedText stdout() {
-    return stdout.result(null);
+  public CapturedStream out() {
+    return stdout;
   }
 
   @Override
-  public WrittenFiles files() {
-    return stdout.files();
-  }
-
-  @Override
-  public CappedText stderr(String note) {
-    return stderr.result(note);
+  public CapturedStream err() {
+    return stderr;
   }
 
   /** One stream's decoder and capture. */
-  private static final class Stream {
+  private static final class Stream implements CapturedStream {
     private final CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -92,7 +88,6 @@ final class OutputFrames implements SandboxOutput {
     private final FramedStdout framed;
     private final CharBuffer chars = CharBuffer.allocate(16 * 1024);
     private ByteBuffer pending = ByteBuffer.allocate(16 * 1024 + 8);
-    private char last = '\n';
     private boolean finished;
 
     Stream(OutFrame out) {
@@ -125,7 +120,6 @@ final class OutputFrames implements SandboxOutput {
     private void flushChars() {
       chars.flip();
       if (chars.hasRemaining()) {
-        last = chars.get(chars.limit() - 1);
         if (framed != null) {
           framed.append(chars.array(), chars.position(), chars.remaining());
         } else {
@@ -135,16 +129,14 @@ final class OutputFrames implements SandboxOutput {
       chars.clear();
     }
 
-    synchronized CappedText result(String note) {
+    @Override
+    public synchronized CappedText result(String note) {
       finish();
-      if (note != null) {
-        capture.append((last == '\n' ? "" : "\n") + note + "\n");
-        last = '\n';
-      }
-      return capture.result();
+      return capture.resultWithNote(note);
     }
 
-    synchronized WrittenFiles files() {
+    @Override
+    public synchronized WrittenFiles files() {
       if (framed == null) {
         return WrittenFiles.NOT_ASKED;
       }

@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.CapturedStream;
 import dev.cinchmcp.backend.FramedStdout;
 import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.StreamCapture;
@@ -19,12 +20,11 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Runs on its own thread ({@link #run()}); {@link #result()} is read once the stream has ended.
  */
-final class CappedStreamReader implements Runnable {
+final class CappedStreamReader implements Runnable, CapturedStream {
 
   private final InputStream stream;
   private final StreamCapture capture = new StreamCapture();
   private final FramedStdout framed;
-  private char last = '\n';
 
   CappedStreamReader(InputStream stream) {
     this(stream, null);
@@ -52,7 +52,6 @@ final class CappedStreamReader implements Runnable {
             } else {
               capture.append(buffer, 0, n);
             }
-            last = buffer[n - 1];
           }
         }
       }
@@ -63,30 +62,28 @@ final class CappedStreamReader implements Runnable {
 
   /** The kept start and end of the stream and its full length, so far. */
   synchronized CappedText result() {
+    return result(null);
+  }
+
+  /**
+   * The kept start and end of the stream and its full length, so far; with {@code note} not null, a
+   * line of the sandbox's own appended: it is the last thing in the stream, so it is always shown,
+   * and it counts in the length.
+   */
+  @Override
+  public synchronized CappedText result(String note) {
     if (framed != null) {
       framed.finish();
     }
-    return capture.result();
+    return capture.resultWithNote(note);
   }
 
-  /** What the launcher's frame brought; {@link WrittenFiles#NOT_ASKED} without one. */
-  synchronized WrittenFiles files() {
+  @Override
+  public synchronized WrittenFiles files() {
     if (framed == null) {
       return WrittenFiles.NOT_ASKED;
     }
     framed.finish();
     return framed.files();
-  }
-
-  /**
-   * Like {@link #result()}, with a line of the sandbox's own appended (e.g. why it was stopped): it
-   * is the last thing in the stream, so it is always shown, and it counts in the length.
-   */
-  synchronized CappedText resultWithNote(String note) {
-    if (note != null) {
-      capture.append((last == '\n' ? "" : "\n") + note + "\n");
-      last = '\n';
-    }
-    return capture.result();
   }
 }

@@ -2,9 +2,11 @@ package dev.cinchmcp.backend.local;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,25 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
   /** Where the limits come from, for the ready line, e.g. "cgroup v1". */
   String describe();
 
+  /** Writes the limits of a run's new cgroup(s). */
+  interface LimitWrites {
+    void write() throws IOException;
+  }
+
+  /**
+   * {@code run}, once {@code limits} are written into it; when one cannot be, the cgroup is removed
+   * and the failure thrown: a run never starts in a cgroup without all of its limits.
+   */
+  static RunCgroup limited(RunCgroup run, LimitWrites limits) throws IOException {
+    try {
+      limits.write();
+    } catch (IOException e) {
+      run.remove();
+      throw e;
+    }
+    return run;
+  }
+
   static void write(Path file, String value) throws IOException {
     Files.writeString(file, value, StandardCharsets.US_ASCII);
   }
@@ -52,7 +73,6 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
     }
   }
 
-  /** Reads "name value" lines (memory.events, pids.events, memory.oom_control); 0 when absent. */
   /** The number a cgroup file holds (memory.peak, memory.max_usage_in_bytes); -1 if unreadable. */
   static long number(Path file) {
     try {
@@ -62,6 +82,7 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
     }
   }
 
+  /** Reads "name value" lines (memory.events, pids.events, memory.oom_control); 0 when absent. */
   static long counter(Path file, String name) {
     try {
       for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
@@ -74,6 +95,23 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
       return 0;
     }
     return 0;
+  }
+
+  /**
+   * Hands {@code remove} each run cgroup directory under {@code parent} that {@code isLeftover}
+   * names; a parent that cannot be listed is only logged (the next start tries again).
+   */
+  static void removeLeftovers(Path parent, Predicate<String> isLeftover, Consumer<Path> remove) {
+    try (DirectoryStream<Path> runs = Files.newDirectoryStream(parent)) {
+      for (Path run : runs) {
+        if (Files.isDirectory(run) && isLeftover.test(run.getFileName().toString())) {
+          remove.accept(run);
+        }
+      }
+    } catch (IOException e) {
+      LoggerFactory.getLogger(CgroupLimits.class)
+          .warn("Could not list {}: {}", parent, e.toString());
+    }
   }
 
   /**

@@ -1,15 +1,12 @@
 package dev.cinchmcp.backend.local;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * cgroup v1 (the layout of these machines; needs root): one directory per run in each of the
@@ -19,7 +16,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CgroupV1Limits implements CgroupLimits {
 
-  private static final Logger log = LoggerFactory.getLogger(CgroupV1Limits.class);
   static final List<String> CONTROLLERS = List.of("memory", "pids", "cpu");
   static final long CPU_PERIOD_US = 100_000;
 
@@ -45,38 +41,29 @@ final class CgroupV1Limits implements CgroupLimits {
       dirs.add(dir);
     }
     CgroupV1Run cgroup = new CgroupV1Run(dirs.get(0), dirs.get(1), dirs.get(2));
-    try {
-      CgroupLimits.write(
-          cgroup.memory().resolve("memory.limit_in_bytes"), Long.toString(memoryBytes));
-      // Without swap accounting this file is missing; memory.limit_in_bytes alone then holds.
-      Path memsw = cgroup.memory().resolve("memory.memsw.limit_in_bytes");
-      if (Files.exists(memsw)) {
-        CgroupLimits.write(memsw, Long.toString(memoryBytes));
-      }
-      CgroupLimits.write(cgroup.pids().resolve("pids.max"), Integer.toString(maxHostTasks));
-      CgroupLimits.write(cgroup.cpu().resolve("cpu.cfs_period_us"), Long.toString(CPU_PERIOD_US));
-      CgroupLimits.write(
-          cgroup.cpu().resolve("cpu.cfs_quota_us"),
-          Long.toString(Math.max(1000, (long) (cpuShare * CPU_PERIOD_US))));
-    } catch (IOException e) {
-      cgroup.remove();
-      throw e;
-    }
-    return cgroup;
+    return CgroupLimits.limited(
+        cgroup,
+        () -> {
+          CgroupLimits.write(
+              cgroup.memory().resolve("memory.limit_in_bytes"), Long.toString(memoryBytes));
+          // Without swap accounting this file is missing; memory.limit_in_bytes alone then holds.
+          Path memsw = cgroup.memory().resolve("memory.memsw.limit_in_bytes");
+          if (Files.exists(memsw)) {
+            CgroupLimits.write(memsw, Long.toString(memoryBytes));
+          }
+          CgroupLimits.write(cgroup.pidsDir().resolve("pids.max"), Integer.toString(maxHostTasks));
+          CgroupLimits.write(
+              cgroup.cpu().resolve("cpu.cfs_period_us"), Long.toString(CPU_PERIOD_US));
+          CgroupLimits.write(
+              cgroup.cpu().resolve("cpu.cfs_quota_us"),
+              Long.toString(Math.max(1000, (long) (cpuShare * CPU_PERIOD_US))));
+        });
   }
 
   @Override
   public void removeLeftovers(Predicate<String> isLeftover) {
     for (Path parent : parents.values()) {
-      try (DirectoryStream<Path> runs = Files.newDirectoryStream(parent)) {
-        for (Path run : runs) {
-          if (Files.isDirectory(run) && isLeftover.test(run.getFileName().toString())) {
-            CgroupLimits.killAndRemove(run);
-          }
-        }
-      } catch (IOException e) {
-        log.warn("Could not list {}: {}", parent, e.toString());
-      }
+      CgroupLimits.removeLeftovers(parent, isLeftover, CgroupLimits::killAndRemove);
     }
   }
 }

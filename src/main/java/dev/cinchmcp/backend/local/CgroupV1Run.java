@@ -3,39 +3,33 @@ package dev.cinchmcp.backend.local;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The three cgroup v1 directories (memory, pids, cpu) of one run. */
-record CgroupV1Run(Path memory, Path pids, Path cpu) implements RunCgroup {
+/**
+ * The three cgroup v1 directories of one run, one per controller: memory, pids (the task limit's,
+ * {@link RunCgroup#pidsDir}) and cpu.
+ */
+record CgroupV1Run(Path memory, Path pidsDir, Path cpu) implements RunCgroup {
 
   @Override
   public List<Path> procsFiles() {
     return List.of(
-        memory.resolve("cgroup.procs"), pids.resolve("cgroup.procs"), cpu.resolve("cgroup.procs"));
+        memory.resolve("cgroup.procs"),
+        pidsDir.resolve("cgroup.procs"),
+        cpu.resolve("cgroup.procs"));
   }
 
   @Override
-  public boolean memoryExceeded() {
-    return CgroupLimits.counter(memory.resolve("memory.oom_control"), "oom_kill") > 0;
+  public Path oomEvents() {
+    return memory.resolve("memory.oom_control");
   }
 
   @Override
-  public boolean processLimitHit() {
-    return CgroupLimits.counter(pids.resolve("pids.events"), "max") > 0;
-  }
-
-  @Override
-  public long peakMemory() {
-    return CgroupLimits.number(memory.resolve("memory.max_usage_in_bytes"));
-  }
-
-  @Override
-  public void killAll() {
-    CgroupLimits.pids(pids.resolve("cgroup.procs"))
-        .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+  public Path memoryPeak() {
+    return memory.resolve("memory.max_usage_in_bytes");
   }
 
   @Override
   public void remove() {
-    for (Path dir : List.of(memory, pids, cpu)) {
+    for (Path dir : List.of(memory, pidsDir, cpu)) {
       CgroupLimits.killAndRemove(dir);
     }
   }

@@ -1,7 +1,6 @@
 package dev.cinchmcp.backend.local;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -9,8 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * cgroup v2, where the system delegates a subtree to this user (systemd does for each user's {@code
@@ -26,7 +23,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CgroupV2Limits implements CgroupLimits {
 
-  private static final Logger log = LoggerFactory.getLogger(CgroupV2Limits.class);
   static final List<String> CONTROLLERS = List.of("memory", "pids", "cpu");
 
   private final Path parent;
@@ -117,34 +113,23 @@ final class CgroupV2Limits implements CgroupLimits {
   public RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare)
       throws IOException {
     Path dir = Files.createDirectory(parent.resolve(runId));
-    CgroupV2Run run = new CgroupV2Run(dir);
-    try {
-      CgroupLimits.write(dir.resolve("memory.max"), Long.toString(memoryBytes));
-      Path swap = dir.resolve("memory.swap.max");
-      if (Files.exists(swap)) {
-        CgroupLimits.write(swap, "0");
-      }
-      CgroupLimits.write(dir.resolve("pids.max"), Integer.toString(maxHostTasks));
-      long period = CgroupV1Limits.CPU_PERIOD_US;
-      CgroupLimits.write(
-          dir.resolve("cpu.max"), Math.max(1000, (long) (cpuShare * period)) + " " + period);
-    } catch (IOException e) {
-      run.remove();
-      throw e;
-    }
-    return run;
+    return CgroupLimits.limited(
+        new CgroupV2Run(dir),
+        () -> {
+          CgroupLimits.write(dir.resolve("memory.max"), Long.toString(memoryBytes));
+          Path swap = dir.resolve("memory.swap.max");
+          if (Files.exists(swap)) {
+            CgroupLimits.write(swap, "0");
+          }
+          CgroupLimits.write(dir.resolve("pids.max"), Integer.toString(maxHostTasks));
+          long period = CgroupV1Limits.CPU_PERIOD_US;
+          CgroupLimits.write(
+              dir.resolve("cpu.max"), Math.max(1000, (long) (cpuShare * period)) + " " + period);
+        });
   }
 
   @Override
   public void removeLeftovers(Predicate<String> isLeftover) {
-    try (DirectoryStream<Path> runs = Files.newDirectoryStream(parent)) {
-      for (Path run : runs) {
-        if (Files.isDirectory(run) && isLeftover.test(run.getFileName().toString())) {
-          new CgroupV2Run(run).remove();
-        }
-      }
-    } catch (IOException e) {
-      log.warn("Could not list {}: {}", parent, e.toString());
-    }
+    CgroupLimits.removeLeftovers(parent, isLeftover, run -> new CgroupV2Run(run).remove());
   }
 }

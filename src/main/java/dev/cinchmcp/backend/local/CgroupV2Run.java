@@ -14,18 +14,18 @@ record CgroupV2Run(Path dir) implements RunCgroup {
   }
 
   @Override
-  public boolean memoryExceeded() {
-    return CgroupLimits.counter(dir.resolve("memory.events"), "oom_kill") > 0;
+  public Path oomEvents() {
+    return dir.resolve("memory.events");
   }
 
   @Override
-  public boolean processLimitHit() {
-    return CgroupLimits.counter(dir.resolve("pids.events"), "max") > 0;
+  public Path pidsDir() {
+    return dir;
   }
 
   @Override
-  public long peakMemory() {
-    return CgroupLimits.number(dir.resolve("memory.peak")); // Linux 5.19+
+  public Path memoryPeak() {
+    return dir.resolve("memory.peak"); // Linux 5.19+
   }
 
   @Override
@@ -39,8 +39,7 @@ record CgroupV2Run(Path dir) implements RunCgroup {
         // fall through to the one-by-one kill
       }
     }
-    CgroupLimits.pids(dir.resolve("cgroup.procs"))
-        .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    RunCgroup.super.killAll();
   }
 
   @Override

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The well-known packages installed under /usr that the sandbox's interpreters find, for the tool
@@ -40,58 +41,65 @@ public final class HostPackages {
   /** Python's, in the order they are named: the name as installed, and as imported if different. */
   static final List<Known> PYTHON =
       List.of(
-          new Known("numpy", "numpy"),
-          new Known("pandas", "pandas"),
-          new Known("matplotlib", "matplotlib"),
-          new Known("scipy", "scipy"),
-          new Known("sympy", "sympy"),
+          new Known("numpy"),
+          new Known("pandas"),
+          new Known("matplotlib"),
+          new Known("scipy"),
+          new Known("sympy"),
           new Known("scikit-learn", "sklearn"),
-          new Known("statsmodels", "statsmodels"),
-          new Known("seaborn", "seaborn"),
-          new Known("networkx", "networkx"),
+          new Known("statsmodels"),
+          new Known("seaborn"),
+          new Known("networkx"),
           new Known("Pillow", "PIL"),
-          new Known("polars", "polars"),
-          new Known("pyarrow", "pyarrow"),
-          new Known("openpyxl", "openpyxl"),
-          new Known("lxml", "lxml"),
+          new Known("polars"),
+          new Known("pyarrow"),
+          new Known("openpyxl"),
+          new Known("lxml"),
           new Known("beautifulsoup4", "bs4"),
           new Known("PyYAML", "yaml"),
-          new Known("shapely", "shapely"),
+          new Known("shapely"),
           new Known("scikit-image", "skimage"),
-          new Known("numba", "numba"),
-          new Known("tables", "tables"),
-          new Known("h5py", "h5py"));
+          new Known("numba"),
+          new Known("tables"),
+          new Known("h5py"));
 
-  /** Node's, in the order they are named. */
+  /** Node's, in the order they are named; a Node package is required by its own name. */
   static final List<Known> NODE =
-      List.of(
-          new Known("lodash", "lodash"),
-          new Known("d3", "d3"),
-          new Known("mathjs", "mathjs"),
-          new Known("decimal.js", "decimal.js"),
-          new Known("big.js", "big.js"),
-          new Known("date-fns", "date-fns"),
-          new Known("dayjs", "dayjs"),
-          new Known("moment", "moment"),
-          new Known("luxon", "luxon"),
-          new Known("papaparse", "papaparse"),
-          new Known("csv-parse", "csv-parse"),
-          new Known("xlsx", "xlsx"),
-          new Known("yaml", "yaml"),
-          new Known("js-yaml", "js-yaml"),
-          new Known("marked", "marked"),
-          new Known("cheerio", "cheerio"),
-          new Known("jsdom", "jsdom"),
-          new Known("pngjs", "pngjs"),
-          new Known("canvas", "canvas"),
-          new Known("sharp", "sharp"),
-          new Known("typescript", "typescript"));
+      Stream.of(
+              "lodash",
+              "d3",
+              "mathjs",
+              "decimal.js",
+              "big.js",
+              "date-fns",
+              "dayjs",
+              "moment",
+              "luxon",
+              "papaparse",
+              "csv-parse",
+              "xlsx",
+              "yaml",
+              "js-yaml",
+              "marked",
+              "cheerio",
+              "jsdom",
+              "pngjs",
+              "canvas",
+              "sharp",
+              "typescript")
+          .map(Known::new)
+          .toList();
 
   /**
    * @param name the distribution's name as installed ("scikit-learn")
    * @param module the name a program imports or requires ("sklearn")
    */
-  record Known(String name, String module) {}
+  record Known(String name, String module) {
+    /** A package imported or required by its own name. */
+    Known(String name) {
+      this(name, name);
+    }
+  }
 
   /** One package found, with its version ("1.24"; empty when the files do not say). */
   record Found(Known known, String version) {

@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.WarmPool;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -349,7 +350,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         waiting
             .map(
                 sandbox ->
-                    new SandboxRun(sandbox, program, settings, host, streamThreads)
+                    sandbox
+                        .runOf(program, settings)
                         // Its answer goes out before the clean-up, which takes tens of ms.
                         .onResult(future::complete))
             .orElseGet(() -> coldRun(program, host));
@@ -381,25 +383,19 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         RunListener.Level.DEBUG,
         "Local sandbox " + run.id() + (run.warm() ? " (started ahead of time)" : " started"));
     try {
-      RunResult result = run.execute();
-      if (result.timedOut()) {
-        events.log(
-            RunListener.Level.INFO, "Local sandbox " + run.id() + " timed out and was killed");
-      }
-      future.complete(result);
+      SandboxEnding.complete(
+          future, run.execute(), events, "Local sandbox " + run.id() + " timed out and was killed");
     } catch (SandboxRun.HandOverFailed e) {
       throw e;
-    } catch (RunFailure e) {
-      events.log(RunListener.Level.ERROR, e.getMessage());
-      future.completeExceptionally(e);
     } catch (RuntimeException e) {
-      log.error("Local sandbox {} failed", run.id(), e);
       future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.SANDBOX_FAILED,
-              "The local sandbox failed unexpectedly ("
-                  + e.getClass().getSimpleName()
-                  + "). Try again, or use the cinch backend."));
+          SandboxEnding.failure(
+              e,
+              events,
+              log,
+              "Local sandbox " + run.id(),
+              "The local sandbox",
+              "Try again, or use the cinch backend."));
     } finally {
       running.remove(run);
     }
@@ -449,10 +445,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
           (System.nanoTime() - started) / 1_000_000);
     }
     for (CompletableFuture<RunResult> future : pending) {
-      future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.STOPPED_WHILE_RUNNING,
-              "The local sandbox runner was shut down before the program finished."));
+      future.completeExceptionally(SandboxEnding.shutDownWhileRunning("local sandbox runner"));
     }
     try {
       if (!sandboxes.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {

@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.config.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -48,9 +49,6 @@ public record LocalSandboxSettings(
     Duration poolIdleLimit,
     Path hostEtc) {
 
-  /** Sandboxes waiting per language by default: one takes the start off sequential calls. */
-  public static final int DEFAULT_POOL_SIZE = 1;
-
   /** The most a runner takes (the server allows fewer: Settings.MAX_LOCAL_POOL); ~20-25 MB each. */
   public static final int MAX_POOL_SIZE = 16;
 
@@ -60,6 +58,8 @@ public record LocalSandboxSettings(
     Objects.requireNonNull(runsc, "runsc");
     Objects.requireNonNull(stateDir, "stateDir");
     Objects.requireNonNull(wallClock, "wallClock");
+    Objects.requireNonNull(poolIdleLimit, "poolIdleLimit");
+    Objects.requireNonNull(hostEtc, "hostEtc");
     runscEnvironment = Map.copyOf(runscEnvironment);
     if (maxConcurrent < 1) {
       throw new IllegalArgumentException("maxConcurrent must be at least 1");
@@ -67,8 +67,6 @@ public record LocalSandboxSettings(
     if (poolSize < 0 || poolSize > MAX_POOL_SIZE) {
       throw new IllegalArgumentException("poolSize must be 0 to " + MAX_POOL_SIZE);
     }
-    Objects.requireNonNull(poolIdleLimit, "poolIdleLimit");
-    Objects.requireNonNull(hostEtc, "hostEtc");
   }
 
   /**
@@ -90,7 +88,7 @@ public record LocalSandboxSettings(
         SandboxFacts.MAX_CONCURRENT,
         Map.of("PATH", path),
         true,
-        DEFAULT_POOL_SIZE,
+        Settings.DEFAULT_LOCAL_POOL,
         DEFAULT_POOL_IDLE_LIMIT,
         Path.of("/etc"));
   }

@@ -26,17 +26,35 @@ sealed interface RunCgroup permits CgroupV1Run, CgroupV2Run {
   /** The cgroup.procs files a process must be written to, to be inside this run's limits. */
   List<Path> procsFiles();
 
+  /** The file whose {@code oom_kill} counter says how often the kernel's OOM killer struck. */
+  Path oomEvents();
+
+  /** The directory of the run's task limit: its pids.events and the run's processes. */
+  Path pidsDir();
+
+  /** The file of the most memory the run used, in bytes. */
+  Path memoryPeak();
+
   /** Whether the kernel's OOM killer killed something in the sandbox (the memory limit was hit). */
-  boolean memoryExceeded();
+  default boolean memoryExceeded() {
+    return CgroupLimits.counter(oomEvents(), "oom_kill") > 0;
+  }
 
   /** Whether the host task limit refused a new process or thread (gVisor then stops). */
-  boolean processLimitHit();
+  default boolean processLimitHit() {
+    return CgroupLimits.counter(pidsDir().resolve("pids.events"), "max") > 0;
+  }
 
   /** The most memory the whole sandbox used, in bytes, or -1 when the kernel does not say. */
-  long peakMemory();
+  default long peakMemory() {
+    return CgroupLimits.number(memoryPeak());
+  }
 
   /** Sends SIGKILL to every process in the run's cgroup(s). */
-  void killAll();
+  default void killAll() {
+    CgroupLimits.pids(pidsDir().resolve("cgroup.procs"))
+        .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+  }
 
   /** Kills whatever is still in the cgroup(s) and removes them. */
   void remove();

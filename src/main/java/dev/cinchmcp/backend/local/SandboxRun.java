@@ -1,13 +1,11 @@
 package dev.cinchmcp.backend.local;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
-import dev.cinchmcp.backend.WrittenFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,37 +68,43 @@ final class SandboxRun {
   private boolean lowPriority;
   private Consumer<RunResult> onResult = result -> {};
 
+  /** The program in a fresh sandbox of its own, which {@link #execute} starts. */
   SandboxRun(
       String id,
       Program program,
       LocalSandboxSettings settings,
       SandboxHost host,
       ExecutorService streamThreads) {
-    this.id = id;
-    this.program = program;
-    this.settings = settings;
-    this.host = host;
-    this.streamThreads = streamThreads;
-    this.bundle = host.state().bundles().resolve(id);
-    this.warm = null;
+    this(
+        new SandboxParts(id, host.state().bundles().resolve(id), null, null),
+        null,
+        program,
+        settings,
+        host,
+        streamThreads);
   }
 
-  /** The program in a sandbox started ahead of time; this run then owns it and removes it. */
+  /**
+   * @param parts the sandbox's, which this run owns and removes; a cold run's process and cgroup
+   *     are made by {@link #execute}
+   * @param warm the sandbox started ahead of time that the program runs in, or null: a cold run
+   */
   SandboxRun(
+      SandboxParts parts,
       WaitingSandbox warm,
       Program program,
       LocalSandboxSettings settings,
       SandboxHost host,
       ExecutorService streamThreads) {
-    this.id = warm.id();
+    this.id = parts.id();
+    this.bundle = parts.bundle();
+    this.process = parts.process();
+    this.cgroup = parts.cgroup();
+    this.warm = warm;
     this.program = program;
     this.settings = settings;
     this.host = host;
     this.streamThreads = streamThreads;
-    this.bundle = warm.bundle();
-    this.warm = warm;
-    this.process = warm.process();
-    this.cgroup = warm.cgroup();
   }
 
   /** Thrown when a waiting sandbox died before it took its program: nothing ran; run it cold. */
@@ -145,26 +149,20 @@ final class SandboxRun {
         return result;
       }
       List<String> command = writeBundle();
-      if (host.cgroups().isPresent()) {
-        cgroup =
-            host.cgroups()
-                .get()
-                .create(
-                    id,
-                    settings.memoryBytes() + host.overhead(program.language()),
-                    hostTaskLimit(settings),
-                    settings.cpuShare());
+      cgroup = limitedCgroup(host, id, program.language(), settings);
+      if (cgroup != null) {
         command = cgroup.wrap(command);
       }
       return runAndWait(command);
     } catch (IOException e) {
-      throw new RunFailure(
+      throw failure(
           RunFailure.Reason.SANDBOX_FAILED,
           "The local gVisor sandbox could not be prepared ("
               + e.getClass().getSimpleName()
               + ": "
               + e.getMessage()
-              + "). Try again, or use the cinch backend.");
+              + ")",
+          "Try again");
     } finally {
       // Clean-up waits for processes to leave; an interrupt (the runner closing) must not cut it
       // short.
@@ -185,6 +183,25 @@ final class SandboxRun {
    */
   static int hostTaskLimit(LocalSandboxSettings settings) {
     return 128 + 32 * settings.maxProcesses();
+  }
+
+  /**
+   * Makes the cgroup of run {@code id} with its limits: the program's memory, and on top what
+   * gVisor and the interpreter use before its first line. Null without host cgroups.
+   */
+  static RunCgroup limitedCgroup(
+      SandboxHost host, String id, Language language, LocalSandboxSettings settings)
+      throws IOException {
+    if (host.cgroups().isEmpty()) {
+      return null;
+    }
+    return host.cgroups()
+        .get()
+        .create(
+            id,
+            settings.memoryBytes() + host.overhead(language),
+            hostTaskLimit(settings),
+            settings.cpuShare());
   }
 
   /** Kills the sandbox now; {@link #execute()} then returns and cleans up. Safe from any thread. */
@@ -363,22 +380,7 @@ final class SandboxRun {
   }
 
   /** The run's two streams as a sandbox's output. */
-  private record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {
-    @Override
-    public CappedText stdout() {
-      return out.result();
-    }
-
-    @Override
-    public CappedText stderr(String note) {
-      return err.resultWithNote(note);
-    }
-
-    @Override
-    public WrittenFiles files() {
-      return out.files();
-    }
-  }
+  private record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {}
 
   /** The peak memory of the whole sandbox once it has exited; -1 when not known. */
   long peakMemory() {
@@ -389,13 +391,10 @@ final class SandboxRun {
     try {
       process = host.runsc().processBuilder(command).start();
     } catch (IOException e) {
-      throw new RunFailure(
+      throw failure(
           RunFailure.Reason.SANDBOX_UNAVAILABLE,
-          "runsc ("
-              + host.runsc().binary()
-              + ") could not be started: "
-              + e.getMessage()
-              + ". Reinstall gVisor (apt-get install runsc), or use the cinch backend.");
+          "runsc (" + host.runsc().binary() + ") could not be started: " + e.getMessage(),
+          "Reinstall gVisor (apt-get install runsc)");
     }
     if (cancelled) {
       kill();
@@ -425,9 +424,7 @@ final class SandboxRun {
       // The runner is closing: kill the sandbox; the finally block of execute() cleans up.
       kill();
       Thread.currentThread().interrupt();
-      throw new RunFailure(
-          RunFailure.Reason.STOPPED_WHILE_RUNNING,
-          "The local sandbox runner was shut down before the program finished.");
+      throw SandboxEnding.shutDownWhileRunning("local sandbox runner");
     }
   }
 
@@ -440,23 +437,31 @@ final class SandboxRun {
   private void failIfSandboxDidNotStart(int exitCode, String stderr) {
     Path logFile = logFile();
     if (exitCode == RunCgroup.JOIN_FAILED && cgroup != null && !Files.exists(logFile)) {
-      throw new RunFailure(
+      throw failure(
           RunFailure.Reason.SANDBOX_NOT_STARTED,
           "The local sandbox could not be placed in its cgroup (memory/pids/cpu limits): "
               + firstLine(stderr)
-              + ". Nothing was run. Try again, or use the cinch backend.");
+              + ". Nothing was run",
+          "Try again");
     }
     if (exitCode != RUNSC_FATAL) {
       return;
     }
     String error = readRunscError(logFile);
     if (error != null) {
-      throw new RunFailure(
+      throw failure(
           RunFailure.Reason.SANDBOX_UNAVAILABLE,
-          "gVisor (runsc) could not start the sandbox: "
-              + error
-              + ". Check the runsc installation (runsc --version), or use the cinch backend.");
+          "gVisor (runsc) could not start the sandbox: " + error,
+          "Check the runsc installation (runsc --version)");
     }
+  }
+
+  /**
+   * A failure of this backend: what happened, then what to do, whose last resort is always the
+   * same.
+   */
+  private static RunFailure failure(RunFailure.Reason reason, String happened, String firstStep) {
+    return new RunFailure(reason, happened + ". " + firstStep + ", or use the cinch backend.");
   }
 
   private static String readRunscError(Path logFile) {
@@ -534,7 +539,10 @@ final class SandboxRun {
    * first, and runsc's state files are then deleted directly ({@code runsc delete -force} of a
    * killed sandbox takes ~0.9 s here; nothing of it runs any more to be told).
    */
-  static void removeKilled(SandboxHost host, String id, Process p, RunCgroup cgroup, Path bundle) {
+  static void removeKilled(SandboxHost host, SandboxParts parts) {
+    String id = parts.id();
+    Process p = parts.process();
+    RunCgroup cgroup = parts.cgroup();
     if (cgroup != null) {
       cgroup.killAll();
     }
@@ -553,7 +561,7 @@ final class SandboxRun {
     if (cgroup != null) {
       cgroup.remove();
     }
-    Housekeeping.deleteTree(bundle);
+    Housekeeping.deleteTree(parts.bundle());
   }
 
   private static boolean hasState(SandboxHost host, String id) {

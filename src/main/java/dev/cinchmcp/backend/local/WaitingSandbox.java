@@ -63,33 +63,24 @@ final class WaitingSandbox implements StartedSandbox {
   /** How long a start may take before it is given up (a cold start takes ~0.2-0.5 s). */
   private static final long READY_TIMEOUT_SECONDS = 20;
 
-  private final String id;
+  private final SandboxParts parts;
   private final Language language;
-  private final SandboxHost host;
-  private final Path bundle;
   private final String fingerprint;
-  private final Process process;
-  private final RunCgroup cgroup;
+  private final SandboxHost host;
   private final ExecutorService streamThreads;
   private volatile boolean gone;
 
   private WaitingSandbox(
-      String id,
+      SandboxParts parts,
       Language language,
-      SandboxHost host,
-      Path bundle,
       String fingerprint,
-      Process process,
-      RunCgroup cgroup,
+      SandboxHost host,
       ExecutorService streamThreads) {
-    this.streamThreads = streamThreads;
-    this.id = id;
+    this.parts = parts;
     this.language = language;
-    this.host = host;
-    this.bundle = bundle;
     this.fingerprint = fingerprint;
-    this.process = process;
-    this.cgroup = cgroup;
+    this.host = host;
+    this.streamThreads = streamThreads;
   }
 
   /**
@@ -115,22 +106,19 @@ final class WaitingSandbox implements StartedSandbox {
       List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", SUPERVISOR, "cinchmcp-warm"));
       command.add(SandboxRun.backstopSeconds(settings).replace("s", ""));
       command.addAll(SandboxRun.runscRun(host, bundle, id));
-      if (host.cgroups().isPresent()) {
-        cgroup =
-            host.cgroups()
-                .get()
-                .create(
-                    id,
-                    settings.memoryBytes() + host.overhead(language),
-                    SandboxRun.hostTaskLimit(settings),
-                    settings.cpuShare());
+      cgroup = SandboxRun.limitedCgroup(host, id, language, settings);
+      if (cgroup != null) {
         command = cgroup.wrap(command);
       }
       process = host.runsc().processBuilder(command).start();
       return new WaitingSandbox(
-          id, language, host, bundle, fingerprint.get(), process, cgroup, streamThreads);
+          new SandboxParts(id, bundle, process, cgroup),
+          language,
+          fingerprint.get(),
+          host,
+          streamThreads);
     } catch (IOException | RuntimeException e) {
-      SandboxRun.removeKilled(host, id, process, cgroup, bundle);
+      SandboxRun.removeKilled(host, new SandboxParts(id, bundle, process, cgroup));
       throw e;
     }
   }
@@ -140,7 +128,7 @@ final class WaitingSandbox implements StartedSandbox {
     awaitByte("the sandbox ended before it was ready");
     if (language == Language.JAVASCRIPT) {
       // Loaded: out of the program's sight (a cold run's /code holds only its own files).
-      Files.deleteIfExists(bundle.resolve("rootfs/code").resolve(WarmLauncher.NODE_FILE));
+      Files.deleteIfExists(parts.bundle().resolve("rootfs/code").resolve(WarmLauncher.NODE_FILE));
     }
   }
 
@@ -158,7 +146,7 @@ final class WaitingSandbox implements StartedSandbox {
   }
 
   private void awaitByte(String otherwise) throws IOException, InterruptedException {
-    InputStream stdout = process.getInputStream();
+    InputStream stdout = parts.process().getInputStream();
     Callable<Integer> readFirst = stdout::read;
     Future<Integer> first = streamThreads.submit(readFirst);
     int read;
@@ -176,27 +164,15 @@ final class WaitingSandbox implements StartedSandbox {
     }
   }
 
-  String id() {
-    return id;
-  }
-
-  Path bundle() {
-    return bundle;
-  }
-
-  Process process() {
-    return process;
-  }
-
-  /** The run's cgroup, or null without host cgroups. */
-  RunCgroup cgroup() {
-    return cgroup;
+  /** The run of {@code program} in this sandbox, which then owns it and removes it. */
+  SandboxRun runOf(Program program, LocalSandboxSettings settings) {
+    return new SandboxRun(parts, this, program, settings, host, streamThreads);
   }
 
   @Override
   public boolean usable() {
     return !gone
-        && process.isAlive()
+        && parts.process().isAlive()
         && host.runtimes().fingerprint(language).map(fingerprint::equals).orElse(false);
   }
 
@@ -206,6 +182,8 @@ final class WaitingSandbox implements StartedSandbox {
    * died meanwhile; the program has then not started, and the caller runs it cold.
    */
   void handOver(Program program) throws IOException {
+    Path bundle = parts.bundle();
+    Process process = parts.process();
     if (language == Language.PYTHON) {
       // Made since this sandbox started? Its root, like /code, is read at hand-over.
       host.fontCache().addTo(bundle.resolve("rootfs"));
@@ -226,17 +204,17 @@ final class WaitingSandbox implements StartedSandbox {
   @Override
   public void kill() {
     gone = true;
-    if (cgroup != null) {
-      cgroup.killAll();
+    if (parts.cgroup() != null) {
+      parts.cgroup().killAll();
     }
-    List<ProcessHandle> tree = process.descendants().toList(); // before their parent dies
-    process.destroyForcibly();
+    List<ProcessHandle> tree = parts.process().descendants().toList(); // before their parent dies
+    parts.process().destroyForcibly();
     tree.forEach(ProcessHandle::destroyForcibly);
   }
 
   @Override
   public void discard() {
     gone = true;
-    SandboxRun.removeKilled(host, id, process, cgroup, bundle);
+    SandboxRun.removeKilled(host, parts);
   }
 }

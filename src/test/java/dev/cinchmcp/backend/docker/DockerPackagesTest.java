@@ -3,6 +3,7 @@ package dev.cinchmcp.backend.docker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.config.DockerOptions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,7 @@ class DockerPackagesTest {
   void theOfficialImagesHoldTheStandardLibraryOnly() {
     DockerSettings settings =
         DockerSettings.of(
-            DockerSettings.DEFAULT_PYTHON_IMAGE, DockerSettings.DEFAULT_NODE_IMAGE, null, Map.of());
+            DockerOptions.DEFAULT_PYTHON_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE, null, Map.of());
 
     assertEquals(SandboxFacts.STANDARD_LIBRARY_ONLY, settings.packages());
   }
@@ -22,10 +23,7 @@ class DockerPackagesTest {
   void anImageOfTheUsersOwnIsNamed() {
     DockerSettings settings =
         DockerSettings.of(
-            "registry.example/team/py-science:3",
-            DockerSettings.DEFAULT_NODE_IMAGE,
-            null,
-            Map.of());
+            "registry.example/team/py-science:3", DockerOptions.DEFAULT_NODE_IMAGE, null, Map.of());
 
     assertEquals(
         "standard library, plus whatever the images registry.example/team/py-science:3 hold;"

@@ -45,7 +45,7 @@ class CappedStreamReaderTest {
   @Test
   void theSandboxNoteEndsTheStreamOnALineOfItsOwnAndCounts() {
     CappedStreamReader reader = read("partial".getBytes(StandardCharsets.UTF_8));
-    CappedText text = reader.resultWithNote("[sandbox] killed: out of memory");
+    CappedText text = reader.result("[sandbox] killed: out of memory");
 
     assertEquals("partial\n[sandbox] killed: out of memory\n", text.text());
     assertEquals(text.text().length(), text.originalLength());
@@ -54,7 +54,7 @@ class CappedStreamReaderTest {
   @Test
   void theNoteIsShownEvenAfterAFlood() {
     CappedStreamReader reader = read("y".repeat(50_000).getBytes(StandardCharsets.UTF_8));
-    CappedText text = reader.resultWithNote("[sandbox] killed: too many processes");
+    CappedText text = reader.result("[sandbox] killed: too many processes");
 
     assertTrue(text.tail().endsWith("y\n[sandbox] killed: too many processes\n"), text.tail());
     assertEquals(50_000 + 38, text.originalLength());
