@@ -12,17 +12,19 @@ public final class ContainmentPrograms {
   public static final String FORK_BOMB =
       "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass";
 
-  /** Python: forks up to 1000 small processes, then says how many it got ("forked N"). */
+  /**
+   * Python: starts up to 1000 small processes, then says how many it got ("forked N"). Spawned, not
+   * forked: a forked Python dirties its pages (~4 MB each under gVisor, so 63 of them would meet
+   * the memory limit first), and on slower machines 63 forks took more than the 10 s limit (a spawn
+   * of {@code sleep}: ~6 s for 63 at half a CPU).
+   */
   public static final String FORK_COUNTER =
       """
       import os
       n = 0
       while n < 1000:
           try:
-              if os.fork() == 0:
-                  # A small process: a forked Python dirties its pages (~4 MB each under
-                  # gVisor), and 63 of them would meet the memory limit before this one.
-                  os.execv('/bin/sleep', ['sleep', '20'])
+              os.posix_spawn('/bin/sleep', ['sleep', '20'], {})
               n += 1
           except OSError as e:
               print('fork refused after', n, e.strerror, flush=True)
