@@ -16,7 +16,6 @@ import java.io.PrintStream;
 import java.nio.channels.Channels;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.OptionalInt;
 
 /**
  * Entry point: connects {@link Cli} to the process. With no option, {@code java -jar cinch-mcp.jar}
@@ -35,9 +34,9 @@ public final class Main {
     commonPoolOfTwoAtLeast();
     OutOfMemory.endTheProcessOnIt();
     Map<String, String> env = System.getenv();
-    OptionalInt child = FastStart.relaunch(args, env);
-    if (child.isPresent()) {
-      System.exit(child.getAsInt());
+    FastStart.Outcome launch = FastStart.relaunch(args, env);
+    if (launch.childStatus().isPresent()) {
+      System.exit(launch.childStatus().getAsInt());
     }
     LauncherWatch.startIfChild();
     boolean training = Boolean.getBoolean(SelfMadeArchive.TRAINING);
@@ -57,7 +56,7 @@ public final class Main {
 
     int exitCode;
     try {
-      exitCode = new Cli().run(args, stdin, stdout, System.err, env);
+      exitCode = new Cli().run(args, stdin, stdout, System.err, env, launch.firstLine());
     } catch (OutOfMemoryError e) {
       throw OutOfMemory.end(e);
     }

@@ -4,6 +4,7 @@ import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.server.CinchMcpServer;
 import dev.cinchmcp.server.ServerInfo;
+import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -29,6 +30,21 @@ public final class Cli {
    */
   public int run(
       String[] args, InputStream in, OutputStream out, PrintStream err, Map<String, String> env) {
+    return run(args, in, out, err, env, FirstLineHandOver.NONE);
+  }
+
+  /**
+   * The same, in a JVM whose fast launcher has read stdin's first line already.
+   *
+   * @param firstLine what the launcher did with it; the server reads stdin accordingly
+   */
+  public int run(
+      String[] args,
+      InputStream in,
+      OutputStream out,
+      PrintStream err,
+      Map<String, String> env,
+      FirstLineHandOver firstLine) {
     // First, before any class below makes a logger: slf4j-simple reads the level only once.
     LogLevel.apply(env, err);
 
@@ -45,7 +61,7 @@ public final class Cli {
 
     if (command == Command.SERVE) {
       // Before the server exists: a first server/discover is answered at once.
-      InputStream input = ServerInfo.answerEarly(in, out);
+      InputStream input = ServerInfo.answerEarly(in, out, firstLine);
       new CinchMcpServer(Settings.fromEnvironment(env)).serve(input, out);
       return ExitCode.OK;
     }

@@ -1,5 +1,9 @@
 package dev.cinchmcp.launch;
 
+import dev.cinchmcp.transport.FirstLineHandOver;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -38,40 +42,60 @@ public final class FastStart {
 
   private FastStart() {}
 
-  /** Runs the server in a faster child JVM and returns its exit status, or empty to run it here. */
-  public static OptionalInt relaunch(String[] args, Map<String, String> env) {
+  /**
+   * What the fast start did: ran the server in a child JVM, which has exited with {@code
+   * childStatus}; or left it to this JVM ({@code childStatus} empty), which then serves stdin as
+   * {@code firstLine} says (in a child: what its launcher did with the first line).
+   */
+  public record Outcome(OptionalInt childStatus, FirstLineHandOver firstLine) {
+
+    static Outcome runHere(FirstLineHandOver firstLine) {
+      return new Outcome(OptionalInt.empty(), firstLine);
+    }
+  }
+
+  /** Runs the server in a faster child JVM if it can, or says how to run it here. */
+  public static Outcome relaunch(String[] args, Map<String, String> env) {
+    if (System.getProperty(CHILD_MARKER) != null) {
+      return Outcome.runHere(FirstLineHandOver.from(env));
+    }
     if (args.length != 0
-        || System.getProperty(CHILD_MARKER) != null
         || System.getProperty(SelfMadeArchive.TRAINING) != null
         || "0".equals(env.get("CINCH_FAST_START"))) {
-      return OptionalInt.empty();
+      return Outcome.runHere(FirstLineHandOver.NONE);
     }
+    FirstLineHandOver firstLine = FirstLineHandOver.NONE;
     try {
       Path jar =
           Path.of(FastStart.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       if (!startedPlain(jar, env)) {
-        return OptionalInt.empty();
+        return Outcome.runHere(firstLine);
       }
       // From here on a process is almost always started: the child, or the trainer of its archive.
       ProcessStartWarmUp.begin();
       Optional<SelfMadeArchive> archive = SelfMadeArchive.of(jar, env);
       if (archive.isEmpty()) {
-        return OptionalInt.empty();
+        return Outcome.runHere(firstLine);
       }
       if (!archive.get().ready()) {
         archive.get().makeInBackground();
-        return OptionalInt.empty();
+        return Outcome.runHere(firstLine);
       }
-      return OptionalInt.of(runChild(jar, archive.get()));
+      // A discover already waiting is answered now: the client has it while the child starts.
+      firstLine =
+          LauncherDiscover.answerWaiting(
+              new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out));
+      return new Outcome(OptionalInt.of(runChild(jar, archive.get(), firstLine)), firstLine);
     } catch (IOException | URISyntaxException | RuntimeException e) {
-      return OptionalInt.empty(); // run here, at normal speed
+      return Outcome.runHere(firstLine); // run here, at normal speed
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return OptionalInt.empty();
+      return Outcome.runHere(firstLine);
     }
   }
 
-  private static int runChild(Path jar, SelfMadeArchive archive)
+  /** Starts the child, handing it what was done with stdin's first line, and waits for it. */
+  private static int runChild(Path jar, SelfMadeArchive archive, FirstLineHandOver firstLine)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -81,9 +105,11 @@ public final class FastStart {
     command.add("-D" + LauncherWatch.LAUNCHER_PID + "=" + ProcessHandle.current().pid());
     command.add("-jar");
     command.add(jar.toString());
+    ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+    firstLine.putIn(builder.environment());
     // A child, on every Java: becoming the fast JVM by execve (Java 22's foreign function API)
     // saved the ~40 MB of this waiting JVM, but linking it cost a cold JVM 130-200 ms of start.
-    Process child = new ProcessBuilder(command).inheritIO().start();
+    Process child = builder.start();
     // Marked once the child is on its way, not before: it is not on the child's path.
     archive.markUsed();
     // A client signals only this process: SIGINT, SIGTERM or SIGHUP here is passed on as SIGTERM,

@@ -1,6 +1,7 @@
 package dev.cinchmcp.mcp2026;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +17,8 @@ import java.util.Set;
  * {@code _meta} exactly as {@link StatelessServer} accepts them, an id that can be echoed as it was
  * written. Anything else (another method, an error to report, a log level, a key with escapes) gets
  * {@code null} and goes the ordinary way, which answers the same request with the same bytes: the
- * result is {@link StatelessServer#discoverResult}, written by the same rules (EarlyDiscoverTest
- * compares the two).
+ * result is {@link Discovery#result}, written by the same rules (EarlyDiscoverTest compares the
+ * two).
  */
 public final class EarlyDiscover {
 
@@ -38,7 +39,22 @@ public final class EarlyDiscover {
   private final Map<String, Object> result;
 
   public EarlyDiscover(String name, String version, String instructions) {
-    this.result = StatelessServer.discoverResult(name, version, instructions);
+    this.result = Discovery.result(Discovery.serverInfo(name, version), instructions);
+  }
+
+  /**
+   * The whole reply line to a line read with its end ({@code \n} or {@code \r\n}), or null when it
+   * is not answered: a line without its end is not whole.
+   */
+  public byte[] answerLine(byte[] line) {
+    if (line.length == 0 || line[line.length - 1] != '\n') {
+      return null;
+    }
+    int end = line.length - 1;
+    if (end > 0 && line[end - 1] == '\r') {
+      end--;
+    }
+    return answer(Arrays.copyOf(line, end));
   }
 
   /** The whole reply line (with its newline) to {@code line}, or null when it is not answered. */
@@ -172,7 +188,7 @@ public final class EarlyDiscover {
         String key = key(keys);
         switch (key) {
           case RequestContext.PROTOCOL_VERSION ->
-              version = StatelessServer.SUPPORTED_VERSIONS.contains(string());
+              version = Discovery.SUPPORTED_VERSIONS.contains(string());
           case RequestContext.CLIENT_CAPABILITIES -> {
             require(peek() == '{');
             skipValue(2);

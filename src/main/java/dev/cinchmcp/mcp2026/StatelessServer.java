@@ -25,21 +25,8 @@ import reactor.core.publisher.Mono;
  */
 public final class StatelessServer {
 
-  /** The versions served per request; the 2025 ones are served through {@code initialize}. */
-  public static final List<String> SUPPORTED_VERSIONS = List.of("2026-07-28");
-
   static final String TOOLS_LIST = "tools/list";
   static final String TOOLS_CALL = "tools/call";
-
-  /**
-   * How long a client may keep the discover and tools/list results. None: they cannot change while
-   * this process runs, but they describe this machine's backend and interpreters, which a restart
-   * with other settings changes, and a client may key its cache on less than the settings.
-   */
-  static final long TTL_MS = 0;
-
-  /** The results describe this user's machine (its backend, its interpreters): not for sharing. */
-  static final String CACHE_SCOPE = "private";
 
   private static final TypeRef<Map<String, Object>> MAP = new TypeRef<>() {};
 
@@ -69,7 +56,7 @@ public final class StatelessServer {
       String instructions,
       McpJsonMapper mapper) {
     this.tool = tool;
-    this.serverInfo = serverInfo(name, version);
+    this.serverInfo = Discovery.serverInfo(name, version);
     this.instructions = instructions;
     this.mapper = mapper;
   }
@@ -92,7 +79,7 @@ public final class StatelessServer {
    * @throws ProtocolError when it is answered with an error instead
    */
   public Call accept(String method, JsonNode params) {
-    RequestContext context = RequestContext.read(params, SUPPORTED_VERSIONS);
+    RequestContext context = RequestContext.read(params, Discovery.SUPPORTED_VERSIONS);
     if (!Era.DISCOVER.equals(method) && !TOOLS_LIST.equals(method) && !TOOLS_CALL.equals(method)) {
       throw ProtocolError.methodNotFound(notFound(method));
     }
@@ -117,37 +104,7 @@ public final class StatelessServer {
   }
 
   private Map<String, Object> discover() {
-    return discoverResult(serverInfo, instructions);
-  }
-
-  /**
-   * The result of every {@code server/discover}: it depends on nothing a request says, so {@link
-   * EarlyDiscover} can write it before the server is built.
-   */
-  static Map<String, Object> discoverResult(String name, String version, String instructions) {
-    return discoverResult(serverInfo(name, version), instructions);
-  }
-
-  private static Map<String, Object> discoverResult(
-      Map<String, Object> serverInfo, String instructions) {
-    Map<String, Object> result = new LinkedHashMap<>();
-    result.put("resultType", "complete");
-    result.put("supportedVersions", SUPPORTED_VERSIONS);
-    Map<String, Object> capabilities = new LinkedHashMap<>();
-    capabilities.put("tools", Map.of());
-    capabilities.put("logging", Map.of()); // only for requests that set a log level
-    result.put("capabilities", capabilities);
-    result.put("instructions", instructions);
-    cacheable(result, serverInfo);
-    return result;
-  }
-
-  /** The server's identity as results carry it in {@code _meta}, in a fixed order. */
-  private static Map<String, Object> serverInfo(String name, String version) {
-    Map<String, Object> info = new LinkedHashMap<>();
-    info.put("name", name);
-    info.put("version", version);
-    return info;
+    return Discovery.result(serverInfo, instructions);
   }
 
   private Map<String, Object> tools() {
@@ -156,7 +113,7 @@ public final class StatelessServer {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     result.put("tools", plain.get("tools"));
-    cacheable(result, serverInfo);
+    Discovery.cacheable(result, serverInfo);
     return result;
   }
 
@@ -186,23 +143,8 @@ public final class StatelessServer {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     asMap(SdkResults.plain(call)).forEach((k, v) -> result.put((String) k, v));
-    result.put("_meta", withServerInfo(result.get("_meta"), serverInfo));
+    result.put("_meta", Discovery.withServerInfo(result.get("_meta"), serverInfo));
     return result;
-  }
-
-  private static void cacheable(Map<String, Object> result, Map<String, Object> serverInfo) {
-    result.put("ttlMs", TTL_MS);
-    result.put("cacheScope", CACHE_SCOPE);
-    result.put("_meta", withServerInfo(null, serverInfo));
-  }
-
-  private static Map<String, Object> withServerInfo(Object meta, Map<String, Object> serverInfo) {
-    Map<String, Object> withInfo = new LinkedHashMap<>();
-    if (meta instanceof Map<?, ?> m) {
-      m.forEach((k, v) -> withInfo.put((String) k, v));
-    }
-    withInfo.put(RequestContext.SERVER_INFO, serverInfo);
-    return withInfo;
   }
 
   /** The plain map of a result, or, for a result with parts written by Jackson, its conversion. */

@@ -3,6 +3,7 @@ package dev.cinchmcp.server;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.mcp2026.EarlyDiscover;
 import dev.cinchmcp.transport.EarlyInput;
+import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.InputStream;
 import java.io.OutputStream;
 
@@ -36,9 +37,22 @@ public final class ServerInfo {
    * tells whether the client has its first answer.
    */
   public static EarlyInput answerEarly(InputStream in, OutputStream out) {
-    EarlyInput input = new EarlyInput(in);
-    input.answerFirst(
-        new EarlyDiscover(NAME, Version.get(), INSTRUCTIONS), out, FIRST_MESSAGE_WAIT_MS);
+    return answerEarly(in, out, FirstLineHandOver.NONE);
+  }
+
+  /**
+   * The same, after the fast launch's launcher has read the first line, and perhaps answered it
+   * ({@link FirstLineHandOver}).
+   */
+  public static EarlyInput answerEarly(
+      InputStream in, OutputStream out, FirstLineHandOver handedOver) {
+    EarlyInput input = new EarlyInput(in, handedOver);
+    input.answerFirst(earlyDiscover(), out, FIRST_MESSAGE_WAIT_MS);
     return input;
+  }
+
+  /** The answer to a discover read before the server is built, here or in the launcher. */
+  public static EarlyDiscover earlyDiscover() {
+    return new EarlyDiscover(NAME, Version.get(), INSTRUCTIONS);
   }
 }

@@ -5,7 +5,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -38,7 +37,27 @@ public final class EarlyInput extends InputStream {
 
   /** Starts reading the first line of {@code in} at once, on a thread of its own. */
   public EarlyInput(InputStream in) {
+    this(in, FirstLineHandOver.NONE);
+  }
+
+  /**
+   * The same, after the fast launch's launcher: its answer to the first line counts as this one's,
+   * and what it read unanswered is the start of the first line.
+   */
+  public EarlyInput(InputStream in, FirstLineHandOver handedOver) {
     this.in = in;
+    if (handedOver.isAnswered()) {
+      pending = new byte[0];
+      answered = true;
+      settled.countDown();
+      return;
+    }
+    byte[] read = handedOver.unanswered();
+    first.write(read, 0, read.length);
+    if (read.length > 0 && read[read.length - 1] == '\n') {
+      settled.countDown();
+      return;
+    }
     Thread reader = new Thread(new FirstLine(), "cinch-stdin-first");
     reader.setDaemon(true);
     reader.start();
@@ -69,6 +88,9 @@ public final class EarlyInput extends InputStream {
    * answers it; the line is then not read again. Returns whether it was answered.
    */
   public boolean answerFirst(EarlyDiscover early, OutputStream out, long waitMillis) {
+    if (answered) {
+      return true;
+    }
     try {
       if (!settled.await(waitMillis, TimeUnit.MILLISECONDS)) {
         return false;
@@ -80,15 +102,7 @@ public final class EarlyInput extends InputStream {
     if (closed || failed != null) {
       return false;
     }
-    byte[] line = first.toByteArray();
-    if (line.length == 0 || line[line.length - 1] != '\n') {
-      return false;
-    }
-    int end = line.length - 1;
-    if (end > 0 && line[end - 1] == '\r') {
-      end--;
-    }
-    byte[] answer = early.answer(Arrays.copyOf(line, end));
+    byte[] answer = early.answerLine(first.toByteArray());
     if (answer == null) {
       return false;
     }

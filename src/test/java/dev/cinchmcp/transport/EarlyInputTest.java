@@ -76,6 +76,45 @@ class EarlyInputTest {
   }
 
   @Test
+  void aFirstLineTheLauncherAnsweredIsNeitherReadNorAnsweredAgain() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    EarlyInput in =
+        new EarlyInput(
+            new ByteArrayInputStream(bytes(DISCOVER + "\nnext\n")), FirstLineHandOver.answered());
+    assertTrue(in.answerFirst(EARLY, out, 5_000));
+    assertTrue(in.answeredFirst());
+    assertEquals(0, out.size(), "the launcher wrote the answer; nothing more is written");
+    // What follows the launcher's line is stdin from its start: a second discover included.
+    assertArrayEquals(bytes(DISCOVER + "\nnext\n"), in.readAllBytes());
+  }
+
+  @Test
+  void aLineTheLauncherReadUnansweredIsReadFirst() throws IOException {
+    String first = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n";
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    EarlyInput in =
+        new EarlyInput(
+            new ByteArrayInputStream(bytes("next\n")), FirstLineHandOver.unanswered(bytes(first)));
+    assertFalse(in.answerFirst(EARLY, out, 5_000));
+    assertFalse(in.answeredFirst());
+    assertArrayEquals(bytes(first + "next\n"), in.readAllBytes());
+  }
+
+  @Test
+  void aPartOfALineTheLauncherReadIsCompletedFromStdin() throws IOException {
+    // The launcher stops at its limit, or at the end of input: the line goes on in stdin.
+    int cut = DISCOVER.length() / 2;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    EarlyInput in =
+        new EarlyInput(
+            new ByteArrayInputStream(bytes(DISCOVER.substring(cut) + "\nnext\n")),
+            FirstLineHandOver.unanswered(bytes(DISCOVER.substring(0, cut))));
+    assertTrue(in.answerFirst(EARLY, out, 5_000), "the whole line is a discover");
+    assertEquals(1, out.toString(StandardCharsets.UTF_8).split("\n").length);
+    assertArrayEquals(bytes("next\n"), in.readAllBytes());
+  }
+
+  @Test
   void aFirstLineThatComesAfterTheWaitIsServedTheOrdinaryWay() throws Exception {
     PipedOutputStream client = new PipedOutputStream();
     PipedInputStream stdin = new PipedInputStream(client, 64 * 1024);
