@@ -10,7 +10,9 @@ import dev.cinchmcp.testkit.FakeCinchApi;
 import dev.cinchmcp.testkit.HangingApi;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.TestHomes;
+import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -209,6 +211,106 @@ class Mcp2026IT {
       assertEquals(
           "42\n", server.awaitReply(1, WAIT).at("/result/structuredContent/stdout").asText());
       assertEquals(3, server.received().stream().filter(m -> m.has("id")).count());
+      server.closeCleanly();
+    }
+  }
+
+  /** The fast launch's child JVM, once it runs. */
+  private static ProcessHandle child(JarProcess server) throws InterruptedException {
+    assertFastLaunch(server);
+    return server.process().toHandle().children().findFirst().orElseThrow();
+  }
+
+  /** What the launcher told its child of stdin's first line, read from the child's environment. */
+  private static String handedOver(ProcessHandle child) throws IOException {
+    String environ = Files.readString(Path.of("/proc/" + child.pid() + "/environ"));
+    return Stream.of(environ.split("\0"))
+        .filter(v -> v.startsWith(FirstLineHandOver.VARIABLE + "="))
+        .map(v -> v.substring(FirstLineHandOver.VARIABLE.length() + 1))
+        .findFirst()
+        .orElse("(not set)");
+  }
+
+  private static String commandLine(ProcessHandle process) throws IOException {
+    return Files.readString(Path.of("/proc/" + process.pid() + "/cmdline"));
+  }
+
+  @Test
+  void aWaitingDiscoverIsAnsweredByTheLauncherAndOnlyThere() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(request("server-discover-probe-1", "server/discover", ""));
+      assertEquals(
+          "complete",
+          server.awaitReply("server-discover-probe-1", WAIT).at("/result/resultType").asText());
+      assertEquals("answered", handedOver(child(server)));
+
+      // A second discover is the child's to answer, and it answers with the same bytes.
+      server.send(request("server-discover-probe-1", "server/discover", ""));
+      Await.until(() -> server.stdoutLines().size() == 2, WAIT, "the child's answer");
+      assertEquals(server.stdoutLines().get(0), server.stdoutLines().get(1));
+      server.send(call(1, "print(6 * 7)", ""));
+      assertEquals(
+          "42\n", server.awaitReply(1, WAIT).at("/result/structuredContent/stdout").asText());
+      server.closeCleanly();
+    }
+  }
+
+  @Test
+  void aDiscoverWrittenInTwoPartsIsStillAnsweredOnce() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      String discover = request("probe", "server/discover", "") + "\n";
+      int cut = discover.length() / 2;
+      server.sendRaw(discover.substring(0, cut).getBytes(StandardCharsets.UTF_8));
+      Thread.sleep(500); // the launcher is up by now, and has half a line to wait on
+      server.sendRaw(discover.substring(cut).getBytes(StandardCharsets.UTF_8));
+      assertEquals("complete", server.awaitReply("probe", WAIT).at("/result/resultType").asText());
+      server.send(request(0, "tools/list", ""));
+      assertEquals("execute_code", server.awaitReply(0, WAIT).at("/result/tools/0/name").asText());
+      assertEquals(2, server.stdoutLines().size(), server.stdoutLines().toString());
+      server.closeCleanly();
+    }
+  }
+
+  @Test
+  void aFirstCallIsHandedToTheChildOutOfOtherUsersSight() throws Exception {
+    String secret = "print('a private program " + UUID.randomUUID() + "')";
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(call(1, secret, ""));
+      JsonNode result = server.awaitReply(1, WAIT).path("result");
+      assertEquals("complete", result.path("resultType").asText(), result.toString());
+      ProcessHandle child = child(server);
+      assertTrue(handedOver(child).startsWith("read:"), handedOver(child));
+      for (ProcessHandle process : List.of(server.process().toHandle(), child)) {
+        assertFalse(
+            commandLine(process).contains("private program"),
+            "a command line, which every user can read, holds the program: " + process.pid());
+      }
+      assertTrue(api.bodies().get(0).contains(JarProcess.JSON.writeValueAsString(secret)));
+      server.closeCleanly();
+    }
+  }
+
+  @Test
+  void aFirstLineLongerThanTheLauncherReadsReachesTheApiWhole() throws Exception {
+    String code = "print(42)\n#" + "abcdefghij".repeat(10_000); // 100 KB, past the launcher's 16
+    try (JarProcess server = start(api.baseUrl())) {
+      server.send(call(1, code, ""));
+      JsonNode result = server.awaitReply(1, WAIT).path("result");
+      assertFalse(result.path("isError").asBoolean(true), result.toString());
+      assertTrue(
+          api.bodies().get(0).contains(JarProcess.JSON.writeValueAsString(code)),
+          "the code the API got is not the code sent");
+      server.closeCleanly();
+    }
+  }
+
+  @Test
+  void aFirst2025InitializeIsHandedToTheChildWhole() throws Exception {
+    try (JarProcess server = start(api.baseUrl())) {
+      JsonNode init = initialize2025(server, "2025-06-18");
+      assertEquals("2025-06-18", init.path("protocolVersion").asText(), init.toString());
+      assertTrue(handedOver(child(server)).startsWith("read:"));
+      assertServes2025Call(server, 1);
       server.closeCleanly();
     }
   }
