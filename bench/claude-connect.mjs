@@ -3,16 +3,19 @@
 // itself reports it: each round runs `claude mcp list` once per contender (alternating, each in its
 // own throw-away HOME) and reads the per-server log it writes ("Successfully connected (transport:
 // stdio) in N ms", the protocol era it settled on, and whether SIGINT alone stopped the server).
+// Then, without Claude Code, what "connected" holds: from spawn to the first answer (the jar: the
+// discover Claude Code opens with, which its launcher answers; the peer: initialize) and to the
+// tool list, in alternating fresh starts of each.
 //
 //   node bench/claude-connect.mjs [--rounds 10] [--jar target/cinch-mcp.jar] [--java java]
 //                                 [--claude target/real-clients/node_modules/.bin/claude] [--peer DIR]
 //
 // Claude Code comes from scripts/real-clients.sh's install (target/real-clients), or --claude.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, startComparison } from './lib.mjs';
+import { median, routeReplies, startComparison } from './lib.mjs';
 import { awaitArchive, loneJar } from './launches.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -75,6 +78,49 @@ function connectOnce(home) {
   return { connected, ms, era, sigintEnough: log.includes('Sending SIGINT') && !log.includes('SIGINT failed') };
 }
 
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: true }, elicitation: { form: {}, url: {} } },
+  'io.modelcontextprotocol/clientInfo': { name: 'claude-code', version: '2.1.332' },
+};
+
+/**
+ * One fresh start driven as its client would: the first request written at once after spawn, the
+ * tool list asked for as soon as that is answered. Returns both times from spawn, in ms.
+ */
+async function readyOnce(argv, cwd, env, era) {
+  const t0 = process.hrtime.bigint();
+  const child = spawn(argv[0], argv.slice(1), { cwd, env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const waiting = new Map();
+  routeReplies(child.stdout, waiting);
+  const request = (msg) => new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no reply to ${msg.method} within 30 s`)), 30_000);
+    waiting.set(msg.id, () => { clearTimeout(t); resolve(Number(process.hrtime.bigint() - t0) / 1e6); });
+    child.stdin.write(JSON.stringify(msg) + '\n');
+  });
+  try {
+    if (era === 2026) {
+      const first = await request({ jsonrpc: '2.0', id: 'server-discover-probe-1', method: 'server/discover', params: { _meta: META } });
+      const tools = await request({ jsonrpc: '2.0', id: 0, method: 'tools/list', params: { _meta: META } });
+      return { first, tools };
+    }
+    const first = await request({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    const tools = await request({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    return { first, tools };
+  } finally {
+    child.kill('SIGKILL');
+    for (const pid of descendantsOf(child.pid)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function descendantsOf(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch { return []; }
+}
+
 async function main() {
   const dir = path.join(benchDir, 'results', 'claude-connect');
   const { fake, peer } = await startComparison(repoRoot, opts.peer, dir);
@@ -84,6 +130,7 @@ async function main() {
   const jarHome = claudeHome(path.join(dir, 'claude-jar'), 'env', [`HOME=${lone.env.HOME}`, `XDG_CACHE_HOME=${lone.env.XDG_CACHE_HOME}`, ...lone.argv], api);
   const peerHome = claudeHome(path.join(dir, 'claude-peer'), process.execPath, [path.join(peer.dir, 'server.mjs')], api);
   const results = { jar: [], peer: [] };
+  const ready = { jar: [], peer: [] };
   try {
     connectOnce(jarHome); // the jar's first start: it makes the archive the measured starts use
     await awaitArchive(lone.archives, 120_000);
@@ -91,6 +138,12 @@ async function main() {
     for (let round = 1; round <= opts.rounds; round++) {
       const order = round % 2 ? [['jar', jarHome], ['peer', peerHome]] : [['peer', peerHome], ['jar', jarHome]];
       for (const [name, home] of order) results[name].push(connectOnce(home));
+    }
+    const peerArgv = [process.execPath, path.join(peer.dir, 'server.mjs')];
+    for (let round = 1; round <= opts.rounds; round++) {
+      const jar = () => readyOnce(lone.argv, lone.cwd, { ...lone.env, ...api }, 2026).then((r) => ready.jar.push(r));
+      const peerOnce = () => readyOnce(peerArgv, peer.dir, api, 2025).then((r) => ready.peer.push(r));
+      for (const run of round % 2 ? [jar, peerOnce] : [peerOnce, jar]) await run();
     }
   } finally {
     fake.child.kill();
@@ -104,6 +157,15 @@ async function main() {
     console.log(`| ${name} | ${rs.filter((r) => r.connected).length}/${rs.length} | ${[...new Set(rs.map((r) => r.era))].join(', ')} | ${median(ms)} ms | ${Math.min(...ms)} | ${Math.max(...ms)} | ${rs.filter((r) => r.sigintEnough).length}/${rs.length} |`);
   }
   console.log(`ratio jar/peer (p50): ${(median(results.jar.map((r) => r.ms)) / median(results.peer.map((r) => r.ms))).toFixed(2)}x`);
+  console.log(`\n${opts.rounds} fresh starts each, without Claude Code: ms from spawn (p50, min-max).`);
+  console.log('| contender | first answer | tool list |');
+  console.log('|---|---|---|');
+  const span = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)})`;
+  for (const [name, rs] of Object.entries(ready)) {
+    console.log(`| ${name} | ${span(rs.map((r) => r.first))} | ${span(rs.map((r) => r.tools))} |`);
+  }
+  const ratio = (key) => (median(ready.jar.map((r) => r[key])) / median(ready.peer.map((r) => r[key]))).toFixed(2);
+  console.log(`ratio jar/peer (p50): first answer ${ratio('first')}x, tool list ${ratio('tools')}x`);
   console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
 }
 

@@ -76,6 +76,12 @@ async function open(server, era) {
   }
 }
 
+async function listTools(server, era) {
+  const params = era === 2026 ? { _meta: META } : {};
+  server.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params });
+  await server.reply('list');
+}
+
 function call(era, id, code) {
   const params = { name: 'execute_code', arguments: { code, language: 'python' } };
   if (era === 2026) params._meta = META;
@@ -98,7 +104,10 @@ async function scenario(c, name, fakePort) {
   const server = startServer(c.argv, c.cwd, env, name === 'launcher SIGKILL');
   await open(server, c.era);
   if (name === 'idle SIGINT' || name === 'idle SIGTERM') {
-    await sleep(300);
+    // Idle: serving (a tools/list answered, by the fast launch's child), nothing running, and the
+    // local backend's sandboxes started ahead of time waiting.
+    await listTools(server, c.era);
+    await sleep(c.idleWaitMs ?? 300);
     return timeStop(server, name.endsWith('SIGINT') ? 'SIGINT' : 'SIGTERM');
   }
   if (name === 'busy SIGINT') {
@@ -146,7 +155,7 @@ async function main() {
     { name: 'peer', argv: [process.execPath, path.join(peer.dir, 'server.mjs')], cwd: peer.dir, env: {}, era: 2025, busyCode: 'fake:sleep=5000', busyWaitMs: 500 },
   ];
   if (opts.local) {
-    contenders.push({ name: 'jar local', ...lone, era: 2026, extraEnv: { CINCH_BACKEND: 'local' }, busyCode: 'while True:\n    pass', busyWaitMs: 1500 });
+    contenders.push({ name: 'jar local', ...lone, era: 2026, extraEnv: { CINCH_BACKEND: 'local' }, busyCode: 'while True:\n    pass', busyWaitMs: 1500, idleWaitMs: 3000 });
   }
   if (opts.docker) {
     const extraEnv = { CINCH_BACKEND: 'docker', DOCKER_HOST: opts.docker, CINCH_DOCKER_PYTHON_IMAGE: opts.image, CINCH_DOCKER_NODE_IMAGE: opts.image, CINCH_DOCKER_RUNTIME: 'runsc' };
@@ -157,7 +166,7 @@ async function main() {
       if (ps.status !== 0) throw new Error(`docker ps failed: ${ps.stderr}`);
       return ps.stdout.split('\n').filter((owner) => new RegExp(`/(${pids})/`).test(owner)).length;
     };
-    contenders.push({ name: 'jar docker', ...lone, era: 2026, extraEnv, busyCode: 'while True:\n    pass', busyWaitMs: 1500, containersLeft });
+    contenders.push({ name: 'jar docker', ...lone, era: 2026, extraEnv, busyCode: 'while True:\n    pass', busyWaitMs: 1500, idleWaitMs: 3000, containersLeft });
   }
   const scenarios = ['idle SIGINT', 'idle SIGTERM', 'busy SIGINT', 'launcher SIGKILL'];
   const results = {};

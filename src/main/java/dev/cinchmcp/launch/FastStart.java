@@ -1,5 +1,6 @@
 package dev.cinchmcp.launch;
 
+import dev.cinchmcp.server.QuickExit;
 import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch's start-up, from its second start
@@ -23,11 +23,11 @@ import java.util.concurrent.TimeUnit;
  * the archive it made for itself on an earlier start ({@link SelfMadeArchive}: per user, per JVM,
  * per jar). If it is there, the server is started again as a child with the options of {@link
  * LaunchOptions} and that archive: one small JVM start that saves several times it. The child
- * inherits stdin, stdout and stderr as they are (nothing is copied through this process); a stop
- * signal here is passed on, and the child's exit status is returned (were this process killed
- * outright, the child notices and stops: {@link LauncherWatch}). If it is not there yet, the server
- * runs in this JVM, at normal speed, and a separate training process makes the archive for next
- * time. {@code CINCH_FAST_START=0} turns all of it off.
+ * inherits stdin, stdout and stderr as they are (nothing is copied through this process), and its
+ * exit status is returned; a stop signal here is passed on, and this process ends at once (were it
+ * killed outright, the child notices and stops: {@link LauncherWatch}). If it is not there yet, the
+ * server runs in this JVM, at normal speed, and a separate training process makes the archive for
+ * next time. {@code CINCH_FAST_START=0} turns all of it off.
  *
  * <p>"No options at all" is read from the process's own arguments, which Linux and macOS give;
  * where they are unknown (Windows), the server always runs in this JVM.
@@ -36,9 +36,6 @@ public final class FastStart {
 
   /** Set in the child, so that it never starts another. */
   static final String CHILD_MARKER = "cinch.faststart.child";
-
-  /** How long the launcher waits for its child to stop on a signal before it kills it. */
-  static final long FORWARD_WAIT_MS = 1_000;
 
   private FastStart() {}
 
@@ -113,30 +110,29 @@ public final class FastStart {
     // Marked once the child is on its way, not before: it is not on the child's path.
     archive.markUsed();
     // A client signals only this process: SIGINT, SIGTERM or SIGHUP here is passed on as SIGTERM,
-    // the child stops at once, and this process ends with its status. Were this process killed
-    // outright, the child notices its launcher gone (LauncherWatch) and stops too.
+    // and both stop at once. Were this process killed outright, the child notices its launcher gone
+    // (LauncherWatch) and stops too.
     Runtime.getRuntime()
         .addShutdownHook(new Thread(new ForwardStop(child), "cinch-faststart-forward"));
     return child.waitFor();
   }
 
-  /** Passes a stop on to the child and waits, briefly, for it to end. */
+  /**
+   * Passes a stop on to the child and ends this process at once. The child stops its calls and
+   * sandboxes and ends itself, with a backstop of its own ({@code StopOnSignal}). Were this process
+   * to wait for it, the client would wait for two JVM exits one after the other (some 15-25 ms each
+   * on a small VM), not side by side; and a JVM cannot end quickly while a thread of its own waits
+   * for a child, so it ends by SIGKILL ({@link QuickExit}). A child that has already ended gives
+   * its status, as always.
+   */
   private record ForwardStop(Process child) implements Runnable {
     @Override
     public void run() {
-      child.destroy();
-      int status = LauncherWatch.STOPPED; // as a shell reports a process ended by SIGTERM
-      try {
-        if (child.waitFor(FORWARD_WAIT_MS, TimeUnit.MILLISECONDS)) {
-          status = child.exitValue();
-        } else {
-          child.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        child.destroyForcibly();
-        Thread.currentThread().interrupt();
+      if (!child.isAlive()) {
+        Runtime.getRuntime().halt(child.exitValue());
       }
-      Runtime.getRuntime().halt(status);
+      child.destroy();
+      QuickExit.withChildrenRunning(LauncherWatch.STOPPED);
     }
   }
 

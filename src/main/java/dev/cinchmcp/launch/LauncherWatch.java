@@ -14,7 +14,7 @@ public final class LauncherWatch {
   static final long INTERVAL_MS = 250;
 
   /** The exit status once the launcher is gone: a shell's for a process ended by SIGTERM. */
-  static final int STOPPED = 143;
+  public static final int STOPPED = 143;
 
   private LauncherWatch() {}
 

@@ -1,6 +1,7 @@
 package dev.cinchmcp.server;
 
 import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.launch.LauncherWatch;
 import dev.cinchmcp.transport.StdioTransport;
 import java.io.InputStream;
 import org.slf4j.Logger;
@@ -39,6 +40,7 @@ final class StopOnSignal extends Thread {
   public void run() {
     long start = System.nanoTime();
     stopping = true;
+    Backstop.start();
     StdioTransport t = transport;
     if (t != null) {
       t.stopNow();
@@ -49,5 +51,31 @@ final class StopOnSignal extends Thread {
     boolean clean = built != null ? built.stopNow() : !backendStarting;
     log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
     QuickExit.now(clean);
+  }
+
+  /**
+   * Ends the process should the stop itself hang (an engine that never answers its kill, say): no
+   * one else will, since the fast launch's launcher does not wait for this process.
+   */
+  private static final class Backstop implements Runnable {
+
+    static final long AFTER_MS = 1_000;
+
+    static void start() {
+      Thread backstop = new Thread(new Backstop(), "cinch-stop-backstop");
+      backstop.setDaemon(true);
+      backstop.start();
+    }
+
+    @Override
+    public void run() {
+      try {
+        Thread.sleep(AFTER_MS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      log.warn("The stop took over {} ms; the process ends now", AFTER_MS);
+      QuickExit.withChildrenRunning(LauncherWatch.STOPPED);
+    }
   }
 }

@@ -141,9 +141,12 @@ class StdioIT {
     try (HangingApi hanging = new HangingApi();
         JarProcess jar = session(hanging.baseUrl())) {
       sendUnanswered(jar, hanging, JarProcess.call(1, "print('never answered')", "tok"));
+      int stopped = jar.cleanStopStatus();
+      List<ProcessHandle> tree = jar.tree();
       // SIGTERM through the handle: Process.destroy() would also close our ends of the pipes.
       assertTrue(jar.process().toHandle().destroy());
-      assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
+      assertEquals(stopped, jar.waitForExit(Duration.ofSeconds(10)));
+      assertTrue(Processes.awaitEnded(tree, Duration.ofSeconds(10)), "left: " + tree);
       assertTrue(hanging.awaitHangUp(10), "the HTTP request was not aborted");
       assertTrue(
           jar.received().stream().noneMatch(m -> m.path("id").asInt(-1) == 1),
@@ -411,9 +414,12 @@ class StdioIT {
         jar.send(JarProcess.call(i, "big19000"));
       }
       awaitRequests(10);
+      int stopped = jar.cleanStopStatus();
+      List<ProcessHandle> tree = jar.tree();
       assertTrue(jar.process().toHandle().destroy()); // SIGTERM
       // Not a speed target: a write stuck on a client that does not read must not hold the stop.
-      assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
+      assertEquals(stopped, jar.waitForExit(Duration.ofSeconds(30)));
+      assertTrue(Processes.awaitEnded(tree, Duration.ofSeconds(30)), "left: " + tree);
     }
   }
 

@@ -165,6 +165,23 @@ public final class JarProcess implements AutoCloseable {
     return new JarProcess(pb.start(), true);
   }
 
+  /** Whether this is the fast launch: a launcher JVM running the server in a child JVM. */
+  public boolean isFastLaunch() {
+    return process
+        .toHandle()
+        .children()
+        .anyMatch(h -> h.info().commandLine().orElse("").contains("-Dcinch.faststart.child=true"));
+  }
+
+  /**
+   * The exit status a stop by SIGTERM or SIGINT gives a server stopped with nothing of its own left
+   * blocked: 0 from a server in one JVM, which halts; SIGKILL's 137 from the fast launch's
+   * launcher, which passes the stop on to its child and ends itself at once without waiting for it.
+   */
+  public int cleanStopStatus() {
+    return isFastLaunch() ? 137 : 0;
+  }
+
   /** The server's process and all it started, as they are now. */
   public List<ProcessHandle> tree() {
     List<ProcessHandle> tree = new ArrayList<>();

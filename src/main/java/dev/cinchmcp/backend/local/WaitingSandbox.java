@@ -201,13 +201,21 @@ final class WaitingSandbox implements StartedSandbox {
     }
   }
 
+  /**
+   * Kills every process of the sandbox. With cgroups, the cgroup holds them all (each joined it as
+   * it started, and runsc starts nothing more while it waits), so that is all it takes: no walk of
+   * every process on the machine for this one's descendants, which a stop with two sandboxes
+   * waiting paid 5-10 ms for here. Without, the walk finds them, before their parent dies.
+   */
   @Override
   public void kill() {
     gone = true;
     if (parts.cgroup() != null) {
       parts.cgroup().killAll();
+      parts.process().destroyForcibly();
+      return;
     }
-    List<ProcessHandle> tree = parts.process().descendants().toList(); // before their parent dies
+    List<ProcessHandle> tree = parts.process().descendants().toList();
     parts.process().destroyForcibly();
     tree.forEach(ProcessHandle::destroyForcibly);
   }
