@@ -11,6 +11,17 @@ public final class DaemonThreads {
 
   private DaemonThreads() {}
 
+  /**
+   * Starts {@code task} on a daemon thread of this name. (Pass a class, not a lambda, where it runs
+   * at start-up: a JVM's first lambdas cost milliseconds to bootstrap.)
+   */
+  public static Thread start(String name, Runnable task) {
+    Thread thread = new Thread(task, name);
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+
   /** A factory of daemon threads named {@code prefix-1}, {@code prefix-2}, ... */
   public static ThreadFactory named(String prefix) {
     AtomicInteger n = new AtomicInteger();

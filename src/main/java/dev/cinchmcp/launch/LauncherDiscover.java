@@ -1,6 +1,7 @@
 package dev.cinchmcp.launch;
 
 import dev.cinchmcp.server.ServerInfo;
+import dev.cinchmcp.transport.EarlyInput;
 import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,13 +38,7 @@ final class LauncherDiscover {
     }
     ByteArrayOutputStream line = new ByteArrayOutputStream(512);
     try {
-      int b;
-      while (line.size() < MAX_LINE && (b = stdin.read()) >= 0) {
-        line.write(b);
-        if (b == '\n') {
-          break;
-        }
-      }
+      EarlyInput.readLine(stdin, line, MAX_LINE);
     } catch (IOException e) {
       return FirstLineHandOver.unanswered(line.toByteArray()); // the child meets the same error
     }

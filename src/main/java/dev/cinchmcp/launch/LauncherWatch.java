@@ -1,5 +1,7 @@
 package dev.cinchmcp.launch;
 
+import dev.cinchmcp.backend.DaemonThreads;
+
 /**
  * In the fast launch's child: notices when the launcher that started it is gone. A client signals
  * only the process it started, so once the launcher has been killed outright (SIGKILL), no signal
@@ -24,9 +26,7 @@ public final class LauncherWatch {
     if (launcher <= 1) {
       return;
     }
-    Thread watch = new Thread(new Watch(launcher), "cinch-launcher-watch");
-    watch.setDaemon(true);
-    watch.start();
+    DaemonThreads.start("cinch-launcher-watch", new Watch(launcher));
   }
 
   /** A class, not a lambda: this runs at every start, before the first lambda is worth its cost. */

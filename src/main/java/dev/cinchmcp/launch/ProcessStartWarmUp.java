@@ -1,5 +1,6 @@
 package dev.cinchmcp.launch;
 
+import dev.cinchmcp.backend.DaemonThreads;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -16,9 +17,7 @@ final class ProcessStartWarmUp implements Runnable {
 
   static void begin() {
     // A class, not a lambda, to start it: a lambda here would bootstrap on the caller's thread.
-    Thread thread = new Thread(new ProcessStartWarmUp(), "cinch-process-warm-up");
-    thread.setDaemon(true);
-    thread.start();
+    DaemonThreads.start("cinch-process-warm-up", new ProcessStartWarmUp());
   }
 
   @Override

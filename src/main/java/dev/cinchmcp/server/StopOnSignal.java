@@ -1,6 +1,7 @@
 package dev.cinchmcp.server;
 
 import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.launch.LauncherWatch;
 import dev.cinchmcp.transport.StdioTransport;
 import java.io.InputStream;
@@ -62,9 +63,7 @@ final class StopOnSignal extends Thread {
     static final long AFTER_MS = 1_000;
 
     static void start() {
-      Thread backstop = new Thread(new Backstop(), "cinch-stop-backstop");
-      backstop.setDaemon(true);
-      backstop.start();
+      DaemonThreads.start("cinch-stop-backstop", new Backstop());
     }
 
     @Override

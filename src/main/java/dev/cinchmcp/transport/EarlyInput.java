@@ -1,5 +1,6 @@
 package dev.cinchmcp.transport;
 
+import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.mcp2026.EarlyDiscover;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -58,23 +59,30 @@ public final class EarlyInput extends InputStream {
       settled.countDown();
       return;
     }
-    Thread reader = new Thread(new FirstLine(), "cinch-stdin-first");
-    reader.setDaemon(true);
-    reader.start();
+    DaemonThreads.start("cinch-stdin-first", new FirstLine());
   }
 
-  /** Reads up to the first newline (included), the end of input, or the length limit. */
+  /**
+   * Reads a byte at a time into {@code line} until it holds a newline (the last byte read), the
+   * input ends, or it holds {@code max} bytes: nothing after the line is taken from {@code in}.
+   */
+  public static void readLine(InputStream in, ByteArrayOutputStream line, int max)
+      throws IOException {
+    int b;
+    while (line.size() < max && (b = in.read()) >= 0) {
+      line.write(b);
+      if (b == '\n') {
+        return;
+      }
+    }
+  }
+
+  /** Reads the first line, up to the length limit. */
   private final class FirstLine implements Runnable {
     @Override
     public void run() {
       try {
-        int b;
-        while (first.size() < MAX_EARLY_LINE && (b = in.read()) >= 0) {
-          first.write(b);
-          if (b == '\n') {
-            return;
-          }
-        }
+        readLine(in, first, MAX_EARLY_LINE);
       } catch (IOException e) {
         failed = e;
       } finally {

@@ -103,42 +103,41 @@ class LauncherDiscoverTest {
     assertArrayEquals(bytes(cut), childReads(handOver, stdin));
   }
 
-  @Test
-  void withNothingWaitingNothingIsReadAndTheChildReadsItAll() throws IOException {
-    InputStream silent =
-        new InputStream() {
-          @Override
-          public int available() {
-            return 0;
-          }
+  /** What stdin says is waiting on it; nothing may be read from it. */
+  private interface Waiting {
+    int available() throws IOException;
+  }
 
-          @Override
-          public int read() {
-            throw new AssertionError("the launcher must not wait for a client that has not spoken");
-          }
-        };
+  private static InputStream notToBeRead(Waiting waiting) {
+    return new InputStream() {
+      @Override
+      public int available() throws IOException {
+        return waiting.available();
+      }
+
+      @Override
+      public int read() {
+        throw new AssertionError("the launcher must not wait for a client that has not spoken");
+      }
+    };
+  }
+
+  @Test
+  void withNothingWaitingNothingIsReadAndTheChildReadsItAll() {
     assertSame(
         FirstLineHandOver.NONE,
-        LauncherDiscover.answerWaiting(silent, new ByteArrayOutputStream()));
+        LauncherDiscover.answerWaiting(notToBeRead(() -> 0), new ByteArrayOutputStream()));
   }
 
   @Test
   void aStdinThatCannotSayWhatIsWaitingIsLeftToTheChild() {
-    InputStream unknown =
-        new InputStream() {
-          @Override
-          public int available() throws IOException {
-            throw new IOException("not a pipe, a file or a terminal");
-          }
-
-          @Override
-          public int read() {
-            throw new AssertionError("not read");
-          }
+    Waiting unknown =
+        () -> {
+          throw new IOException("not a pipe, a file or a terminal");
         };
     assertSame(
         FirstLineHandOver.NONE,
-        LauncherDiscover.answerWaiting(unknown, new ByteArrayOutputStream()));
+        LauncherDiscover.answerWaiting(notToBeRead(unknown), new ByteArrayOutputStream()));
   }
 
   @Test
