@@ -261,7 +261,8 @@ class Mcp2026IT {
       String discover = request("probe", "server/discover", "") + "\n";
       int cut = discover.length() / 2;
       server.sendRaw(discover.substring(0, cut).getBytes(StandardCharsets.UTF_8));
-      Thread.sleep(500); // the launcher is up by now, and has half a line to wait on
+      // A client slow to finish its line: the launcher, up by then, waits on half of it.
+      Await.stall(Duration.ofMillis(500), "a client that writes its first line in two parts");
       server.sendRaw(discover.substring(cut).getBytes(StandardCharsets.UTF_8));
       assertEquals("complete", server.awaitReply("probe", WAIT).at("/result/resultType").asText());
       server.send(request(0, "tools/list", ""));

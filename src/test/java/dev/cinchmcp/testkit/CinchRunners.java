@@ -1,5 +1,6 @@
 package dev.cinchmcp.testkit;
 
+import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.config.Version;
 import java.net.URI;
@@ -20,9 +21,9 @@ public final class CinchRunners implements AutoCloseable {
   public static final String KEY = "cinch_live_test_5f2c9a1b7e";
 
   private final ExecutorService workers =
-      Executors.newCachedThreadPool(Daemons.factory("test-runner"));
+      Executors.newCachedThreadPool(DaemonThreads.named("test-runner"));
   private final ScheduledExecutorService timers =
-      Executors.newScheduledThreadPool(1, Daemons.factory("test-timer"));
+      Executors.newScheduledThreadPool(1, DaemonThreads.named("test-timer"));
 
   public CinchRunners() {}
 

@@ -1,5 +1,6 @@
 package dev.cinchmcp.testkit;
 
+import dev.cinchmcp.backend.DaemonThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -20,7 +21,7 @@ public final class HangingApi implements AutoCloseable {
 
   public HangingApi() throws IOException {
     socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Daemons.start("hanging-api", this::serveOne);
+    DaemonThreads.start("hanging-api", this::serveOne);
   }
 
   public String baseUrl() {

@@ -3,6 +3,7 @@ package dev.cinchmcp.testkit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.cinchmcp.backend.DaemonThreads;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -31,7 +32,7 @@ public final class HostListeners implements AutoCloseable {
       server.setSoTimeout(200);
       servers.add(server);
       targets.add("('" + address.getHostAddress() + "', " + server.getLocalPort() + ")");
-      Daemons.start("accept", () -> acceptAll(server));
+      DaemonThreads.start("accept", () -> acceptAll(server));
     }
   }
 

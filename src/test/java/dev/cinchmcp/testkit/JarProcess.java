@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.backend.DaemonThreads;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,9 +47,9 @@ public final class JarProcess implements AutoCloseable {
     this.process = process;
     this.stdin = process.getOutputStream();
     if (readStdout) {
-      Daemons.start("jar-stdout", () -> readLines(process.getInputStream(), this::onStdout));
+      DaemonThreads.start("jar-stdout", () -> readLines(process.getInputStream(), this::onStdout));
     }
-    Daemons.start(
+    DaemonThreads.start(
         "jar-stderr",
         () -> readLines(process.getErrorStream(), l -> stderr.append(l).append('\n')));
   }

@@ -1,5 +1,6 @@
 package dev.cinchmcp.testkit;
 
+import dev.cinchmcp.backend.DaemonThreads;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,7 +25,7 @@ public final class StalledApi implements AutoCloseable {
 
   public StalledApi() throws IOException {
     socket = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
-    Daemons.start("stalled-api", this::acceptAll);
+    DaemonThreads.start("stalled-api", this::acceptAll);
   }
 
   public URI runUri() {
@@ -35,7 +36,7 @@ public final class StalledApi implements AutoCloseable {
     while (!socket.isClosed()) {
       try {
         Socket client = socket.accept();
-        Daemons.start("stalled-api-conn", () -> serve(client));
+        DaemonThreads.start("stalled-api-conn", () -> serve(client));
       } catch (IOException e) {
         return;
       }

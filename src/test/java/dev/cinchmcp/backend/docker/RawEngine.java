@@ -1,6 +1,6 @@
 package dev.cinchmcp.backend.docker;
 
-import dev.cinchmcp.testkit.Daemons;
+import dev.cinchmcp.backend.DaemonThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.StandardProtocolFamily;
@@ -31,7 +31,7 @@ final class RawEngine implements AutoCloseable {
     this.socket = socket;
     this.server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     server.bind(UnixDomainSocketAddress.of(socket));
-    Daemons.start(
+    DaemonThreads.start(
         "raw-engine",
         () -> {
           while (server.isOpen()) {
