@@ -15,7 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, routeReplies, startComparison } from './lib.mjs';
+import { descendants, median, routeReplies, startComparison } from './lib.mjs';
 import { awaitArchive, loneJar } from './launches.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -109,16 +109,10 @@ async function readyOnce(argv, cwd, env, era) {
     const tools = await request({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
     return { first, tools };
   } finally {
-    child.kill('SIGKILL');
-    for (const pid of descendantsOf(child.pid)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    // The whole tree, read before its root goes (the fast launch's child would be orphaned).
+    for (const pid of [child.pid, ...descendants(child.pid)]) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-function descendantsOf(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch { return []; }
 }
 
 async function main() {
