@@ -33,16 +33,10 @@ public final class ServerInfo {
 
   /**
    * Starts reading {@code in} and answers a first {@code server/discover} on {@code out} at once,
-   * before anything else is built. Serve the stream returned; {@link EarlyInput#answeredFirst}
-   * tells whether the client has its first answer.
-   */
-  public static EarlyInput answerEarly(InputStream in, OutputStream out) {
-    return answerEarly(in, out, FirstLineHandOver.NONE);
-  }
-
-  /**
-   * The same, after the fast launch's launcher has read the first line, and perhaps answered it
-   * ({@link FirstLineHandOver}).
+   * before anything else is built; or, after the fast launch's launcher has read the first line,
+   * takes over what it did with it ({@link FirstLineHandOver#NONE} where nothing was read). Serve
+   * the stream returned; {@link EarlyInput#answeredFirst} tells whether the client has its first
+   * answer.
    */
   public static EarlyInput answerEarly(
       InputStream in, OutputStream out, FirstLineHandOver handedOver) {

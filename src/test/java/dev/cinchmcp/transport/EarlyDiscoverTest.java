@@ -69,7 +69,9 @@ class EarlyDiscoverTest {
     // As the command line serves: the first line may be answered before the server is built.
     InputStream in =
         ServerInfo.answerEarly(
-            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), out);
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+            out,
+            FirstLineHandOver.NONE);
     new CinchMcpServer(settings).serve(in, out);
     List<String> written = new ArrayList<>();
     for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
