@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -452,6 +453,23 @@ class Mcp2026IT {
           new ProcessBuilder("kill", "-INT", Long.toString(server.process().pid())).start();
       assertEquals(0, kill.waitFor());
       server.waitForExit(WAIT);
+      assertAllEnded(tree);
+      server.assertProtocolClean();
+    }
+  }
+
+  @Test
+  void aStopNeedsNoKillCommandToEndAtOnce() throws Exception {
+    // No kill on the PATH: each JVM must end itself by SIGKILL through a handle on one of its
+    // threads. Spawning kill would fail, and the launcher would halt after HotSpot's wait for its
+    // thread waiting on the child, with the stop's status (143) instead.
+    Path noTools = Files.createDirectories(root.resolve("no-tools"));
+    Map<String, String> env = new HashMap<>(JarProcess.envFor(api.baseUrl()));
+    env.put("PATH", noTools.toString());
+    try (JarProcess server = JarProcess.startAsUser(jar, home, env)) {
+      List<ProcessHandle> tree = discoverOnAFastLaunch(server);
+      assertTrue(server.process().toHandle().destroy()); // SIGTERM
+      assertEquals(137, server.waitForExit(WAIT), "ended by its own SIGKILL");
       assertAllEnded(tree);
       server.assertProtocolClean();
     }

@@ -1,0 +1,69 @@
+package dev.cinchmcp.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * What the quick exit's SIGKILL without a spawned {@code kill} rests on, checked without killing
+ * anything: on Linux, a thread other than the first has a process handle of its own, which Java
+ * does not refuse to destroy, and whose id names the thread's process to the kernel. (The kill
+ * itself is tested end to end: {@code Mcp2026IT.aStopNeedsNoKillCommandToEndAtOnce}.)
+ */
+@EnabledOnOs(OS.LINUX)
+class QuickExitTest {
+
+  @Test
+  void aThreadsHandleIsNotTheProcessButBelongsToIt() throws Exception {
+    CountDownLatch checked = new CountDownLatch(1);
+    CompletableFuture<Optional<ProcessHandle>> found = new CompletableFuture<>();
+    Thread thread =
+        new Thread(
+            () -> {
+              found.complete(QuickExit.threadHandle());
+              awaitQuietly(checked); // alive while it is checked
+            });
+    thread.start();
+    try {
+      Optional<ProcessHandle> handle = found.get();
+
+      assertTrue(handle.isPresent(), "a thread other than the first has a handle");
+      long tid = handle.get().pid();
+      long pid = ProcessHandle.current().pid();
+      assertNotEquals(pid, tid, "not the process's own handle, which Java refuses to destroy");
+      assertNotEquals(ProcessHandle.current(), handle.get());
+      assertTrue(handle.get().isAlive());
+      assertEquals(pid, threadGroupOf(tid), "the thread belongs to this process");
+    } finally {
+      checked.countDown();
+      thread.join();
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The process a thread id belongs to, as the kernel says ({@code Tgid}). */
+  private static long threadGroupOf(long tid) throws Exception {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(tid), "status"))) {
+      if (line.startsWith("Tgid:")) {
+        return Long.parseLong(line.substring("Tgid:".length()).trim());
+      }
+    }
+    throw new AssertionError("no Tgid for " + tid);
+  }
+}
