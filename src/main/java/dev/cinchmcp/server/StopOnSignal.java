@@ -31,6 +31,11 @@ final class StopOnSignal extends Thread {
     this.in = in;
   }
 
+  /** Whether a stop on a signal has begun. */
+  boolean stopping() {
+    return stopping;
+  }
+
   /** Called before the backend is built: false when a stop has begun (build nothing then). */
   boolean mayStartBackend() {
     backendStarting = true;
@@ -45,13 +50,11 @@ final class StopOnSignal extends Thread {
     StdioTransport t = transport;
     if (t != null) {
       t.stopNow();
-    } else {
-      StdioTransport.closeInput(in); // a read of the first line under way ends
     }
     CodeRunner built = runner;
     boolean clean = built != null ? built.stopNow() : !backendStarting;
     log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
-    QuickExit.now(clean);
+    QuickExit.now(clean, in);
   }
 
   /**

@@ -209,12 +209,12 @@ public final class StdioTransport implements McpServerTransportProvider {
   /**
    * The client is leaving (a signal): reads nothing more, cancels every request (their runs are
    * stopped: sandboxes killed, HTTP requests aborted) and writes nothing more. Returns at once; the
-   * process may end as soon as it does.
+   * process may end as soon as it does. Stdin is left open: a line read from now on is dropped, and
+   * the process ends next (closing stdin waits for the thread reading it).
    */
   public void stopNow() {
     stopped = true;
     drained = true;
-    closeInput(in);
     List<Request> cancelled = requests.stopAll();
     JsonRpcWriter w = writer;
     if (w != null) {
@@ -224,8 +224,8 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   /**
-   * Closes stdin on a stop, before a transport exists or by {@link #stopNow()}: a read under way
-   * ends, if stdin is a channel. A failure is only logged: the process is ending anyway.
+   * Closes stdin as a stop ends the process: a read under way ends, if stdin is a channel. A
+   * failure is only logged: the process is ending anyway.
    */
   public static void closeInput(InputStream in) {
     try {

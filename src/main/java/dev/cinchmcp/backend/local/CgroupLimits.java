@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -64,10 +65,13 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
   /** The pids listed in a cgroup.procs file; empty when it cannot be read. */
   static List<Long> pids(Path procs) {
     try {
-      return Files.readAllLines(procs, StandardCharsets.US_ASCII).stream()
-          .filter(line -> !line.isBlank())
-          .map(line -> Long.parseLong(line.trim()))
-          .toList();
+      List<Long> pids = new ArrayList<>();
+      for (String line : Files.readAllLines(procs, StandardCharsets.US_ASCII)) {
+        if (!line.isBlank()) {
+          pids.add(Long.parseLong(line.trim()));
+        }
+      }
+      return pids;
     } catch (IOException | NumberFormatException e) {
       return List.of();
     }

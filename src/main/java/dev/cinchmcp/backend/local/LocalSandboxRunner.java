@@ -419,7 +419,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   private boolean killSandboxes() {
     boolean idle = running.isEmpty();
     sandboxes.shutdownNow();
-    running.forEach(SandboxRun::cancel);
+    for (SandboxRun run : running) { // a loop, not a lambda: a stop runs this cold
+      run.cancel();
+    }
     if (pool != null && pool.stopNow()) {
       idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
     }

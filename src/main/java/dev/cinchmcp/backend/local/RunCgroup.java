@@ -3,6 +3,7 @@ package dev.cinchmcp.backend.local;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The cgroup(s) of one run, made by {@link CgroupLimits#create}; also the place that learns
@@ -50,10 +51,17 @@ sealed interface RunCgroup permits CgroupV1Run, CgroupV2Run {
     return CgroupLimits.number(memoryPeak());
   }
 
-  /** Sends SIGKILL to every process in the run's cgroup(s). */
+  /**
+   * Sends SIGKILL to every process in the run's cgroup(s). Loops, not lambdas, here and on the rest
+   * of a stop's path: it runs cold, and each lambda's first use cost 1-4 ms here.
+   */
   default void killAll() {
-    CgroupLimits.pids(pidsDir().resolve("cgroup.procs"))
-        .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    for (long pid : CgroupLimits.pids(pidsDir().resolve("cgroup.procs"))) {
+      Optional<ProcessHandle> process = ProcessHandle.of(pid);
+      if (process.isPresent()) {
+        process.get().destroyForcibly();
+      }
+    }
   }
 
   /** Kills whatever is still in the cgroup(s) and removes them. */

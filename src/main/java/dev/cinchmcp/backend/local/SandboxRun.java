@@ -500,7 +500,12 @@ final class SandboxRun {
     }
     Process p = process;
     if (p != null && p.isAlive()) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      // The walk stays with a cgroup too: a program that forks fast keeps gVisor making stub
+      // processes, and without it a fork bomb's run left enough behind to stall the runs beside
+      // it (LocalSandboxContainmentTest). A loop, not a lambda: a stop runs this cold.
+      for (ProcessHandle descendant : p.descendants().toList()) {
+        descendant.destroyForcibly();
+      }
       p.destroyForcibly();
       if (limits == null) {
         host.runsc().deleteForce(id);
