@@ -101,11 +101,12 @@ public final class CinchMcpServer {
 
     logReady(backend);
     transport.run();
-    try {
-      Runtime.getRuntime().removeShutdownHook(stopOnSignal);
-    } catch (IllegalStateException stopping) {
+    if (stopOnSignal.stopping()) {
       return; // the read ended because a signal stops the server: its hook ends the process
     }
+    // The hook stays until all is closed: a client often closes stdin and signals at once (the
+    // fast launch's launcher, gone on the signal, takes its end of stdin with it), and a signal
+    // during the close below (the local backend's waits up to a second) must still stop at once.
     // Never wanted (no message came, or only 2026 ones before the end): nothing to close.
     McpAsyncServer built = server.isDone() ? server.join() : null;
     if (built != null) {
@@ -117,6 +118,7 @@ public final class CinchMcpServer {
     workers.shutdownNow();
     timers.shutdownNow();
     progressTimers.shutdownNow();
+    removeQuietly(stopOnSignal);
   }
 
   /**
