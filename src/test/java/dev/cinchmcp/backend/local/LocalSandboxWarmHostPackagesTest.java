@@ -8,7 +8,7 @@ class LocalSandboxWarmHostPackagesTest extends LocalSandboxHostPackagesTest {
 
   @Override
   LocalSandboxSettings settings(LocalSandboxSettings base) {
-    return base.withPoolSize(3); // one per case, filled before the first
+    return base.withPoolSize(4); // one per Python case (four), filled before the first
   }
 
   @Override
