@@ -109,6 +109,37 @@ export function descendants(pid) {
   return out;
 }
 
+/** CPU time in ms used so far by a process and its descendants (clock ticks of 10 ms), and their pids. */
+export function treeCpu(pid) {
+  const pids = [pid, ...descendants(pid)];
+  let ticks = 0;
+  for (const p of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch { /* gone */ }
+  }
+  return { ms: ticks * 10, pids: pids.join(' ') };
+}
+
+/**
+ * Waits until a process tree is quiet: the same processes, and at most 10 ms of CPU over the last
+ * second (sandboxes started ahead of time have finished starting, the JIT has settled). Gives up
+ * after `limitMs`.
+ */
+export async function untilQuiet(pid, limitMs = 30_000) {
+  const end = Date.now() + limitMs;
+  let before = treeCpu(pid);
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = treeCpu(pid);
+    if (now.pids === before.pids && now.ms - before.ms <= 10) return true;
+    before = now;
+  }
+  return false;
+}
+
 /** Whether a process is still running (a zombie counts as ended). */
 export function running(pid) {
   try {

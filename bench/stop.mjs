@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { descendants, median, routeReplies, running, startComparison } from './lib.mjs';
+import { descendants, median, routeReplies, running, startComparison, untilQuiet } from './lib.mjs';
 import { awaitArchive, loneJar } from './launches.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -34,6 +34,7 @@ for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const commandName = (pid) => { try { return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { return '?'; } };
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
 /**
@@ -91,12 +92,19 @@ function call(era, id, code) {
 /** Sends `signal` to the server alone and times its exit and the end of its whole tree. */
 async function timeStop(server, signal) {
   const tree = [server.child.pid, ...descendants(server.child.pid)];
+  const names = tree.map(commandName);
   const sent = process.hrtime.bigint();
   process.kill(server.child.pid, signal);
   const exit = await server.exited;
-  while (tree.some(running)) await sleep(1);
+  // When each process was first seen ended, checked in tree order (one read per poll, mostly): a
+  // time is exact for the last one, and an upper bound for the others.
+  const ended = [];
+  while (ended.length < tree.length) {
+    if (running(tree[ended.length])) await sleep(1);
+    else ended.push(Math.round(Number(process.hrtime.bigint() - sent) / 1e6));
+  }
   const gone = process.hrtime.bigint();
-  return { exitMs: Number(exit - sent) / 1e6, treeMs: Number(gone - sent) / 1e6, processes: tree.length, pids: tree, sent };
+  return { exitMs: Number(exit - sent) / 1e6, treeMs: Number(gone - sent) / 1e6, processes: tree.length, pids: tree, sent, ended: tree.map((p, i) => `${names[i]} ${ended[i]}`) };
 }
 
 async function scenario(c, name, fakePort) {
@@ -105,9 +113,10 @@ async function scenario(c, name, fakePort) {
   await open(server, c.era);
   if (name === 'idle SIGINT' || name === 'idle SIGTERM') {
     // Idle: serving (a tools/list answered, by the fast launch's child), nothing running, and the
-    // local backend's sandboxes started ahead of time waiting.
+    // local backend's sandboxes started ahead of time waiting: the tree has gone quiet.
     await listTools(server, c.era);
     await sleep(c.idleWaitMs ?? 300);
+    if (!(await untilQuiet(server.child.pid))) console.error(`${c.name}: not quiet after 30 s; stopped anyway`);
     return timeStop(server, name.endsWith('SIGINT') ? 'SIGINT' : 'SIGTERM');
   }
   if (name === 'busy SIGINT') {
@@ -205,6 +214,10 @@ async function main() {
     console.log(`| ${c} | ${s} | ${rs[0].processes} | ${fmt(exits)} | ${fmt(trees)} | ${trees.filter((t) => t <= 100).length}/${trees.length} | ${gone} | ${left} |`);
   }
   console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
+  // Every round's figures, with when each process of the tree was seen ended: what the slowest were.
+  const rounds = Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, rs.map(({ exitMs, treeMs, ended }) => ({ exitMs, treeMs, ended }))]));
+  fs.writeFileSync(path.join(dir, 'rounds.json'), JSON.stringify(rounds, null, 1));
+  console.log(`each round: ${path.relative(process.cwd(), path.join(dir, 'rounds.json'))}`);
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });
