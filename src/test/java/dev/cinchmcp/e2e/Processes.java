@@ -30,6 +30,21 @@ final class Processes {
     }
   }
 
+  /** Whether the process ignores this signal (its SigIgn mask, Linux); false when unknown. */
+  static boolean ignoresSignal(long pid, int signal) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        if (line.startsWith("SigIgn:")) {
+          long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16);
+          return (mask & (1L << (signal - 1))) != 0;
+        }
+      }
+    } catch (IOException | RuntimeException unknown) {
+      // not Linux
+    }
+    return false;
+  }
+
   /** Waits until none of them runs; false if some still run after {@code timeout}. */
   static boolean awaitEnded(List<ProcessHandle> processes, Duration timeout)
       throws InterruptedException {
