@@ -104,34 +104,57 @@ public final class FastStart {
     command.add(jar.toString());
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     firstLine.putIn(builder.environment());
-    // A child, on every Java: becoming the fast JVM by execve (Java 22's foreign function API)
-    // saved the ~40 MB of this waiting JVM, but linking it cost a cold JVM 130-200 ms of start.
-    Process child = builder.start();
-    // Marked once the child is on its way, not before: it is not on the child's path.
-    archive.markUsed();
     // A client signals only this process: SIGINT, SIGTERM or SIGHUP here is passed on as SIGTERM,
     // and both stop at once. Were this process killed outright, the child notices its launcher gone
-    // (LauncherWatch) and stops too.
-    Runtime.getRuntime()
-        .addShutdownHook(new Thread(new ForwardStop(child), "cinch-faststart-forward"));
+    // (LauncherWatch) and stops too. The hook is in place before the child starts: a client may
+    // stop this process the moment it has the discover answer, while the child is being started.
+    ForwardStop forward = new ForwardStop();
+    Runtime.getRuntime().addShutdownHook(new Thread(forward, "cinch-faststart-forward"));
+    // A child, on every Java: becoming the fast JVM by execve (Java 22's foreign function API)
+    // saved the ~40 MB of this waiting JVM, but linking it cost a cold JVM 130-200 ms of start.
+    Process child = forward.start(builder);
+    // Marked once the child is on its way, not before: it is not on the child's path.
+    archive.markUsed();
     return child.waitFor();
   }
 
   /**
-   * Passes a stop on to the child and ends this process at once. The child stops its calls and
-   * sandboxes and ends itself, with a backstop of its own ({@code StopOnSignal}). Were this process
-   * to wait for it, the client would wait for two JVM exits one after the other (some 15-25 ms each
-   * on a small VM), not side by side; and a JVM cannot end quickly while a thread of its own waits
-   * for a child, so it ends by SIGKILL ({@link QuickExit}). A child that has already ended gives
-   * its status, as always.
+   * Starts the child, and on a stop passes it on and ends this process at once. The child stops its
+   * calls and sandboxes and ends itself, with a backstop of its own ({@code StopOnSignal}). Were
+   * this process to wait for it, the client would wait for two JVM exits one after the other (some
+   * 15-25 ms each on a small VM), not side by side; and a JVM cannot end quickly while a thread of
+   * its own waits for a child, so it ends by SIGKILL ({@link QuickExit}). A child that has already
+   * ended gives its status, as always. The start and the stop exclude each other: a stop that comes
+   * first means no child is started; one that comes during the start waits for it, then stops it.
    */
-  private record ForwardStop(Process child) implements Runnable {
+  private static final class ForwardStop implements Runnable {
+
+    private Process child;
+    private boolean stopping;
+
+    synchronized Process start(ProcessBuilder builder) throws IOException, InterruptedException {
+      if (stopping) {
+        // The JVM is exiting by the stop's status; this thread only waits for that.
+        Thread.currentThread().join();
+      }
+      child = builder.start();
+      return child;
+    }
+
     @Override
     public void run() {
-      if (!child.isAlive()) {
-        Runtime.getRuntime().halt(child.exitValue());
+      Process started;
+      synchronized (this) {
+        stopping = true;
+        started = child;
       }
-      child.destroy();
+      if (started == null) {
+        return; // nothing started: the JVM exits as it does on any stop
+      }
+      if (!started.isAlive()) {
+        Runtime.getRuntime().halt(started.exitValue());
+      }
+      started.destroy();
       QuickExit.withChildrenRunning(LauncherWatch.STOPPED);
     }
   }
