@@ -101,6 +101,11 @@ public record LocalSandboxSettings(
     return with(c -> c.stateDir = value);
   }
 
+  /** With runs allowed {@code value} from their start (the service's 10 s by default). */
+  public LocalSandboxSettings withWallClock(Duration value) {
+    return with(c -> c.wallClock = value);
+  }
+
   public LocalSandboxSettings withMaxConcurrent(int value) {
     return with(c -> c.maxConcurrent = value);
   }
@@ -151,7 +156,7 @@ public record LocalSandboxSettings(
   private static final class Copy {
     String runsc;
     Path stateDir;
-    final Duration wallClock;
+    Duration wallClock;
     final long memoryBytes;
     final int maxProcesses;
     double cpuShare;

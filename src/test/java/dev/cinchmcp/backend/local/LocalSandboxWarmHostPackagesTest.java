@@ -8,7 +8,8 @@ class LocalSandboxWarmHostPackagesTest extends LocalSandboxHostPackagesTest {
 
   @Override
   LocalSandboxSettings settings(LocalSandboxSettings base) {
-    return base.withPoolSize(4); // one per Python case (four), filled before the first
+    return base.withPoolSize(4)
+        .withWallClock(WALL_CLOCK); // one per Python case (four), filled before the first
   }
 
   @Override
