@@ -92,14 +92,20 @@ class LocalSandboxContainmentTest {
             MARKER);
     Files.writeString(plantedDir.resolve("secret.txt"), MARKER);
 
-    infiniteLoop = python(runner, "print('started', flush=True)\nwhile True:\n    pass");
-    forkBomb = python(runner, ContainmentPrograms.FORK_BOMB);
+    // Two rounds: first the runs that must finish in time (the counter must start 63 processes
+    // within the 10 s limit, Node's memory watchdog must get to look), then those that spin for
+    // seconds. Without host cgroups (an ordinary user on cgroup v1) nothing holds a run to half a
+    // CPU, and side by side with the spinners the first ones once ran out of time.
     forkCounter = python(runner, ContainmentPrograms.FORK_COUNTER);
     pythonMemoryBomb = python(runner, ContainmentPrograms.PYTHON_MEMORY_BOMB);
     nodeBufferBomb = javascript(runner, ContainmentPrograms.NODE_BUFFER_BOMB);
+    tmpFiller = python(runner, ContainmentPrograms.TMP_FILLER);
+    await(forkCounter);
+    await(nodeBufferBomb);
+    infiniteLoop = python(runner, "print('started', flush=True)\nwhile True:\n    pass");
+    forkBomb = python(runner, ContainmentPrograms.FORK_BOMB);
     nodeHeapBomb = javascript(runner, ContainmentPrograms.NODE_HEAP_BOMB);
     flood = python(runner, ContainmentPrograms.FLOOD);
-    tmpFiller = python(runner, ContainmentPrograms.TMP_FILLER);
   }
 
   @AfterAll
