@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -73,11 +74,26 @@ public final class QuickExit {
    */
   static Optional<ProcessHandle> threadHandle() {
     try {
-      // "<pid>/task/<tid>"
-      long tid = Long.parseLong(Files.readSymbolicLink(THREAD_SELF).getFileName().toString());
-      return tid == ProcessHandle.current().pid() ? Optional.empty() : ProcessHandle.of(tid);
+      OptionalLong tid =
+          otherThreadId(Files.readSymbolicLink(THREAD_SELF), ProcessHandle.current().pid());
+      return tid.isPresent() ? ProcessHandle.of(tid.getAsLong()) : Optional.empty();
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * The thread id in {@code /proc/thread-self}'s target ("&lt;pid&gt;/task/&lt;tid&gt;"), if that
+   * names a thread of process {@code pid} other than its first. A /proc mounted from another pid
+   * namespace (a container's, say) names ids of that namespace, which {@code kill(2)} here would
+   * read as another process's: its pid then differs from ours, and nothing is returned.
+   */
+  static OptionalLong otherThreadId(Path target, long pid) {
+    if (target.getNameCount() != 3 || !target.getName(1).toString().equals("task")) {
+      return OptionalLong.empty();
+    }
+    long owner = Long.parseLong(target.getName(0).toString());
+    long tid = Long.parseLong(target.getName(2).toString());
+    return owner == pid && tid != pid ? OptionalLong.of(tid) : OptionalLong.empty();
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,16 @@ class QuickExitTest {
       checked.countDown();
       thread.join();
     }
+  }
+
+  @Test
+  void onlyAThreadOfThisProcessOtherThanItsFirstIsTaken() {
+    assertEquals(OptionalLong.of(456), QuickExit.otherThreadId(Path.of("123/task/456"), 123));
+    // /proc of another pid namespace: its ids would name another process here
+    assertEquals(OptionalLong.empty(), QuickExit.otherThreadId(Path.of("9123/task/9456"), 123));
+    // the first thread: its id is the process's, which Java refuses to destroy
+    assertEquals(OptionalLong.empty(), QuickExit.otherThreadId(Path.of("123/task/123"), 123));
+    assertEquals(OptionalLong.empty(), QuickExit.otherThreadId(Path.of("123"), 123));
   }
 
   private static void awaitQuietly(CountDownLatch latch) {
