@@ -1,6 +1,7 @@
 package dev.cinchmcp.e2e;
 
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.ProcStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,17 +33,9 @@ final class Processes {
 
   /** Whether the process ignores this signal (its SigIgn mask, Linux); false when unknown. */
   static boolean ignoresSignal(long pid, int signal) {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-        if (line.startsWith("SigIgn:")) {
-          long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16);
-          return (mask & (1L << (signal - 1))) != 0;
-        }
-      }
-    } catch (IOException | RuntimeException unknown) {
-      // not Linux
-    }
-    return false;
+    return ProcStatus.field(pid, "SigIgn")
+        .map(mask -> (Long.parseUnsignedLong(mask, 16) & (1L << (signal - 1))) != 0)
+        .orElse(false);
   }
 
   /** Waits until none of them runs; false if some still run after {@code timeout}. */

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
+import dev.cinchmcp.testkit.ProcStatus;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -69,12 +69,8 @@ class QuickExitTest {
   }
 
   /** The process a thread id belongs to, as the kernel says ({@code Tgid}). */
-  private static long threadGroupOf(long tid) throws Exception {
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(tid), "status"))) {
-      if (line.startsWith("Tgid:")) {
-        return Long.parseLong(line.substring("Tgid:".length()).trim());
-      }
-    }
-    throw new AssertionError("no Tgid for " + tid);
+  private static long threadGroupOf(long tid) {
+    return Long.parseLong(
+        ProcStatus.field(tid, "Tgid").orElseThrow(() -> new AssertionError("no Tgid for " + tid)));
   }
 }
