@@ -12,6 +12,7 @@
 // ("exit") and to the moment every process of its tree, as it was just before, has ended ("tree").
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { descendants, median, routeReplies, running, startComparison, untilQuiet } from './lib.mjs';
@@ -34,6 +35,12 @@ for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** CPU time all cores spent busy so far, in ms (the kernel counts it in 10 ms ticks). */
+const cpuBusyMs = () => {
+  const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = ticks[3] + (ticks[4] ?? 0);
+  return (ticks.reduce((a, b) => a + b, 0) - idle) * 10;
+};
 const commandName = (pid) => { try { return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { return '?'; } };
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
@@ -93,6 +100,7 @@ function call(era, id, code) {
 async function timeStop(server, signal) {
   const tree = [server.child.pid, ...descendants(server.child.pid)];
   const names = tree.map(commandName);
+  const busyBefore = cpuBusyMs();
   const sent = process.hrtime.bigint();
   process.kill(server.child.pid, signal);
   const exit = await server.exited;
@@ -104,7 +112,8 @@ async function timeStop(server, signal) {
     else ended.push(Math.round(Number(process.hrtime.bigint() - sent) / 1e6));
   }
   const gone = process.hrtime.bigint();
-  return { exitMs: Number(exit - sent) / 1e6, treeMs: Number(gone - sent) / 1e6, processes: tree.length, pids: tree, sent, ended: tree.map((p, i) => `${names[i]} ${ended[i]}`) };
+  const busyMs = cpuBusyMs() - busyBefore;
+  return { exitMs: Number(exit - sent) / 1e6, treeMs: Number(gone - sent) / 1e6, busyMs, processes: tree.length, pids: tree, sent, ended: tree.map((p, i) => `${names[i]} ${ended[i]}`) };
 }
 
 async function scenario(c, name, fakePort) {
@@ -207,8 +216,10 @@ async function main() {
     peer.remove();
   }
   console.log(`\n${opts.rounds} rounds; medians (max) in ms from the signal. Claude Code sends SIGTERM 100 ms after SIGINT.`);
-  console.log('| contender | scenario | processes | signalled process exits | whole tree ended | within 100 ms | containers gone | containers left 5 s later |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(`CPU busy: the time all ${os.cpus().length} cores together spent busy from the signal to the tree's end (10 ms ticks):`);
+  console.log('when it is near cores x tree time, the stop waited for the CPU, not for itself.');
+  console.log('| contender | scenario | processes | signalled process exits | whole tree ended | within 100 ms | CPU busy | containers gone | containers left 5 s later |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const [key, rs] of Object.entries(results)) {
     const [c, s] = key.split(' | ');
     const exits = rs.map((r) => r.exitMs).filter((x) => x !== null);
@@ -217,11 +228,12 @@ async function main() {
     const docker = rs[0].left !== undefined;
     const gone = docker ? fmt(rs.map((r) => r.containersMs)) : '-';
     const left = docker ? rs.reduce((n, r) => n + r.left, 0) : '-';
-    console.log(`| ${c} | ${s} | ${rs[0].processes} | ${fmt(exits)} | ${fmt(trees)} | ${trees.filter((t) => t <= 100).length}/${trees.length} | ${gone} | ${left} |`);
+    const busy = rs.map((r) => r.busyMs).filter((x) => x !== undefined);
+    console.log(`| ${c} | ${s} | ${rs[0].processes} | ${fmt(exits)} | ${fmt(trees)} | ${trees.filter((t) => t <= 100).length}/${trees.length} | ${fmt(busy)} | ${gone} | ${left} |`);
   }
   console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
   // Every round's figures, with when each process of the tree was seen ended: what the slowest were.
-  const rounds = Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, rs.map(({ exitMs, treeMs, ended }) => ({ exitMs, treeMs, ended }))]));
+  const rounds = Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, rs.map(({ exitMs, treeMs, busyMs, ended }) => ({ exitMs, treeMs, busyMs, ended }))]));
   fs.writeFileSync(path.join(dir, 'rounds.json'), JSON.stringify(rounds, null, 1));
   console.log(`each round: ${path.relative(process.cwd(), path.join(dir, 'rounds.json'))}`);
 }
