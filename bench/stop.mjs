@@ -35,11 +35,13 @@ for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** CPU time all cores spent busy so far, in ms (the kernel counts it in 10 ms ticks). */
+/**
+ * CPU time all cores spent busy so far, in ms (the kernel counts it in 10 ms ticks): user, nice,
+ * system, irq and softirq; not idle, iowait, a hypervisor's steal, nor guest (already in user).
+ */
 const cpuBusyMs = () => {
-  const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  const idle = ticks[3] + (ticks[4] ?? 0);
-  return (ticks.reduce((a, b) => a + b, 0) - idle) * 10;
+  const [user, nice, system, , , irq, softirq] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return (user + nice + system + irq + softirq) * 10;
 };
 const commandName = (pid) => { try { return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { return '?'; } };
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
