@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.testkit.JarProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -49,10 +49,9 @@ class StopBackstopTest {
 
   /** Starts the fixture, sends SIGTERM once it is ready, and waits for its end. */
   private static Stopped stop(String backend) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process process =
         new ProcessBuilder(
-                java,
+                JarProcess.java(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 StopBackstopMain.class.getName(),
