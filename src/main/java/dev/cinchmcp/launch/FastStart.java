@@ -115,6 +115,8 @@ public final class FastStart {
     Process child = forward.start(builder);
     // Marked once the child is on its way, not before: it is not on the child's path.
     archive.markUsed();
+    // The stop's exit path, loaded while this JVM only waits: a stop then loads nothing first.
+    QuickExit.prepare();
     return child.waitFor();
   }
 

@@ -69,6 +69,8 @@ public final class CinchMcpServer {
     // The backend is not held back until the client is connected: built then, it would be under
     // way just as a client that only connects (`claude mcp list`) stops the server.
     json.warmCallsWhenConnected(transport.firstWritten(), workers);
+    // And the stop's own exit, once the first answer is out, so that a stop loads nothing first.
+    transport.firstWritten().thenRunAsync(QuickExit::prepare, workers);
     ScheduledThreadPoolExecutor timers = timer("cinch-timer");
     // Progress notifications get their own timer thread: each is a write to stdout, which blocks
     // while the client is not reading, and must never hold up a call's deadline.

@@ -18,6 +18,8 @@ final class StopOnSignal extends Thread {
   private static final Logger log = LoggerFactory.getLogger(StopOnSignal.class);
 
   private final InputStream in;
+  // Made now, so that its class is loaded before a stop needs it.
+  private final Backstop backstop = new Backstop();
   volatile StdioTransport transport;
   volatile CodeRunner runner;
   // Which came first, the backend's start or the stop (each sets its flag, then reads the other):
@@ -46,7 +48,7 @@ final class StopOnSignal extends Thread {
   public void run() {
     long start = System.nanoTime();
     stopping = true;
-    Backstop.start();
+    DaemonThreads.start("cinch-stop-backstop", backstop);
     StdioTransport t = transport;
     if (t != null) {
       t.stopNow();
@@ -64,10 +66,6 @@ final class StopOnSignal extends Thread {
   private static final class Backstop implements Runnable {
 
     static final long AFTER_MS = 1_000;
-
-    static void start() {
-      DaemonThreads.start("cinch-stop-backstop", new Backstop());
-    }
 
     @Override
     public void run() {
