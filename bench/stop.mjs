@@ -5,6 +5,7 @@
 // when the launcher is SIGKILLed while stdin stays open. Linux only (it reads /proc).
 //
 //   node bench/stop.mjs [--rounds 10] [--jar target/cinch-mcp.jar] [--java java] [--peer DIR] [--local]
+//                       [--docker DOCKER_HOST] [--only SCENARIO[,SCENARIO]] [--starting-wait MS]
 //
 // --local adds the jar with CINCH_BACKEND=local and spinning programs in gVisor sandboxes
 // (needs runsc); --docker DOCKER_HOST the jar with CINCH_BACKEND=docker on that engine (runsc),
@@ -12,6 +13,7 @@
 // ("exit") and to the moment every process of its tree, as it was just before, has ended ("tree").
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +32,9 @@ for (let a = process.argv.slice(2), i = 0; i < a.length; i++) {
     case '--local': opts.local = true; break;
     case '--docker': opts.docker = a[++i]; break;
     case '--image': opts.image = a[++i]; break;
-    default: console.error(`usage: node bench/stop.mjs [--rounds N] [--jar FILE] [--java JAVA] [--peer DIR] [--local] [--docker DOCKER_HOST [--image IMAGE]]`); process.exit(2);
+    case '--only': opts.only = a[++i].split(','); break;
+    case '--starting-wait': opts.startingWait = Number(a[++i]); break;
+    default: console.error(`usage: node bench/stop.mjs [--rounds N] [--jar FILE] [--java JAVA] [--peer DIR] [--local] [--docker DOCKER_HOST [--image IMAGE]] [--only SCENARIO,...] [--starting-wait MS]`); process.exit(2);
   }
 }
 
@@ -119,6 +123,7 @@ async function timeStop(server, signal) {
 }
 
 async function scenario(c, name, fakePort) {
+  if (name === 'starting SIGINT' && !c.containersOf && !c.sandboxesLeft) return null; // nothing to start
   const env = { ...c.env, CINCH_API_KEY: 'bench-key', CINCH_BASE_URL: `http://127.0.0.1:${fakePort}`, ...(c.extraEnv || {}) };
   const server = startServer(c.argv, c.cwd, env, name === 'launcher SIGKILL');
   await open(server, c.era);
@@ -130,27 +135,46 @@ async function scenario(c, name, fakePort) {
     if (!(await untilQuiet(server.child.pid))) console.error(`${c.name}: not quiet after 30 s; stopped anyway`);
     return timeStop(server, name.endsWith('SIGINT') ? 'SIGINT' : 'SIGTERM');
   }
-  if (name === 'busy SIGINT') {
-    // Four calls the API (or the sandbox) is still working on: for docker, once the engine says
-    // all four containers run (before that, the engine's own start work floods the CPU).
-    for (let i = 0; i < 4; i++) server.send(call(c.era, 100 + i, c.busyCode));
-    if (c.containersLeft) {
-      const tree = [server.child.pid, ...descendants(server.child.pid)];
-      const until = Date.now() + 30_000;
-      while (c.containersLeft(tree) < 4 && Date.now() < until) await sleep(100);
+  if (name === 'busy SIGINT' || name === 'starting SIGINT') {
+    if (name === 'starting SIGINT' && c.sandboxesLeft) {
+      // Local: the waiting sandboxes are in place first, so that the calls below start fresh ones.
+      await listTools(server, c.era);
+      await sleep(c.idleWaitMs ?? 300);
+      await untilQuiet(server.child.pid);
     }
-    await sleep(c.busyWaitMs);
+    // Four calls the API (or the sandbox) is still working on. Docker, busy: once the engine says
+    // all four containers run; starting: once it has all four and not all of them run yet (the
+    // engine and runsc are still starting them). The server's tree is read again at each look: the
+    // fast launch's child, whose pid the containers' label names, may not be there when the calls go.
+    for (let i = 0; i < 4; i++) server.send(call(c.era, 100 + i, c.busyCode));
+    const tree = () => [server.child.pid, ...descendants(server.child.pid)];
+    if (c.containersOf) {
+      const ready = name === 'busy SIGINT' ? (cs) => cs.filter((x) => x === 'running').length === 4 : (cs) => cs.length === 4 && cs.some((x) => x !== 'running');
+      const until = Date.now() + 30_000;
+      let states = [];
+      while (!ready((states = await c.containersOf(tree()))) && Date.now() < until) {
+        if (name === 'starting SIGINT' && states.filter((x) => x === 'running').length === 4) break; // missed: all four run
+        await sleep(5);
+      }
+      if (!ready(states)) console.error(`${c.name} ${name}: containers ${JSON.stringify(states)} at the signal`);
+      if (name === 'busy SIGINT') await sleep(c.busyWaitMs);
+    } else {
+      await sleep(name === 'busy SIGINT' ? c.busyWaitMs : c.startingWaitMs);
+    }
+    const before = c.sandboxesLeft ? c.sandboxesLeft() : 0;
     const stopped = await timeStop(server, 'SIGINT');
-    if (c.containersLeft) {
-      // How soon the engine has carried the kills out (it takes its time with spinning gVisor
-      // containers on a busy machine); a kill that never reached it leaves its container running
-      // on to its backstop (11 s from its start), still there 5 s after the signal.
+    if (c.containersOf || c.sandboxesLeft) {
+      // How soon the engine has carried the kills out (it takes its time with gVisor containers);
+      // a kill that never reached it leaves its container running on to its backstop (11 s from
+      // its start), still there 5 s after the signal. Local: sandbox processes outside the tree
+      // seen at the signal (one being started then), which must be gone as well.
       for (;;) {
-        stopped.left = c.containersLeft(stopped.pids);
+        stopped.left = c.containersOf ? (await c.containersOf(stopped.pids)).length : c.sandboxesLeft();
         stopped.containersMs = Number(process.hrtime.bigint() - stopped.sent) / 1e6;
         if (stopped.left === 0 || stopped.containersMs >= 5000) break;
-        await sleep(20);
+        await sleep(5);
       }
+      stopped.sandboxesBefore = before;
     }
     return stopped;
   }
@@ -187,20 +211,33 @@ async function main() {
     { name: 'peer', argv: [process.execPath, path.join(peer.dir, 'server.mjs')], cwd: peer.dir, env: {}, era: 2025, busyCode: 'fake:sleep=5000', busyWaitMs: 500 },
   ];
   if (opts.local) {
-    contenders.push({ name: 'jar local', ...lone, era: 2026, extraEnv: { CINCH_BACKEND: 'local' }, busyCode: 'while True:\n    pass', busyWaitMs: 1500, idleWaitMs: 3000 });
+    // Processes of any local sandbox (runsc names the server's state directory), tree or not.
+    const sandboxesLeft = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try { return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('cinchmcp-local'); } catch { return false; }
+    }).length;
+    contenders.push({ name: 'jar local', ...lone, era: 2026, extraEnv: { CINCH_BACKEND: 'local' }, busyCode: 'while True:\n    pass', busyWaitMs: 1500, startingWaitMs: opts.startingWait ?? 100, idleWaitMs: 3000, sandboxesLeft });
   }
   if (opts.docker) {
     const extraEnv = { CINCH_BACKEND: 'docker', DOCKER_HOST: opts.docker, CINCH_DOCKER_PYTHON_IMAGE: opts.image, CINCH_DOCKER_NODE_IMAGE: opts.image, CINCH_DOCKER_RUNTIME: 'runsc' };
-    // The containers of this server still running: its label names the pid of the JVM that runs them.
-    const containersLeft = (tree) => {
-      const pids = tree.join('|');
-      const ps = spawnSync('docker', ['ps', '--filter', 'label=dev.cinchmcp.owner', '--format', '{{.Label "dev.cinchmcp.owner"}}'], { env: { ...process.env, DOCKER_HOST: opts.docker }, encoding: 'utf8' });
-      if (ps.status !== 0) throw new Error(`docker ps failed: ${ps.stderr}`);
-      return ps.stdout.split('\n').filter((owner) => new RegExp(`/(${pids})/`).test(owner)).length;
-    };
-    contenders.push({ name: 'jar docker', ...lone, era: 2026, extraEnv, busyCode: 'while True:\n    pass', busyWaitMs: 500, idleWaitMs: 3000, containersLeft });
+    // The states of this server's containers (listed until removed), from the engine's API on its
+    // socket (the docker CLI takes 100-200 ms a look): their label names the pid of the JVM that runs them.
+    const socketPath = opts.docker.replace(/^unix:\/\//, '');
+    const query = `/containers/json?all=1&filters=${encodeURIComponent(JSON.stringify({ label: ['dev.cinchmcp.owner'] }))}`;
+    const containersOf = (tree) => new Promise((resolve, reject) => {
+      http.get({ socketPath, path: query }, (res) => {
+        let body = '';
+        res.on('data', (d) => { body += d; });
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`engine: ${res.statusCode} ${body}`));
+          const mine = new RegExp(`/(${tree.join('|')})/`);
+          resolve(JSON.parse(body).filter((x) => mine.test(x.Labels['dev.cinchmcp.owner'])).map((x) => x.State));
+        });
+      }).on('error', reject);
+    });
+    contenders.push({ name: 'jar docker', ...lone, era: 2026, extraEnv, busyCode: 'while True:\n    pass', busyWaitMs: 500, idleWaitMs: 3000, containersOf });
   }
-  const scenarios = ['idle SIGINT', 'idle SIGTERM', 'busy SIGINT', 'launcher SIGKILL'];
+  const scenarios = ['idle SIGINT', 'idle SIGTERM', 'busy SIGINT', 'starting SIGINT', 'launcher SIGKILL'].filter((s) => !opts.only || opts.only.includes(s));
+  if (scenarios.length === 0) throw new Error(`--only names no scenario: ${opts.only}`);
   const results = {};
   try {
     for (let round = 1; round <= opts.rounds; round++) {
@@ -220,7 +257,7 @@ async function main() {
   console.log(`\n${opts.rounds} rounds; medians (max) in ms from the signal. Claude Code sends SIGTERM 100 ms after SIGINT.`);
   console.log(`CPU busy: the time all ${os.cpus().length} cores together spent busy from the signal to the tree's end (10 ms ticks):`);
   console.log('when it is near cores x tree time, the stop waited for the CPU, not for itself.');
-  console.log('| contender | scenario | processes | signalled process exits | whole tree ended | within 100 ms | CPU busy | containers gone | containers left 5 s later |');
+  console.log('| contender | scenario | processes | signalled process exits | whole tree ended | within 100 ms | CPU busy | containers (local: sandboxes) gone | left 5 s later |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const [key, rs] of Object.entries(results)) {
     const [c, s] = key.split(' | ');
