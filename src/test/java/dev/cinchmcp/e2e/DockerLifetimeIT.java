@@ -9,6 +9,7 @@ import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.Requires;
 import dev.cinchmcp.testkit.TestEngine;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +67,51 @@ class DockerLifetimeIT {
       // from their start, more than 5 s from here).
       DockerEngine.assertNoContainers(Duration.ofSeconds(5));
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"runc", "runsc"})
+  void aSigtermWhileContainersStartLeavesNoneRunning(String runtime) throws Exception {
+    try (JarProcess jar = server(runtime)) {
+      for (int id = 1; id <= 4; id++) {
+        jar.send(JarProcess.call(id, SPIN));
+      }
+      // The signal comes once the engine has all four: their starts are under way (gVisor takes a
+      // second or so to start one here), and a kill may reach the engine before its start.
+      Await.until(
+          () -> DockerEngine.containers().size() >= 4,
+          Duration.ofSeconds(30),
+          () -> "four containers; stderr:\n" + jar.stderr());
+      jar.process().destroy(); // SIGTERM
+      jar.waitForExit(Duration.ofSeconds(30));
+      // Killed, or started after its kill and then given no program: none runs on towards its
+      // backstop (10 s + 1 s from its start, more than 5 s from here).
+      Await.holdsWithin(() -> running().isEmpty(), Duration.ofSeconds(5));
+      assertEquals(List.of(), running(), "containers still running");
+    } finally {
+      // One whose start was never sent stays created (nothing runs in it): the next server's sweep
+      // would take it, and the next test must not find it.
+      for (String created :
+          DockerEngine.docker(
+              "ps",
+              "-a",
+              "--filter",
+              "label=dev.cinchmcp.owner",
+              "--filter",
+              "status=created",
+              "-q")) {
+        try {
+          DockerEngine.docker("rm", "-f", created);
+        } catch (IOException e) {
+          // its removal is under way already
+        }
+      }
+    }
+  }
+
+  private static List<String> running() throws Exception {
+    return DockerEngine.docker(
+        "ps", "--filter", "label=dev.cinchmcp.owner", "--filter", "status=running", "-q");
   }
 
   @ParameterizedTest

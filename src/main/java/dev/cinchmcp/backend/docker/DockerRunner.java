@@ -23,7 +23,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +39,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #close()} is quick: it asks the engine to kill every running container (the engine then
  * removes it, {@code AutoRemove}) and waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers;
- * {@link #stopNow()}, on a signal, waits only until each kill is sent. A container whose kill never
- * reached the engine is ended by its backstop ({@code timeout} inside it, one second after the wall
- * clock); the next server's sweep takes anything else.
+ * {@link #stopNow()}, on a signal, only writes each kill. A container whose kill never reached the
+ * engine is ended by its backstop ({@code timeout} inside it, one second after the wall clock); the
+ * next server's sweep takes anything else.
  */
 public final class DockerRunner implements CodeRunner, AutoCloseable {
 
@@ -51,8 +50,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DockerRunner.class);
 
   /**
-   * How long a close waits for its kills: for their answers ({@link #close()}), or only for their
-   * requests to be sent ({@link #stopNow()}, a few ms). The engine carries out a kill it has
+   * How long a close waits for its kills' answers ({@link #close()}; a stop on a signal, {@link
+   * #stopNow()}, only writes them, which takes a few ms). The engine carries out a kill it has
    * received whether or not the server is still there to read the answer (measured with four gVisor
    * containers and the server halting at once after sending: none left in 8 stops with the cancel
    * path turned off, nor in 40 benchmark stops), and it answers only once the container has ended,
@@ -287,10 +286,13 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   private void submit(ContainerRun run, CompletableFuture<RunResult> future, RunListener events) {
+    // Made now: a stop on a signal cancels every call, and linking a method reference then, cold,
+    // would cost the stop a few ms.
+    Runnable cancel = run::cancel;
     future.whenComplete(
         (result, error) -> {
           if (error instanceof CancellationException) {
-            streams.execute(run::cancel);
+            streams.execute(cancel);
           }
         });
     try {
@@ -340,12 +342,18 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   /**
    * A stop on a signal: the kills must reach the engine before the process ends, and no more. The
    * engine answers a kill only once the container has ended (with gVisor 50-150 ms after), and it
-   * carries the kill out without anyone waiting for that answer.
+   * carries the kill out without anyone waiting for that answer. So each kill is only written, from
+   * this thread, one after the other (see {@link ContainerRun#sendKillNow} for a start under way).
+   * Nothing else: the process ends next, and on a machine its containers keep busy, every thread
+   * woken and every class or lambda linked here delays that end.
    */
   @Override
   public boolean stopNow() {
+    closed = true; // before the kills look at `running`, as in close()
     boolean idle = running.isEmpty();
-    stop(ContainerRun.Kill::sent);
+    for (ContainerRun run : running) { // a loop, not a lambda: a stop runs this cold
+      run.sendKillNow();
+    }
     return idle;
   }
 
@@ -356,17 +364,13 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
    */
   @Override
   public void close() {
-    stop(ContainerRun.Kill::answered);
-  }
-
-  private void stop(Function<ContainerRun.Kill, CompletableFuture<Void>> awaited) {
     // No interrupts: a run cut off in the middle of its create or start request could leave a
     // container the engine starts after all. The kills end the runs.
     closed = true;
     containers.shutdown();
     List<CompletableFuture<Void>> kills = new ArrayList<>();
     for (ContainerRun run : running) {
-      kills.add(awaited.apply(run.killWithin(ContainerRun.REMOVE_LIMIT, streams)));
+      kills.add(run.killWithin(ContainerRun.REMOVE_LIMIT, streams));
     }
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("docker runner"));

@@ -57,15 +57,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
   /** Sends a request and reads the whole answer within {@code limit}. */
   Response call(String method, String path, String json, Duration limit) throws IOException {
-    return call(method, path, json, limit, () -> {});
-  }
-
-  /**
-   * As {@link #call(String, String, String, Duration)}, running {@code sent} once the whole request
-   * is written: from then on the engine has it even if this process ends before the answer.
-   */
-  Response call(String method, String path, String json, Duration limit, Runnable sent)
-      throws IOException {
     EngineConnection connection = EngineConnection.open(address);
     AtomicBoolean expired = new AtomicBoolean();
     ScheduledFuture<?> deadline =
@@ -78,7 +69,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
             TimeUnit.MILLISECONDS);
     try {
       send(connection, method, path, json, null);
-      sent.run();
       Head head = Head.read(connection.input());
       byte[] body = readAll(head.body(connection.input()));
       return new Response(head.status, head.headers, body);
@@ -99,6 +89,15 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       deadline.cancel(false);
       connection.close();
     }
+  }
+
+  /**
+   * Sends a bodiless request and returns once it is wholly written, reading nothing: for a process
+   * about to end, which the engine's answer would not reach anyway. The connection stays open; the
+   * process's end closes it.
+   */
+  void sendOnly(String method, String path) throws IOException {
+    send(EngineConnection.open(address), method, path, null, null);
   }
 
   /** Sends a request and returns as soon as the answer's head is in; the body streams. */
