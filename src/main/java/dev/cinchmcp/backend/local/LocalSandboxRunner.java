@@ -55,6 +55,12 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   /** How long {@link #close()} waits for killed sandboxes to be cleaned up. */
   private static final long CLOSE_WAIT_MILLIS = 5_000;
 
+  /**
+   * How long a stop waits for a sandbox or runsc command being started (a few ms; more on a busy
+   * machine) to be out, so that it can be killed.
+   */
+  private static final long START_WAIT_MILLIS = 100;
+
   private final LocalSandboxSettings settings;
   private final GvisorProbe.Prepared prepared;
   private final CompletableFuture<GvisorProbe.SelfTest> selfTest;
@@ -407,12 +413,34 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
    */
   @Override
   public boolean stopNow() {
+    Runsc runsc = prepared.usable() ? prepared.host().runsc() : null;
+    if (runsc != null) {
+      runsc.refuseStarts(); // no sandbox (a waiting one's refill, say) and no delete from here on
+    }
     boolean idle = killSandboxes();
+    if (runsc == null) {
+      return idle;
+    }
     // The process ends now: a runsc delete under way would outlive it by a second.
-    if (prepared.usable() && prepared.host().runsc().stopHousekeeping()) {
+    if (runsc.stopHousekeeping()) {
       idle = false; // it killed a runsc delete, to be reaped
     }
+    // A start under way when the stop came is not known to the kills above, and its process would
+    // outlive this one: once it is out, a sweep of this process's children takes it.
+    runsc.awaitStarts(START_WAIT_MILLIS);
+    if (killDescendants()) {
+      idle = false;
+    }
     return idle;
+  }
+
+  /** Kills every process this one started, and theirs; says whether there was any. */
+  private static boolean killDescendants() {
+    boolean any = false;
+    for (ProcessHandle p : ProcessHandle.current().descendants().toList()) { // no lambda: cold
+      any |= p.destroyForcibly();
+    }
+    return any;
   }
 
   /** Kills the running and waiting sandboxes and the font scan; says whether none was there. */

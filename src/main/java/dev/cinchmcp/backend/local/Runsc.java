@@ -31,6 +31,11 @@ final class Runsc {
   /** The housekeeping commands under way, for a stop to end (a delete takes ~1 s). */
   private final Set<Process> housekeepers = ConcurrentHashMap.newKeySet();
 
+  // Guarded by this: the runsc commands being started now, and whether a stop has begun (then none
+  // starts). Volatile too, for the check a housekeeping command makes after joining housekeepers.
+  private int starting;
+  private volatile boolean stopped;
+
   Runsc(Path binary, Path root, Map<String, String> environment) {
     this.binary = binary;
     this.root = root;
@@ -105,8 +110,12 @@ final class Runsc {
     ProcessBuilder builder = processBuilder(command(rest)).redirectErrorStream(true);
     Process process = null;
     try {
-      process = builder.start();
+      process = start(builder);
       housekeepers.add(process);
+      if (stopped) {
+        process.destroyForcibly(); // the stop came as it started: it would outlive this process
+        return Optional.empty();
+      }
       process.getOutputStream().close();
       byte[] out;
       try (InputStream in = process.getInputStream()) {
@@ -125,7 +134,9 @@ final class Runsc {
       }
       return Optional.of(text);
     } catch (IOException e) {
-      log.warn("runsc {} failed: {}", rest[0], e.toString());
+      if (!stopped) { // stopping: the next start's Housekeeping cleans up
+        log.warn("runsc {} failed: {}", rest[0], e.toString());
+      }
       return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -138,10 +149,62 @@ final class Runsc {
   }
 
   /**
-   * The server is stopping: kills the housekeeping commands under way (what they would have
-   * removed, the next start's {@link Housekeeping} removes). Says whether there was one.
+   * Starts a runsc command (a sandbox, or housekeeping) unless a stop has begun. Every start goes
+   * through here, so that a stop can wait for one under way: a process whose start is under way
+   * when this JVM ends is started all the same, and would outlive it.
+   *
+   * @throws IOException when a stop has begun, or the start failed
+   */
+  Process start(ProcessBuilder builder) throws IOException {
+    synchronized (this) {
+      if (stopped) {
+        throw new IOException("the server is stopping");
+      }
+      starting++;
+    }
+    try {
+      return builder.start();
+    } finally {
+      synchronized (this) {
+        starting--;
+        notifyAll();
+      }
+    }
+  }
+
+  /** A stop has begun: no runsc command starts from now on ({@link #start} refuses). */
+  synchronized void refuseStarts() {
+    stopped = true;
+  }
+
+  /**
+   * Waits, at most {@code millis}, for the starts that were under way when {@link #refuseStarts}
+   * came; once it returns true, their processes are this JVM's children.
+   */
+  synchronized boolean awaitStarts(long millis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    try {
+      while (starting > 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * The server is stopping: refuses new runsc commands and kills the housekeeping commands under
+   * way (what they would have removed, the next start's {@link Housekeeping} removes). Says whether
+   * there was one under way.
    */
   boolean stopHousekeeping() {
+    refuseStarts();
     boolean any = false;
     for (Process process : housekeepers) {
       process.destroyForcibly();

@@ -389,7 +389,7 @@ final class SandboxRun {
 
   private Process start(List<String> command) {
     try {
-      process = host.runsc().processBuilder(command).start();
+      process = host.runsc().start(host.runsc().processBuilder(command));
     } catch (IOException e) {
       throw failure(
           RunFailure.Reason.SANDBOX_UNAVAILABLE,

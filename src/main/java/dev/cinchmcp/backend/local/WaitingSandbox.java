@@ -110,7 +110,7 @@ final class WaitingSandbox implements StartedSandbox {
       if (cgroup != null) {
         command = cgroup.wrap(command);
       }
-      process = host.runsc().processBuilder(command).start();
+      process = host.runsc().start(host.runsc().processBuilder(command));
       return new WaitingSandbox(
           new SandboxParts(id, bundle, process, cgroup),
           language,
