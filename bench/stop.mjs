@@ -272,7 +272,7 @@ async function main() {
   }
   console.log(`load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
   // Every round's figures, with when each process of the tree was seen ended: what the slowest were.
-  const rounds = Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, rs.map(({ exitMs, treeMs, busyMs, ended }) => ({ exitMs, treeMs, busyMs, ended }))]));
+  const rounds = Object.fromEntries(Object.entries(results).map(([k, rs]) => [k, rs.map(({ exitMs, treeMs, busyMs, ended, containersMs, left }) => ({ exitMs, treeMs, busyMs, ended, containersMs, left }))]));
   fs.writeFileSync(path.join(dir, 'rounds.json'), JSON.stringify(rounds, null, 1));
   console.log(`each round: ${path.relative(process.cwd(), path.join(dir, 'rounds.json'))}`);
 }
