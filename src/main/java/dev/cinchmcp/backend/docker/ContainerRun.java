@@ -268,10 +268,11 @@ final class ContainerRun {
    * lambda: a stop runs this once, cold, on a machine the containers may be keeping busy.
    *
    * <p>Nothing is waited for, not even a start under way, although a kill that reaches the engine
-   * before the start finds nothing to kill: the run sends its program only after the start is
-   * answered and only if it is not killed, so such a container gets no program. Its stdin closes as
-   * this process ends, it reads an empty program and ends by itself (measured with runsc: 0.6-0.9 s
-   * after its start, none left).
+   * before the start finds nothing to kill: the run sends its program only once the start is
+   * answered, and, if it was killed meanwhile, only after its own kill of the container has been
+   * answered; this process has ended long before. So such a container gets no program: its stdin
+   * closes as this process ends, it reads an empty program and ends by itself (measured with runsc:
+   * 0.6-0.9 s after its start, none left).
    */
   void sendKillNow() {
     closing = true;
