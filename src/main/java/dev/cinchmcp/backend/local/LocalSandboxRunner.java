@@ -418,18 +418,14 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       runsc.refuseStarts(); // no sandbox (a waiting one's refill, say) and no delete from here on
     }
     boolean idle = killSandboxes();
-    if (runsc == null) {
-      return idle;
+    // The process ends now. A runsc delete under way would outlive it by a second, and so would a
+    // start under way when the stop came, which the kills above do not know of: once the starts
+    // are out, a sweep of this process's children takes them all.
+    if (runsc != null) {
+      runsc.awaitStarts(START_WAIT_MILLIS);
     }
-    // The process ends now: a runsc delete under way would outlive it by a second.
-    if (runsc.stopHousekeeping()) {
-      idle = false; // it killed a runsc delete, to be reaped
-    }
-    // A start under way when the stop came is not known to the kills above, and its process would
-    // outlive this one: once it is out, a sweep of this process's children takes it.
-    runsc.awaitStarts(START_WAIT_MILLIS);
     if (killDescendants()) {
-      idle = false;
+      idle = false; // it killed processes still to be reaped
     }
     return idle;
   }

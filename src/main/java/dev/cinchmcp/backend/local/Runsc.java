@@ -10,8 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,11 +26,8 @@ final class Runsc {
   private final Path root;
   private final Map<String, String> environment;
 
-  /** The housekeeping commands under way, for a stop to end (a delete takes ~1 s). */
-  private final Set<Process> housekeepers = ConcurrentHashMap.newKeySet();
-
   // Guarded by this: the runsc commands being started now, and whether a stop has begun (then none
-  // starts). Volatile too, for the check a housekeeping command makes after joining housekeepers.
+  // starts). Volatile too: a failed housekeeping command reads it to stay quiet.
   private int starting;
   private volatile boolean stopped;
 
@@ -108,14 +103,8 @@ final class Runsc {
 
   private Optional<String> housekeeping(String... rest) {
     ProcessBuilder builder = processBuilder(command(rest)).redirectErrorStream(true);
-    Process process = null;
     try {
-      process = start(builder);
-      housekeepers.add(process);
-      if (stopped) {
-        process.destroyForcibly(); // the stop came as it started: it would outlive this process
-        return Optional.empty();
-      }
+      Process process = start(builder);
       process.getOutputStream().close();
       byte[] out;
       try (InputStream in = process.getInputStream()) {
@@ -141,10 +130,6 @@ final class Runsc {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Optional.empty();
-    } finally {
-      if (process != null) {
-        housekeepers.remove(process);
-      }
     }
   }
 
@@ -172,44 +157,31 @@ final class Runsc {
     }
   }
 
-  /** A stop has begun: no runsc command starts from now on ({@link #start} refuses). */
+  /**
+   * A stop has begun: no runsc command starts from now on ({@link #start} refuses). What is under
+   * way (a delete takes ~1 s) is this JVM's child, for the stop to kill; what it would have
+   * removed, the next start's {@link Housekeeping} removes.
+   */
   synchronized void refuseStarts() {
     stopped = true;
   }
 
   /**
    * Waits, at most {@code millis}, for the starts that were under way when {@link #refuseStarts}
-   * came; once it returns true, their processes are this JVM's children.
+   * came; once they are out, their processes are this JVM's children.
    */
-  synchronized boolean awaitStarts(long millis) {
+  synchronized void awaitStarts(long millis) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     try {
       while (starting > 0) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-          return false;
+          return;
         }
         TimeUnit.NANOSECONDS.timedWait(this, left);
       }
-      return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
     }
-  }
-
-  /**
-   * The server is stopping: refuses new runsc commands and kills the housekeeping commands under
-   * way (what they would have removed, the next start's {@link Housekeeping} removes). Says whether
-   * there was one under way.
-   */
-  boolean stopHousekeeping() {
-    refuseStarts();
-    boolean any = false;
-    for (Process process : housekeepers) {
-      process.destroyForcibly();
-      any = true;
-    }
-    return any;
   }
 }

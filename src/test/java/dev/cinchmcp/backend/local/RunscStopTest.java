@@ -1,7 +1,6 @@
 package dev.cinchmcp.backend.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,9 +14,9 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A stop kills runsc's housekeeping and starts none after it: a run that cleans up after its killed
- * sandbox must not leave a {@code runsc delete} running on once the server has gone. A stand-in
- * runsc (a shell script) records each call.
+ * A stop starts no runsc command: a run that cleans up after its killed sandbox must not leave a
+ * {@code runsc delete} running on once the server has gone. A stand-in runsc (a shell script)
+ * records each call.
  */
 @EnabledOnOs(OS.LINUX)
 class RunscStopTest {
@@ -40,7 +39,7 @@ class RunscStopTest {
     runsc.deleteForce("before");
     assertEquals(1, Files.readAllLines(calls).size(), "the stand-in runs before a stop");
 
-    assertFalse(runsc.stopHousekeeping(), "no housekeeping was under way");
+    runsc.refuseStarts();
     runsc.deleteForce("after");
 
     List<String> lines = Files.readAllLines(calls);
