@@ -89,8 +89,8 @@ class DockerLifetimeIT {
       Await.holdsWithin(() -> running().isEmpty(), Duration.ofSeconds(5));
       assertEquals(List.of(), running(), "containers still running");
     } finally {
-      // One whose start was never sent stays created (nothing runs in it): the next server's sweep
-      // would take it, and the next test must not find it.
+      // One whose create was still under way at the signal stays created (nothing runs in it): the
+      // next server's sweep would take it, and the next test must not find it.
       for (String created :
           DockerEngine.docker(
               "ps",

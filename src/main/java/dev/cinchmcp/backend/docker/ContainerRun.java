@@ -264,17 +264,19 @@ final class ContainerRun {
 
   /**
    * For a stop on a signal, on the stopping thread: marks the run killed and writes the container's
-   * kill without waiting for the answer (the engine carries it out all the same). No thread, no
-   * lambda: a stop runs this once, cold, on a machine the containers may be keeping busy.
+   * forced removal without waiting for the answer (the engine kills and removes it all the same).
+   * No thread, no lambda: a stop runs this once, cold, on a machine the containers may be keeping
+   * busy.
    *
-   * <p>Nothing is waited for, not even a start under way, although a kill that reaches the engine
-   * before the start finds nothing to kill: the run sends its program only once the start is
-   * answered, and, if it was killed meanwhile, only after its own kill of the container has been
-   * answered; this process has ended long before. So such a container gets no program: its stdin
-   * closes as this process ends, it reads an empty program and ends by itself (measured with runsc:
-   * 0.6-0.9 s after its start, none left).
+   * <p>Nothing is waited for, not even a start under way. A container whose start the engine had
+   * not begun is removed before it runs. One the engine starts all the same gets no program: the
+   * run sends it only once the start is answered, and, if it was killed meanwhile, only after its
+   * own kill has been answered, long after this process has ended. Its stdin closes as this process
+   * ends, it reads an empty program and ends by itself (measured with runsc: 0.6-0.9 s after its
+   * start). A container whose create was still under way is unknown here; it stays created, with
+   * nothing running in it, until the next server's sweep.
    */
-  void sendKillNow() {
+  void sendRemoveNow() {
     closing = true;
     cancelled = true;
     String container = id;
@@ -282,9 +284,9 @@ final class ContainerRun {
       return; // not created yet: its run sees the flags and never starts it
     }
     try {
-      engine.sendKill(container);
+      engine.sendRemove(container);
     } catch (IOException e) {
-      log.debug("Killing container {} failed: {}", name, e.toString());
+      log.debug("Removing container {} failed: {}", name, e.toString());
     }
   }
 

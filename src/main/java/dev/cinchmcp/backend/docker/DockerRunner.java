@@ -39,9 +39,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #close()} is quick: it asks the engine to kill every running container (the engine then
  * removes it, {@code AutoRemove}) and waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers;
- * {@link #stopNow()}, on a signal, only writes each kill. A container whose kill never reached the
- * engine is ended by its backstop ({@code timeout} inside it, one second after the wall clock); the
- * next server's sweep takes anything else.
+ * {@link #stopNow()}, on a signal, only writes each forced removal. A container whose kill never
+ * reached the engine is ended by its backstop ({@code timeout} inside it, one second after the wall
+ * clock); the next server's sweep takes anything else.
  */
 public final class DockerRunner implements CodeRunner, AutoCloseable {
 
@@ -340,19 +340,19 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * A stop on a signal: the kills must reach the engine before the process ends, and no more. The
-   * engine answers a kill only once the container has ended (with gVisor 50-150 ms after), and it
-   * carries the kill out without anyone waiting for that answer. So each kill is only written, from
-   * this thread, one after the other (see {@link ContainerRun#sendKillNow} for a start under way).
-   * Nothing else: the process ends next, and on a machine its containers keep busy, every thread
-   * woken and every class or lambda linked here delays that end.
+   * A stop on a signal: the forced removals must reach the engine before the process ends, and no
+   * more. The engine answers one only once the container has ended (with gVisor 50-150 ms after),
+   * and it carries it out without anyone waiting for that answer. So each is only written, from
+   * this thread, one after the other (see {@link ContainerRun#sendRemoveNow} for a start under
+   * way). Nothing else: the process ends next, and on a machine its containers keep busy, every
+   * thread woken and every class or lambda linked here delays that end.
    */
   @Override
   public boolean stopNow() {
     closed = true; // before the kills look at `running`, as in close()
     boolean idle = running.isEmpty();
     for (ContainerRun run : running) { // a loop, not a lambda: a stop runs this cold
-      run.sendKillNow();
+      run.sendRemoveNow();
     }
     return idle;
   }

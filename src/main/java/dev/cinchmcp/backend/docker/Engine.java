@@ -30,6 +30,8 @@ final class Engine {
   /** After a container's path: SIGKILL it. */
   private static final String KILL = "/kill?signal=KILL";
 
+  private static final String FORCE_REMOVE = "?force=1&v=1";
+
   private final EngineHttp http;
   private final ApiVersion version;
 
@@ -166,7 +168,8 @@ final class Engine {
   /**
    * Sends SIGKILL to the container, and the engine then removes it ({@code AutoRemove}). Gone or
    * stopped already is fine. The engine answers once the container has ended (with gVisor, 50-150
-   * ms), but it carries a kill out whether or not anyone waits for the answer ({@link #sendKill}).
+   * ms), but it carries a kill out whether or not anyone waits for the answer ({@link
+   * #sendRemove}).
    */
   void kill(String id, Duration limit) throws IOException {
     EngineHttp.Response answer = http.call("POST", "/containers/" + id + KILL, null, limit);
@@ -176,18 +179,21 @@ final class Engine {
   }
 
   /**
-   * Sends the kill of {@link #kill} and returns once it is written, for a process that ends next.
-   * Its path is built without {@code +}: a string concatenation is linked on its first run, and a
-   * stop on a signal runs this once, cold.
+   * Sends {@link #remove}'s request and returns once it is written, for a process that ends next.
+   * The engine kills and removes the container whether or not anyone reads the answer; unlike a
+   * kill, this also removes a container created but not yet started, which would otherwise stay
+   * behind until the next server's sweep. Its path is built without {@code +}: a string
+   * concatenation is linked on its first run, and a stop on a signal runs this once, cold.
    */
-  void sendKill(String id) throws IOException {
-    http.sendOnly("POST", new StringBuilder("/containers/").append(id).append(KILL).toString());
+  void sendRemove(String id) throws IOException {
+    http.sendOnly(
+        "DELETE", new StringBuilder("/containers/").append(id).append(FORCE_REMOVE).toString());
   }
 
   /** Kills and removes the container; gone already is fine. */
   void remove(String id, Duration limit) throws IOException {
     EngineHttp.Response answer =
-        http.call("DELETE", "/containers/" + id + "?force=1&v=1", null, limit);
+        http.call("DELETE", "/containers/" + id + FORCE_REMOVE, null, limit);
     if (!answer.ok() && answer.status() != 404 && answer.status() != 409) {
       // 409: its removal is already in progress (AutoRemove after the kill).
       throw EngineError.of(answer.status(), answer.text(), "DELETE /containers");
