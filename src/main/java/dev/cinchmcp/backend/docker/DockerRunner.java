@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #close()} is quick: it asks the engine to kill every running container (the engine then
  * removes it, {@code AutoRemove}) and waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers;
- * {@link #stopNow()}, on a signal, only writes each forced removal. A container whose kill never
+ * {@link #stopNow()}, on a signal, only writes each forced removal. A container whose removal never
  * reached the engine is ended by its backstop ({@code timeout} inside it, one second after the wall
  * clock); the next server's sweep takes anything else.
  */
@@ -349,7 +349,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
    */
   @Override
   public boolean stopNow() {
-    closed = true; // before the kills look at `running`, as in close()
+    closed = true; // before the removals look at `running`, as in close()
     boolean idle = running.isEmpty();
     for (ContainerRun run : running) { // a loop, not a lambda: a stop runs this cold
       run.sendRemoveNow();
