@@ -98,6 +98,8 @@ final class CgroupDetection {
       }
       parents.put(controller, parent);
     }
+    CgroupLimits.writePriority(
+        parents.get("cpu").resolve("cpu.shares"), CgroupLimits.SANDBOXES_V1_SHARES);
     return Result.of(new CgroupV1Limits(parents));
   }
 

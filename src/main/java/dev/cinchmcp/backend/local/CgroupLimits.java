@@ -28,21 +28,16 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
   String PARENT = "cinchmcp";
 
   /**
-   * The CPU priority of all sandboxes together, set on {@link #PARENT} as each run's cgroup is
-   * made: that of one process at {@code nice 10}. Each still gets its half CPU when the machine has
-   * it to spare, but the server (its answers, and a stop while four gVisor sandboxes boot and take
-   * both cores) and the machine's other programs come first. cgroup v2 takes the nice value as it
-   * is, v1 the kernel's weight for it.
+   * The CPU priority of all sandboxes together, set on {@link #PARENT}: that of one process at
+   * {@code nice 10}. Each still gets its half CPU when the machine has it to spare, but the server
+   * (its answers, and a stop while four gVisor sandboxes boot and take both cores) and the
+   * machine's other programs come first. cgroup v2 takes the nice value as it is, v1 the kernel's
+   * weight for it.
    */
   String SANDBOXES_NICE = "10";
 
-  /** {@link #SANDBOXES_NICE} as a cgroup v1 {@code cpu.shares}. */
+  /** {@link #SANDBOXES_NICE} as a cgroup v1 {@code cpu.shares} (nice 0 is 1024). */
   String SANDBOXES_V1_SHARES = "110";
-
-  /** The default priority: nice 0, and its cgroup v1 {@code cpu.shares}. */
-  String DEFAULT_NICE = "0";
-
-  String DEFAULT_V1_SHARES = "1024";
 
   /** Makes the cgroup(s) of one run and writes its limits. */
   RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare)
@@ -55,14 +50,6 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
 
   /** Where the limits come from, for the ready line, e.g. "cgroup v1". */
   String describe();
-
-  /**
-   * Gives the sandboxes the default CPU priority again, for a stop: once they are killed, their
-   * teardown must not wait behind the server's own (measured: the tree of an idle server with two
-   * sandboxes waiting then ended ~9 ms later). Another server's sandboxes under the same parent
-   * keep the default until its next run's cgroup is made.
-   */
-  void defaultPriority();
 
   /** Writes the limits of a run's new cgroup(s). */
   interface LimitWrites {

@@ -41,7 +41,6 @@ final class CgroupV1Limits implements CgroupLimits {
       dirs.add(dir);
     }
     CgroupV1Run cgroup = new CgroupV1Run(dirs.get(0), dirs.get(1), dirs.get(2));
-    CgroupLimits.writePriority(cpuShares(), CgroupLimits.SANDBOXES_V1_SHARES);
     return CgroupLimits.limited(
         cgroup,
         () -> {
@@ -59,15 +58,6 @@ final class CgroupV1Limits implements CgroupLimits {
               cgroup.cpu().resolve("cpu.cfs_quota_us"),
               Long.toString(Math.max(1000, (long) (cpuShare * CPU_PERIOD_US))));
         });
-  }
-
-  @Override
-  public void defaultPriority() {
-    CgroupLimits.writePriority(cpuShares(), CgroupLimits.DEFAULT_V1_SHARES);
-  }
-
-  private Path cpuShares() {
-    return parents.get("cpu").resolve("cpu.shares");
   }
 
   @Override

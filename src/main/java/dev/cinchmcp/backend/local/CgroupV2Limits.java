@@ -64,6 +64,7 @@ final class CgroupV2Limits implements CgroupLimits {
       if (!enables(parent, CONTROLLERS)) {
         CgroupLimits.write(parent.resolve("cgroup.subtree_control"), "+memory +pids +cpu");
       }
+      CgroupLimits.writePriority(parent.resolve("cpu.weight.nice"), CgroupLimits.SANDBOXES_NICE);
       return CgroupDetection.Result.of(new CgroupV2Limits(parent));
     } catch (IOException e) {
       return CgroupDetection.Result.unavailable(
@@ -113,7 +114,6 @@ final class CgroupV2Limits implements CgroupLimits {
   public RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare)
       throws IOException {
     Path dir = Files.createDirectory(parent.resolve(runId));
-    CgroupLimits.writePriority(weightNice(), CgroupLimits.SANDBOXES_NICE);
     return CgroupLimits.limited(
         new CgroupV2Run(dir),
         () -> {
@@ -127,15 +127,6 @@ final class CgroupV2Limits implements CgroupLimits {
           CgroupLimits.write(
               dir.resolve("cpu.max"), Math.max(1000, (long) (cpuShare * period)) + " " + period);
         });
-  }
-
-  @Override
-  public void defaultPriority() {
-    CgroupLimits.writePriority(weightNice(), CgroupLimits.DEFAULT_NICE);
-  }
-
-  private Path weightNice() {
-    return parent.resolve("cpu.weight.nice");
   }
 
   @Override

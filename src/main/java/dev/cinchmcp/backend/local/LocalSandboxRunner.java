@@ -418,13 +418,6 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       runsc.refuseStarts(); // no sandbox (a waiting one's refill, say) and no delete from here on
     }
     boolean idle = killSandboxes();
-    if (prepared.usable() && prepared.host().cgroups().isPresent()) {
-      prepared
-          .host()
-          .cgroups()
-          .get()
-          .defaultPriority(); // their teardown no longer waits behind this process's
-    }
     // The process ends now. A runsc delete under way would outlive it by a second, and so would a
     // start under way when the stop came, which the kills above do not know of: once the starts
     // are out, a sweep of this process's children takes them all.

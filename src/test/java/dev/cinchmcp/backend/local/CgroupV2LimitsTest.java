@@ -61,17 +61,12 @@ class CgroupV2LimitsTest {
   }
 
   @Test
-  void runsAtTheCpuPriorityOfNice10UntilAStopGivesTheDefaultBack() throws IOException {
+  void givesTheSandboxesTheCpuPriorityOfNice10() throws IOException {
     // The kernel makes cpu.weight.nice in a new cgroup whose parent enables cpu: so does this test.
     Path parent = Files.createDirectories(delegated.resolve("cinchmcp"));
     Files.writeString(parent.resolve("cpu.weight.nice"), "0\n");
-    CgroupLimits limits =
-        CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid()).limits().orElseThrow();
-    limits.create("cinchmcp-1-1", 300L << 20, 640, 0.5);
-    assertEquals("10", Files.readString(parent.resolve("cpu.weight.nice")));
-    limits.defaultPriority();
-    assertEquals("0", Files.readString(parent.resolve("cpu.weight.nice")));
-    limits.create("cinchmcp-1-2", 300L << 20, 640, 0.5);
+    assertTrue(
+        CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid()).limits().isPresent());
     assertEquals("10", Files.readString(parent.resolve("cpu.weight.nice")));
   }
 
