@@ -5,7 +5,6 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
@@ -78,13 +77,6 @@ final class GvisorProbe {
       return unusable(
           "timeout (GNU coreutils), which stops a sandbox at its time limit even if the server"
               + " dies, is not installed: install coreutils");
-    }
-    if (!Files.isExecutable(timeout.get().resolveSibling("nice"))) {
-      return unusable(
-          "nice (GNU coreutils), which starts each sandbox behind the server and your other"
-              + " programs, is not beside "
-              + timeout.get()
-              + ": install coreutils");
     }
     SandboxRuntimes runtimes = SandboxRuntimes.find();
     if (runtimes.interpreter(Language.PYTHON).isEmpty()

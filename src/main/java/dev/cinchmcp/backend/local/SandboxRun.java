@@ -221,7 +221,7 @@ final class SandboxRun {
     Files.writeString(codeFile(bundle, language), program.code(), StandardCharsets.UTF_8);
     List<String> command = new ArrayList<>();
     if (lowPriority) {
-      command.addAll(List.of(nice(host), "-n", "19"));
+      command.addAll(List.of(host.timeout().resolveSibling("nice").toString(), "-n", "19"));
     }
     command.add(host.timeout().toString());
     command.add("--signal=KILL");
@@ -296,24 +296,10 @@ final class SandboxRun {
     return (settings.wallClock().toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s";
   }
 
-  /**
-   * {@code nice -n 10 runsc ... run --bundle DIR ID}, with its log in the bundle. The nice value is
-   * the one {@link CgroupLimits#SANDBOXES_NICE} gives all sandboxes together with host cgroups;
-   * without them it is what keeps a sandbox, whose CPU is then not limited, behind the server and
-   * the machine's other programs.
-   */
+  /** {@code runsc ... run --bundle DIR ID}, with its log in the bundle. */
   static List<String> runscRun(SandboxHost host, Path bundle, String id) {
-    List<String> argv = new ArrayList<>(List.of(nice(host), "-n", CgroupLimits.SANDBOXES_NICE));
-    argv.addAll(
-        host.runsc()
-            .command(
-                "--log", logFile(bundle).toString(), "run", "--bundle", bundle.toString(), id));
-    return argv;
-  }
-
-  /** coreutils' {@code nice}, beside its {@code timeout}. */
-  private static String nice(SandboxHost host) {
-    return host.timeout().resolveSibling("nice").toString();
+    return host.runsc()
+        .command("--log", logFile(bundle).toString(), "run", "--bundle", bundle.toString(), id);
   }
 
   private Path logFile() {
