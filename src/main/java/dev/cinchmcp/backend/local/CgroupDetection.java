@@ -98,8 +98,6 @@ final class CgroupDetection {
       }
       parents.put(controller, parent);
     }
-    CgroupLimits.writePriority(
-        parents.get("cpu").resolve("cpu.shares"), CgroupLimits.SANDBOXES_V1_SHARES);
     return Result.of(new CgroupV1Limits(parents));
   }
 

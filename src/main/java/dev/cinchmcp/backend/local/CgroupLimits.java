@@ -27,18 +27,6 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
   /** The directory (per controller, for v1) under which this backend makes its run cgroups. */
   String PARENT = "cinchmcp";
 
-  /**
-   * The CPU priority of all sandboxes together, set on {@link #PARENT}: that of one process at
-   * {@code nice 10}. Each still gets its half CPU when the machine has it to spare, but the server
-   * (its answers, and a stop while four gVisor sandboxes boot and take both cores) and the
-   * machine's other programs come first. cgroup v2 takes the nice value as it is, v1 the kernel's
-   * weight for it.
-   */
-  String SANDBOXES_NICE = "10";
-
-  /** {@link #SANDBOXES_NICE} as a cgroup v1 {@code cpu.shares} (nice 0 is 1024). */
-  String SANDBOXES_V1_SHARES = "110";
-
   /** Makes the cgroup(s) of one run and writes its limits. */
   RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare)
       throws IOException;
@@ -72,22 +60,6 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
 
   static void write(Path file, String value) throws IOException {
     Files.writeString(file, value, StandardCharsets.US_ASCII);
-  }
-
-  /**
-   * Writes the sandboxes' CPU priority into {@code file}. A kernel without that file leaves them at
-   * the default priority: they still run, and their limits still hold.
-   */
-  static void writePriority(Path file, String value) {
-    try {
-      if (Files.exists(file)) {
-        write(file, value);
-      }
-    } catch (IOException e) {
-      LoggerFactory.getLogger(CgroupLimits.class)
-          .debug(
-              "Sandboxes keep the default CPU priority: {} not written ({})", file, e.toString());
-    }
   }
 
   /** The pids listed in a cgroup.procs file; empty when it cannot be read. */

@@ -64,7 +64,6 @@ final class CgroupV2Limits implements CgroupLimits {
       if (!enables(parent, CONTROLLERS)) {
         CgroupLimits.write(parent.resolve("cgroup.subtree_control"), "+memory +pids +cpu");
       }
-      CgroupLimits.writePriority(parent.resolve("cpu.weight.nice"), CgroupLimits.SANDBOXES_NICE);
       return CgroupDetection.Result.of(new CgroupV2Limits(parent));
     } catch (IOException e) {
       return CgroupDetection.Result.unavailable(

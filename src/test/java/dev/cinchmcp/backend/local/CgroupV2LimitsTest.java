@@ -61,16 +61,6 @@ class CgroupV2LimitsTest {
   }
 
   @Test
-  void givesTheSandboxesTheCpuPriorityOfNice10() throws IOException {
-    // The kernel makes cpu.weight.nice in a new cgroup whose parent enables cpu: so does this test.
-    Path parent = Files.createDirectories(delegated.resolve("cinchmcp"));
-    Files.writeString(parent.resolve("cpu.weight.nice"), "0\n");
-    assertTrue(
-        CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid()).limits().isPresent());
-    assertEquals("10", Files.readString(parent.resolve("cpu.weight.nice")));
-  }
-
-  @Test
   void enablesTheControllersForItsRunsAndWritesEachLimit() throws IOException {
     CgroupV2Limits limits =
         (CgroupV2Limits)
