@@ -26,10 +26,6 @@
  *       a delegated v2 subtree ({@link dev.cinchmcp.backend.local.CgroupLimits}); without one,
  *       RLIMIT_AS (Python) and a watchdog thread (Node) per process, and no CPU share ({@link
  *       dev.cinchmcp.backend.local.EnforcedLimits} says which); RLIMIT_NPROC 64 inside gVisor;
- *   <li>the CPU priority: nice 10 for every runsc ({@link
- *       dev.cinchmcp.backend.local.SandboxRun#runscRun}), and with host cgroups the weight of one
- *       nice 10 process for all sandboxes together, given back to the default at a stop ({@link
- *       dev.cinchmcp.backend.local.CgroupLimits#SANDBOXES_NICE});
  *   <li>time: 10 s from the start of runsc, then the sandbox is killed; {@code timeout} kills it a
  *       second later even if the server is gone (SIGKILL included). In a sandbox started ahead of
  *       time, from the hand-over, and its supervisor shell is the backstop ({@link
@@ -43,9 +39,9 @@
  * dev.cinchmcp.backend.local.WarmLauncher}).
  *
  * <p>Needs: Linux, {@code apt-get install -y runsc} (Debian's 2022 build works) with rootless runsc
- * allowed for the user, coreutils' {@code timeout} and {@code nice}, and python3 / node installed
- * under /usr (Debian's {@code python3} and {@code nodejs} packages) — a pyenv or nvm interpreter
- * under /root or /opt is invisible inside the sandbox. The tests need the same; .ci/run runs them
- * as root and as an ordinary user.
+ * allowed for the user, coreutils' {@code timeout}, and python3 / node installed under /usr
+ * (Debian's {@code python3} and {@code nodejs} packages) — a pyenv or nvm interpreter under /root
+ * or /opt is invisible inside the sandbox. The tests need the same; .ci/run runs them as root and
+ * as an ordinary user.
  */
 package dev.cinchmcp.backend.local;
