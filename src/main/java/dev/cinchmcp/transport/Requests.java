@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.mcp2026.StatelessServer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -95,18 +96,33 @@ final class Requests {
   /** Starts the request now, or queues it; REFUSED (and forgotten) when it can do neither. */
   Admitted admit(Request request) {
     synchronized (this) {
-      if (running >= maxRunning || !waiting.isEmpty()) {
-        if (waiting.size() >= maxWaiting || waitingBytes + request.bytes() > maxWaitingBytes) {
-          request.answer(); // the transport answers "busy" for it
-          forget(request);
-          return Admitted.REFUSED;
-        }
+      if (overLimits(request)) {
+        request.answer(); // the transport answers "busy" for it
+        forget(request);
+        return Admitted.REFUSED;
       }
       waiting.add(request);
       waitingBytes += request.bytes();
     }
     startWhatFits();
     return Admitted.STARTED_OR_QUEUED;
+  }
+
+  /**
+   * Whether this request, queued, would make too many requests or bytes wait for a place. The first
+   * queued requests that fit in the free places are not waiting for one: they are only not started
+   * yet, because the thread that starts them (maybe another request's, which has just ended) is
+   * still on an earlier one. Counting them would refuse a burst of big calls that all have a place.
+   */
+  private boolean overLimits(Request request) {
+    int withoutPlace = waiting.size() + 1;
+    long bytesWithoutPlace = waitingBytes + request.bytes();
+    Iterator<Request> queued = waiting.iterator();
+    for (int free = maxRunning - running; free > 0 && withoutPlace > 0; free--) {
+      bytesWithoutPlace -= queued.hasNext() ? queued.next().bytes() : request.bytes();
+      withoutPlace--;
+    }
+    return withoutPlace > maxWaiting || bytesWithoutPlace > maxWaitingBytes;
   }
 
   /** A request has ended (answered, cancelled, failed): its id is free and its place too. */

@@ -104,6 +104,31 @@ class RequestsTest {
   }
 
   @Test
+  void queuedRequestsThatHaveAPlaceDoNotCountAsWaiting() {
+    // Another thread is starting "a" (here: a start that is still in progress) while the reader
+    // admits more: they queue behind it, yet each has a free place, so none is refused.
+    List<String> admittedDuringStart = new ArrayList<>();
+    requests(
+        4,
+        1,
+        10,
+        r -> {
+          started.add(r.id().toString());
+          if (r.id().toString().equals("\"a\"")) {
+            for (String id : List.of("b", "c", "d")) {
+              admittedDuringStart.add(offer(id, 6) == null ? id + " refused" : id);
+            }
+          }
+        });
+    offer("a", 6);
+    assertEquals(List.of("b", "c", "d"), admittedDuringStart);
+    assertStarted("a", "b", "c", "d");
+    // Once every place is taken the limits hold as before: one 6-byte request may wait, not two.
+    assertNotNull(offer("e", 6));
+    assertNull(offer("f", 1));
+  }
+
+  @Test
   void requestsThatEndWhileStartingAreStartedInALoopNotNested() {
     int[] count = {0};
     requests(
