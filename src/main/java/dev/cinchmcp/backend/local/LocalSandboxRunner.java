@@ -152,14 +152,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       List<String> dirs =
           HostPackages.pythonDirs(real, prepared.versions().version(Language.PYTHON).orElse(""));
       MatplotlibFontCache.matplotlibIn(dirs)
-          .ifPresent(
-              folder -> {
-                Thread maker =
-                    new Thread(() -> host.fontCache().build(real, folder), "cinchmcp-font-list");
-                maker.setDaemon(true);
-                maker.setPriority(Thread.MIN_PRIORITY);
-                maker.start();
-              });
+          .ifPresent(folder -> host.fontCache().buildInBackground(real, folder));
     } catch (IOException e) {
       log.debug("No font list for matplotlib: {}", e.toString());
     }
@@ -476,6 +469,10 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     try {
       if (!sandboxes.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
         log.warn("Local sandboxes were still being cleaned up when the server ended");
+      }
+      if (prepared.usable()) {
+        // Its scan was killed above; its thread removes its build folder, then writes no more.
+        prepared.host().fontCache().awaitStopped(CLOSE_WAIT_MILLIS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

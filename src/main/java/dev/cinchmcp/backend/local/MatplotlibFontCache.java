@@ -50,6 +50,7 @@ final class MatplotlibFontCache {
   private volatile Path file;
   private volatile Process scan;
   private volatile boolean stopped;
+  private volatile Thread builder;
 
   /** A cache kept in {@code stateRoot} (this user's private state directory). */
   MatplotlibFontCache(Path stateRoot) {
@@ -62,10 +63,29 @@ final class MatplotlibFontCache {
   }
 
   /**
-   * Makes the list with {@code python} unless an up-to-date one is there; blocking (run it in the
-   * background). {@code matplotlib} is the package's folder, whose change makes the list old.
+   * {@link #build} on a thread of its own, at the lowest priority; nothing once {@link #stop} has
+   * come, so a server closed before its self-test ended writes nothing more in its state.
+   */
+  synchronized void buildInBackground(Path python, Path matplotlib) {
+    if (stopped) {
+      return;
+    }
+    Thread maker = new Thread(() -> build(python, matplotlib), "cinchmcp-font-list");
+    maker.setDaemon(true);
+    maker.setPriority(Thread.MIN_PRIORITY);
+    builder = maker;
+    maker.start();
+  }
+
+  /**
+   * Makes the list with {@code python} unless an up-to-date one is there; blocking (see {@link
+   * #buildInBackground}). {@code matplotlib} is the package's folder, whose change makes the list
+   * old.
    */
   void build(Path python, Path matplotlib) {
+    if (stopped) {
+      return;
+    }
     try {
       Optional<Path> existing = current();
       long newest = newestChange(matplotlib);
@@ -85,15 +105,31 @@ final class MatplotlibFontCache {
     }
   }
 
-  /** The server is stopping: kills a scan under way; says whether there was one. */
+  /**
+   * The server is stopping: kills a scan under way, and starts no other; says whether there was
+   * one. Its thread still removes its build folder: {@link #awaitStopped} waits for that.
+   */
   boolean stop() {
-    stopped = true;
+    synchronized (this) {
+      stopped = true;
+    }
     Process running = scan;
     if (running != null && running.isAlive()) {
       running.destroyForcibly();
       return true;
     }
     return false;
+  }
+
+  /**
+   * Waits, at most {@code millis}, until a build started in the background has ended and removed
+   * its folder: after a {@link #stop}, nothing of it writes in the state directory any more.
+   */
+  void awaitStopped(long millis) throws InterruptedException {
+    Thread maker = builder;
+    if (maker != null) {
+      maker.join(Math.max(1, millis));
+    }
   }
 
   /**

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.testkit.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
@@ -85,5 +87,47 @@ class MatplotlibFontCacheTest {
     try (var entries = Files.list(rootfs)) {
       assertFalse(entries.findAny().isPresent());
     }
+  }
+
+  @Test
+  void aStoppedCacheWritesNothing(@TempDir Path state) throws Exception {
+    MatplotlibFontCache cache = new MatplotlibFontCache(state);
+    cache.stop();
+    cache.build(Path.of("/usr/bin/python3"), matplotlib());
+    cache.buildInBackground(Path.of("/usr/bin/python3"), matplotlib());
+    cache.awaitStopped(10_000);
+    try (var entries = Files.list(state)) {
+      assertEquals(List.of(), entries.toList());
+    }
+  }
+
+  @Test
+  void aStopEndsTheScanAndTheWaitOutlastsItsCleanUp(@TempDir Path state, @TempDir Path bin)
+      throws Exception {
+    // A "python" that says it has started, then scans for ever.
+    Path python = bin.resolve("python");
+    Files.writeString(python, "#!/bin/sh\ntouch \"$HOME/started\"\nexec sleep 60\n");
+    python.toFile().setExecutable(true);
+    MatplotlibFontCache cache = new MatplotlibFontCache(state);
+    cache.buildInBackground(python, matplotlib());
+    Await.until(
+        () -> {
+          try (var builds = Files.newDirectoryStream(state, "matplotlib-build-*")) {
+            for (Path build : builds) {
+              if (Files.exists(build.resolve("started"))) {
+                return true;
+              }
+            }
+          }
+          return false;
+        },
+        Duration.ofSeconds(30),
+        "the scan to start");
+    assertTrue(cache.stop(), "a scan was under way");
+    cache.awaitStopped(30_000);
+    try (var entries = Files.list(state)) {
+      assertEquals(List.of(state.resolve("matplotlib")), entries.toList(), "no build folder left");
+    }
+    assertTrue(cache.file().isEmpty());
   }
 }
