@@ -51,10 +51,14 @@ final class StopOnSignal extends Thread {
     DaemonThreads.start("cinch-stop-backstop", backstop);
     StdioTransport t = transport;
     if (t != null) {
-      t.stopNow();
+      t.stopTaking(); // nothing read, started or written from here on
     }
+    // The backend first: it ends all runs at once, before their requests are cancelled one by one.
     CodeRunner built = runner;
     boolean clean = built != null ? built.stopNow() : !backendStarting;
+    if (t != null) {
+      t.stopNow();
+    }
     log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
     QuickExit.now(clean, in);
   }

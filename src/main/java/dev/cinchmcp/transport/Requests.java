@@ -208,8 +208,13 @@ final class Requests {
    * its place, which must not start the next one), and every live request is cancelled.
    */
   List<Request> stopAll() {
-    stopped = true;
+    stopStarting();
     return cancelAll();
+  }
+
+  /** The server is stopping: nothing waiting starts from now on; the live requests go on. */
+  void stopStarting() {
+    stopped = true;
   }
 
   /** Cancels every live request and returns them (to be told why); the session is over. */

@@ -207,19 +207,31 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   /**
-   * The client is leaving (a signal): reads nothing more, cancels every request (their runs are
-   * stopped: sandboxes killed, HTTP requests aborted) and writes nothing more. Returns at once; the
-   * process may end as soon as it does. Stdin is left open: a line read from now on is dropped, and
-   * the process ends next (closing stdin waits for the thread reading it).
+   * The client is leaving (a signal), first step: reads nothing more, starts no request and writes
+   * nothing more. Requests under way go on until {@link #stopNow}, so that the backend can stop
+   * their runs first, all at once ({@code CodeRunner.stopNow}): cancelled one by one, each run's
+   * thread went on to clean up after its sandbox (and started runsc commands) while the next was
+   * being cancelled. Stdin is left open: a line read from now on is dropped, and the process ends
+   * next (closing stdin waits for the thread reading it).
    */
-  public void stopNow() {
+  public void stopTaking() {
     stopped = true;
     drained = true;
-    List<Request> cancelled = requests.stopAll();
+    requests.stopStarting();
     JsonRpcWriter w = writer;
     if (w != null) {
       w.close(System.nanoTime());
     }
+  }
+
+  /**
+   * The client is leaving (a signal): as {@link #stopTaking}, and every request is cancelled (the
+   * HTTP requests aborted, the sandboxes killed). Returns at once; the process may end as soon as
+   * it does.
+   */
+  public void stopNow() {
+    stopTaking();
+    List<Request> cancelled = requests.stopAll();
     log.debug("Stopped at once: {} request(s) cancelled", cancelled.size());
   }
 

@@ -2,14 +2,20 @@ package dev.cinchmcp.e2e;
 
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.Requires;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,7 +64,53 @@ class LocalSandboxLifetimeIT {
       assertTrue(
           Processes.awaitEnded(sandboxes, Duration.ofSeconds(1)),
           "sandbox processes left after the server exited: " + Processes.alive(sandboxes));
+      jar.assertNoReplyTo("1", "nothing is written for a call stopped by the signal");
+      jar.assertNoReplyTo("2", "nothing is written for a call stopped by the signal");
     }
+  }
+
+  @Test
+  void whatAStopLeavesTheNextStartRemoves() throws Exception {
+    long stopped;
+    try (JarProcess jar = JarProcess.start(LOCAL)) {
+      selfTestDone(jar);
+      jar.send(JarProcess.call(1, SPIN));
+      awaitSandbox(jar);
+      stopped = jar.process().pid();
+      jar.process().destroy(); // SIGTERM
+      assertEquals(137, jar.waitForExit(Duration.ofSeconds(30)));
+    }
+    // The stop only killed: its run's cgroups and bundle are for the next start to remove.
+    List<Path> left = remainsOf(stopped);
+    assertFalse(
+        left.isEmpty(), "no remains of the stopped server's run were found: nothing to test");
+    try (JarProcess next = JarProcess.start(LOCAL)) {
+      selfTestDone(next);
+      assertEquals(List.of(), remainsOf(stopped).stream().filter(Files::exists).toList());
+    }
+  }
+
+  /**
+   * The run cgroups (cgroup v1, as root) and bundles (in the default state directory of a server
+   * started without XDG_RUNTIME_DIR, as {@link JarProcess} starts it) of the server with this pid.
+   */
+  private static List<Path> remainsOf(long pid) throws IOException {
+    String prefix = "cinchmcp-" + pid + "-";
+    List<Path> parents = new ArrayList<>();
+    for (String controller : List.of("cpu", "memory", "pids")) {
+      parents.add(Path.of("/sys/fs/cgroup", controller, "cinchmcp"));
+    }
+    String uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString();
+    parents.add(Path.of("/tmp", "cinchmcp-local-" + uid, "bundles"));
+    List<Path> remains = new ArrayList<>();
+    for (Path parent : parents) {
+      if (Files.isDirectory(parent)) {
+        try (Stream<Path> entries = Files.list(parent)) {
+          entries.filter(p -> p.getFileName().toString().startsWith(prefix)).forEach(remains::add);
+        }
+      }
+    }
+    return remains;
   }
 
   /**

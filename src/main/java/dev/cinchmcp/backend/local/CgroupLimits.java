@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.LoggerFactory;
@@ -38,6 +39,12 @@ sealed interface CgroupLimits permits CgroupV1Limits, CgroupV2Limits {
 
   /** Where the limits come from, for the ready line, e.g. "cgroup v1". */
   String describe();
+
+  /**
+   * Holds all run cgroups under the parent together to {@code cpus} CPUs ({@link AllSandboxesCpu}),
+   * or lets them use any (empty). Servers that share the parent write the same value.
+   */
+  void capAll(OptionalDouble cpus) throws IOException;
 
   /** Writes the limits of a run's new cgroup(s). */
   interface LimitWrites {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.function.Predicate;
 
 /**
@@ -58,6 +59,20 @@ final class CgroupV1Limits implements CgroupLimits {
               cgroup.cpu().resolve("cpu.cfs_quota_us"),
               Long.toString(Math.max(1000, (long) (cpuShare * CPU_PERIOD_US))));
         });
+  }
+
+  @Override
+  public void capAll(OptionalDouble cpus) throws IOException {
+    Path cpu = parents.get("cpu");
+    // Lifted first: cgroup v1 refuses a parent's period or quota that would leave it below a run's.
+    CgroupLimits.write(cpu.resolve("cpu.cfs_quota_us"), "-1");
+    if (cpus.isPresent()) {
+      CgroupLimits.write(
+          cpu.resolve("cpu.cfs_period_us"), Long.toString(AllSandboxesCpu.PERIOD_US));
+      CgroupLimits.write(
+          cpu.resolve("cpu.cfs_quota_us"),
+          Long.toString(AllSandboxesCpu.quotaUs(cpus.getAsDouble())));
+    }
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Predicate;
 
 /**
@@ -126,6 +127,13 @@ final class CgroupV2Limits implements CgroupLimits {
           CgroupLimits.write(
               dir.resolve("cpu.max"), Math.max(1000, (long) (cpuShare * period)) + " " + period);
         });
+  }
+
+  @Override
+  public void capAll(OptionalDouble cpus) throws IOException {
+    String quota =
+        cpus.isPresent() ? Long.toString(AllSandboxesCpu.quotaUs(cpus.getAsDouble())) : "max";
+    CgroupLimits.write(parent.resolve("cpu.max"), quota + " " + AllSandboxesCpu.PERIOD_US);
   }
 
   @Override

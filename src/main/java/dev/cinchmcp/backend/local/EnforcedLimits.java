@@ -11,6 +11,8 @@ import dev.cinchmcp.backend.SandboxFacts;
  * @param hostCgroups where the cgroup limits come from ("cgroup v1"), or null when there are none
  * @param withoutCgroupsReason why there are no host cgroups (names the cause and what to do), or
  *     null
+ * @param allTogether the cap on all sandboxes together ({@link AllSandboxesCpu}), or null when
+ *     there is none
  */
 public record EnforcedLimits(
     long wallClockSeconds,
@@ -18,16 +20,19 @@ public record EnforcedLimits(
     int maxProcesses,
     double cpuShare,
     String hostCgroups,
-    String withoutCgroupsReason) {
+    String withoutCgroupsReason,
+    String allTogether) {
 
-  static EnforcedLimits of(LocalSandboxSettings settings, CgroupDetection.Result cgroups) {
+  static EnforcedLimits of(
+      LocalSandboxSettings settings, CgroupDetection.Result cgroups, String allTogether) {
     return new EnforcedLimits(
         settings.wallClock().toSeconds(),
         settings.memoryMebibytes(),
         settings.maxProcesses(),
         settings.cpuShare(),
         cgroups.limits().map(CgroupLimits::describe).orElse(null),
-        cgroups.unavailableReason());
+        cgroups.unavailableReason(),
+        allTogether);
   }
 
   /** Whether memory and CPU are held by host cgroups (the strongest form). */
@@ -67,6 +72,7 @@ public record EnforcedLimits(
           + cpu()
           + " ("
           + hostCgroups
+          + (allTogether != null ? "; " + allTogether : "")
           + ")";
     }
     return "limits held: "

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
@@ -103,6 +104,7 @@ final class GvisorProbe {
     if (cgroups.unavailableReason() != null) {
       log.info("Local sandbox without host cgroups: {}", cgroups.unavailableReason());
     }
+    String allTogether = cgroups.limits().map(limits -> capAll(limits, settings)).orElse(null);
     Map<Language, String> versions = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
       runtimes.hostVersion(language).ifPresent(version -> versions.put(language, version));
@@ -126,7 +128,7 @@ final class GvisorProbe {
     return new Prepared(
         null,
         host,
-        EnforcedLimits.of(settings, cgroups),
+        EnforcedLimits.of(settings, cgroups, allTogether),
         new RuntimeVersions(versions),
         packages(runtimes, versions));
   }
@@ -149,6 +151,19 @@ final class GvisorProbe {
         python,
         Optional.ofNullable(versions.get(Language.PYTHON)),
         runtimes.interpreter(Language.JAVASCRIPT).isPresent());
+  }
+
+  /** Holds all sandboxes together off a reserve of the CPU; says how, or null when it does not. */
+  private static String capAll(CgroupLimits limits, LocalSandboxSettings settings) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    OptionalDouble cap = AllSandboxesCpu.cap(cores, settings.maxConcurrent(), settings.cpuShare());
+    try {
+      limits.capAll(cap);
+    } catch (IOException e) {
+      log.info("Local sandboxes together are not kept off a reserve of the CPU: {}", e.toString());
+      return null;
+    }
+    return cap.isPresent() ? AllSandboxesCpu.describe(cap.getAsDouble(), cores) : null;
   }
 
   private static CgroupDetection.Result noCgroups() {

@@ -166,6 +166,11 @@ final class Runsc {
     stopped = true;
   }
 
+  /** Whether {@link #refuseStarts} came: the server is ending on a signal. */
+  boolean refusesStarts() {
+    return stopped;
+  }
+
   /**
    * Waits, at most {@code millis}, for the starts that were under way when {@link #refuseStarts}
    * came; once they are out, their processes are this JVM's children.

@@ -145,7 +145,9 @@ final class SandboxRun {
     try {
       if (warm != null) {
         RunResult result = runAndWait(null);
-        onResult.accept(result);
+        if (!host.runsc().refusesStarts()) {
+          onResult.accept(result);
+        }
         return result;
       }
       List<String> command = writeBundle();
@@ -164,12 +166,15 @@ final class SandboxRun {
               + ")",
           "Try again");
     } finally {
-      // Clean-up waits for processes to leave; an interrupt (the runner closing) must not cut it
-      // short.
-      boolean interrupted = Thread.interrupted();
-      cleanUp();
-      if (interrupted) {
-        Thread.currentThread().interrupt();
+      // A stop on a signal leaves the remains to the next start's Housekeeping: cleaning up now
+      // would only take the CPU the stop needs. Clean-up waits for processes to leave; an interrupt
+      // (the runner closing) must not cut it short.
+      if (!host.runsc().refusesStarts()) {
+        boolean interrupted = Thread.interrupted();
+        cleanUp();
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
       }
     }
   }

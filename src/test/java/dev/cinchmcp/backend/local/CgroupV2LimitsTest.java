@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.List;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -143,5 +144,18 @@ class CgroupV2LimitsTest {
     assertEquals(
         fs.resolve("user.slice/user-1000.slice/cinchmcp"),
         ((CgroupV2Limits) result.limits().orElseThrow()).parent());
+  }
+
+  @Test
+  void capsAllRunsTogetherOnTheParentOrLiftsTheCap() throws IOException {
+    CgroupV2Limits limits =
+        (CgroupV2Limits)
+            CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid())
+                .limits()
+                .orElseThrow();
+    limits.capAll(OptionalDouble.of(1.5));
+    assertEquals("7500 5000", Files.readString(limits.parent().resolve("cpu.max")));
+    limits.capAll(OptionalDouble.empty());
+    assertEquals("max 5000", Files.readString(limits.parent().resolve("cpu.max")));
   }
 }

@@ -5,12 +5,14 @@ import static dev.cinchmcp.backend.local.Sandboxes.describe;
 import static dev.cinchmcp.backend.local.Sandboxes.python;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.Requires;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,6 +61,30 @@ class LocalSandboxCpuTest {
     }
   }
 
+  /**
+   * On a machine of two cores or fewer, four busy sandboxes would take every core: together they
+   * are held off a reserve, on the parent of their cgroups. With three or more, they are not held.
+   */
+  @Test
+  void allSandboxesTogetherLeaveAReserveOnSmallMachines() throws Exception {
+    try (LocalSandboxRunner runner = Sandboxes.runner(state)) {
+      assumeTrue(runner.limits().hostCgroupsHold(), "no host cgroups for this user");
+      Path parent = ownCpuCgroup().resolve(CgroupLimits.PARENT);
+      String quota = Files.readString(parent.resolve("cpu.cfs_quota_us")).strip();
+      int cores = Runtime.getRuntime().availableProcessors();
+      if (cores == 2) {
+        assertEquals("5000", Files.readString(parent.resolve("cpu.cfs_period_us")).strip());
+        assertEquals("7500", quota, "1.5 of 2 cores");
+        assertTrue(
+            runner.limits().summary().contains("all sandboxes together at most 1.5 of 2 cores"),
+            runner.limits().summary());
+      } else if (cores >= 3) {
+        assertEquals("-1", quota);
+        assertFalse(runner.limits().summary().contains("together"), runner.limits().summary());
+      }
+    }
+  }
+
   private static boolean hasQuota(Path cgroup) {
     try {
       return !Files.readString(cgroup.resolve("cpu.cfs_quota_us")).strip().equals("-1");
@@ -67,9 +93,8 @@ class LocalSandboxCpuTest {
     }
   }
 
-  /** The cpu cgroup directory of this JVM's one running sandbox, once its quota is set. */
-  private static Path awaitRunCgroup() throws Exception {
-    String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
+  /** This JVM's own cgroup in the cgroup v1 cpu hierarchy. */
+  private static Path ownCpuCgroup() throws IOException {
     String own = null;
     for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
       String[] parts = line.split(":", 3);
@@ -77,7 +102,13 @@ class LocalSandboxCpuTest {
         own = parts[2];
       }
     }
-    Path parent = Path.of("/sys/fs/cgroup/cpu", own.substring(1), CgroupLimits.PARENT);
+    return Path.of("/sys/fs/cgroup/cpu", own.substring(1));
+  }
+
+  /** The cpu cgroup directory of this JVM's one running sandbox, once its quota is set. */
+  private static Path awaitRunCgroup() throws Exception {
+    String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
+    Path parent = ownCpuCgroup().resolve(CgroupLimits.PARENT);
     return Await.untilPresent(
         () -> {
           try (var runs = Files.list(parent)) {
