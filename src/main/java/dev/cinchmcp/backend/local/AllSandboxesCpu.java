@@ -8,11 +8,12 @@ import java.util.OptionalDouble;
  *
  * <p>Each sandbox is held to its share (half a CPU) and four run at once: on a 2-core machine that
  * is every core, and the server, its stop and the user's other programs then wait for the CPU. A
- * stop that came while four sandboxes were being started took 133 ms, 312 at worst, and most of it
- * was the server's threads waiting to run. So together the sandboxes keep off a reserve: half a
- * core, or a quarter of the cores on a machine of one. With that the same stop took 75-90 ms,
- * 117-141 at worst (10 rounds each, {@code bench/stop.mjs}). The period is short, so that the
- * reserve is there within milliseconds, not once a 100 ms period's quota has run out. Machines of
+ * stop that came while four sandboxes were being started took 133 ms, 312 at worst, most of it the
+ * server's threads waiting 40-60 ms at a time to run. So together the sandboxes keep off a reserve:
+ * half a core, or a quarter of the cores on a machine of one (with the stop's own changes, the same
+ * stop then took 78-88 ms, 118-131 at worst: {@code bench/stop.mjs}). The period is short, so that
+ * the reserve is there within milliseconds, not once a 100 ms period's quota has run out. Unlike a
+ * lower priority, the cap does not make sandboxes yield to the user's other programs. Machines of
  * three cores or more are not held back at all (four half CPUs leave them a core).
  */
 final class AllSandboxesCpu {
