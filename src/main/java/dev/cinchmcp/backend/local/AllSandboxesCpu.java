@@ -41,7 +41,7 @@ final class AllSandboxesCpu {
     return Math.round(cpus * PERIOD_US);
   }
 
-  /** "1.5 CPUs of this machine's 2 cores", for the ready line. */
+  /** "all sandboxes together at most 1.5 of 2 cores", for the ready line. */
   static String describe(double cpus, int cores) {
     return "all sandboxes together at most "
         + (cpus == Math.rint(cpus) ? Long.toString((long) cpus) : Double.toString(cpus))
