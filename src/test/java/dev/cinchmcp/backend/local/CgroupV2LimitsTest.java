@@ -50,6 +50,12 @@ class CgroupV2LimitsTest {
     return "0::" + OWN + "\n";
   }
 
+  /** The limits found for this user in the delegated subtree laid out above. */
+  private CgroupV2Limits delegatedLimits() {
+    return (CgroupV2Limits)
+        CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid()).limits().orElseThrow();
+  }
+
   @Test
   void findsTheNearestDelegatedAncestorWithAllThreeControllers() {
     CgroupDetection.Result result =
@@ -63,11 +69,7 @@ class CgroupV2LimitsTest {
 
   @Test
   void enablesTheControllersForItsRunsAndWritesEachLimit() throws IOException {
-    CgroupV2Limits limits =
-        (CgroupV2Limits)
-            CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid())
-                .limits()
-                .orElseThrow();
+    CgroupV2Limits limits = delegatedLimits();
     assertEquals(
         "+memory +pids +cpu", Files.readString(limits.parent().resolve("cgroup.subtree_control")));
     RunCgroup run = limits.create("cinchmcp-1-1", 300L << 20, 640, 0.5);
@@ -86,11 +88,7 @@ class CgroupV2LimitsTest {
 
   @Test
   void readsTheKernelsVerdicts() throws IOException {
-    RunCgroup run =
-        CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid())
-            .limits()
-            .orElseThrow()
-            .create("cinchmcp-1-2", 1L << 28, 64, 0.5);
+    RunCgroup run = delegatedLimits().create("cinchmcp-1-2", 1L << 28, 64, 0.5);
     Path dir = ((CgroupV2Run) run).dir();
     Files.writeString(dir.resolve("memory.events"), "low 0\nhigh 0\nmax 3\noom 1\noom_kill 0\n");
     Files.writeString(dir.resolve("pids.events"), "max 0\n");
@@ -106,9 +104,8 @@ class CgroupV2LimitsTest {
 
   @Test
   void removesOnlyTheRunsOfDeadServers() throws IOException {
-    CgroupLimits limits =
-        CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid()).limits().orElseThrow();
-    Path parent = ((CgroupV2Limits) limits).parent();
+    CgroupV2Limits limits = delegatedLimits();
+    Path parent = limits.parent();
     Files.createDirectory(parent.resolve("cinchmcp-dead-1"));
     Files.createDirectory(parent.resolve("cinchmcp-live-1"));
     limits.removeLeftovers(name -> name.contains("dead"));
@@ -148,11 +145,7 @@ class CgroupV2LimitsTest {
 
   @Test
   void capsAllRunsTogetherOnTheParentOrLiftsTheCap() throws IOException {
-    CgroupV2Limits limits =
-        (CgroupV2Limits)
-            CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid())
-                .limits()
-                .orElseThrow();
+    CgroupV2Limits limits = delegatedLimits();
     limits.capAll(OptionalDouble.of(1.5));
     assertEquals("7500 5000", Files.readString(limits.parent().resolve("cpu.max")));
     limits.capAll(OptionalDouble.empty());
