@@ -57,7 +57,7 @@ final class StopOnSignal extends Thread {
     CodeRunner built = runner;
     boolean clean = built != null ? built.stopNow() : !backendStarting;
     if (t != null) {
-      t.stopNow();
+      t.cancelAll();
     }
     log.debug("Stopped on a signal in {} ms", (System.nanoTime() - start) / 1_000_000);
     QuickExit.now(clean, in);

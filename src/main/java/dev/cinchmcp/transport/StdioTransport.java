@@ -42,8 +42,8 @@ import reactor.core.publisher.Mono;
  *   <li>at the end of stdin, every request already read is answered before {@link #run()} returns
  *       (or the drain limit passes); before the session was initialized its requests are told at
  *       once that they never ran;
- *   <li>on a signal ({@link #stopNow()}) nothing more is read or written and every request is
- *       cancelled.
+ *   <li>on a signal ({@link #stopTaking()}, then {@link #cancelAll()}) nothing more is read or
+ *       written and every request is cancelled.
  * </ul>
  */
 public final class StdioTransport implements McpServerTransportProvider {
@@ -208,11 +208,11 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   /**
    * The client is leaving (a signal), first step: reads nothing more, starts no request and writes
-   * nothing more. Requests under way go on until {@link #stopNow}, so that the backend can stop
+   * nothing more. Requests under way go on until {@link #cancelAll}, so that the backend can stop
    * their runs first, all at once ({@code CodeRunner.stopNow}): cancelled one by one, each run's
    * thread went on to clean up after its sandbox (and started runsc commands) while the next was
-   * being cancelled. Stdin is left open: a line read from now on is dropped, and the process ends
-   * next (closing stdin waits for the thread reading it).
+   * being cancelled. Returns at once; stdin is left open: a line read from now on is dropped, and
+   * the process ends next (closing stdin waits for the thread reading it).
    */
   public void stopTaking() {
     stopped = true;
@@ -225,12 +225,11 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   /**
-   * The client is leaving (a signal): as {@link #stopTaking}, and every request is cancelled (the
-   * HTTP requests aborted, the sandboxes killed). Returns at once; the process may end as soon as
-   * it does.
+   * The client is leaving (a signal), second step, after {@link #stopTaking}: every request is
+   * cancelled (the HTTP requests aborted, the sandboxes killed). Returns at once; the process may
+   * end as soon as it does.
    */
-  public void stopNow() {
-    stopTaking();
+  public void cancelAll() {
     List<Request> cancelled = requests.stopAll();
     log.debug("Stopped at once: {} request(s) cancelled", cancelled.size());
   }

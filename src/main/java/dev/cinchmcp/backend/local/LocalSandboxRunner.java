@@ -351,8 +351,14 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
                 sandbox ->
                     sandbox
                         .runOf(program, settings)
-                        // Its answer goes out before the clean-up, which takes tens of ms.
-                        .onResult(future::complete))
+                        // Its answer goes out before the clean-up, which takes tens of ms;
+                        // none in a stop, as below.
+                        .onResult(
+                            result -> {
+                              if (!stopping()) {
+                                future.complete(result);
+                              }
+                            }))
             .orElseGet(() -> coldRun(program, host));
     try {
       execute(run, current, future, events);
