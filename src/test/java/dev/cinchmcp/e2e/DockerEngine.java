@@ -2,7 +2,9 @@ package dev.cinchmcp.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.TestEngine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The test engine as the docker command line sees it: what this backend left there, and the jar's
@@ -52,6 +56,19 @@ final class DockerEngine {
   static List<String> awaitNoContainers(Duration limit) throws Exception {
     Await.holdsWithin(() -> containers().isEmpty(), limit);
     return containers();
+  }
+
+  /**
+   * How many containers the server runs at once: 4, unless its ready line says fewer (a machine of
+   * two cores or less whose kernel the engine shares).
+   */
+  static int atOnce(JarProcess jar) throws Exception {
+    Await.until(
+        () -> jar.stderr().contains("ready on stdio"),
+        Duration.ofSeconds(30),
+        () -> "the ready line; stderr:\n" + jar.stderr());
+    Matcher said = Pattern.compile("(\\d+) containers? at once").matcher(jar.stderr());
+    return said.find() ? Integer.parseInt(said.group(1)) : SandboxFacts.MAX_CONCURRENT;
   }
 
   static void assertNoContainers(Duration limit) throws Exception {

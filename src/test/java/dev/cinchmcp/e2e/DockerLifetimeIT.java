@@ -55,10 +55,11 @@ class DockerLifetimeIT {
   @ValueSource(strings = {"runc", "runsc"})
   void aSigtermWithRunsInFlightKillsEveryContainer(String runtime) throws Exception {
     try (JarProcess jar = server(runtime)) {
-      for (int id = 1; id <= 4; id++) {
+      int atOnce = DockerEngine.atOnce(jar);
+      for (int id = 1; id <= atOnce; id++) {
         jar.send(JarProcess.call(id, SPIN));
       }
-      awaitRunning(jar, 4);
+      awaitRunning(jar, atOnce);
       jar.process().destroy(); // SIGTERM
       // It sends the engine a kill for each container, then ends itself (SIGKILL: their streams
       // were open), without waiting for the answers.
@@ -73,15 +74,16 @@ class DockerLifetimeIT {
   @ValueSource(strings = {"runc", "runsc"})
   void aSigtermWhileContainersStartLeavesNoneRunning(String runtime) throws Exception {
     try (JarProcess jar = server(runtime)) {
-      for (int id = 1; id <= 4; id++) {
+      int atOnce = DockerEngine.atOnce(jar);
+      for (int id = 1; id <= atOnce; id++) {
         jar.send(JarProcess.call(id, SPIN));
       }
-      // The signal comes once the engine has all four: their starts are under way (gVisor takes a
+      // The signal comes once the engine has them all: their starts are under way (gVisor takes a
       // second or so to start one here), and a kill may reach the engine before its start.
       Await.until(
-          () -> DockerEngine.containers().size() >= 4,
+          () -> DockerEngine.containers().size() >= atOnce,
           Duration.ofSeconds(30),
-          () -> "four containers; stderr:\n" + jar.stderr());
+          () -> atOnce + " containers; stderr:\n" + jar.stderr());
       jar.process().destroy(); // SIGTERM
       jar.waitForExit(Duration.ofSeconds(30));
       // Killed, or started after its kill and then given no program: none runs on towards its

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #start} reaches the engine at once (a few local requests: ping, version, info, the
  * images), so the ready line and the tool's description say which engine, runtime and limits hold;
  * what dead servers left behind is removed in the background. At most {@link
- * DockerSettings#maxConcurrent()} containers run at once; the rest queue.
+ * DockerSettings#maxConcurrent()} containers run at once, fewer on a small machine whose kernel
+ * they share ({@link ContainersAtOnce}); the rest queue.
  *
  * <p>{@link #close()} is quick: it asks the engine to kill every running container (the engine then
  * removes it, {@code AutoRemove}) and waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers;
@@ -73,6 +74,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private final RuntimeChoice runtime;
   private final Images images;
   private final String problem;
+  private final ContainersAtOnce atOnce;
 
   private DockerRunner(DockerSettings settings) {
     this.settings = settings;
@@ -81,9 +83,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     timer.setRemoveOnCancelPolicy(true);
     this.timers = timer;
     this.streams = Executors.newCachedThreadPool(DaemonThreads.named("cinchmcp-engine-stream"));
-    this.containers =
-        Executors.newFixedThreadPool(
-            settings.maxConcurrent(), DaemonThreads.named("cinchmcp-engine"));
     Engine connected = null;
     EngineFacts learned = null;
     RuntimeChoice chosen = null;
@@ -111,6 +110,15 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     this.facts = learned;
     this.runtime = chosen;
     this.problem = why;
+    this.atOnce =
+        ContainersAtOnce.of(
+            settings.maxConcurrent(),
+            settings.cpuShare(),
+            Runtime.getRuntime().availableProcessors(),
+            learned != null
+                && !RuntimeChoice.ownVm(settings.linuxHost(), learned.operatingSystem()));
+    this.containers =
+        Executors.newFixedThreadPool(atOnce.count(), DaemonThreads.named("cinchmcp-engine"));
     this.images = connected == null ? null : new Images(connected, streams);
   }
 
@@ -246,7 +254,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         + " and "
         + settings.nodeImage()
         + "; limits held: "
-        + limits();
+        + limits()
+        + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe());
   }
 
   @Override

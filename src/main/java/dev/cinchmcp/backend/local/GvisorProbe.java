@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import dev.cinchmcp.backend.CpuReserve;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
@@ -156,7 +157,7 @@ final class GvisorProbe {
   /** Holds all sandboxes together off a reserve of the CPU; says how, or null when it does not. */
   private static String capAll(CgroupLimits limits, LocalSandboxSettings settings) {
     int cores = Runtime.getRuntime().availableProcessors();
-    OptionalDouble cap = AllSandboxesCpu.cap(cores, settings.maxConcurrent(), settings.cpuShare());
+    OptionalDouble cap = CpuReserve.cap(cores, settings.maxConcurrent(), settings.cpuShare());
     try {
       limits.capAll(cap);
     } catch (IOException e) {
