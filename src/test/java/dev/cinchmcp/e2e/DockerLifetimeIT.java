@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.Requires;
@@ -55,8 +56,9 @@ class DockerLifetimeIT {
   @ValueSource(strings = {"runc", "runsc"})
   void aSigtermWithRunsInFlightKillsEveryContainer(String runtime) throws Exception {
     try (JarProcess jar = server(runtime)) {
+      // Four calls, as before; on a small machine fewer run at once and the rest wait.
       int atOnce = DockerEngine.atOnce(jar);
-      for (int id = 1; id <= atOnce; id++) {
+      for (int id = 1; id <= SandboxFacts.MAX_CONCURRENT; id++) {
         jar.send(JarProcess.call(id, SPIN));
       }
       awaitRunning(jar, atOnce);
@@ -74,8 +76,9 @@ class DockerLifetimeIT {
   @ValueSource(strings = {"runc", "runsc"})
   void aSigtermWhileContainersStartLeavesNoneRunning(String runtime) throws Exception {
     try (JarProcess jar = server(runtime)) {
+      // Four calls, as before; on a small machine fewer run at once and the rest wait.
       int atOnce = DockerEngine.atOnce(jar);
-      for (int id = 1; id <= atOnce; id++) {
+      for (int id = 1; id <= SandboxFacts.MAX_CONCURRENT; id++) {
         jar.send(JarProcess.call(id, SPIN));
       }
       // The signal comes once the engine has them all: their starts are under way (gVisor takes a
