@@ -56,7 +56,7 @@ public final class InputLauncher {
     String template = program.language() == Language.PYTHON ? Loaded.PYTHON : Loaded.JAVASCRIPT;
     String code =
         template.replace("@MARKER@", marker).replace("@PAYLOAD@", payload(program, input, out));
-    return new Launch(new Program(code, program.language(), out), marker);
+    return new Launch(new Program(code, program.language(), out, program.source()), marker);
   }
 
   private static String payload(Program program, ProgramInput input, OutFrame out) {
@@ -70,6 +70,11 @@ public final class InputLauncher {
               ? PythonBootstrap.SOURCE
               : PythonBootstrap.withPrelude(
                   "import sys\nsys.path.append('" + OutFrame.LIB_DIR + "')\n"));
+    }
+    if (program.language() == Language.PYTHON) {
+      // in a sandbox that imported these ahead, the launcher forks so that the program keeps them
+      ArrayNode preloadable = given.putArray("preloadable");
+      PythonImports.HEAVY.forEach(preloadable::add);
     }
     given.put("workDir", ProgramInput.WORK_DIR);
     given.put("code", program.code());

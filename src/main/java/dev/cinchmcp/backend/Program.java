@@ -7,14 +7,22 @@ import java.util.Objects;
  *
  * @param out the frame its launcher writes at the end of stdout with the files the program made,
  *     which the backend takes out of stdout ({@link FramedStdout}); null when there is none
+ * @param source the program as its author wrote it: {@code code} itself, or the program an {@link
+ *     InputLauncher} wraps. A backend reads it (never runs it) to choose a sandbox, e.g. one that
+ *     imported the program's heavy modules ahead ({@link PythonImports})
  */
-public record Program(String code, Language language, OutFrame out) {
+public record Program(String code, Language language, OutFrame out, String source) {
   public Program {
     Objects.requireNonNull(code, "code");
     Objects.requireNonNull(language, "language");
+    Objects.requireNonNull(source, "source");
+  }
+
+  public Program(String code, Language language, OutFrame out) {
+    this(code, language, out, code);
   }
 
   public Program(String code, Language language) {
-    this(code, language, null);
+    this(code, language, null, code);
   }
 }

@@ -27,6 +27,35 @@ public final class PythonBootstrap {
    */
   public static final String FONT_CACHE_DIR = "/cinchmcp-matplotlib";
 
+  /**
+   * Copies matplotlib's font list into its cache folder when the program first imports matplotlib
+   * (needs {@code sys} and {@code os} imported; leaves no name behind).
+   */
+  public static final String FONT_LIST =
+      String.join(
+          "\n",
+          "if os.path.isdir('" + FONT_CACHE_DIR + "'):",
+          "    class _FontList:",
+          "        def find_spec(self, name, path=None, target=None):",
+          "            if name == 'matplotlib':",
+          "                sys.meta_path.remove(self)",
+          "                try:",
+          "                    d = os.environ.get('MPLCONFIGDIR') or os.path.join(",
+          "                        os.path.expanduser('~'), '.cache', 'matplotlib')",
+          "                    os.makedirs(d, exist_ok=True)",
+          "                    for f in os.listdir('" + FONT_CACHE_DIR + "'):",
+          "                        if not os.path.exists(os.path.join(d, f)):",
+          "                            with open(os.path.join('"
+              + FONT_CACHE_DIR
+              + "', f), 'rb') as a:",
+          "                                with open(os.path.join(d, f), 'wb') as b:",
+          "                                    b.write(a.read())",
+          "                except OSError:",
+          "                    pass",
+          "    sys.meta_path.insert(0, _FontList())",
+          "    del _FontList",
+          "");
+
   public static final String SOURCE = source("");
 
   /**
@@ -56,26 +85,7 @@ public final class PythonBootstrap {
             "import sys",
             // os is imported by every Python start (site), so this adds no module
             "import os",
-            "if os.path.isdir('" + FONT_CACHE_DIR + "'):",
-            "    class _FontList:",
-            "        def find_spec(self, name, path=None, target=None):",
-            "            if name == 'matplotlib':",
-            "                sys.meta_path.remove(self)",
-            "                try:",
-            "                    d = os.environ.get('MPLCONFIGDIR') or os.path.join(",
-            "                        os.path.expanduser('~'), '.cache', 'matplotlib')",
-            "                    os.makedirs(d, exist_ok=True)",
-            "                    for f in os.listdir('" + FONT_CACHE_DIR + "'):",
-            "                        if not os.path.exists(os.path.join(d, f)):",
-            "                            with open(os.path.join('"
-                + FONT_CACHE_DIR
-                + "', f), 'rb') as a:",
-            "                                with open(os.path.join(d, f), 'wb') as b:",
-            "                                    b.write(a.read())",
-            "                except OSError:",
-            "                    pass",
-            "    sys.meta_path.insert(0, _FontList())",
-            "    del _FontList",
+            FONT_LIST,
             "sys.stdout.reconfigure(line_buffering=True)",
             "sys.stderr.reconfigure(line_buffering=True)",
             "def _hook(t, v, tb, _orig=sys.excepthook):",

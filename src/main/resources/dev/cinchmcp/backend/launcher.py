@@ -55,26 +55,40 @@ def main():
     # PythonBootstrap): line-buffered output that survives a time-out kill, the program as __main__
     # from its own file, and no frame of the bootstrap in its tracebacks.
     argv = [sys.executable] + isolated + ["-c", given["boot"], program] + given["args"]
+    preloaded = any(name in sys.modules for name in given.get("preloadable", ()))
     del given
-    # posix_spawn, not subprocess: measured ~50 ms less per run under gVisor (no fork of this
-    # process, no import of subprocess and threading).
-    try:
+    if preloaded:
+        # A sandbox that imported heavy modules ahead (the local backend's data sandbox): the
+        # program runs in a fork of this process, which has them; a new interpreter would import
+        # them again, seconds at half a CPU.
         read_end, write_end = os.pipe()
-        os.chdir(work)
-        child = os.posix_spawn(
-            sys.executable,
-            argv,
-            env,
-            setsigdef=(signal.SIGPIPE, signal.SIGXFSZ),  # Python ignores them; the child starts clean
-            file_actions=[
-                (os.POSIX_SPAWN_DUP2, read_end, 0),
-                (os.POSIX_SPAWN_CLOSE, read_end),
-                (os.POSIX_SPAWN_CLOSE, write_end),
-            ],
-        )
+        child = os.fork()
+        if child == 0:
+            stdin = None
+            os.close(write_end)
+            become(argv, env, read_end, work, out)
+            return  # not reached: become ends the process with the program's status
         os.close(read_end)
-    except Exception as e:
-        fail("could not start the program", e)
+    else:
+        # posix_spawn, not subprocess: measured ~50 ms less per run under gVisor (no fork of this
+        # process, no import of subprocess and threading).
+        try:
+            read_end, write_end = os.pipe()
+            os.chdir(work)
+            child = os.posix_spawn(
+                sys.executable,
+                argv,
+                env,
+                setsigdef=(signal.SIGPIPE, signal.SIGXFSZ),  # Python ignores them; the child starts clean
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, read_end, 0),
+                    (os.POSIX_SPAWN_CLOSE, read_end),
+                    (os.POSIX_SPAWN_CLOSE, write_end),
+                ],
+            )
+            os.close(read_end)
+        except Exception as e:
+            fail("could not start the program", e)
     try:
         with open(write_end, "wb") as pipe:
             pipe.write(stdin)
@@ -90,7 +104,74 @@ def main():
             pass
         os.kill(os.getpid(), -status)
         status = 128 - status
+    if preloaded:
+        quick_exit(status)  # nothing of its own to free, and a heavy process to free it in
     sys.exit(status)
+
+
+def become(argv, env, read_end, work, out):
+    """In the forked child: becomes the program, as the spawned interpreter would start it (the
+    bootstrap argv[-c] runs it as __main__ from its file), with this process's imports kept. It
+    never returns: the program's end, exit or uncaught exception ends the process as Python's exit
+    would (threads awaited, atexit handlers run: the figures' backend keeps open figures there)."""
+    os.dup2(read_end, 0)
+    os.close(read_end)
+    os.chdir(work)
+    if out:
+        os.environ["MPLBACKEND"] = env["MPLBACKEND"]
+        if "matplotlib" in sys.modules:
+            # imported ahead, before this run's MPLBACKEND was known; pyplot takes it at first use
+            sys.modules["matplotlib"].rcParams["backend"] = env["MPLBACKEND"]
+    boot = argv.index("-c") + 1
+    sys.argv = ["-c"] + argv[boot + 1 :]
+    program = argv[boot + 1]
+    hook = sys.excepthook
+
+    def from_program(kind, value, tb):
+        # The launcher's frames are not the program's: its traceback starts at its own file.
+        while tb is not None and tb.tb_frame.f_code.co_filename != program:
+            tb = tb.tb_next
+        hook(kind, value.with_traceback(tb), tb)  # the default hook prints __traceback__
+
+    sys.excepthook = from_program
+    code = compile(argv[boot], "<string>", "exec")
+    try:
+        exec(code, {"__name__": "__main__", "__builtins__": __builtins__})
+        status = 0
+    except SystemExit as e:
+        status = exit_status(e.code)
+    except BaseException:
+        sys.excepthook(*sys.exc_info())
+        status = 1
+    # What Python does at exit, without freeing every module one by one: with numpy, pandas and
+    # matplotlib loaded that took ~0.3 s at half a CPU, and freeing helps no one in a process that
+    # ends.
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        threading._shutdown()  # waits for the program's non-daemon threads, as an exit does
+    import atexit
+
+    atexit._run_exitfuncs()
+    quick_exit(status)
+
+
+def exit_status(code):
+    """The status of SystemExit(code), as Python's own exit gives it."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    sys.stderr.write(str(code) + "\n")
+    return 1
+
+
+def quick_exit(status):
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    os._exit(status)
 
 
 def scan(out):

@@ -18,7 +18,6 @@ import java.util.function.Predicate;
 final class CgroupV1Limits implements CgroupLimits {
 
   static final List<String> CONTROLLERS = List.of("memory", "pids", "cpu");
-  static final long CPU_PERIOD_US = 100_000;
 
   /** controller name → the directory that holds this backend's per-run cgroups. */
   private final Map<String, Path> parents;
@@ -54,10 +53,8 @@ final class CgroupV1Limits implements CgroupLimits {
           }
           CgroupLimits.write(cgroup.pidsDir().resolve("pids.max"), Integer.toString(maxHostTasks));
           CgroupLimits.write(
-              cgroup.cpu().resolve("cpu.cfs_period_us"), Long.toString(CPU_PERIOD_US));
-          CgroupLimits.write(
-              cgroup.cpu().resolve("cpu.cfs_quota_us"),
-              Long.toString(Math.max(1000, (long) (cpuShare * CPU_PERIOD_US))));
+              cgroup.cpu().resolve("cpu.cfs_period_us"), Long.toString(RunCgroup.CPU_PERIOD_US));
+          cgroup.capCpu(cpuShare);
         });
   }
 

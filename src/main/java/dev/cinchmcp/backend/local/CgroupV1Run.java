@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -15,6 +16,13 @@ record CgroupV1Run(Path memory, Path pidsDir, Path cpu) implements RunCgroup {
         memory.resolve("cgroup.procs"),
         pidsDir.resolve("cgroup.procs"),
         cpu.resolve("cgroup.procs"));
+  }
+
+  @Override
+  public void capCpu(double cpus) throws IOException {
+    CgroupLimits.write(
+        cpu.resolve("cpu.cfs_quota_us"),
+        cpus == ANY_CPU ? "-1" : Long.toString(RunCgroup.quotaUs(cpus)));
   }
 
   @Override

@@ -114,8 +114,9 @@ final class CgroupV2Limits implements CgroupLimits {
   public RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare)
       throws IOException {
     Path dir = Files.createDirectory(parent.resolve(runId));
+    CgroupV2Run run = new CgroupV2Run(dir);
     return CgroupLimits.limited(
-        new CgroupV2Run(dir),
+        run,
         () -> {
           CgroupLimits.write(dir.resolve("memory.max"), Long.toString(memoryBytes));
           Path swap = dir.resolve("memory.swap.max");
@@ -123,9 +124,7 @@ final class CgroupV2Limits implements CgroupLimits {
             CgroupLimits.write(swap, "0");
           }
           CgroupLimits.write(dir.resolve("pids.max"), Integer.toString(maxHostTasks));
-          long period = CgroupV1Limits.CPU_PERIOD_US;
-          CgroupLimits.write(
-              dir.resolve("cpu.max"), Math.max(1000, (long) (cpuShare * period)) + " " + period);
+          run.capCpu(cpuShare);
         });
   }
 

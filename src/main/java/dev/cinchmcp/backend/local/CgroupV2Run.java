@@ -14,6 +14,12 @@ record CgroupV2Run(Path dir) implements RunCgroup {
   }
 
   @Override
+  public void capCpu(double cpus) throws IOException {
+    String quota = cpus == ANY_CPU ? "max" : Long.toString(RunCgroup.quotaUs(cpus));
+    CgroupLimits.write(dir.resolve("cpu.max"), quota + " " + CPU_PERIOD_US);
+  }
+
+  @Override
   public Path oomEvents() {
     return dir.resolve("memory.events");
   }

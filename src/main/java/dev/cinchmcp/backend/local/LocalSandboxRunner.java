@@ -76,6 +76,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   /** The sandboxes started ahead of time (filled once the self-test passed); null with none. */
   private final WarmPool<WaitingSandbox> pool;
 
+  /** Python sandboxes that imported a data program's modules ahead; null with no pool. */
+  private final DataSandboxes data;
+
   private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
     this.settings = settings;
     this.streamThreads =
@@ -107,6 +110,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
             }
           });
       this.pool = settings.poolSize() == 0 ? null : newPool();
+      this.data = pool == null ? null : newDataSandboxes();
       selfTest.thenAccept(
           test -> {
             if (test.failure() == null && pool != null) {
@@ -116,6 +120,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     } else {
       this.selfTest = CompletableFuture.completedFuture(null);
       this.pool = null;
+      this.data = null;
       log.warn("Local gVisor sandbox unavailable: {}", prepared.unusableReason());
     }
   }
@@ -174,6 +179,37 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         settings.poolIdleLimit(),
         language -> WaitingSandbox.start(language, settings, selfTest.join().host(), streamThreads),
         "cinchmcp-sandbox-pool");
+  }
+
+  /** Data sandboxes for the modules of the host's Python; null without a Python. */
+  private DataSandboxes newDataSandboxes() {
+    Optional<String> python = prepared.host().runtimes().interpreter(Language.PYTHON);
+    if (python.isEmpty()) {
+      return null;
+    }
+    List<String> dirs;
+    try {
+      dirs =
+          HostPackages.pythonDirs(
+              Path.of(python.get()).toRealPath(),
+              prepared.versions().version(Language.PYTHON).orElse(""));
+    } catch (IOException e) {
+      return null;
+    }
+    return new DataSandboxes(
+        settings.poolSize(),
+        settings.poolIdleLimit(),
+        dirs,
+        modules ->
+            WaitingSandbox.start(
+                Language.PYTHON, settings, selfTest.join().host(), streamThreads, modules),
+        System::nanoTime);
+  }
+
+  /** How many data sandboxes wait now, and for which modules (for tests and the benchmark). */
+  public String dataSandboxes() {
+    DataSandboxes current = data;
+    return current == null ? "none" : current.waiting() + " for " + current.demand();
   }
 
   /**
@@ -284,15 +320,22 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     pending.add(future);
+    List<String> modules = data == null ? List.of() : data.modulesOf(program);
     if (pool != null) {
       // From its arrival (it may wait for the self-test) to its answer, no refill competes with it.
       pool.callStarted();
+    }
+    if (data != null) {
+      data.callStarted(modules);
     }
     future.whenComplete(
         (result, error) -> {
           pending.remove(future);
           if (pool != null) {
             pool.callEnded();
+          }
+          if (data != null) {
+            data.callEnded();
           }
         });
     // A run that arrives before the self-test is done waits for it.
@@ -301,7 +344,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
           if (test.failure() != null) {
             future.completeExceptionally(unavailable(test.failure()));
           } else {
-            submit(program, test.host(), future, events);
+            submit(program, modules, test.host(), future, events);
           }
         });
     return future;
@@ -314,7 +357,11 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   private void submit(
-      Program program, SandboxHost host, CompletableFuture<RunResult> future, RunListener events) {
+      Program program,
+      List<String> modules,
+      SandboxHost host,
+      CompletableFuture<RunResult> future,
+      RunListener events) {
     // Cancelling the caller's future kills the sandbox (or, while queued, keeps it from starting).
     AtomicReference<SandboxRun> current = new AtomicReference<>();
     future.whenComplete(
@@ -325,7 +372,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
           }
         });
     try {
-      sandboxes.execute(() -> execute(program, host, current, future, events));
+      sandboxes.execute(() -> execute(program, modules, host, current, future, events));
     } catch (RejectedExecutionException e) {
       future.completeExceptionally(
           new RunFailure(
@@ -336,6 +383,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
   private void execute(
       Program program,
+      List<String> modules,
       SandboxHost host,
       AtomicReference<SandboxRun> current,
       CompletableFuture<RunResult> future,
@@ -343,8 +391,10 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if (future.isDone()) {
       return; // cancelled while queued
     }
+    // A data sandbox when one imported only modules the program imports; else a plain one.
     Optional<WaitingSandbox> waiting =
-        pool == null ? Optional.empty() : pool.take(program.language());
+        (data == null ? Optional.<WaitingSandbox>empty() : data.take(modules))
+            .or(() -> pool == null ? Optional.empty() : pool.take(program.language()));
     SandboxRun run =
         waiting
             .map(
@@ -387,9 +437,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       run.cancel(); // cancelled meanwhile: execute() below kills and cleans up at once
     }
     events.sent(1);
-    events.log(
-        RunListener.Level.DEBUG,
-        "Local sandbox " + run.id() + (run.warm() ? " (started ahead of time)" : " started"));
+    events.log(RunListener.Level.DEBUG, "Local sandbox " + run.id() + run.startNote());
     // A run that ends in a stop on a signal is not answered: nothing is written any more, and
     // making its answer would only take the CPU the stop needs.
     try {
@@ -467,6 +515,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if (pool != null && pool.stopNow()) {
       idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
     }
+    if (data != null && data.stopNow()) {
+      idle = false;
+    }
     if (prepared.usable() && prepared.host().fontCache().stop()) {
       idle = false; // it killed the font scan's python
     }
@@ -484,6 +535,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if (pool != null) {
       long started = System.nanoTime();
       pool.close(); // what the waiting sandboxes left, removed
+      if (data != null) {
+        data.close();
+      }
       log.debug(
           "Waiting sandboxes killed and removed in {} ms",
           (System.nanoTime() - started) / 1_000_000);

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,26 @@ sealed interface RunCgroup permits CgroupV1Run, CgroupV2Run {
       "n=$1; shift; while [ \"$n\" -gt 0 ]; do echo $$ > \"$1\" || exit "
           + JOIN_FAILED
           + "; shift; n=$((n - 1)); done; exec \"$@\"";
+
+  /**
+   * For {@link #capCpu}: no cap of the run's own (the parent's cap on all sandboxes still holds).
+   */
+  double ANY_CPU = 0;
+
+  /** The period of a run's CPU cap, in microseconds. */
+  long CPU_PERIOD_US = 100_000;
+
+  /**
+   * Holds the run to {@code cpus} CPUs from now on, or lifts its own cap ({@link #ANY_CPU}): a data
+   * sandbox imports its modules with what the machine spares and gets its program's cap at
+   * hand-over.
+   */
+  void capCpu(double cpus) throws IOException;
+
+  /** The quota per {@link #CPU_PERIOD_US} of {@code cpus}, in microseconds: 1 ms at least. */
+  static long quotaUs(double cpus) {
+    return Math.max(1000, (long) (cpus * CPU_PERIOD_US));
+  }
 
   /** The cgroup.procs files a process must be written to, to be inside this run's limits. */
   List<Path> procsFiles();

@@ -131,6 +131,16 @@ final class SandboxRun {
     return id;
   }
 
+  /** " started", " (started ahead of time)", " (started ahead of time, numpy, pandas imported)". */
+  String startNote() {
+    if (warm == null) {
+      return " started";
+    }
+    return warm.preload().isEmpty()
+        ? " (started ahead of time)"
+        : " (started ahead of time, " + String.join(", ", warm.preload()) + " imported)";
+  }
+
   /**
    * Runs this sandbox at the lowest CPU priority ({@code nice -n 19}): for the self-test, which
    * runs while the server answers its first requests and must not take the CPU from them.
@@ -220,7 +230,7 @@ final class SandboxRun {
    */
   private List<String> writeBundle() throws IOException {
     Language language = program.language();
-    writeBundle(bundle, language, settings, host, false);
+    writeBundle(bundle, language, settings, host, false, List.of());
     Files.writeString(codeFile(bundle, language), program.code(), StandardCharsets.UTF_8);
     List<String> command = new ArrayList<>();
     if (lowPriority) {
@@ -236,10 +246,16 @@ final class SandboxRun {
   /**
    * Writes a bundle without its program: the directories, the spec, and what the spec's argv needs
    * besides the program (Node's memory watchdog; a waiting sandbox's Node launcher). Cold and warm
-   * sandboxes differ only in the argv's first part ({@link WarmLauncher}).
+   * sandboxes differ only in the argv's first part ({@link WarmLauncher}), which in a data sandbox
+   * also imports {@code preload}.
    */
   static void writeBundle(
-      Path bundle, Language language, LocalSandboxSettings settings, SandboxHost host, boolean warm)
+      Path bundle,
+      Language language,
+      LocalSandboxSettings settings,
+      SandboxHost host,
+      boolean warm,
+      List<String> preload)
       throws IOException {
     Files.createDirectory(bundle, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
     Path code = Files.createDirectories(bundle.resolve("rootfs").resolve("code"));
@@ -271,7 +287,8 @@ final class SandboxRun {
                 settings.memoryMebibytes(),
                 preloads,
                 addressSpace > 0,
-                warm);
+                warm,
+                preload);
     Path spec = bundle.resolve("config.json");
     Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
     Files.writeString(

@@ -75,6 +75,7 @@ final class SandboxRuntimes {
    *     warm launcher)
    * @param addressSpaceLimited whether Python runs under RLIMIT_AS (no host cgroup)
    * @param warm whether the interpreter waits for its program first ({@link WarmLauncher})
+   * @param preload what a waiting Python imports before it waits (a data sandbox's modules)
    */
   List<String> command(
       Language language,
@@ -82,11 +83,12 @@ final class SandboxRuntimes {
       long memoryMebibytes,
       List<String> nodePreloads,
       boolean addressSpaceLimited,
-      boolean warm) {
+      boolean warm,
+      List<String> preload) {
     String interpreter = interpreters.get(language);
     String bootstrap =
         warm
-            ? WarmLauncher.python(addressSpaceLimited)
+            ? WarmLauncher.python(addressSpaceLimited, preload)
             : addressSpaceLimited ? PythonBootstrap.ONE_ARENA_SOURCE : PythonBootstrap.SOURCE;
     return switch (language) {
       // -I: isolated mode; ignores PYTHON* variables and the user site directory.
@@ -98,9 +100,9 @@ final class SandboxRuntimes {
         List<String> argv = new ArrayList<>();
         argv.add(interpreter);
         argv.add("--max-old-space-size=" + (memoryMebibytes * 3 / 4));
-        for (String preload : nodePreloads) {
+        for (String script : nodePreloads) {
           argv.add("--require");
-          argv.add(preload);
+          argv.add(script);
         }
         argv.add(codePath);
         yield List.copyOf(argv);

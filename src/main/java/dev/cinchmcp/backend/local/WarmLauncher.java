@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.PythonBootstrap;
+import java.util.List;
 
 /**
  * What runs first in a sandbox started ahead of time: the interpreter comes up, writes {@link
@@ -34,13 +35,18 @@ final class WarmLauncher {
 
   private WarmLauncher() {}
 
-  /** The {@code -c} source of a waiting Python: wait, then the cold run's bootstrap. */
-  static String python(boolean oneArena) {
+  /**
+   * The {@code -c} source of a waiting Python: import {@code preload} (a data sandbox's heavy
+   * modules; none for a plain one), wait, then the cold run's bootstrap. A module that fails to
+   * import is left out: the program's own import then fails as it would in a cold run.
+   */
+  static String python(boolean oneArena, List<String> preload) {
     return PythonBootstrap.withWait(
         String.join(
             "\n",
             // os is imported by every Python start (site), so this adds no module
             "import os",
+            preload.isEmpty() ? "" : preloading(preload),
             "os.write(1, b'\\x06')",
             "_got = b''",
             "while True:",
@@ -54,6 +60,24 @@ final class WarmLauncher {
             "del _got, _chunk, os",
             ""),
         oneArena);
+  }
+
+  /**
+   * Imports the modules, with matplotlib's font list in place first (as the bootstrap would give it
+   * to the program's own import): one name per line, checked by the caller to be a dotted name.
+   */
+  private static String preloading(List<String> modules) {
+    StringBuilder code = new StringBuilder("import sys\n");
+    if (modules.stream().anyMatch(module -> module.startsWith("matplotlib"))) {
+      code.append(PythonBootstrap.FONT_LIST);
+    }
+    code.append("for _m in (");
+    for (String module : modules) {
+      code.append('\'').append(module).append("', ");
+    }
+    return code.append(
+            "):\n    try:\n        __import__(_m)\n    except Exception:\n        pass\ndel _m, sys")
+        .toString();
   }
 
   /** The Node preload ({@code --require}): wait, then let Node load the main module. */

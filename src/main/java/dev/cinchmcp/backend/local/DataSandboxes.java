@@ -1,0 +1,242 @@
+package dev.cinchmcp.backend.local;
+
+import dev.cinchmcp.backend.DaemonThreads;
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.PythonImports;
+import dev.cinchmcp.backend.WarmPool;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Python sandboxes started ahead that have already imported a data program's heavy modules (numpy,
+ * pandas, matplotlib...): the imports take seconds at half a CPU, and are most of a data call's
+ * time. Each is used once, like any waiting sandbox ({@link WaitingSandbox}).
+ *
+ * <p>Which modules: those the program's own import statements name ({@link PythonImports}) that are
+ * installed where the sandbox sees them, with their parent packages. A program gets a data sandbox
+ * only when it imports every module that sandbox imported, so that its memory limit holds exactly
+ * what it would hold had the program imported them itself; a program that imports none of them gets
+ * a plain sandbox and pays nothing.
+ *
+ * <p>When, and how many: none until a data call shows the demand; then up to the pool size, started
+ * only while no call runs (the plain pool's rule), for the modules that the last two data calls
+ * both imported (the last call's alone when they share none), so that work that alternates between
+ * a table and a chart keeps a sandbox that fits both. After the pool's idle limit with no data
+ * call, none is kept until the next data call.
+ */
+final class DataSandboxes implements AutoCloseable {
+
+  /** Starts one data sandbox that imports the given modules. */
+  @FunctionalInterface
+  interface Starter {
+    WaitingSandbox start(List<String> modules) throws IOException;
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(DataSandboxes.class);
+
+  private final int size;
+  private final long idleLimitNanos;
+  private final List<String> pythonDirs;
+  private final Starter starter;
+  private final LongSupplier clock;
+  private final ExecutorService closer;
+
+  // Guarded by this.
+  private WarmPool<WaitingSandbox> pool;
+  private List<String> demand = List.of();
+  private List<String> lastCall = List.of();
+  private long lastDataCall;
+  private int callsRunning;
+  private boolean closed;
+
+  /**
+   * @param size how many to keep at most (the pool setting); 0 keeps none
+   * @param pythonDirs where the sandbox's Python finds installed packages, in its order
+   */
+  DataSandboxes(
+      int size, Duration idleLimit, List<String> pythonDirs, Starter starter, LongSupplier clock) {
+    this.size = size;
+    this.idleLimitNanos = idleLimit.toNanos();
+    this.pythonDirs = List.copyOf(pythonDirs);
+    this.starter = starter;
+    this.clock = clock;
+    this.closer = Executors.newCachedThreadPool(DaemonThreads.named("cinchmcp-data-pool-close"));
+  }
+
+  /**
+   * The heavy modules {@code program} imports that are installed for the sandbox, parents first
+   * ("matplotlib", "matplotlib.pyplot"); empty for JavaScript and for a program that imports none.
+   */
+  List<String> modulesOf(Program program) {
+    if (program.language() != Language.PYTHON || pythonDirs.isEmpty()) {
+      return List.of();
+    }
+    List<String> named = PythonImports.heavy(program.source());
+    if (named.isEmpty()) {
+      return List.of();
+    }
+    List<String> installed = new ArrayList<>();
+    for (String module : PythonImports.withParents(named)) {
+      if (installed(module)) {
+        installed.add(module);
+      }
+    }
+    return List.copyOf(installed);
+  }
+
+  /** Whether a module of this dotted name is installed in one of the Python dirs. */
+  private boolean installed(String module) {
+    String relative = module.replace('.', '/');
+    int slash = relative.lastIndexOf('/');
+    String leaf = relative.substring(slash + 1);
+    for (String dir : pythonDirs) {
+      Path path = Path.of(dir, relative);
+      if (Files.isDirectory(path) || Files.isRegularFile(Path.of(dir, relative + ".py"))) {
+        return true;
+      }
+      Path parent = path.getParent();
+      if (Files.isDirectory(parent)) {
+        try (DirectoryStream<Path> native_ = Files.newDirectoryStream(parent, leaf + ".*.so")) {
+          if (native_.iterator().hasNext()) {
+            return true;
+          }
+        } catch (IOException e) {
+          // unreadable: not found here
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A call began that imports {@code modules} (empty: a plain call): no start competes with it. A
+   * data call records the demand, so that sandboxes for it are started once the calls are over.
+   */
+  synchronized void callStarted(List<String> modules) {
+    long now = clock.getAsLong();
+    if (pool != null && now - lastDataCall > idleLimitNanos) {
+      retire(); // no data call for the idle limit: demand must show again
+      demand = List.of();
+      lastCall = List.of();
+    }
+    if (!modules.isEmpty() && !closed && size > 0) {
+      lastDataCall = now;
+      List<String> wanted = shared(lastCall, modules);
+      lastCall = modules;
+      if (!wanted.equals(demand)) {
+        retire();
+        demand = wanted;
+        pool =
+            new WarmPool<>(
+                Map.of(Language.PYTHON, size),
+                Duration.ofNanos(idleLimitNanos),
+                language -> starter.start(wanted),
+                "cinchmcp-data-pool");
+        for (int i = 0; i < callsRunning; i++) {
+          pool.callStarted(); // the calls already running hold its refill too
+        }
+      }
+    }
+    callsRunning++;
+    if (pool != null) {
+      pool.callStarted();
+    }
+  }
+
+  /** A call ended: with none left running, the data sandboxes in demand are started. */
+  synchronized void callEnded() {
+    callsRunning--;
+    if (pool != null) {
+      pool.callEnded();
+    }
+  }
+
+  /**
+   * A waiting sandbox for a program that imports {@code modules}, when one imported only modules
+   * among them; empty otherwise (the caller takes a plain one).
+   */
+  Optional<WaitingSandbox> take(List<String> modules) {
+    WarmPool<WaitingSandbox> current;
+    synchronized (this) {
+      if (modules.isEmpty() || pool == null || !modules.containsAll(demand)) {
+        return Optional.empty();
+      }
+      current = pool;
+    }
+    return current.take(Language.PYTHON);
+  }
+
+  /** The modules the sandboxes kept now import; empty when none are in demand. */
+  synchronized List<String> demand() {
+    return demand;
+  }
+
+  /** How many data sandboxes wait now (for tests and the benchmark's checks). */
+  synchronized int waiting() {
+    return pool == null ? 0 : pool.waiting(Language.PYTHON);
+  }
+
+  /**
+   * The modules of {@code modules} that {@code previous} imported too, in {@code modules}' order;
+   * {@code modules} when they share none (or there was no previous data call).
+   */
+  static List<String> shared(List<String> previous, List<String> modules) {
+    List<String> both = modules.stream().filter(previous::contains).toList();
+    return both.isEmpty() ? modules : both;
+  }
+
+  /** Closes the current pool in the background: its sandboxes are killed and removed. */
+  private void retire() {
+    WarmPool<WaitingSandbox> old = pool;
+    pool = null;
+    if (old != null) {
+      log.debug("Data sandboxes for {} no longer kept", demand);
+      old.stopNow();
+      closer.execute(old::close);
+    }
+  }
+
+  /** Kills every waiting data sandbox at once (a stop on a signal); says whether it killed any. */
+  boolean stopNow() {
+    WarmPool<WaitingSandbox> current;
+    synchronized (this) {
+      closed = true;
+      current = pool;
+    }
+    return current != null && current.stopNow();
+  }
+
+  /** Kills and removes every waiting data sandbox, and the ones being retired. */
+  @Override
+  public void close() {
+    WarmPool<WaitingSandbox> current;
+    synchronized (this) {
+      closed = true;
+      current = pool;
+      pool = null;
+    }
+    if (current != null) {
+      current.close();
+    }
+    closer.shutdown();
+    try {
+      closer.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
