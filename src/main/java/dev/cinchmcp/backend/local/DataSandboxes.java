@@ -48,6 +48,19 @@ final class DataSandboxes implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DataSandboxes.class);
 
+  /**
+   * What importing a package imports in any case: pandas imports numpy, so a program that imports
+   * pandas may take a sandbox that imported numpy alone, and its memory holds what it would anyway.
+   */
+  private static final Map<String, List<String>> IMPORTS_TOO =
+      Map.of(
+          "pandas", List.of("numpy"),
+          "matplotlib", List.of("numpy"),
+          "scipy", List.of("numpy"),
+          "sklearn", List.of("numpy", "scipy"),
+          "seaborn", List.of("numpy", "pandas", "matplotlib"),
+          "statsmodels", List.of("numpy", "scipy", "pandas"));
+
   private final int size;
   private final long idleLimitNanos;
   private final List<String> pythonDirs;
@@ -78,8 +91,9 @@ final class DataSandboxes implements AutoCloseable {
   }
 
   /**
-   * The heavy modules {@code program} imports that are installed for the sandbox, parents first
-   * ("matplotlib", "matplotlib.pyplot"); empty for JavaScript and for a program that imports none.
+   * The heavy modules {@code program} imports that are installed for the sandbox, with their
+   * parents and what they import in any case, sorted ("matplotlib", "matplotlib.pyplot", "numpy");
+   * empty for JavaScript and for a program that imports none.
    */
   List<String> modulesOf(Program program) {
     if (program.language() != Language.PYTHON || pythonDirs.isEmpty()) {
@@ -93,8 +107,13 @@ final class DataSandboxes implements AutoCloseable {
     for (String module : PythonImports.withParents(named)) {
       if (installed(module)) {
         installed.add(module);
+        // only then: a program whose import fails imports nothing it would have brought
+        installed.addAll(
+            IMPORTS_TOO.getOrDefault(module, List.of()).stream().filter(this::installed).toList());
       }
     }
+    // Sorted (a parent before its modules): the same imports in another order are the same demand.
+    installed = installed.stream().distinct().sorted().toList();
     return List.copyOf(installed);
   }
 

@@ -206,10 +206,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         System::nanoTime);
   }
 
-  /** How many data sandboxes wait now, and for which modules (for tests and the benchmark). */
-  public String dataSandboxes() {
-    DataSandboxes current = data;
-    return current == null ? "none" : current.waiting() + " for " + current.demand();
+  /** How many data sandboxes wait now (for tests). */
+  int dataWaiting() {
+    return data == null ? 0 : data.waiting();
   }
 
   /**

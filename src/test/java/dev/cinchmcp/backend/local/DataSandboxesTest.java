@@ -1,0 +1,111 @@
+package dev.cinchmcp.backend.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Which modules a data program asks for, and which a data sandbox then imports, against a planted
+ * Python directory; no sandbox is started (its starter refuses), so that only the choice is seen.
+ */
+class DataSandboxesTest {
+
+  @TempDir Path site;
+
+  private final AtomicLong now = new AtomicLong();
+
+  private DataSandboxes sandboxes() throws IOException {
+    Files.createDirectories(site.resolve("numpy"));
+    Files.createDirectories(site.resolve("pandas"));
+    Files.createDirectories(site.resolve("matplotlib"));
+    Files.writeString(site.resolve("matplotlib/pyplot.py"), "");
+    Files.createDirectories(site.resolve("scipy/stats"));
+    Files.writeString(site.resolve("scipy/_lib.cpython-311-x86_64-linux-gnu.so"), "");
+    return new DataSandboxes(
+        1,
+        Duration.ofMinutes(10),
+        List.of(site.resolve("missing").toString(), site.toString()),
+        modules -> {
+          throw new IOException("no sandbox in this test");
+        },
+        now::get);
+  }
+
+  private static Program python(String code) {
+    return new Program(code, Language.PYTHON);
+  }
+
+  @Test
+  void aProgramAsksForTheInstalledModulesItImportsWithTheirParentsAndWhatTheyImport()
+      throws IOException {
+    try (DataSandboxes data = sandboxes()) {
+      assertEquals(
+          List.of("matplotlib", "matplotlib.pyplot", "numpy", "pandas"),
+          data.modulesOf(python("import pandas as pd\nimport matplotlib.pyplot as plt\n")));
+      assertEquals(
+          List.of("numpy", "scipy", "scipy._lib", "scipy.stats"),
+          data.modulesOf(python("from scipy import stats, _lib, optimize, norm\n")),
+          "a module only when installed: a file, a folder or a native library");
+      assertEquals(List.of(), data.modulesOf(python("import sklearn\nimport os\n")));
+      assertEquals(List.of(), data.modulesOf(new Program("import numpy", Language.JAVASCRIPT)));
+    }
+  }
+
+  @Test
+  void theDemandIsWhatTheLastTwoDataCallsBothImported() throws IOException {
+    try (DataSandboxes data = sandboxes()) {
+      assertEquals(List.of(), data.demand(), "none before a data call");
+      data.callStarted(List.of());
+      data.callEnded();
+      assertEquals(List.of(), data.demand(), "a plain call shows no demand");
+      List<String> table = List.of("numpy", "pandas");
+      List<String> chart = List.of("matplotlib", "matplotlib.pyplot", "numpy", "pandas");
+      data.callStarted(table);
+      data.callEnded();
+      assertEquals(table, data.demand());
+      data.callStarted(chart);
+      data.callEnded();
+      assertEquals(table, data.demand(), "what both imported: fits a table and a chart");
+      data.callStarted(chart);
+      data.callEnded();
+      assertEquals(chart, data.demand(), "two charts in a row");
+      data.callStarted(List.of("scipy"));
+      data.callEnded();
+      assertEquals(List.of("scipy"), data.demand(), "nothing shared: the last call's");
+    }
+  }
+
+  @Test
+  void aProgramTakesADataSandboxOnlyWhenItImportsAllItsModules() throws IOException {
+    try (DataSandboxes data = sandboxes()) {
+      data.callStarted(List.of("numpy", "pandas"));
+      data.callEnded();
+      // Nothing waits (the starter refuses), but the rule is asked first: no pool is touched.
+      assertTrue(data.take(List.of("numpy")).isEmpty());
+      assertTrue(data.take(List.of()).isEmpty());
+      assertTrue(data.take(List.of("numpy", "pandas", "scipy")).isEmpty(), "none waiting");
+    }
+  }
+
+  @Test
+  void afterTheIdleLimitWithNoDataCallTheDemandMustShowAgain() throws IOException {
+    try (DataSandboxes data = sandboxes()) {
+      data.callStarted(List.of("numpy"));
+      data.callEnded();
+      now.addAndGet(Duration.ofMinutes(11).toNanos());
+      data.callStarted(List.of());
+      data.callEnded();
+      assertEquals(List.of(), data.demand());
+    }
+  }
+}
