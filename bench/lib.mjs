@@ -162,3 +162,21 @@ export function routeReplies(stdout, waiting) {
     }
   });
 }
+
+// Proportional set size of the tree: shared pages (runsc's and the interpreters' code) counted once
+// over all the processes that share them, unlike an RSS sum. `pinned` is the part the machine cannot
+// take back under memory pressure: anonymous and shared-memory pages (Go heaps, interpreter heaps,
+// the sandboxes' memory files). The rest of PSS is file pages (the runsc, python and node binaries):
+// page cache, shared with every other use of those files, and reclaimable.
+export function treePss(pid) {
+  const total = { pss: 0, pinned: 0 };
+  for (const p of [pid, ...descendants(pid)]) {
+    try {
+      const rollup = fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8');
+      const kb = (key) => Number((rollup.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm')) || [0, 0])[1]);
+      total.pss += kb('Pss');
+      total.pinned += kb('Pss_Anon') + kb('Pss_Shmem');
+    } catch { /* gone */ }
+  }
+  return total;
+}

@@ -9,7 +9,7 @@
 // Round trips are the client's: a tools/call written -> its answer read (process.hrtime).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { descendants, routeReplies, treeMemory } from './lib.mjs';
+import { descendants, routeReplies, treeMemory, treePss } from './lib.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
@@ -54,24 +54,6 @@ function treeTicks(pid) {
       const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       total += Number(f[11]) + Number(f[12]);
-    } catch { /* gone */ }
-  }
-  return total;
-}
-
-// Proportional set size of the tree: shared pages (runsc's and the interpreters' code) counted once
-// over all the processes that share them, unlike an RSS sum. `pinned` is the part the machine cannot
-// take back under memory pressure: anonymous and shared-memory pages (Go heaps, interpreter heaps,
-// the sandboxes' memory files). The rest of PSS is file pages (the runsc, python and node binaries):
-// page cache, shared with every other use of those files, and reclaimable.
-function treePss(pid) {
-  const total = { pss: 0, pinned: 0 };
-  for (const p of [pid, ...descendants(pid)]) {
-    try {
-      const rollup = fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8');
-      const kb = (key) => Number((rollup.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm')) || [0, 0])[1]);
-      total.pss += kb('Pss');
-      total.pinned += kb('Pss_Anon') + kb('Pss_Shmem');
     } catch { /* gone */ }
   }
   return total;

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,10 +33,10 @@ import org.slf4j.LoggerFactory;
  * what it would hold had the program imported them itself; a program that imports none of them gets
  * a plain sandbox and pays nothing.
  *
- * <p>When, and how many: none until a data call shows the demand; then up to the pool size, started
- * only while no call runs (the plain pool's rule), for the modules that the last two data calls
- * both imported (the last call's alone when they share none), so that work that alternates between
- * a table and a chart keeps a sandbox that fits both. After the pool's idle limit with no data
+ * <p>When, and how many: none until a data call shows the demand; then the pool size of them (as
+ * for each language), started only while no call runs (the plain pool's rule), for each of the
+ * {@value #KINDS} sets of modules the latest data calls imported: work that alternates between a
+ * pandas table and a matplotlib chart keeps one of each. After the pool's idle limit with no data
  * call, none is kept until the next data call.
  */
 final class DataSandboxes implements AutoCloseable {
@@ -68,10 +69,12 @@ final class DataSandboxes implements AutoCloseable {
   private final LongSupplier clock;
   private final ExecutorService closer;
 
-  // Guarded by this.
-  private WarmPool<WaitingSandbox> pool;
-  private List<String> demand = List.of();
-  private List<String> lastCall = List.of();
+  /** How many sets of modules have sandboxes kept at once. */
+  static final int KINDS = 2;
+
+  // Guarded by this. The pools by their modules, the one of the latest data call last.
+  private final LinkedHashMap<List<String>, WarmPool<WaitingSandbox>> pools =
+      new LinkedHashMap<>(4, 0.75f, true);
   private long lastDataCall;
   private int callsRunning;
   private boolean closed;
@@ -143,35 +146,35 @@ final class DataSandboxes implements AutoCloseable {
 
   /**
    * A call began that imports {@code modules} (empty: a plain call): no start competes with it. A
-   * data call records the demand, so that sandboxes for it are started once the calls are over.
+   * data call records the demand, so that a sandbox for its modules is started once the calls are
+   * over.
    */
   synchronized void callStarted(List<String> modules) {
     long now = clock.getAsLong();
-    if (pool != null && now - lastDataCall > idleLimitNanos) {
-      retire(); // no data call for the idle limit: demand must show again
-      demand = List.of();
-      lastCall = List.of();
+    if (!pools.isEmpty() && now - lastDataCall > idleLimitNanos) {
+      // no data call for the idle limit: none is kept until the demand shows again
+      new ArrayList<>(pools.keySet()).forEach(this::retire);
     }
     if (!modules.isEmpty() && !closed && size > 0) {
       lastDataCall = now;
-      List<String> wanted = shared(lastCall, modules);
-      lastCall = modules;
-      if (!wanted.equals(demand)) {
-        retire();
-        demand = wanted;
-        pool =
+      if (pools.get(modules) == null) {
+        WarmPool<WaitingSandbox> pool =
             new WarmPool<>(
                 Map.of(Language.PYTHON, size),
                 Duration.ofNanos(idleLimitNanos),
-                language -> starter.start(wanted),
+                language -> starter.start(modules),
                 "cinchmcp-data-pool");
         for (int i = 0; i < callsRunning; i++) {
           pool.callStarted(); // the calls already running hold its refill too
         }
+        pools.put(modules, pool);
+        if (pools.size() > KINDS) {
+          retire(pools.keySet().iterator().next()); // the one used longest ago
+        }
       }
     }
     callsRunning++;
-    if (pool != null) {
+    for (WarmPool<WaitingSandbox> pool : pools.values()) {
       pool.callStarted();
     }
   }
@@ -179,51 +182,51 @@ final class DataSandboxes implements AutoCloseable {
   /** A call ended: with none left running, the data sandboxes in demand are started. */
   synchronized void callEnded() {
     callsRunning--;
-    if (pool != null) {
+    for (WarmPool<WaitingSandbox> pool : pools.values()) {
       pool.callEnded();
     }
   }
 
   /**
-   * A waiting sandbox for a program that imports {@code modules}, when one imported only modules
-   * among them; empty otherwise (the caller takes a plain one).
+   * A waiting sandbox for a program that imports {@code modules}: of those that imported only
+   * modules among them, one that imported the most; empty when there is none (the caller takes a
+   * plain one).
    */
   Optional<WaitingSandbox> take(List<String> modules) {
-    WarmPool<WaitingSandbox> current;
+    List<WarmPool<WaitingSandbox>> fitting = new ArrayList<>();
     synchronized (this) {
-      if (modules.isEmpty() || pool == null || !modules.containsAll(demand)) {
+      if (modules.isEmpty()) {
         return Optional.empty();
       }
-      current = pool;
+      pools.entrySet().stream()
+          .filter(kind -> modules.containsAll(kind.getKey()))
+          .sorted((a, b) -> b.getKey().size() - a.getKey().size())
+          .forEach(kind -> fitting.add(kind.getValue()));
     }
-    return current.take(Language.PYTHON);
+    for (WarmPool<WaitingSandbox> pool : fitting) {
+      Optional<WaitingSandbox> sandbox = pool.take(Language.PYTHON);
+      if (sandbox.isPresent()) {
+        return sandbox;
+      }
+    }
+    return Optional.empty();
   }
 
-  /** The modules the sandboxes kept now import; empty when none are in demand. */
-  synchronized List<String> demand() {
-    return demand;
+  /** The sets of modules sandboxes are kept for, the latest data call's last. */
+  synchronized List<List<String>> demand() {
+    return List.copyOf(pools.keySet());
   }
 
-  /** How many data sandboxes wait now (for tests and the benchmark's checks). */
+  /** How many data sandboxes wait now (for tests). */
   synchronized int waiting() {
-    return pool == null ? 0 : pool.waiting(Language.PYTHON);
+    return pools.values().stream().mapToInt(pool -> pool.waiting(Language.PYTHON)).sum();
   }
 
-  /**
-   * The modules of {@code modules} that {@code previous} imported too, in {@code modules}' order;
-   * {@code modules} when they share none (or there was no previous data call).
-   */
-  static List<String> shared(List<String> previous, List<String> modules) {
-    List<String> both = modules.stream().filter(previous::contains).toList();
-    return both.isEmpty() ? modules : both;
-  }
-
-  /** Closes the current pool in the background: its sandboxes are killed and removed. */
-  private void retire() {
-    WarmPool<WaitingSandbox> old = pool;
-    pool = null;
+  /** Kills the sandboxes of {@code modules} and removes them in the background. */
+  private void retire(List<String> modules) {
+    WarmPool<WaitingSandbox> old = pools.remove(modules);
     if (old != null) {
-      log.debug("Data sandboxes for {} no longer kept", demand);
+      log.debug("Data sandboxes for {} no longer kept", modules);
       old.stopNow();
       closer.execute(old::close);
     }
@@ -231,26 +234,28 @@ final class DataSandboxes implements AutoCloseable {
 
   /** Kills every waiting data sandbox at once (a stop on a signal); says whether it killed any. */
   boolean stopNow() {
-    WarmPool<WaitingSandbox> current;
+    List<WarmPool<WaitingSandbox>> all;
     synchronized (this) {
       closed = true;
-      current = pool;
+      all = new ArrayList<>(pools.values());
     }
-    return current != null && current.stopNow();
+    boolean killed = false;
+    for (WarmPool<WaitingSandbox> pool : all) { // a loop, not a lambda: a stop runs this cold
+      killed |= pool.stopNow();
+    }
+    return killed;
   }
 
   /** Kills and removes every waiting data sandbox, and the ones being retired. */
   @Override
   public void close() {
-    WarmPool<WaitingSandbox> current;
+    List<WarmPool<WaitingSandbox>> all;
     synchronized (this) {
       closed = true;
-      current = pool;
-      pool = null;
+      all = new ArrayList<>(pools.values());
+      pools.clear();
     }
-    if (current != null) {
-      current.close();
-    }
+    all.forEach(WarmPool::close);
     closer.shutdown();
     try {
       closer.awaitTermination(5, TimeUnit.SECONDS);

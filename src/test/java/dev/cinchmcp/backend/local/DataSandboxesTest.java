@@ -62,34 +62,33 @@ class DataSandboxesTest {
   }
 
   @Test
-  void theDemandIsWhatTheLastTwoDataCallsBothImported() throws IOException {
+  void sandboxesAreKeptForTheModulesOfTheLatestTwoKindsOfDataCall() throws IOException {
     try (DataSandboxes data = sandboxes()) {
       assertEquals(List.of(), data.demand(), "none before a data call");
       data.callStarted(List.of());
       data.callEnded();
       assertEquals(List.of(), data.demand(), "a plain call shows no demand");
       List<String> table = List.of("numpy", "pandas");
-      List<String> chart = List.of("matplotlib", "matplotlib.pyplot", "numpy", "pandas");
-      data.callStarted(table);
-      data.callEnded();
-      assertEquals(table, data.demand());
-      data.callStarted(chart);
-      data.callEnded();
-      assertEquals(table, data.demand(), "what both imported: fits a table and a chart");
-      data.callStarted(chart);
-      data.callEnded();
-      assertEquals(chart, data.demand(), "two charts in a row");
-      data.callStarted(List.of("scipy"));
-      data.callEnded();
-      assertEquals(List.of("scipy"), data.demand(), "nothing shared: the last call's");
+      List<String> chart = List.of("matplotlib", "matplotlib.pyplot", "numpy");
+      List<String> stats = List.of("numpy", "scipy");
+      call(data, table);
+      call(data, chart);
+      call(data, table);
+      assertEquals(List.of(chart, table), data.demand(), "a table and a chart, alternating");
+      call(data, stats);
+      assertEquals(List.of(table, stats), data.demand(), "the one used longest ago goes");
     }
+  }
+
+  private static void call(DataSandboxes data, List<String> modules) {
+    data.callStarted(modules);
+    data.callEnded();
   }
 
   @Test
   void aProgramTakesADataSandboxOnlyWhenItImportsAllItsModules() throws IOException {
     try (DataSandboxes data = sandboxes()) {
-      data.callStarted(List.of("numpy", "pandas"));
-      data.callEnded();
+      call(data, List.of("numpy", "pandas"));
       // Nothing waits (the starter refuses), but the rule is asked first: no pool is touched.
       assertTrue(data.take(List.of("numpy")).isEmpty());
       assertTrue(data.take(List.of()).isEmpty());
@@ -100,8 +99,7 @@ class DataSandboxesTest {
   @Test
   void afterTheIdleLimitWithNoDataCallTheDemandMustShowAgain() throws IOException {
     try (DataSandboxes data = sandboxes()) {
-      data.callStarted(List.of("numpy"));
-      data.callEnded();
+      call(data, List.of("numpy"));
       now.addAndGet(Duration.ofMinutes(11).toNanos());
       data.callStarted(List.of());
       data.callEnded();
