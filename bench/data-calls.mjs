@@ -10,7 +10,7 @@
 // sandbox waiting (PSS, its anonymous part, CPU over 10 s).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { median, routeReplies, treeCpu, treePss, untilQuiet } from './lib.mjs';
+import { descendants, median, routeReplies, treeCpu, treePss, untilQuiet } from './lib.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
@@ -74,7 +74,10 @@ async function idleCost(pid) {
   await sleep(10_000);
   const cpu = (treeCpu(pid).ms - cpu0) / (now() - t0) * 100;
   const pss = treePss(pid);
-  return `PSS ${(pss.pss / 1024).toFixed(0)} MB, anonymous and shared ${(pss.pinned / 1024).toFixed(0)} MB, CPU ${cpu.toFixed(2)} % of a core`;
+  const sandboxes = descendants(pid).filter((p) => {
+    try { return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('runsc-sandbox'); } catch { return false; }
+  }).length;
+  return `${sandboxes} sandboxes waiting: PSS ${(pss.pss / 1024).toFixed(0)} MB, anonymous and shared ${(pss.pinned / 1024).toFixed(0)} MB, CPU ${cpu.toFixed(2)} % of a core`;
 }
 
 const fmt = (xs) => `p50 ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)}, n=${xs.length})`;

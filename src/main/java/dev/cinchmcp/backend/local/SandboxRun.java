@@ -316,10 +316,24 @@ final class SandboxRun {
     return (settings.wallClock().toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s";
   }
 
-  /** {@code runsc ... run --bundle DIR ID}, with its log in the bundle. */
+  /**
+   * {@code runsc ... run --bundle DIR ID}, with its log in the bundle. The host's read-only folders
+   * (/usr, /lib, /bin) with exclusive file access: the sandbox keeps what it looked up instead of
+   * asking the host again at every lookup, measured 8 % faster for a cold {@code import numpy,
+   * pandas} here (bench/file-access.mjs). A sandbox then does not see what changes on the host
+   * after its start, which a run never needs; a waiting one is not handed out once a package folder
+   * has changed ({@link SandboxRuntimes#fingerprint}).
+   */
   static List<String> runscRun(SandboxHost host, Path bundle, String id) {
     return host.runsc()
-        .command("--log", logFile(bundle).toString(), "run", "--bundle", bundle.toString(), id);
+        .command(
+            "--file-access-mounts=exclusive",
+            "--log",
+            logFile(bundle).toString(),
+            "run",
+            "--bundle",
+            bundle.toString(),
+            id);
   }
 
   private Path logFile() {

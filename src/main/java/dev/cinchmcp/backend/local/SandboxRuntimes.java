@@ -111,9 +111,13 @@ final class SandboxRuntimes {
   }
 
   /**
-   * What identifies the interpreter a sandbox starts now: its real path, size and change time. A
-   * waiting sandbox whose interpreter was upgraded since its start is not handed out (a cold run
-   * would run the new one).
+   * What identifies the interpreter a sandbox starts now and the packages it finds: its real path,
+   * size and change time, and the change time of each folder packages are installed in. A waiting
+   * sandbox whose fingerprint changed since its start is not handed out (a cold run would run the
+   * new interpreter, or find the new package): sandboxes see the host's folders with exclusive file
+   * access ({@link SandboxRun#runscRun}), so one started before an install would not see it. pip,
+   * npm and apt change such a folder when they add or upgrade a package (its dist-info or
+   * package.json folder is named with its version).
    */
   Optional<String> fingerprint(Language language) {
     String interpreter = interpreters.get(language);
@@ -122,10 +126,28 @@ final class SandboxRuntimes {
     }
     try {
       Path real = Path.of(interpreter).toRealPath();
-      BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class);
-      return Optional.of(real + ":" + attributes.size() + ":" + attributes.lastModifiedTime());
+      StringBuilder print = new StringBuilder(real + ":" + changed(real));
+      List<String> packageDirs =
+          language == Language.PYTHON
+              ? HostPackages.pythonDirs(
+                  real, real.getFileName().toString().replaceFirst("^python", ""))
+              : HostPackages.NODE_DIRS;
+      for (String dir : packageDirs) {
+        print.append(' ').append(dir).append(':').append(changed(Path.of(dir)));
+      }
+      return Optional.of(print.toString());
     } catch (IOException e) {
       return Optional.empty();
+    }
+  }
+
+  /** Size and change time; "-" for a path that is not there. */
+  private static String changed(Path path) {
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+      return attributes.size() + ":" + attributes.lastModifiedTime();
+    } catch (IOException e) {
+      return "-";
     }
   }
 

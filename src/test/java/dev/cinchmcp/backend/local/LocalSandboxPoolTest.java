@@ -6,12 +6,14 @@ import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Requires;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -211,6 +213,42 @@ class LocalSandboxPoolTest {
         .descendants()
         .filter(p -> p.info().arguments().map(a -> String.join(" ", a)).orElse("").contains(prefix))
         .toList();
+  }
+
+  /**
+   * Sandboxes see the host's folders with exclusive file access, which caches what they looked up:
+   * one that waited since before a package was installed must not be handed the program that
+   * imports it. Root only (it installs into /usr/local, as pip does).
+   */
+  @Test
+  void aPackageInstalledWhileASandboxWaitsIsFoundByTheNextCall() throws Exception {
+    Path python = Path.of("/usr/bin/python3").toRealPath();
+    Path site =
+        Path.of(
+            "/usr/local/lib",
+            python.getFileName().toString(),
+            "dist-packages"); // Debian's python3 looks here first
+    assumeTrue(Files.isWritable(site.getParent()), "root, to install into " + site);
+    String module = "cinchmcp_installed_" + ProcessHandle.current().pid();
+    boolean made = Files.notExists(site);
+    Files.createDirectories(site);
+    withWarmRunner(
+        1,
+        runner -> {
+          assertTrue(ranWarm(runner, PY), "a sandbox waits, started before the install");
+          Sandboxes.awaitPoolFull(runner);
+          try {
+            Files.writeString(site.resolve(module + ".py"), "X = 42\n");
+            RunResult result =
+                await(Sandboxes.python(runner, "import " + module + "\nprint(" + module + ".X)"));
+            assertEquals("42\n", result.stdout().text(), describe(result));
+          } finally {
+            Files.deleteIfExists(site.resolve(module + ".py"));
+            if (made) {
+              Files.deleteIfExists(site);
+            }
+          }
+        });
   }
 
   private static void killRunProcesses() {
