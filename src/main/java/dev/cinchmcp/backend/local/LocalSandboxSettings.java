@@ -102,7 +102,7 @@ public record LocalSandboxSettings(
     return with(c -> c.stateDir = value);
   }
 
-  /** With runs allowed {@code value} from their start (the service's 10 s by default). */
+  /** With runs allowed {@code value} from their start (the service's 10 s by default; tests). */
   public LocalSandboxSettings withWallClock(Duration value) {
     return with(c -> c.wallClock = value);
   }
