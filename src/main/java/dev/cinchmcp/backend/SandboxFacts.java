@@ -1,22 +1,26 @@
 package dev.cinchmcp.backend;
 
-import java.time.Duration;
+import dev.cinchmcp.config.SandboxLimits;
 import java.util.Objects;
 
 /**
  * What a program can count on in the sandbox, written once: the tool's description, the input
  * schema's texts, the notes in a result, {@code --help} and the README all take their wording from
- * here (a test holds the README to it). The limits are the Cinch service's, which the local gVisor
- * sandbox enforces too; the language versions are the service's unless the backend that serves
- * knows its own (the local sandbox reports the interpreters it really runs).
+ * here (a test holds the README to it). The limits are the Cinch service's ({@link
+ * SandboxLimits#SERVICE}); the local and docker backends hold the same unless the user set others
+ * ({@code CINCH_SANDBOX_*}), and then state those. The language versions are the service's unless
+ * the backend that serves knows its own (the local sandbox reports the interpreters it really
+ * runs).
  *
  * @param runtimes the languages and versions, e.g. "Python 3.12 and Node 20"
  * @param limits the limits that hold, as a phrase, e.g. "10 seconds, 256 MB of memory, half a CPU"
  * @param isolation what keeps a program in, as a short phrase, e.g. "gVisor"
  * @param packages what a program can import besides the standard library, as a phrase that follows
  *     the runtimes ({@link #STANDARD_LIBRARY_ONLY}, {@link #installedPackages})
+ * @param timeLimitSeconds the wall clock a run is stopped at, for the notes of a run that timed out
  */
-public record SandboxFacts(String runtimes, String limits, String isolation, String packages) {
+public record SandboxFacts(
+    String runtimes, String limits, String isolation, String packages, long timeLimitSeconds) {
 
   /**
    * The hosted API's sandboxes, and the official images of the docker backend: nothing but the
@@ -32,38 +36,25 @@ public record SandboxFacts(String runtimes, String limits, String isolation, Str
   /** The Cinch service's interpreters. */
   public static final String SERVICE_RUNTIMES = "Python 3.12 and Node 20";
 
-  /** Wall-clock time a run may take before the sandbox stops it. */
-  public static final int TIME_LIMIT_SECONDS = 10;
+  /** Wall-clock time a run may take before the service's sandbox stops it. */
+  public static final int TIME_LIMIT_SECONDS = SandboxLimits.SERVICE.timeLimitSeconds();
 
-  /** {@link #TIME_LIMIT_SECONDS} as a duration. */
-  public static final Duration TIME_LIMIT = Duration.ofSeconds(TIME_LIMIT_SECONDS);
-
-  public static final int MEMORY_MEGABYTES = 256;
-
-  /** {@link #MEMORY_MEGABYTES} in bytes. */
-  public static final long MEMORY_BYTES = (long) MEMORY_MEGABYTES << 20;
+  public static final int MEMORY_MEGABYTES = SandboxLimits.SERVICE.memoryMegabytes();
 
   /** The most processes (and threads) a program may have at once. */
   public static final int MAX_PROCESSES = 64;
 
-  /** The CPUs a sandbox may use. */
-  public static final double CPU_SHARE = 0.5;
-
   /**
    * How many sandboxes a machine-local backend runs at once; further runs queue (2 cores: each
-   * sandbox is held to half a CPU, so 4 fill them).
+   * sandbox is held to half a CPU by default, so 4 fill them; with a larger share, {@code
+   * CpuReserve} still keeps all of them together off a reserve of the CPU).
    */
   public static final int MAX_CONCURRENT = 4;
 
   /** The size of the writable /tmp, the only writable place. */
   public static final int TMP_MEGABYTES = 64;
 
-  public static final String SERVICE_LIMITS =
-      TIME_LIMIT_SECONDS
-          + " seconds, "
-          + MEMORY_MEGABYTES
-          + " MB of memory, "
-          + cpuShare(CPU_SHARE);
+  public static final String SERVICE_LIMITS = limits(SandboxLimits.SERVICE);
 
   /** The service as it is documented; what the cinch backend serves. */
   public static final SandboxFacts SERVICE = new SandboxFacts(SERVICE_RUNTIMES, SERVICE_LIMITS);
@@ -75,9 +66,23 @@ public record SandboxFacts(String runtimes, String limits, String isolation, Str
     Objects.requireNonNull(packages, "packages");
   }
 
+  /** Facts with the service's time limit. */
+  public SandboxFacts(String runtimes, String limits, String isolation, String packages) {
+    this(runtimes, limits, isolation, packages, TIME_LIMIT_SECONDS);
+  }
+
   /** Facts of a gVisor sandbox with the standard library only (the service's). */
   public SandboxFacts(String runtimes, String limits) {
     this(runtimes, limits, GVISOR, STANDARD_LIBRARY_ONLY);
+  }
+
+  /** Limits as a phrase: "10 seconds, 256 MB of memory, half a CPU". */
+  public static String limits(SandboxLimits limits) {
+    return limits.timeLimitSeconds()
+        + " seconds, "
+        + limits.memoryMegabytes()
+        + " MB of memory, "
+        + cpuShare(limits.cpus());
   }
 
   /**
@@ -102,14 +107,17 @@ public record SandboxFacts(String runtimes, String limits, String isolation, Str
     return new SandboxFacts(runtimes, SERVICE_LIMITS);
   }
 
-  /** A CPU share as a phrase: "half a CPU", "1.5 CPUs". */
+  /** A CPU share as a phrase: "half a CPU", "1 CPU", "1.5 CPUs", "0.25 CPUs". */
   public static String cpuShare(double share) {
-    return share == 0.5 ? "half a CPU" : share + " CPUs";
+    if (share == 0.5) {
+      return "half a CPU";
+    }
+    return SandboxLimits.number(share) + (share == 1 ? " CPU" : " CPUs");
   }
 
   /** "10 s", for the notes about a run that timed out. */
   public String timeLimit() {
-    return TIME_LIMIT_SECONDS + " s";
+    return timeLimitSeconds + " s";
   }
 
   /** The file system, as a phrase. */

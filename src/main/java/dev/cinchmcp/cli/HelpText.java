@@ -2,6 +2,7 @@ package dev.cinchmcp.cli;
 
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.DockerOptions;
+import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.config.Settings;
 
 /** The text of {@code --help}, and the one-line usage shown after a usage error. */
@@ -62,6 +63,31 @@ final class HelpText {
             + Settings.DEFAULT_LOCAL_POOL
             + ");",
         "                    0: every local run starts its own (slower; nothing held while idle).",
+        "  "
+            + SandboxLimits.TIME_LIMIT_S
+            + ", "
+            + SandboxLimits.MEMORY_MB
+            + ", "
+            + SandboxLimits.CPUS,
+        "                    The local and docker sandboxes' limits: seconds ("
+            + SandboxLimits.MIN_TIME_LIMIT_SECONDS
+            + " to "
+            + SandboxLimits.MAX_TIME_LIMIT_SECONDS
+            + ", default "
+            + SandboxLimits.SERVICE.timeLimitSeconds()
+            + "),",
+        "                    MB of memory ("
+            + SandboxLimits.MIN_MEMORY_MEGABYTES
+            + " to "
+            + SandboxLimits.MAX_MEMORY_MEGABYTES
+            + ", default "
+            + SandboxLimits.SERVICE.memoryMegabytes()
+            + "), CPUs",
+        "                    ("
+            + SandboxLimits.number(SandboxLimits.MIN_CPUS)
+            + " to this machine's cores, default "
+            + SandboxLimits.number(SandboxLimits.SERVICE.cpus())
+            + "). The Cinch API keeps its own.",
         "  " + DockerOptions.PYTHON_IMAGE + ", " + DockerOptions.NODE_IMAGE,
         "                    The docker backend's images (default "
             + DockerOptions.DEFAULT_PYTHON_IMAGE
@@ -90,7 +116,7 @@ final class HelpText {
                 + " at the Cinch API (in the local sandbox, the versions installed there), standard"
                 + " library only; no network; "
                 + SandboxFacts.SERVICE_LIMITS
-                + "; "
+                + " (locally and in containers, unless set otherwise above); "
                 + SandboxFacts.fileSystem()
                 + ". "
                 + SandboxFacts.outputCut()),

@@ -7,7 +7,6 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
-import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.cinch.Redactor;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.config.Settings;
@@ -93,10 +92,11 @@ final class SelfCheck {
   private void probe(CheckReport report, CodeRunner runner) {
     boolean local = LocalSandboxRunner.NAME.equals(runner.name());
     boolean engine = DOCKER.equals(runner.name());
-    // The local sandbox stops a program after 10 s; the API runner enforces CINCH_TIMEOUT_MS
-    // itself.
+    // The local sandbox stops a program at its time limit (CINCH_SANDBOX_TIME_LIMIT_S); the API
+    // runner enforces CINCH_TIMEOUT_MS itself.
     Duration limit =
-        (local ? SandboxFacts.TIME_LIMIT : engine ? ENGINE_LIMIT : settings.timeout()).plus(MARGIN);
+        (local ? settings.limits().timeLimit() : engine ? ENGINE_LIMIT : settings.timeout())
+            .plus(MARGIN);
     long start = System.nanoTime();
     try {
       RunResult result =

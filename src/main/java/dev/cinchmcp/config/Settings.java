@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param runsc gVisor's runsc for the local backend: a name looked up on PATH, or a path
  * @param docker the docker backend's images, runtime and engine discovery
  * @param localPool how many local sandboxes per language are started ahead of time (0: none)
+ * @param limits what a program may use in a local or docker sandbox (the service's by default)
  */
 public record Settings(
     Optional<String> apiKey,
@@ -31,7 +32,8 @@ public record Settings(
     Backend backend,
     String runsc,
     DockerOptions docker,
-    int localPool) {
+    int localPool,
+    SandboxLimits limits) {
 
   public static final String API_KEY = "CINCH_API_KEY";
   public static final String BASE_URL = "CINCH_BASE_URL";
@@ -69,9 +71,10 @@ public record Settings(
     Objects.requireNonNull(backend, "backend");
     Objects.requireNonNull(runsc, "runsc");
     Objects.requireNonNull(docker, "docker");
+    Objects.requireNonNull(limits, "limits");
   }
 
-  /** The settings with the docker backend's defaults and the default local pool. */
+  /** The settings with the docker backend's defaults, the default local pool and limits. */
   public Settings(
       Optional<String> apiKey,
       URI baseUri,
@@ -87,7 +90,8 @@ public record Settings(
         backend,
         runsc,
         DockerOptions.DEFAULTS,
-        DEFAULT_LOCAL_POOL);
+        DEFAULT_LOCAL_POOL,
+        SandboxLimits.SERVICE);
   }
 
   /** The settings of the Cinch API alone, with the default backend choice. */
@@ -106,6 +110,14 @@ public record Settings(
    */
   public boolean onlyKeyMissing() {
     return apiKey.isEmpty() && problems.size() == 1 && problems.contains(MISSING_KEY);
+  }
+
+  /**
+   * The problems with the sandbox limits alone ({@link SandboxLimits}): unlike those of the Cinch
+   * API's settings, they stop the local and docker backends too.
+   */
+  public List<String> limitProblems() {
+    return problems.stream().filter(SandboxLimits::isAbout).toList();
   }
 
   /** Whether the Cinch API can be used: a key is set and every setting is valid. */

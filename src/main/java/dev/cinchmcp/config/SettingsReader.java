@@ -19,6 +19,13 @@ final class SettingsReader {
   private SettingsReader() {}
 
   static Settings read(Map<String, String> env) {
+    return read(env, Runtime.getRuntime().availableProcessors());
+  }
+
+  /**
+   * @param cores the machine's cores, the most {@value SandboxLimits#CPUS} may give a sandbox
+   */
+  static Settings read(Map<String, String> env, int cores) {
     List<String> problems = new ArrayList<>();
     Optional<String> key = readKey(env.get(Settings.API_KEY), problems);
     URI base = readBaseUri(env.get(Settings.BASE_URL), problems);
@@ -28,7 +35,8 @@ final class SettingsReader {
         env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
     DockerOptions docker = readDocker(env, problems);
     int pool = readLocalPool(env.get(Settings.LOCAL_POOL), problems);
-    return new Settings(key, base, timeout, problems, backend, runsc, docker, pool);
+    SandboxLimits limits = SandboxLimitsReader.read(env, cores, problems);
+    return new Settings(key, base, timeout, problems, backend, runsc, docker, pool, limits);
   }
 
   private static int readLocalPool(String raw, List<String> problems) {

@@ -9,6 +9,7 @@ import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.backend.local.LocalSandboxSettings;
 import dev.cinchmcp.config.Backend;
+import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import java.time.Clock;
@@ -43,6 +44,7 @@ import java.util.function.BiFunction;
  *     description and {@code --check} ({@link SandboxFacts#packages()})
  * @param summary one line for the log and {@code --check}: which backend, and how it is set up
  * @param problems what stops it from running code; empty when it can
+ * @param timeLimitSeconds the wall clock a run is stopped at, for the notes of a run that timed out
  */
 public record BackendChoice(
     CodeRunner runner,
@@ -51,7 +53,8 @@ public record BackendChoice(
     String isolation,
     String packages,
     String summary,
-    List<String> problems) {
+    List<String> problems,
+    long timeLimitSeconds) {
 
   /** What the Cinch service runs. */
   static final String CINCH_RUNTIMES = SandboxFacts.SERVICE_RUNTIMES;
@@ -65,6 +68,11 @@ public record BackendChoice(
 
   public boolean usable() {
     return problems.isEmpty();
+  }
+
+  /** What the tool's description and its results state about the sandbox. */
+  public SandboxFacts facts() {
+    return new SandboxFacts(runtimes, limits, isolation, packages, timeLimitSeconds);
   }
 
   /**
@@ -83,6 +91,14 @@ public record BackendChoice(
     Backend backend = settings.backend();
     if (backend == Backend.CINCH || (backend == Backend.AUTO && settings.apiKey().isPresent())) {
       return cinch(settings, cinchAfter, workers, timers);
+    }
+    if (!settings.limitProblems().isEmpty()) {
+      // A limit set wrong is refused rather than replaced by a default the user did not want.
+      // Without a key, the sandbox on this machine was meant: the missing key is not what to fix.
+      return unavailable(
+          backend == Backend.AUTO
+              ? settings.problems().stream().filter(p -> !p.equals(Settings.MISSING_KEY)).toList()
+              : settings.limitProblems());
     }
     if (backend == Backend.DOCKER) {
       return DockerChoice.docker(settings, cinchAfter);
@@ -106,18 +122,20 @@ public record BackendChoice(
               + local.limits().summary()
               + "; "
               + poolSummary(local.settings().poolSize()),
-          List.of());
+          List.of(),
+          local.settings().wallClock().toSeconds());
     }
     if (backend == Backend.LOCAL) {
       // The runner itself answers every call with what to install.
       return new BackendChoice(
           local,
           "Python and Node.js",
-          CINCH_LIMITS,
+          SandboxFacts.limits(settings.limits()),
           SandboxFacts.GVISOR,
           SandboxFacts.STANDARD_LIBRARY_ONLY,
           "backend local: UNAVAILABLE, " + local.unavailableReason(),
-          List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
+          List.of("The local gVisor sandbox is not available: " + local.unavailableReason()),
+          local.settings().wallClock().toSeconds());
     }
     local.close();
     DockerChoice.Result engine = DockerChoice.standIn(settings, cinchAfter);
@@ -135,14 +153,15 @@ public record BackendChoice(
   }
 
   /**
-   * The local backend with its defaults, the configured runsc and pool; its self-test after {@code
-   * after}.
+   * The local backend with its defaults, the configured runsc, pool and limits; its self-test after
+   * {@code after}.
    */
   public static LocalSandboxRunner startLocal(Settings settings, CompletableFuture<?> after) {
     return LocalSandboxRunner.start(
         LocalSandboxSettings.defaults()
             .withRunsc(settings.runsc())
-            .withPoolSize(settings.localPool()),
+            .withPoolSize(settings.localPool())
+            .withLimits(settings.limits()),
         after);
   }
 
@@ -183,7 +202,28 @@ public record BackendChoice(
                     Clock.systemUTC()),
             workers);
     return withServiceFacts(
-        new DeferredRunner("cinch", runner), "backend cinch: " + settings.describe(), List.of());
+        new DeferredRunner("cinch", runner),
+        "backend cinch: " + settings.describe() + "; " + serviceLimits(settings),
+        List.of());
+  }
+
+  /**
+   * For the ready line and {@code --check} of the cinch backend: the service holds its own limits,
+   * whatever {@code CINCH_SANDBOX_*} says (those are for sandboxes on this machine).
+   */
+  static String serviceLimits(Settings settings) {
+    return "limits: the service's ("
+        + CINCH_LIMITS
+        + ")"
+        + (settings.limits().isService()
+            ? ""
+            : "; "
+                + SandboxLimits.TIME_LIMIT_S
+                + ", "
+                + SandboxLimits.MEMORY_MB
+                + " and "
+                + SandboxLimits.CPUS
+                + " apply to the local and docker backends only");
   }
 
   private static BackendChoice unavailable(List<String> problems) {
@@ -209,7 +249,8 @@ public record BackendChoice(
         facts.isolation(),
         facts.packages(),
         summary,
-        problems);
+        problems,
+        facts.timeLimitSeconds());
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.cinchmcp.server;
 
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.json.SdkJsonMapper;
@@ -83,12 +82,7 @@ public final class CinchMcpServer {
             settings, json.initializeReady(), workers, timers, BackendChoice::startLocal);
     stopOnSignal.runner = backend.runner();
 
-    ExecuteCodeTool tool =
-        new ExecuteCodeTool(
-            backend.runner(),
-            progressTimers,
-            new SandboxFacts(
-                backend.runtimes(), backend.limits(), backend.isolation(), backend.packages()));
+    ExecuteCodeTool tool = new ExecuteCodeTool(backend.runner(), progressTimers, backend.facts());
     // 2026-07-28 requests are answered beside the SDK's 2025 session, by the same tool. They need
     // nothing of the SDK's server (some 50 ms to build on Java 17), so it is built on a worker when
     // a 2025 message first needs it, or once the first answer is out: Claude Code's discover does

@@ -22,7 +22,8 @@ final class DockerChoice {
         options.pythonImage(),
         options.nodeImage(),
         options.runtime().orElse(null),
-        options.discovery());
+        options.discovery(),
+        settings.limits());
   }
 
   /** {@code CINCH_BACKEND=docker}: the engine's runner, or one that says what to fix. */
@@ -35,11 +36,12 @@ final class DockerChoice {
     return new BackendChoice(
         runner,
         runner.runtimes(),
-        BackendChoice.CINCH_LIMITS,
+        runner.limits(),
         runner.isolation(),
         runner.packages(),
         runner.summary(),
-        List.of("The docker backend is not available: " + runner.unavailableReason()));
+        List.of("The docker backend is not available: " + runner.unavailableReason()),
+        runner.timeLimitSeconds());
   }
 
   /**
@@ -70,6 +72,7 @@ final class DockerChoice {
         runner.isolation(),
         runner.packages(),
         runner.summary(),
-        List.of());
+        List.of(),
+        runner.timeLimitSeconds());
   }
 }

@@ -157,6 +157,84 @@ class BackendChoiceTest {
     assertSays(failureOf(c, "print(1)"), message);
   }
 
+  /**
+   * A sandbox limit set wrong (CINCH_SANDBOX_*) is refused by the backends that would hold it: no
+   * sandbox is probed, no engine asked, and every call answers with the variable, the value and the
+   * range. Without a key the missing key is not what the user is told to fix.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "local | CINCH_BACKEND=local CINCH_SANDBOX_TIME_LIMIT_S=0"
+            + " | CINCH_SANDBOX_TIME_LIMIT_S must be a whole number of seconds from 1 to 300"
+            + " (was \"0\")",
+        "docker | CINCH_BACKEND=docker CINCH_SANDBOX_MEMORY_MB=32"
+            + " | CINCH_SANDBOX_MEMORY_MB must be a whole number of megabytes from 64 to 8192"
+            + " (was \"32\")",
+        "auto without a key | CINCH_SANDBOX_CPUS=lots"
+            + " | CINCH_SANDBOX_CPUS must be a number of CPUs from 0.1 to",
+        "auto with a key | CINCH_API_KEY=cinch_live_x CINCH_SANDBOX_CPUS=0"
+            + " | CINCH_SANDBOX_CPUS must be a number of CPUs from 0.1 to"
+      })
+  void aBadSandboxLimitIsRefusedOnEveryCall(String what, String env, String message)
+      throws Exception {
+    BackendChoice c = choose(env.split("[ =]"));
+    assertFalse(c.usable());
+    assertEquals(0, localProbes.get());
+    assertEquals("none", c.runner().name());
+    assertTrue(c.problems().get(0).startsWith(message.substring(0, 30)), c.problems().toString());
+    for (int call = 0; call < 2; call++) {
+      RunFailure f = failureOfAMarkingProgram(c);
+      assertEquals(RunFailure.Kind.MISCONFIGURED, f.kind());
+      assertSays(f, message);
+      assertFalse(
+          !what.contains("with a key") && f.getMessage().contains("CINCH_API_KEY is not set"),
+          f.getMessage());
+    }
+  }
+
+  @Test
+  void theCinchApiKeepsTheServiceLimitsAndSaysTheVariablesAreForSandboxesHere() {
+    BackendChoice c =
+        choose(
+            "CINCH_API_KEY",
+            "cinch_live_x",
+            "CINCH_BASE_URL",
+            "http://127.0.0.1:9",
+            "CINCH_SANDBOX_TIME_LIMIT_S",
+            "60");
+    assertTrue(c.usable(), c.problems().toString());
+    assertEquals(SandboxFacts.SERVICE_LIMITS, c.limits());
+    assertEquals(10, c.facts().timeLimitSeconds());
+    assertTrue(
+        c.summary().contains("limits: the service's (10 seconds, 256 MB of memory, half a CPU)"),
+        c.summary());
+    assertTrue(c.summary().contains("apply to the local and docker backends only"), c.summary());
+  }
+
+  @Test
+  @Requires(GVISOR)
+  void localStatesTheLimitsTheUserSet() throws Exception {
+    BackendChoice c =
+        choose(
+            "CINCH_BACKEND",
+            "local",
+            "CINCH_LOCAL_POOL",
+            "0",
+            "CINCH_SANDBOX_TIME_LIMIT_S",
+            "30",
+            "CINCH_SANDBOX_MEMORY_MB",
+            "512",
+            "CINCH_SANDBOX_CPUS",
+            "1");
+    assertTrue(c.usable(), c.problems().toString());
+    assertTrue(c.limits().startsWith("30 seconds, 512 MB of memory"), c.limits());
+    assertTrue(c.summary().contains("limits held: 30 s, 512 MB"), c.summary());
+    assertEquals(30, c.facts().timeLimitSeconds());
+    assertEquals("30 s", c.facts().timeLimit());
+  }
+
   @Test
   void dockerWithoutAnEngineSaysWhatToStartAndNothingRuns() throws Exception {
     BackendChoice c =

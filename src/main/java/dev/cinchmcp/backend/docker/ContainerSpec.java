@@ -13,11 +13,11 @@ import java.util.Map;
  *
  * <p>No network ({@code NetworkMode: none}), a read-only root, a {@value
  * SandboxFacts#TMP_MEGABYTES} MB {@code /tmp} (the only writable place, and the home directory),
- * memory with no swap, a process limit, half a CPU, no capabilities, no new privileges, user nobody
- * (65534), nothing of the host mounted, an environment written from scratch. The code comes in on
- * stdin (a read-only root refuses {@code PUT /archive}): a few lines in the image's own interpreter
- * read exactly its length, write it to {@value #CODE_DIR}, put {@code /dev/null} on stdin and start
- * it.
+ * memory with no swap, a process limit, a CPU share (the sandbox limits, {@code CINCH_SANDBOX_*}:
+ * 256 MB and half a CPU by default), no capabilities, no new privileges, user nobody (65534),
+ * nothing of the host mounted, an environment written from scratch. The code comes in on stdin (a
+ * read-only root refuses {@code PUT /archive}): a few lines in the image's own interpreter read
+ * exactly its length, write it to {@value #CODE_DIR}, put {@code /dev/null} on stdin and start it.
  *
  * <p>{@code timeout -s KILL} is PID 1, in front of the interpreter: a backstop inside the container
  * that ends it one second after the wall clock whatever becomes of the server (a SIGKILL included;

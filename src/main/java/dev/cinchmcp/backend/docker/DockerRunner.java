@@ -240,6 +240,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         + SandboxFacts.cpuShare(settings.cpuShare());
   }
 
+  /** The wall clock a run is stopped at. */
+  public long timeLimitSeconds() {
+    return settings.wallClock().toSeconds();
+  }
+
   /** One line for the ready line and {@code --check}: the engine, the runtime, the limits. */
   public String summary() {
     if (!usable()) {

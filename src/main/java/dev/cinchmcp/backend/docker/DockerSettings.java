@@ -3,6 +3,7 @@ package dev.cinchmcp.backend.docker;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.config.DockerOptions;
+import dev.cinchmcp.config.SandboxLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,9 @@ import java.util.Objects;
  * @param osName the host's {@code os.name}: which sockets and pipes are looked for, and whether
  *     plain containers share this machine's kernel
  * @param wallClock how long a run may take from its start before it is killed and removed
+ * @param memoryBytes the container's memory, with no swap
  * @param maxProcesses the most processes and threads a program may have
+ * @param cpuShare the CPUs the container may use
  * @param maxConcurrent how many containers may run at once; further runs queue
  */
 public record DockerSettings(
@@ -47,19 +50,35 @@ public record DockerSettings(
     }
   }
 
-  /** The sandbox's limits ({@link SandboxFacts}) with these images, runtime and environment. */
+  /**
+   * The service's limits ({@link SandboxLimits#SERVICE}) with these images, runtime, environment.
+   */
   public static DockerSettings of(
       String pythonImage, String nodeImage, String runtime, Map<String, String> environment) {
+    return of(pythonImage, nodeImage, runtime, environment, SandboxLimits.SERVICE);
+  }
+
+  /**
+   * The limits the user set ({@code CINCH_SANDBOX_*}) with these images, runtime and environment:
+   * the container's Memory and NanoCpus, Node's heap, the time limit and its in-container backstop
+   * all follow them.
+   */
+  public static DockerSettings of(
+      String pythonImage,
+      String nodeImage,
+      String runtime,
+      Map<String, String> environment,
+      SandboxLimits limits) {
     return new DockerSettings(
         pythonImage,
         nodeImage,
         runtime,
         environment,
         System.getProperty("os.name", ""),
-        SandboxFacts.TIME_LIMIT,
-        SandboxFacts.MEMORY_BYTES,
+        limits.timeLimit(),
+        limits.memoryBytes(),
         SandboxFacts.MAX_PROCESSES,
-        SandboxFacts.CPU_SHARE,
+        limits.cpus(),
         SandboxFacts.MAX_CONCURRENT);
   }
 

@@ -5,6 +5,7 @@ import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.config.SandboxLimits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumMap;
@@ -188,8 +189,15 @@ final class GvisorProbe {
         continue;
       }
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
+      // At the service's limits, not the user's: a time limit of 1 s or a tenth of a CPU
+      // (CINCH_SANDBOX_*) must not make a gVisor that works look broken.
       SandboxRun run =
-          new SandboxRun(Housekeeping.nextRunId(), program, settings, host, streamThreads)
+          new SandboxRun(
+                  Housekeeping.nextRunId(),
+                  program,
+                  settings.withLimits(SandboxLimits.SERVICE),
+                  host,
+                  streamThreads)
               .lowPriority();
       running.add(run);
       try {

@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.config.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,9 +71,9 @@ public record LocalSandboxSettings(
   }
 
   /**
-   * The sandbox's limits as {@link SandboxFacts} states them (10 s, 256 MB, 64 processes, half a
-   * CPU), 4 sandboxes at once (2 cores: more only queue on the CPU; each sandbox is held to half a
-   * CPU, so 4 fill 2 cores).
+   * The service's limits ({@link SandboxLimits#SERVICE}: 10 s, 256 MB, half a CPU), 64 processes as
+   * {@link SandboxFacts} states them, 4 sandboxes at once (2 cores: more only queue on the CPU;
+   * each sandbox is held to half a CPU, so 4 fill 2 cores).
    */
   public static LocalSandboxSettings defaults() {
     String path =
@@ -81,10 +82,10 @@ public record LocalSandboxSettings(
     return new LocalSandboxSettings(
         "runsc",
         StateDirectory.defaultPath(System.getenv(), Path.of(System.getProperty("java.io.tmpdir"))),
-        SandboxFacts.TIME_LIMIT,
-        SandboxFacts.MEMORY_BYTES,
+        SandboxLimits.SERVICE.timeLimit(),
+        SandboxLimits.SERVICE.memoryBytes(),
         SandboxFacts.MAX_PROCESSES,
-        SandboxFacts.CPU_SHARE,
+        SandboxLimits.SERVICE.cpus(),
         SandboxFacts.MAX_CONCURRENT,
         Map.of("PATH", path),
         true,
@@ -101,9 +102,23 @@ public record LocalSandboxSettings(
     return with(c -> c.stateDir = value);
   }
 
-  /** With runs allowed {@code value} from their start (the service's 10 s by default). */
+  /** With runs allowed {@code value} from their start (the service's 10 s by default; tests). */
   public LocalSandboxSettings withWallClock(Duration value) {
     return with(c -> c.wallClock = value);
+  }
+
+  /**
+   * With the limits the user set ({@code CINCH_SANDBOX_*}): the wall clock, the program's memory
+   * and its CPU share. Everything that derives from them follows (the run's cgroup, RLIMIT_AS,
+   * Node's heap and watchdog, the backstops, the cap on all sandboxes together).
+   */
+  public LocalSandboxSettings withLimits(SandboxLimits limits) {
+    return with(
+        c -> {
+          c.wallClock = limits.timeLimit();
+          c.memoryBytes = limits.memoryBytes();
+          c.cpuShare = limits.cpus();
+        });
   }
 
   public LocalSandboxSettings withMaxConcurrent(int value) {
@@ -157,7 +172,7 @@ public record LocalSandboxSettings(
     String runsc;
     Path stateDir;
     Duration wallClock;
-    final long memoryBytes;
+    long memoryBytes;
     final int maxProcesses;
     double cpuShare;
     int maxConcurrent;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
@@ -22,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The CPU share holds: the run's cgroup carries the quota of half a CPU, and the kernel throttles a
- * busy program to it. Wall times are not compared (on a busy 2-core machine they say more about the
- * neighbours than about the limit); the kernel's own throttling count is.
+ * The CPU share holds: the run's cgroup carries the quota of half a CPU (or the share the user
+ * set), and the kernel throttles a busy program to it. Wall times are not compared (on a busy
+ * 2-core machine they say more about the neighbours than about the limit); the kernel's own
+ * throttling count is.
  */
 @Requires(GVISOR)
 class LocalSandboxCpuTest {
@@ -56,6 +58,47 @@ class LocalSandboxCpuTest {
           Duration.ofSeconds(30),
           "the busy program to be throttled, or to end");
       assertTrue(throttled[0] > 0, "the kernel never throttled a busy program at half a CPU");
+      RunResult result = await(busy);
+      assertEquals("done\n", result.stdout().text(), describe(result));
+    }
+  }
+
+  /**
+   * {@code CINCH_SANDBOX_CPUS}: the share the user set is the run's quota (a quarter of a CPU
+   * here), and the kernel throttles a busy program to it.
+   */
+  @Test
+  void aBusyProgramIsHeldToTheShareTheUserSet() throws Exception {
+    try (LocalSandboxRunner runner =
+        Sandboxes.usable(
+            LocalSandboxRunner.start(
+                LocalSandboxSettings.defaults()
+                    .withStateDir(state)
+                    .withPoolSize(0)
+                    .withLimits(new SandboxLimits(10, 256, 0.25))))) {
+      assumeTrue(
+          runner.limits().hostCgroupsHold(),
+          "no host cgroups for this user; the runner says the CPU is not limited");
+      assertTrue(runner.limits().summary().contains("0.25 CPUs"), runner.limits().summary());
+      assertTrue(runner.limits().describe().endsWith("0.25 CPUs"), runner.limits().describe());
+      CompletableFuture<RunResult> busy =
+          python(
+              runner,
+              "import time\nend = time.monotonic() + 2\nwhile time.monotonic() < end:\n    pass\n"
+                  + "print('done')");
+      Path cgroup = awaitRunCgroup();
+      assertEquals("25000", Files.readString(cgroup.resolve("cpu.cfs_quota_us")).strip());
+      assertEquals("100000", Files.readString(cgroup.resolve("cpu.cfs_period_us")).strip());
+      long[] throttled = {0};
+      Await.until(
+          () ->
+              busy.isDone()
+                  || (throttled[0] =
+                          CgroupLimits.counter(cgroup.resolve("cpu.stat"), "nr_throttled"))
+                      > 0,
+          Duration.ofSeconds(30),
+          "the busy program to be throttled, or to end");
+      assertTrue(throttled[0] > 0, "the kernel never throttled a busy program at 0.25 CPUs");
       RunResult result = await(busy);
       assertEquals("done\n", result.stdout().text(), describe(result));
     }

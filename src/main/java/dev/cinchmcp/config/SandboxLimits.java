@@ -1,0 +1,84 @@
+package dev.cinchmcp.config;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+
+/**
+ * What one program may use in a sandbox of this machine (the local and docker backends): the one
+ * source of those limits. The hosted Cinch service holds its own, {@link #SERVICE}, which are also
+ * the defaults here, so a program behaves the same wherever it runs unless the user chose
+ * otherwise.
+ *
+ * @param timeLimitSeconds wall-clock seconds a run may take before the sandbox stops it
+ * @param memoryMegabytes memory the program may use, in MB (2^20 bytes)
+ * @param cpus the CPUs the sandbox may use, e.g. 0.5 for half a CPU
+ */
+public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cpus) {
+
+  public static final String TIME_LIMIT_S = "CINCH_SANDBOX_TIME_LIMIT_S";
+  public static final String MEMORY_MB = "CINCH_SANDBOX_MEMORY_MB";
+  public static final String CPUS = "CINCH_SANDBOX_CPUS";
+
+  /** The Cinch service's limits: 10 s, 256 MB, half a CPU. The defaults on this machine too. */
+  public static final SandboxLimits SERVICE = new SandboxLimits(10, 256, 0.5);
+
+  /** At least a second: a Python start alone takes a good part of one under gVisor. */
+  public static final int MIN_TIME_LIMIT_SECONDS = 1;
+
+  /** At most five minutes: a call longer than that is no longer interactive for the assistant. */
+  public static final int MAX_TIME_LIMIT_SECONDS = 300;
+
+  /** Below 64 MB an interpreter under gVisor hardly starts. */
+  public static final int MIN_MEMORY_MEGABYTES = 64;
+
+  public static final int MAX_MEMORY_MEGABYTES = 8192;
+
+  /** A tenth of a CPU; the most is the machine's cores ({@link #maxCpus(int)}). */
+  public static final double MIN_CPUS = 0.1;
+
+  public SandboxLimits {
+    if (timeLimitSeconds < 1 || memoryMegabytes < 1 || !(cpus > 0)) {
+      throw new IllegalArgumentException(
+          "limits must be positive: "
+              + timeLimitSeconds
+              + " s, "
+              + memoryMegabytes
+              + " MB, "
+              + cpus);
+    }
+  }
+
+  /** The most CPUs a sandbox may be given on a machine of {@code cores}: all of them. */
+  public static double maxCpus(int cores) {
+    return cores;
+  }
+
+  public Duration timeLimit() {
+    return Duration.ofSeconds(timeLimitSeconds);
+  }
+
+  public long memoryBytes() {
+    return (long) memoryMegabytes << 20;
+  }
+
+  /** Whether these are the service's limits, the defaults (nothing was changed). */
+  public boolean isService() {
+    return equals(SERVICE);
+  }
+
+  /** A number as a person writes it: "0.5", "2", "1.25" (never "2.0" or "1E+1"). */
+  public static String number(double value) {
+    return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+  }
+
+  /**
+   * Whether a problem of the settings is about one of these limits: every problem begins with the
+   * name of its variable. Such a problem stops the local and docker backends too, which a problem
+   * of the Cinch API's settings does not.
+   */
+  static boolean isAbout(String problem) {
+    return problem.startsWith(TIME_LIMIT_S + " ")
+        || problem.startsWith(MEMORY_MB + " ")
+        || problem.startsWith(CPUS + " ");
+  }
+}
