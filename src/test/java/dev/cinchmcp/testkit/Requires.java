@@ -1,11 +1,10 @@
 package dev.cinchmcp.testkit;
 
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
@@ -19,6 +18,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * reason, unless its CINCH_REQUIRE_ variable is set (CI sets them), and then it FAILS ({@link
  * Dependency}).
  */
+@Inherited // DockerRuncIT and DockerRunscIT take DockerContainment's
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})
 @ExtendWith(Requires.Condition.class)
@@ -38,18 +38,14 @@ public @interface Requires {
         "runsc is installed",
         "gVisor's runsc is not installed (apt-get install runsc; .ci/run installs it)"),
     /**
-     * A container engine at {@link TestEngine#host()}; CINCH_REQUIRE_ENGINE (.ci/run starts its own
-     * dockerd with .ci/engine.sh). A TCP engine cannot be looked at without a request: it is used
-     * only when required, and its tests then say whether it answers.
+     * A container engine that answers at {@link TestEngine#host()} ({@link TestEngine#answers()});
+     * CINCH_REQUIRE_ENGINE (.ci/run starts its own dockerd with .ci/engine.sh).
      */
     ENGINE(
         "CINCH_REQUIRE_ENGINE",
-        () ->
-            TestEngine.host().startsWith("unix://")
-                ? Files.exists(Path.of(TestEngine.host().substring("unix://".length())))
-                : TestEngine.required(),
-        "an engine is at " + TestEngine.host(),
-        "no container engine at "
+        TestEngine::answers,
+        "an engine answers at " + TestEngine.host(),
+        "no container engine answers at "
             + TestEngine.host()
             + " (bash .ci/engine.sh start DIR starts one; set CINCH_TEST_DOCKER_HOST)"),
     /** The second Unix user {@value #OTHER_USER_NAME}; CINCH_REQUIRE_OTHER_USER. */
