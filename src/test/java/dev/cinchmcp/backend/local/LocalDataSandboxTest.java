@@ -100,9 +100,9 @@ class LocalDataSandboxTest {
 
   @Test
   void theProgramsCpuCapHoldsFromTheHandOverAndNotBefore() throws Exception {
-    assumeTrue(!Sandboxes.ownCgroups().isEmpty() || hostCgroups(), "host cgroups (root here)");
     LocalSandboxRunner runner = withNumpyWaiting();
     try {
+      assumeTrue(runner.limits().hostCgroupsHold(), "host cgroups (root here)");
       // The plain sandboxes waiting beside it have their cap from the start; it has none yet.
       List<Path> waiting = new ArrayList<>();
       for (Path quota : ownCpuQuotas()) {
@@ -122,10 +122,6 @@ class LocalDataSandboxTest {
     } finally {
       runner.close();
     }
-  }
-
-  private static boolean hostCgroups() throws IOException {
-    return cpuParent() != null;
   }
 
   /** This JVM's run cgroups in the cpu hierarchy (cgroup v1), their cfs quota files. */
