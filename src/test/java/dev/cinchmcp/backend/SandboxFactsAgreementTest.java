@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * The sandbox's facts are written once, in {@link SandboxFacts} (and the API's address in {@link
  * Settings#DEFAULT_BASE_URL}); Java code takes them from there. What cannot read a Java constant
  * states them again: the mcpb manifest, whose texts the client shows before the server runs (the
- * README has ReadmeFactsTest). If one side changes, this fails until the other does.
+ * docs/tool.md has ToolPageFactsTest). If one side changes, this fails until the other does.
  */
 class SandboxFactsAgreementTest {
 

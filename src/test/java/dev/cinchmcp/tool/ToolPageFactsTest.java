@@ -10,18 +10,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The README's "What the tool does" states the sandbox's facts as SandboxFacts has them. */
-class ReadmeFactsTest {
+/** The tool's page (docs/tool.md) states the sandbox's facts as SandboxFacts has them. */
+class ToolPageFactsTest {
 
   private static String section() throws IOException {
-    String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
-    int start = readme.indexOf("## What the tool does");
+    String readme = Files.readString(Path.of("docs/tool.md"), StandardCharsets.UTF_8);
+    int start = readme.indexOf("# What the tool does");
     int end = readme.indexOf("\n## ", start + 1);
     return readme.substring(start, end).replaceAll("\\s+", " ");
   }
 
   @Test
-  void theReadmeStatesTheFactsOfSandboxFacts() throws IOException {
+  void theToolPageStatesTheFactsOfSandboxFacts() throws IOException {
     String s = section();
     for (String fact :
         new String[] {
@@ -34,13 +34,13 @@ class ReadmeFactsTest {
           CappedText.count(ErrorText.LIMIT),
           "SandboxFacts"
         }) {
-      assertTrue(s.contains(fact), "README's \"What the tool does\" lacks: " + fact);
+      assertTrue(s.contains(fact), "docs/tool.md's \"What the tool does\" lacks: " + fact);
     }
   }
 
   @Test
   void thePicturesSectionStatesTheBoundsTheServerHolds() throws IOException {
-    String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
+    String readme = Files.readString(Path.of("docs/tool.md"), StandardCharsets.UTF_8);
     int start = readme.indexOf("## Pictures and files");
     String s = readme.substring(start, readme.indexOf("\n## ", start + 3)).replaceAll("\\s+", " ");
     for (String fact :
@@ -55,7 +55,7 @@ class ReadmeFactsTest {
           "up to " + ResultFiles.bytes(dev.cinchmcp.backend.OutFrame.MAX_TEXT_BYTES),
           dev.cinchmcp.backend.OutFrame.MAX_TEXTS + " of them"
         }) {
-      assertTrue(s.contains(fact), "README's \"Pictures and files\" lacks: " + fact);
+      assertTrue(s.contains(fact), "docs/tool.md's \"Pictures and files\" lacks: " + fact);
     }
   }
 }
