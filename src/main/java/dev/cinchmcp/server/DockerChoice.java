@@ -27,7 +27,7 @@ final class DockerChoice {
 
   /** {@code CINCH_BACKEND=docker}: the engine's runner, or one that says what to fix. */
   static BackendChoice docker(Settings settings, CompletableFuture<?> after) {
-    DockerRunner runner = DockerRunner.start(settingsOf(settings), after);
+    DockerRunner runner = DockerRunner.start(settingsOf(settings), settings.docker().pool(), after);
     if (runner.usable()) {
       return usable(runner);
     }
@@ -52,7 +52,7 @@ final class DockerChoice {
     if (answering.isEmpty()) {
       return new Result(null, "no container engine answered either");
     }
-    DockerRunner runner = DockerRunner.start(docker, after);
+    DockerRunner runner = DockerRunner.start(docker, settings.docker().pool(), after);
     if (runner.usable()) {
       return new Result(usable(runner), null);
     }

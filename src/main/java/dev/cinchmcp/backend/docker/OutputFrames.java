@@ -38,6 +38,24 @@ final class OutputFrames implements SandboxOutput {
     this.stdout = new Stream(out);
   }
 
+  /**
+   * Set while the first stdout byte is still to come as a launcher's mark ({@link #drainMarked}).
+   */
+  private boolean awaitingMark;
+
+  private boolean marked;
+
+  /**
+   * {@link #drain}, for a container started ahead of time: the first byte on stdout is its
+   * launcher's {@link WaitingLaunchers#MARK} ("it has its program"), not output. Whether it came:
+   * without it the program never started.
+   */
+  boolean drainMarked(InputStream in) {
+    awaitingMark = true;
+    drain(in);
+    return marked;
+  }
+
   /** Reads frames to the end of the stream (or until the connection is closed under it). */
   void drain(InputStream in) {
     byte[] header = new byte[8];
@@ -56,8 +74,14 @@ final class OutputFrames implements SandboxOutput {
           if (n < 0) {
             return;
           }
+          int from = 0;
+          if (awaitingMark && target == stdout && n > 0) {
+            awaitingMark = false;
+            marked = (payload[0] & 0xff) == WaitingLaunchers.MARK;
+            from = marked ? 1 : 0;
+          }
           if (target != null) {
-            target.feed(payload, n);
+            target.feed(payload, from, n - from);
           }
           left -= n;
         }
@@ -94,14 +118,14 @@ final class OutputFrames implements SandboxOutput {
       this.framed = out == null ? null : new FramedStdout(capture, out);
     }
 
-    synchronized void feed(byte[] bytes, int length) {
+    synchronized void feed(byte[] bytes, int offset, int length) {
       if (pending.remaining() < length) {
         ByteBuffer bigger = ByteBuffer.allocate(pending.position() + length);
         pending.flip();
         bigger.put(pending);
         pending = bigger;
       }
-      pending.put(bytes, 0, length);
+      pending.put(bytes, offset, length);
       pending.flip();
       decode(false);
       pending.compact();

@@ -1,0 +1,145 @@
+package dev.cinchmcp.backend.docker;
+
+import dev.cinchmcp.backend.PythonBootstrap;
+
+/**
+ * What runs first in a container started ahead of time ({@link WaitingContainer}): the image's
+ * interpreter comes up, writes {@link #MARK} on stdout (it waits), and blocks reading stdin. At
+ * hand-over the server writes {@code LENGTH\n} and the program's code there; the launcher writes it
+ * where a cold run has it ({@value ContainerSpec#CODE_DIR}), sends PID 1 ({@code timeout}) the
+ * SIGCONT that starts the time limit's backstop ({@link ContainerSpec#waiting}), writes {@link
+ * #MARK} again (it has its program: the server tells a container that died before it from a program
+ * that ended) and runs the program in the same interpreter, as the cold reader does after its own
+ * start. End-of-file before the whole program means the server is gone (killed, or its connection
+ * to the engine broken): the launcher exits at once, and the container with it.
+ *
+ * <p>The program must see what a cold run shows it: the same file, argv, stdin (/dev/null in
+ * Python; in Node the rest of the attach stream, at end-of-file, as cold), environment and
+ * processes (PID 1 {@code timeout}, the program PID 2). Python's program runs as the cold one does
+ * ({@link PythonBootstrap}, in a fresh globals dict) and no module is imported that a cold start
+ * does not import ({@code os} is imported by every start). Node's cold reader leaves {@code fs},
+ * {@code n}, {@code code}, {@code got} and {@code e} in the script scope, which a program can see;
+ * this one leaves the same names with the same values and nothing else, and {@code
+ * process.uptime()} leaves out the wait. What cannot be hidden: the container's own clock (the age
+ * of PID 1) includes the wait.
+ */
+final class WaitingLaunchers {
+
+  /** The byte the launcher writes on stdout when it waits, and when it has its program (ACK). */
+  static final int MARK = 0x06;
+
+  /** SIGCONT on Linux (every architecture an engine runs containers on here: x86-64, arm64). */
+  private static final int SIGCONT = 18;
+
+  private WaitingLaunchers() {}
+
+  /** What the server writes on the container's stdin at hand-over: the length, then the code. */
+  static byte[] handOver(byte[] code) {
+    byte[] head = (code.length + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    byte[] all = new byte[head.length + code.length];
+    System.arraycopy(head, 0, all, 0, head.length);
+    System.arraycopy(code, 0, all, head.length, code.length);
+    return all;
+  }
+
+  /** The {@code python3 -c} source: wait, then the cold run's bootstrap. */
+  static String python() {
+    return PythonBootstrap.withWait(
+        String.join(
+            "\n",
+            "import os", // imported by every Python start (site): adds no module
+            "def _wait():",
+            "    os.write(1, b'\\x06')",
+            "    got, have, need = [], 0, -1",
+            "    while need < 0 or have < need:",
+            "        chunk = os.read(0, 65536 if need < 0 else min(1 << 20, need - have))",
+            "        if not chunk:",
+            "            os._exit(0)", // the server is gone: nothing ran
+            "        got.append(chunk)",
+            "        have += len(chunk)",
+            "        if need < 0:",
+            "            head = b''.join(got)",
+            "            if b'\\n' in head:",
+            "                length, _, rest = head.partition(b'\\n')",
+            "                need, got, have = int(length), [rest], len(rest)",
+            "            elif len(head) > 20:",
+            "                os._exit(2)",
+            "    os.makedirs('" + ContainerSpec.CODE_DIR + "', exist_ok=True)",
+            "    fd = os.open('"
+                + ContainerSpec.CODE_DIR
+                + "/main.py', os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)",
+            "    code = memoryview(b''.join(got))",
+            "    while code:",
+            "        code = code[os.write(fd, code):]",
+            "    os.close(fd)",
+            "    fd = os.open('/dev/null', os.O_RDONLY)",
+            "    os.dup2(fd, 0)",
+            "    os.close(fd)",
+            "    os.kill(1, " + SIGCONT + ")", // the backstop counts from now
+            "    os.write(1, b'\\x06')",
+            "_wait()",
+            "del _wait, os",
+            ""),
+        false);
+  }
+
+  /** The {@code node -e} source: wait, then load the program as the cold reader does. */
+  static String node() {
+    return String.join(
+        "\n",
+        "const fs = require('fs');",
+        "const [n, code] = (() => {",
+        "  fs.writeSync(1, '\\x06');",
+        "  const waitFrom = process.uptime();",
+        "  const read = (buffer, offset, length) => {",
+        "    for (;;) {",
+        "      try {",
+        "        return fs.readSync(0, buffer, offset, length, null);",
+        "      } catch (error) {",
+        "        if (error.code === 'EOF') return 0;",
+        "        if (error.code === 'EINTR') continue;",
+        // A non-blocking stdin: wait a little rather than spin while the container waits.
+        "        if (error.code !== 'EAGAIN') process.reallyExit(2);",
+        "        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);",
+        "      }",
+        "    }",
+        "  };",
+        "  let head = Buffer.alloc(0);",
+        "  const chunk = Buffer.allocUnsafe(65536);",
+        "  let newline = -1;",
+        "  while (newline < 0) {",
+        "    const got = read(chunk, 0, chunk.length);",
+        "    if (got === 0) process.reallyExit(0);", // the server is gone: nothing ran
+        "    head = Buffer.concat([head, chunk.subarray(0, got)]);",
+        "    newline = head.indexOf(10);",
+        "    if (newline < 0 && head.length > 20) process.reallyExit(2);",
+        "  }",
+        "  const length = Number(head.subarray(0, newline).toString('latin1'));",
+        "  const program = Buffer.alloc(length);",
+        "  let have = head.copy(program, 0, newline + 1);",
+        "  while (have < length) {",
+        "    const got = read(program, have, length - have);",
+        "    if (got === 0) process.reallyExit(0);",
+        "    have += got;",
+        "  }",
+        "  fs.mkdirSync('" + ContainerSpec.CODE_DIR + "', { recursive: true });",
+        "  fs.writeFileSync('" + ContainerSpec.CODE_DIR + "/main.js', program);",
+        "  process.kill(1, 'SIGCONT');", // the backstop counts from now
+        "  fs.writeSync(1, '\\x06');",
+        "  const waited = process.uptime() - waitFrom;",
+        "  const realUptime = process.uptime;",
+        "  process.uptime = function uptime() {",
+        "    return realUptime.call(process) - waited;",
+        "  };",
+        "  return [length, program];",
+        "})();",
+        "let got = n;",
+        "process.argv.splice(1, 1, '" + ContainerSpec.CODE_DIR + "/main.js');",
+        // As the cold reader: a child the program starts with process.execArgv gets the heap
+        // limit, not this launcher again.
+        "const e = process.execArgv.findIndex(a => a === '-e' || a === '--eval');",
+        "if (e >= 0) process.execArgv.splice(e, 2);",
+        "require('module').runMain();",
+        "");
+  }
+}
