@@ -224,6 +224,35 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     return !all.isEmpty();
   }
 
+  /**
+   * Closes the pool without interrupting a start under way, and waits at most {@code wait} for it:
+   * the waiting entries are killed and discarded at once, and the start runs to its end and then
+   * discards what it made (it sees the pool closed). For a backend whose start is a conversation
+   * with another process (a container engine): cut off in the middle of a request, it could leave a
+   * sandbox that nobody knows of.
+   */
+  public void closeLetStartFinish(Duration wait) {
+    List<S> all;
+    synchronized (this) {
+      closed = true;
+      notifyAll(); // no call waits for a start any more
+      all = drain();
+      if (starting != null) {
+        all.add(starting); // made, not yet ready: discarding it ends its wait for that
+        starting = null;
+      }
+    }
+    thread.shutdown();
+    all.forEach(StartedSandbox::discard);
+    try {
+      if (!thread.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+        log.debug("A sandbox started ahead of time was still being started when the pool closed");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** {@link #stopNow()}, then removes what the killed entries left. */
   @Override
   public void close() {

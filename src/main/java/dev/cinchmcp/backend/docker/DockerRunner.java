@@ -89,6 +89,9 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
    */
   static final Duration POOL_START_WAIT = Duration.ofSeconds(3);
 
+  /** How long a close waits for a start under way (runc ~0.1-0.3 s here, runsc ~0.3-1 s). */
+  static final Duration POOL_CLOSE_WAIT = Duration.ofSeconds(2);
+
   private final DockerSettings settings;
   private final ScheduledExecutorService timers;
   private final ExecutorService containers;
@@ -514,9 +517,10 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     closed = true;
     containers.shutdown();
     if (pool != null) {
-      // Their attach closed (the launchers exit) and their removal written; no wait for a start
-      // under way, which ends as its attach closes with this process.
-      pool.stopNow();
+      // Waiting containers: removed. A start under way is not cut off (a create whose answer is
+      // lost leaves a container nobody knows of): it is waited for, briefly, and removes its
+      // container itself once it sees the pool closed.
+      pool.closeLetStartFinish(POOL_CLOSE_WAIT);
     }
     List<CompletableFuture<Void>> kills = new ArrayList<>();
     for (ContainerRun run : running) {
