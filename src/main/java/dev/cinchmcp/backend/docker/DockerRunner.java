@@ -331,11 +331,9 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     }
     return poolSize
         + (poolSize == 1 ? " container" : " containers")
-        + " per language started ahead of time (idle in the engine: ~"
-        + (runtime != null && runtime.gvisor() ? "25 MB" : "10 MB")
-        + " for Python, ~"
-        + (runtime != null && runtime.gvisor() ? "55 MB" : "40 MB")
-        + " for Node each, no CPU; removed after "
+        + " per language started ahead of time (~"
+        + (runtime != null && runtime.gvisor() ? "17-20 MB" : "3-6 MB")
+        + " each while idle, as the engine counts it, no CPU; removed after "
         + POOL_IDLE_LIMIT.toMinutes()
         + " idle minutes; "
         + DockerOptions.POOL
