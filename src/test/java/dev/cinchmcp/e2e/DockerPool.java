@@ -145,7 +145,7 @@ abstract class DockerPool {
                 "            pass",
                 "print(sorted(os.listdir('/tmp')), sorted(names))",
                 CONTAINER_AGE.replace("import os\n", "")));
-    assertTrue(seen.startsWith("['code'] ['python3', 'timeout']\n"), seen);
+    assertTrue(seen.startsWith("['code'] ['python3', 'python3', 'timeout']\n"), seen);
     assertTrue(Double.parseDouble(seen.split("\n")[1]) >= 1, "a fresh container: " + seen);
   }
 

@@ -220,8 +220,9 @@ final class ContainerRun {
         throw new RunFailure(RunFailure.Reason.STOPPED_BEFORE_START, "The run was cancelled.");
       }
       long started = System.nanoTime();
+      String token = WaitingLaunchers.newToken();
       try {
-        waiting.handOver(code);
+        waiting.handOver(code, token);
       } catch (IOException e) {
         throw new HandOverFailed(e.getMessage());
       }
@@ -229,9 +230,26 @@ final class ContainerRun {
         killUninterrupted(); // its kill may have come before the hand-over
       }
       OutputFrames output = new OutputFrames(program.out());
-      Future<?> drained = streams.submit(() -> taken = output.drainMarked(waiting.output()));
+      // The exit status: the launcher's end marks when they come (the program has ended), else
+      // the engine's, which comes only once it has taken the container down (tens of ms later).
+      CompletableFuture<Integer> status = new CompletableFuture<>();
+      Future<?> drained =
+          streams.submit(
+              () -> {
+                taken = output.drainMarked(waiting.output(), WaitingLaunchers.endMarkPrefix(token));
+                if (output.endStatus() >= 0) {
+                  status.complete(output.endStatus());
+                }
+              });
       EngineHttp.Streaming exit = wait;
-      Future<Integer> status = streams.submit(() -> Engine.exitStatus(exit));
+      streams.execute(
+          () -> {
+            try {
+              status.complete(Engine.exitStatus(exit));
+            } catch (IOException | RuntimeException e) {
+              status.completeExceptionally(e);
+            }
+          });
       SandboxEnding ending;
       try {
         ending = awaitEnd(status, started);

@@ -240,15 +240,16 @@ final class WaitingContainer implements StartedSandbox {
   }
 
   /**
-   * Gives the container its program: writes its length and code on stdin, then ends stdin. Throws
-   * when the container is gone (the program has then not started; the caller runs it cold).
+   * Gives the container its program: writes its length, the token of its end mark and its code on
+   * stdin, then ends stdin. Throws when the container is gone (the program has then not started;
+   * the caller runs it cold).
    */
-  void handOver(byte[] code) throws IOException {
+  void handOver(byte[] code, String token) throws IOException {
     handedOver = true;
     if (gone || nextHead.isCompletedExceptionally()) {
       throw new IOException("container " + name + " ended while it waited");
     }
-    attach.output().write(WaitingLaunchers.handOver(code));
+    attach.output().write(WaitingLaunchers.handOver(code, token));
     attach.output().flush();
     attach.shutdownOutput();
   }

@@ -33,9 +33,37 @@ final class WaitingLaunchers {
 
   private WaitingLaunchers() {}
 
-  /** What the server writes on the container's stdin at hand-over: the length, then the code. */
-  static byte[] handOver(byte[] code) {
-    byte[] head = (code.length + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  /** The hex digits of the token that marks the program's end ({@link #endMark}). */
+  static final int TOKEN_LENGTH = 32;
+
+  /**
+   * How long the end mark is: {@link #MARK}, the token, a space, the exit status as three digits, a
+   * newline.
+   */
+  static final int END_MARK_LENGTH = 1 + TOKEN_LENGTH + 1 + 3 + 1;
+
+  /** A fresh token for one hand-over: what a program's own output cannot guess. */
+  static String newToken() {
+    java.util.concurrent.ThreadLocalRandom random =
+        java.util.concurrent.ThreadLocalRandom.current();
+    return String.format("%016x%016x", random.nextLong(), random.nextLong());
+  }
+
+  /**
+   * The start of the end mark the launcher writes as the last thing on stdout and on stderr once
+   * the program has ended: {@link #MARK}, the token and a space; the status and a newline follow.
+   */
+  static byte[] endMarkPrefix(String token) {
+    return ((char) MARK + token + " ").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * What the server writes on the container's stdin at hand-over: the length and the token of the
+   * end mark, then the code.
+   */
+  static byte[] handOver(byte[] code, String token) {
+    byte[] head =
+        (code.length + " " + token + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     byte[] all = new byte[head.length + code.length];
     System.arraycopy(head, 0, all, 0, head.length);
     System.arraycopy(code, 0, all, head.length, code.length);
@@ -60,9 +88,10 @@ final class WaitingLaunchers {
             "        if need < 0:",
             "            head = b''.join(got)",
             "            if b'\\n' in head:",
-            "                length, _, rest = head.partition(b'\\n')",
+            "                line, _, rest = head.partition(b'\\n')",
+            "                length, token = line.split(b' ')",
             "                need, got, have = int(length), [rest], len(rest)",
-            "            elif len(head) > 20:",
+            "            elif len(head) > 64:",
             "                os._exit(2)",
             "    os.makedirs('" + ContainerSpec.CODE_DIR + "', exist_ok=True)",
             "    fd = os.open('"
@@ -77,6 +106,19 @@ final class WaitingLaunchers {
             "    os.close(fd)",
             "    os.kill(1, " + SIGCONT + ")", // the backstop counts from now
             "    os.write(1, b'\\x06')",
+            // This process waits for the program and says how it ended (the end mark), so that
+            // the server answers then, not once the engine has taken the container down.
+            "    child = os.fork()",
+            "    if child:",
+            "        status = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])",
+            "        status = (status if status >= 0 else 128 - status) & 255",
+            "        mark = b'\\x06' + token + b' %03d\\n' % status",
+            "        for fd in (1, 2):",
+            "            try:",
+            "                os.write(fd, mark)",
+            "            except OSError:",
+            "                pass",
+            "        os._exit(status)",
             "_wait()",
             "del _wait, os",
             ""),
@@ -112,13 +154,13 @@ final class WaitingLaunchers {
         "    if (got === 0) process.reallyExit(0);", // the server is gone: nothing ran
         "    head = Buffer.concat([head, chunk.subarray(0, got)]);",
         "    newline = head.indexOf(10);",
-        "    if (newline < 0 && head.length > 20) process.reallyExit(2);",
+        "    if (newline < 0 && head.length > 64) process.reallyExit(2);",
         "  }",
-        "  const length = Number(head.subarray(0, newline).toString('latin1'));",
-        "  const program = Buffer.alloc(length);",
+        "  const [length, token] = head.subarray(0, newline).toString('latin1').split(' ');",
+        "  const program = Buffer.alloc(Number(length));",
         "  let have = head.copy(program, 0, newline + 1);",
-        "  while (have < length) {",
-        "    const got = read(program, have, length - have);",
+        "  while (have < program.length) {",
+        "    const got = read(program, have, program.length - have);",
         "    if (got === 0) process.reallyExit(0);",
         "    have += got;",
         "  }",
@@ -131,7 +173,25 @@ final class WaitingLaunchers {
         "  process.uptime = function uptime() {",
         "    return realUptime.call(process) - waited;",
         "  };",
-        "  return [length, program];",
+        // The end mark once the 'exit' event has run (every listener of the program's included),
+        // so that the server answers then, not once the engine has taken the container down. Not
+        // after an uncaught exception: Node prints it after 'exit', and the engine's status is
+        // waited for, as when the process is killed.
+        "  const realEmit = process.emit;",
+        "  let fatal = false;",
+        "  process.emit = function emit(event, ...rest) {",
+        "    if (event === 'uncaughtExceptionMonitor') fatal = true;",
+        "    const result = Reflect.apply(realEmit, this, [event, ...rest]);",
+        "    if (event === 'exit' && !fatal) {",
+        "      const code = typeof process.exitCode === 'number' ? process.exitCode",
+        "        : Number(rest[0]) || 0;",
+        "      const mark = '\\x06' + token + ' ' + String(code & 255).padStart(3, '0') + '\\n';",
+        "      try { fs.writeSync(1, mark); } catch {}",
+        "      try { fs.writeSync(2, mark); } catch {}",
+        "    }",
+        "    return result;",
+        "  };",
+        "  return [program.length, program];",
         "})();",
         "let got = n;",
         "process.argv.splice(1, 1, '" + ContainerSpec.CODE_DIR + "/main.js');",
