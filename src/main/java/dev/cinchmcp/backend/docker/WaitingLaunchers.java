@@ -13,15 +13,25 @@ import dev.cinchmcp.backend.PythonBootstrap;
  * start. End-of-file before the whole program means the server is gone (killed, or its connection
  * to the engine broken): the launcher exits at once, and the container with it.
  *
+ * <p>Once the program has ended, the launcher writes an end mark (the token the server sent with
+ * the program, and the exit status) as the last bytes of stdout and of stderr, and the server
+ * answers then ({@link OutputFrames#drainMarked}): the engine closes the streams and answers the
+ * exit only after it has deleted the container's task, tens of milliseconds later. Python forks at
+ * hand-over: the child runs the program, the parent waits for it and writes the marks with its
+ * status as {@code timeout} would give it (128 + the signal for a kill). Node writes them after the
+ * {@code exit} event, every listener of the program's run (not after an uncaught exception, which
+ * Node prints after that event: the engine's status is waited for then, as after a kill).
+ *
  * <p>The program must see what a cold run shows it: the same file, argv, stdin (/dev/null in
- * Python; in Node the rest of the attach stream, at end-of-file, as cold), environment and
- * processes (PID 1 {@code timeout}, the program PID 2). Python's program runs as the cold one does
- * ({@link PythonBootstrap}, in a fresh globals dict) and no module is imported that a cold start
- * does not import ({@code os} is imported by every start). Node's cold reader leaves {@code fs},
- * {@code n}, {@code code}, {@code got} and {@code e} in the script scope, which a program can see;
- * this one leaves the same names with the same values and nothing else, and {@code
- * process.uptime()} leaves out the wait. What cannot be hidden: the container's own clock (the age
- * of PID 1) includes the wait.
+ * Python; in Node the rest of the attach stream, at end-of-file, as cold) and environment. Python's
+ * program runs as the cold one does ({@link PythonBootstrap}, in a fresh globals dict) and no
+ * module is imported that a cold start does not import ({@code os} is imported by every start).
+ * Node's cold reader leaves {@code fs}, {@code n}, {@code code}, {@code got} and {@code e} in the
+ * script scope, which a program can see; this one leaves the same names with the same values and
+ * nothing else, and {@code process.uptime()} leaves out the wait. What cannot be hidden: the
+ * container's own clock (the age of PID 1) includes the wait; a Python program is PID 3, the child
+ * of the waiting interpreter (PID 2) rather than of {@code timeout}; Node's {@code process.emit} is
+ * the launcher's wrapper.
  */
 final class WaitingLaunchers {
 
