@@ -186,7 +186,7 @@ public record BackendChoice(
         new DeferredRunner("cinch", runner), "backend cinch: " + settings.describe(), List.of());
   }
 
-  private static BackendChoice unavailable(List<String> problems) {
+  static BackendChoice unavailable(List<String> problems) {
     RunFailure failure =
         new RunFailure(
             RunFailure.Reason.NOT_CONFIGURED,

@@ -25,8 +25,16 @@ final class DockerChoice {
         options.discovery());
   }
 
-  /** {@code CINCH_BACKEND=docker}: the engine's runner, or one that says what to fix. */
+  /**
+   * {@code CINCH_BACKEND=docker}: the engine's runner, or one that says what to fix; a docker
+   * setting given wrong ({@code CINCH_DOCKER_*}) is said rather than run with its default.
+   */
   static BackendChoice docker(Settings settings, CompletableFuture<?> after) {
+    List<String> wrong =
+        settings.problems().stream().filter(p -> p.startsWith("CINCH_DOCKER_")).toList();
+    if (!wrong.isEmpty()) {
+      return BackendChoice.unavailable(wrong);
+    }
     DockerRunner runner = DockerRunner.start(settingsOf(settings), settings.docker().pool(), after);
     if (runner.usable()) {
       return usable(runner);
