@@ -142,8 +142,9 @@ class OutputFramesTest {
     OutputFrames frames = drainedMarked(bytes.toByteArray(), taken);
     assertTrue(taken[0]);
     assertEquals(-1, frames.endStatus());
-    assertEquals("1\n\u0006" + TOKEN.substring(0, 10), frames.stdout().text());
-    assertEquals("\u0006ffffffffffffffffffffffffffffffff 000\n", frames.stderr(null).text());
+    // Output it is, the control character shown as its symbol as any other (OutputCleaner).
+    assertEquals("1\n\u2406" + TOKEN.substring(0, 10), frames.stdout().text());
+    assertEquals("\u2406ffffffffffffffffffffffffffffffff 000\n", frames.stderr(null).text());
   }
 
   @Test
