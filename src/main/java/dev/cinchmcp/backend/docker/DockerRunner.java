@@ -42,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * images), so the ready line and the tool's description say which engine, runtime and limits hold;
  * what dead servers left behind is removed in the background. At most {@link
  * DockerSettings#maxConcurrent()} containers run at once, fewer on a small machine whose kernel
- * they share ({@link ContainersAtOnce}); the rest queue.
+ * they share ({@link ContainersAtOnce}); the rest queue. A pool of containers started ahead of time
+ * ({@link WaitingContainer}) takes the container's start off a call; it refills only while no call
+ * runs, and is emptied after {@link #POOL_IDLE_LIMIT} without a call.
  *
  * <p>{@link #close()} is quick: it asks the engine to kill every running container (the engine then
  * removes it, {@code AutoRemove}) and waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers;
@@ -85,7 +87,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   /**
    * How long a call waits for a container of its language that is being started ahead, rather than
    * start another: that start is under way (its create and start paid), so it is ready sooner than
-   * a fresh one would be. Measured: see bench/README.md, docker pool.
+   * a fresh one would be (with gVisor a start takes ~0.3-1 s here, longer than a model's pause
+   * between two calls can be).
    */
   static final Duration POOL_START_WAIT = Duration.ofSeconds(3);
 
