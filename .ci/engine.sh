@@ -5,12 +5,13 @@
 # containers, the daemon and its containerd, shims and runsc sandboxes, mounts, cgroups.
 #
 #   bash .ci/engine.sh start DIR   # prints the DOCKER_HOST to use
+#   bash .ci/engine.sh restart DIR # the daemon stopped (its containers with it) and started again
 #   bash .ci/engine.sh stop DIR
 #
 # Root only (dockerd). DIR must be short: the socket's path must stay under 108 bytes.
 set -euo pipefail
 
-cmd=${1:?usage: engine.sh start|stop DIR}
+cmd=${1:?usage: engine.sh start|restart|stop DIR}
 dir=${2:?usage: engine.sh start|stop DIR}
 image=${CINCH_TEST_IMAGE:-cinch-test:1}
 
@@ -41,17 +42,34 @@ start() {
   "deprecated-key-path": "$dir/key.json"
 }
 EOF
+  start_daemon
+  build_image
+  echo "$DOCKER_HOST"
+}
+
+start_daemon() {
   dockerd --iptables=false --ip-masq=false --bridge=none \
     --host "unix://$dir/docker.sock" --data-root "$dir/data" --exec-root "$dir/exec" \
-    --pidfile "$dir/docker.pid" --config-file "$dir/daemon.json" >"$dir/dockerd.log" 2>&1 &
+    --pidfile "$dir/docker.pid" --config-file "$dir/daemon.json" >>"$dir/dockerd.log" 2>&1 &
   export DOCKER_HOST="unix://$dir/docker.sock"
   for _ in $(seq 1 100); do
     docker version >/dev/null 2>&1 && break
     sleep 0.1
   done
   docker version >/dev/null || { tail -20 "$dir/dockerd.log" >&2; exit 1; }
-  build_image
-  echo "$DOCKER_HOST"
+}
+
+# What a user's engine does when Docker Desktop or the service restarts: the daemon ends (it stops
+# its containers), and a new one starts on the same data (the image stays).
+restart() {
+  [ -f "$dir/daemon.json" ] || { echo "engine.sh: no engine of ours in $dir" >&2; exit 1; }
+  pid=$(cat "$dir/docker.pid" 2>/dev/null || true)
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 300); do
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  start_daemon
 }
 
 # The host's python3 and node with the libraries they load, timeout for the in-container
@@ -133,6 +151,7 @@ stop() {
 
 case "$cmd" in
   start) start ;;
+  restart) restart ;;
   stop) stop ;;
-  *) echo "usage: engine.sh start|stop DIR" >&2; exit 2 ;;
+  *) echo "usage: engine.sh start|restart|stop DIR" >&2; exit 2 ;;
 esac

@@ -65,6 +65,12 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   private S starting;
 
   /**
+   * The language of the start under way, from before its processes are made until it is ready or
+   * has failed (guarded by {@code this}; waited on by {@link #take(Language, Duration)}).
+   */
+  private Language startingLanguage;
+
+  /**
    * Entries {@link #stopNow()} killed, for {@link #close()} to remove (guarded by {@code this}).
    */
   private final List<S> killed = new ArrayList<>();
@@ -136,6 +142,38 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     return Optional.ofNullable(found);
   }
 
+  /**
+   * {@link #take(Language)}, but when none waits and one for {@code language} is being started,
+   * that one once it is ready, waited for at most {@code awaitStarting}; else empty. For a backend
+   * whose starts take longer than the gap between calls (a container engine): the start under way
+   * has its slowest part behind it, so the call gets it sooner than a cold start would get a new
+   * one. A call never waits for a start that has not begun, nor for one of another language.
+   */
+  public Optional<S> take(Language language, Duration awaitStarting) {
+    long deadline = System.nanoTime() + awaitStarting.toNanos();
+    while (true) {
+      Optional<S> found = take(language);
+      if (found.isPresent()) {
+        return found;
+      }
+      synchronized (this) {
+        long left = deadline - System.nanoTime();
+        if (closed || startingLanguage != language || left <= 0) {
+          return Optional.empty();
+        }
+        if (!ready.get(language).isEmpty()) {
+          continue; // added meanwhile: take it
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return Optional.empty();
+        }
+      }
+    }
+  }
+
   /** A call began (warm or cold): no refill until every call has ended. */
   public synchronized void callStarted() {
     callsRunning++;
@@ -171,6 +209,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     List<S> all;
     synchronized (this) {
       closed = true;
+      notifyAll(); // no call waits for a start any more
       all = drain();
       if (starting != null) {
         all.add(starting);
@@ -183,6 +222,35 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
       entry.kill();
     }
     return !all.isEmpty();
+  }
+
+  /**
+   * Closes the pool without interrupting a start under way, and waits at most {@code wait} for it:
+   * the waiting entries are killed and discarded at once, and the start runs to its end and then
+   * discards what it made (it sees the pool closed). For a backend whose start is a conversation
+   * with another process (a container engine): cut off in the middle of a request, it could leave a
+   * sandbox that nobody knows of.
+   */
+  public void closeLetStartFinish(Duration wait) {
+    List<S> all;
+    synchronized (this) {
+      closed = true;
+      notifyAll(); // no call waits for a start any more
+      all = drain();
+      if (starting != null) {
+        all.add(starting); // made, not yet ready: discarding it ends its wait for that
+        starting = null;
+      }
+    }
+    thread.shutdown();
+    all.forEach(StartedSandbox::discard);
+    try {
+      if (!thread.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+        log.debug("A sandbox started ahead of time was still being started when the pool closed");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** {@link #stopNow()}, then removes what the killed entries left. */
@@ -254,6 +322,20 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
    * a pool, and the next call's end tries again) or the pool was closed meanwhile.
    */
   private boolean startOne(Language language) {
+    synchronized (this) {
+      startingLanguage = language;
+    }
+    try {
+      return startAndAdd(language);
+    } finally {
+      synchronized (this) {
+        startingLanguage = null;
+        notifyAll(); // a call waiting for it takes it now, or starts cold
+      }
+    }
+  }
+
+  private boolean startAndAdd(Language language) {
     S started;
     try {
       started = starter.start(language);

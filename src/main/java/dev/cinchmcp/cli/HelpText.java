@@ -97,6 +97,13 @@ final class HelpText {
         "  " + DockerOptions.RUNTIME,
         "                    The engine runtime, e.g. runsc or runc (default: runsc when offered,",
         "                    else the engine's default in its own VM; on Linux runc only when set).",
+        "  "
+            + DockerOptions.POOL
+            + " Docker containers per language started ahead of time, 0 to "
+            + DockerOptions.MAX_POOL,
+        "                    (default "
+            + DockerOptions.DEFAULT_POOL
+            + "); 0: every docker run starts its own (slower; nothing held idle).",
         "  DOCKER_HOST       Where the engine is (default: the Docker context, then the usual",
         "                    sockets and pipes of Docker Desktop, OrbStack, Colima, Podman).",
         "  CINCH_FAST_START  0: a plain java -jar makes no class-data archive and never restarts itself.",

@@ -5,21 +5,37 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What the docker backend is told by the environment: its images, the runtime asked for, and the
- * variables by which Docker's own tools find the engine.
+ * What the docker backend is told by the environment: its images, the runtime asked for, the
+ * containers it starts ahead of time, and the variables by which Docker's own tools find the
+ * engine.
  *
  * @param pythonImage {@code CINCH_DOCKER_PYTHON_IMAGE}, or the default
  * @param nodeImage {@code CINCH_DOCKER_NODE_IMAGE}, or the default
  * @param runtime {@code CINCH_DOCKER_RUNTIME}: the engine runtime to use by name, or empty for the
  *     automatic choice (gVisor when offered)
  * @param discovery the environment engine discovery reads ({@link #DISCOVERY}), as set
+ * @param pool {@code CINCH_DOCKER_POOL}: containers per language started ahead of time (0: none)
  */
 public record DockerOptions(
-    String pythonImage, String nodeImage, Optional<String> runtime, Map<String, String> discovery) {
+    String pythonImage,
+    String nodeImage,
+    Optional<String> runtime,
+    Map<String, String> discovery,
+    int pool) {
 
   public static final String PYTHON_IMAGE = "CINCH_DOCKER_PYTHON_IMAGE";
   public static final String NODE_IMAGE = "CINCH_DOCKER_NODE_IMAGE";
   public static final String RUNTIME = "CINCH_DOCKER_RUNTIME";
+  public static final String POOL = "CINCH_DOCKER_POOL";
+
+  /**
+   * Containers per language started ahead of time unless {@value #POOL} says otherwise: one takes
+   * the container's start off sequential calls.
+   */
+  public static final int DEFAULT_POOL = 1;
+
+  /** The most {@value #POOL} allows (each waiting container holds its interpreter's memory). */
+  public static final int MAX_POOL = 8;
 
   public static final String DEFAULT_PYTHON_IMAGE = "python:3.12-slim";
   public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
@@ -44,5 +60,17 @@ public record DockerOptions(
     Objects.requireNonNull(nodeImage, "nodeImage");
     Objects.requireNonNull(runtime, "runtime");
     discovery = Map.copyOf(discovery);
+    if (pool < 0 || pool > MAX_POOL) {
+      throw new IllegalArgumentException("pool must be 0 to " + MAX_POOL);
+    }
+  }
+
+  /** With the default pool. */
+  public DockerOptions(
+      String pythonImage,
+      String nodeImage,
+      Optional<String> runtime,
+      Map<String, String> discovery) {
+    this(pythonImage, nodeImage, runtime, discovery, DEFAULT_POOL);
   }
 }

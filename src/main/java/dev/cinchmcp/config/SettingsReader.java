@@ -93,7 +93,33 @@ final class SettingsReader {
       }
     }
     return new DockerOptions(
-        python, node, runtime.isEmpty() ? Optional.empty() : Optional.of(runtime), discovery);
+        python,
+        node,
+        runtime.isEmpty() ? Optional.empty() : Optional.of(runtime),
+        discovery,
+        readDockerPool(env.get(DockerOptions.POOL), problems));
+  }
+
+  private static int readDockerPool(String raw, List<String> problems) {
+    if (raw == null || raw.isBlank()) {
+      return DockerOptions.DEFAULT_POOL;
+    }
+    String text = raw.strip();
+    int pool = digits(text, 1, 2) ? Integer.parseInt(text) : -1;
+    if (pool < 0 || pool > DockerOptions.MAX_POOL) {
+      problems.add(
+          DockerOptions.POOL
+              + " must be a whole number from 0 to "
+              + DockerOptions.MAX_POOL
+              + " (was \""
+              + raw
+              + "\"): how many containers per language the docker backend starts ahead of time"
+              + " for the next call; 0 turns this off, unset means "
+              + DockerOptions.DEFAULT_POOL
+              + ".");
+      return DockerOptions.DEFAULT_POOL;
+    }
+    return pool;
   }
 
   /** An image or runtime name: one word, no spaces or control characters. */

@@ -226,7 +226,7 @@ public record BackendChoice(
                 + " apply to the local and docker backends only");
   }
 
-  private static BackendChoice unavailable(List<String> problems) {
+  static BackendChoice unavailable(List<String> problems) {
     RunFailure failure =
         new RunFailure(
             RunFailure.Reason.NOT_CONFIGURED,

@@ -26,9 +26,17 @@ final class DockerChoice {
         settings.limits());
   }
 
-  /** {@code CINCH_BACKEND=docker}: the engine's runner, or one that says what to fix. */
+  /**
+   * {@code CINCH_BACKEND=docker}: the engine's runner, or one that says what to fix; a docker
+   * setting given wrong ({@code CINCH_DOCKER_*}) is said rather than run with its default.
+   */
   static BackendChoice docker(Settings settings, CompletableFuture<?> after) {
-    DockerRunner runner = DockerRunner.start(settingsOf(settings), after);
+    List<String> wrong =
+        settings.problems().stream().filter(p -> p.startsWith("CINCH_DOCKER_")).toList();
+    if (!wrong.isEmpty()) {
+      return BackendChoice.unavailable(wrong);
+    }
+    DockerRunner runner = DockerRunner.start(settingsOf(settings), settings.docker().pool(), after);
     if (runner.usable()) {
       return usable(runner);
     }
@@ -54,7 +62,7 @@ final class DockerChoice {
     if (answering.isEmpty()) {
       return new Result(null, "no container engine answered either");
     }
-    DockerRunner runner = DockerRunner.start(docker, after);
+    DockerRunner runner = DockerRunner.start(docker, settings.docker().pool(), after);
     if (runner.usable()) {
       return new Result(usable(runner), null);
     }

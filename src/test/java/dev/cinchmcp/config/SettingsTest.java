@@ -54,6 +54,24 @@ class SettingsTest {
   }
 
   @Test
+  void theDockerPoolHoldsOneContainerPerLanguageUnlessToldOtherwise() {
+    assertEquals(1, read().docker().pool());
+    assertEquals(0, read(DockerOptions.POOL, "0").docker().pool());
+    assertEquals(8, read(DockerOptions.POOL, " 8 ").docker().pool());
+    assertEquals(1, read(DockerOptions.POOL, "").docker().pool());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"-1", "9", "two", "1.5", "100", "0x1"})
+  void aBadDockerPoolIsAProblemNamingTheVariableTheValueAndTheDefault(String given) {
+    Settings s = read(DockerOptions.POOL, given);
+    String problem = onlyProblem(s, "CINCH_DOCKER_POOL must be a whole number from 0 to 8");
+    assertTrue(problem.contains("\"" + given + "\""), problem);
+    assertTrue(problem.contains("0 turns this off, unset means 1."), problem);
+    assertEquals(DockerOptions.DEFAULT_POOL, s.docker().pool());
+  }
+
+  @Test
   void keyAloneGivesTheDefaults() {
     Settings s = read();
     assertTrue(s.usable(), s.problems()::toString);

@@ -24,8 +24,17 @@ final class DockerEngine {
 
   private DockerEngine() {}
 
-  /** The jar's environment: the docker backend on the test engine, with this runtime. */
+  /**
+   * The jar's environment: the docker backend on the test engine, with this runtime, every program
+   * in a fresh container (no containers started ahead: these tests are about that path; DockerPool
+   * tests the other).
+   */
   static Map<String, String> jarEnvironment(String runtime) {
+    return jarEnvironment(runtime, 0);
+  }
+
+  /** The same, with {@code pool} containers per language started ahead of time. */
+  static Map<String, String> jarEnvironment(String runtime, int pool) {
     return Map.of(
         "CINCH_BACKEND",
         "docker",
@@ -38,7 +47,32 @@ final class DockerEngine {
         "CINCH_DOCKER_NODE_IMAGE",
         TestEngine.image(),
         "CINCH_DOCKER_RUNTIME",
-        runtime);
+        runtime,
+        "CINCH_DOCKER_POOL",
+        Integer.toString(pool));
+  }
+
+  /**
+   * The containers of this backend that are running, as "name interpreter" (python3 or node, from
+   * their command).
+   */
+  static List<String> runningWithInterpreter() throws IOException, InterruptedException {
+    return docker(
+            "ps",
+            "--no-trunc",
+            "--filter",
+            "label=dev.cinchmcp.owner",
+            "--filter",
+            "status=running",
+            "--format",
+            "{{.Names}} {{.Command}}")
+        .stream()
+        .map(
+            line -> {
+              String name = line.split(" ", 2)[0];
+              return name + (line.contains(" python3 ") ? " python3" : " node");
+            })
+        .toList();
   }
 
   /** Every container (running or not) of this backend, of any server: their names. */

@@ -147,7 +147,11 @@ class BackendChoiceTest {
             + " | CINCH_API_KEY is not set",
         "auto without a key but with another mistake | CINCH_TIMEOUT_MS=soon | CINCH_TIMEOUT_MS",
         "an unknown backend | CINCH_BACKEND=kubernetes CINCH_API_KEY=cinch_live_x"
-            + " | CINCH_BACKEND must be auto, cinch, local or docker"
+            + " | CINCH_BACKEND must be auto, cinch, local or docker",
+        "auto without a key, a bad docker pool | CINCH_DOCKER_POOL=9"
+            + " | CINCH_DOCKER_POOL must be a whole number from 0 to 8",
+        "explicit docker, a bad docker pool | CINCH_BACKEND=docker CINCH_DOCKER_POOL=many"
+            + " | CINCH_DOCKER_POOL must be a whole number from 0 to 8"
       })
   void aMistakeIsReportedRatherThanGuessedAround(String what, String env, String message)
       throws Exception {

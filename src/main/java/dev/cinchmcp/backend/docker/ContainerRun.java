@@ -58,6 +58,24 @@ final class ContainerRun {
   private volatile EngineConnection attach;
   private volatile EngineHttp.Streaming wait;
 
+  /** The container started ahead of time that runs the program, or null for a fresh one. */
+  private final WaitingContainer waiting;
+
+  /** Whether the waiting container's launcher said it has the program (its second mark). */
+  private volatile boolean taken;
+
+  /**
+   * The waiting container ended before it took its program: nothing ran, and the caller runs it in
+   * a fresh container, as without a pool.
+   */
+  static final class HandOverFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    HandOverFailed(String message) {
+      super(message, null, false, false);
+    }
+  }
+
   /**
    * @param labels the server's: they name the container and mark it as this server's
    * @param imageGone told the image's name when the engine no longer has it
@@ -70,14 +88,43 @@ final class ContainerRun {
       RuntimeChoice runtime,
       ExecutorService streams,
       Consumer<String> imageGone) {
+    this(program, engine, labels, settings, runtime, streams, imageGone, null);
+  }
+
+  /**
+   * @param waiting a container started ahead of time for this program's language, which this run
+   *     then owns (and removes), or null for a fresh container
+   */
+  ContainerRun(
+      Program program,
+      Engine engine,
+      Labels labels,
+      DockerSettings settings,
+      RuntimeChoice runtime,
+      ExecutorService streams,
+      Consumer<String> imageGone,
+      WaitingContainer waiting) {
     this.program = program;
     this.engine = engine;
     this.settings = settings;
     this.runtime = runtime;
     this.streams = streams;
     this.imageGone = imageGone;
-    this.name = labels.nextName();
+    this.waiting = waiting;
+    this.name = waiting == null ? labels.nextName() : waiting.name();
     this.labels = labels.labels();
+  }
+
+  /** Whether the program runs in a container started ahead of time. */
+  boolean warm() {
+    return waiting != null;
+  }
+
+  /** For a run that never starts (the runner closed): ends its waiting container, if any. */
+  void abandon() {
+    if (waiting != null) {
+      waiting.kill();
+    }
   }
 
   String name() {
@@ -88,6 +135,9 @@ final class ContainerRun {
    * Runs the program to its end, its time-out or {@link #cancel()}; the container is gone after.
    */
   RunResult execute() {
+    if (waiting != null) {
+      return executeWarm();
+    }
     byte[] code = program.code().getBytes(StandardCharsets.UTF_8);
     String image = settings.image(program.language());
     boolean gone = false;
@@ -149,6 +199,92 @@ final class ContainerRun {
         // one ends only once it is gone (or given up on), and covers a start that failed too.
         removeQuietly();
       }
+    }
+  }
+
+  /**
+   * {@link #execute()} in the container started ahead of time: the program goes down its open
+   * attach stream, and the wall clock runs from there. Its answer comes before the container's
+   * removal, which is left to a stream thread (the engine removes it anyway, {@code AutoRemove}).
+   * Throws {@link HandOverFailed} when the container turns out to be gone before it took the
+   * program.
+   */
+  private RunResult executeWarm() {
+    byte[] code = program.code().getBytes(StandardCharsets.UTF_8);
+    id = waiting.id();
+    attach = waiting.attach();
+    wait = waiting.exitWait();
+    boolean gone = false;
+    try {
+      if (cancelled) {
+        throw new RunFailure(RunFailure.Reason.STOPPED_BEFORE_START, "The run was cancelled.");
+      }
+      long started = System.nanoTime();
+      String token = WaitingLaunchers.newToken();
+      try {
+        waiting.handOver(code, token);
+      } catch (IOException e) {
+        throw new HandOverFailed(e.getMessage());
+      }
+      if (cancelled) {
+        killUninterrupted(); // its kill may have come before the hand-over
+      }
+      OutputFrames output = new OutputFrames(program.out());
+      // The exit status: the launcher's end marks when they come (the program has ended), else
+      // the engine's, which comes only once it has taken the container down (tens of ms later).
+      CompletableFuture<Integer> status = new CompletableFuture<>();
+      Future<?> drained =
+          streams.submit(
+              () -> {
+                taken = output.drainMarked(waiting.output(), WaitingLaunchers.endMarkPrefix(token));
+                if (output.endStatus() >= 0) {
+                  status.complete(output.endStatus());
+                }
+              });
+      EngineHttp.Streaming exit = wait;
+      streams.execute(
+          () -> {
+            try {
+              status.complete(Engine.exitStatus(exit));
+            } catch (IOException | RuntimeException e) {
+              status.completeExceptionally(e);
+            }
+          });
+      SandboxEnding ending;
+      try {
+        ending = awaitEnd(status, started);
+      } catch (RunFailure e) {
+        awaitOutput(drained);
+        if (!taken && !cancelled) {
+          throw new HandOverFailed(e.getMessage());
+        }
+        throw e;
+      }
+      long durationMs = (System.nanoTime() - started) / 1_000_000;
+      if (ending != SandboxEnding.EXITED) {
+        if (!closing) {
+          removeNow();
+        }
+        gone = true;
+      }
+      awaitOutput(drained);
+      if (!taken && ending == SandboxEnding.EXITED) {
+        throw new HandOverFailed("container " + name + " ended before it took its program");
+      }
+      return result(ending, status, output, durationMs);
+    } finally {
+      closeStreams();
+      if (!gone && !closing) {
+        removeInBackground();
+      }
+    }
+  }
+
+  private void removeInBackground() {
+    try {
+      streams.execute(this::removeQuietly);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // the runner is closing: its kills, AutoRemove and the next start's sweep cover it
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.docker;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
@@ -166,6 +167,46 @@ final class ContainerSpec {
     }
     if (runtime != null) {
       host.put("Runtime", runtime);
+    }
+    return spec;
+  }
+
+  /**
+   * The body for a container started ahead of time ({@link WaitingContainer}): every field of
+   * {@link #of}, the walls included, as a cold run's; only the command differs. Its interpreter
+   * comes up and waits for the program on stdin ({@link WaitingLaunchers}).
+   *
+   * <p>The backstop is still {@code timeout} as PID 1, told to count from the hand-over: {@code -s
+   * CONT -k LIMIT BUDGET}. The launcher sends PID 1 a SIGCONT when it takes its program; GNU
+   * timeout, on the signal it was given ({@code -s}), forwards it (SIGCONT changes nothing for a
+   * running process) and arms its {@code -k}: SIGKILL {@code LIMIT} seconds later, once only. A
+   * container never handed a program gets the same at {@code budget}: SIGCONT, then SIGKILL {@code
+   * LIMIT} later.
+   *
+   * @param budget how long it may wait for its program before its backstop ends it
+   */
+  static ObjectNode waiting(
+      DockerSettings settings,
+      String image,
+      Language language,
+      String runtime,
+      boolean gvisor,
+      Map<String, String> labels,
+      java.time.Duration budget) {
+    ObjectNode spec = of(settings, image, language, 0, runtime, gvisor, labels);
+    // The cold command: timeout -s KILL LIMIT, the interpreter and its options, -c/-e READER ...
+    JsonNode cold = spec.get("Cmd");
+    ArrayNode cmd = spec.putArray("Cmd");
+    cmd.add("timeout").add("-s").add("CONT").add("-k").add(cold.get(3).asText());
+    cmd.add(Long.toString(budget.toSeconds()));
+    int at = 4;
+    while (!cold.get(at).asText().equals("-c") && !cold.get(at).asText().equals("-e")) {
+      cmd.add(cold.get(at++).asText()); // the interpreter with the cold run's options
+    }
+    if (language == Language.PYTHON) {
+      cmd.add("-c").add(WaitingLaunchers.python()).add(CODE_DIR + "/main.py");
+    } else {
+      cmd.add("-e").add(WaitingLaunchers.node());
     }
     return spec;
   }

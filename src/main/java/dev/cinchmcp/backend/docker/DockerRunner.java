@@ -9,9 +9,14 @@ import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.backend.WarmPool;
+import dev.cinchmcp.config.DockerOptions;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -23,6 +28,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * images), so the ready line and the tool's description say which engine, runtime and limits hold;
  * what dead servers left behind is removed in the background. At most {@link
  * DockerSettings#maxConcurrent()} containers run at once, fewer on a small machine whose kernel
- * they share ({@link ContainersAtOnce}); the rest queue.
+ * they share ({@link ContainersAtOnce}); the rest queue. A pool of containers started ahead of time
+ * ({@link WaitingContainer}) takes the container's start off a call; it refills only while no call
+ * runs, and is emptied after {@link #POOL_IDLE_LIMIT} without a call.
  *
  * <p>{@link #close()} is quick: it asks the engine to kill every running container (the engine then
  * removes it, {@code AutoRemove}) and waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers;
@@ -60,6 +68,33 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
    */
   static final long CLOSE_WAIT_MILLIS = 100;
 
+  /**
+   * How long after the last call the containers started ahead of time are removed, so that an idle
+   * server holds nothing in the engine (as the local backend's pool).
+   */
+  static final Duration POOL_IDLE_LIMIT = Duration.ofMinutes(10);
+
+  /**
+   * How long a container started ahead may wait for its program before its own backstop ends it
+   * ({@link ContainerSpec#waiting}): the idle limit and a margin. It matters only where the end of
+   * this server does not reach the container (see {@link WaitingContainer}).
+   */
+  static final Duration POOL_BUDGET = POOL_IDLE_LIMIT.plusMinutes(5);
+
+  /** The oldest a waiting container may be when it is handed a program: well within its budget. */
+  static final Duration POOL_MAX_AGE = POOL_IDLE_LIMIT.plusMinutes(2);
+
+  /**
+   * How long a call waits for a container of its language that is being started ahead, rather than
+   * start another: that start is under way (its create and start paid), so it is ready sooner than
+   * a fresh one would be (with gVisor a start takes ~0.3-1 s here, longer than a model's pause
+   * between two calls can be).
+   */
+  static final Duration POOL_START_WAIT = Duration.ofSeconds(3);
+
+  /** How long a close waits for a start under way (runc ~0.1-0.3 s here, runsc ~0.3-1 s). */
+  static final Duration POOL_CLOSE_WAIT = Duration.ofSeconds(2);
+
   private final DockerSettings settings;
   private final ScheduledExecutorService timers;
   private final ExecutorService containers;
@@ -75,8 +110,12 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private final Images images;
   private final String problem;
   private final ContainersAtOnce atOnce;
+  private final int poolSize;
 
-  private DockerRunner(DockerSettings settings) {
+  /** The containers started ahead of time, or null with a pool size of 0 (or no engine). */
+  private final WarmPool<WaitingContainer> pool;
+
+  private DockerRunner(DockerSettings settings, int poolSize) {
     this.settings = settings;
     ScheduledThreadPoolExecutor timer =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinchmcp-engine-timer"));
@@ -120,14 +159,34 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     this.containers =
         Executors.newFixedThreadPool(atOnce.count(), DaemonThreads.named("cinchmcp-engine"));
     this.images = connected == null ? null : new Images(connected, streams);
+    this.poolSize = poolSize;
+    this.pool = poolSize > 0 && problem == null ? newPool(poolSize) : null;
+  }
+
+  private WarmPool<WaitingContainer> newPool(int perLanguage) {
+    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
+    for (Language language : Language.values()) {
+      sizes.put(language, perLanguage);
+    }
+    WaitingContainer.Parts parts =
+        new WaitingContainer.Parts(
+            engine, labels, settings, runtime, streams, images, POOL_BUDGET, POOL_MAX_AGE);
+    return new WarmPool<>(
+        sizes,
+        POOL_IDLE_LIMIT,
+        language -> WaitingContainer.start(language, parts),
+        "cinchmcp-engine-pool");
   }
 
   /**
    * Reaches the engine and learns what it offers; returns a runner either way ({@link #usable()}
-   * says whether it can run code). Leftovers of dead servers are removed after {@code after}.
+   * says whether it can run code). Leftovers of dead servers are removed after {@code after}; then
+   * {@code poolSize} containers per language are started ahead of time (from images the engine has:
+   * none is pulled for them).
    */
-  public static DockerRunner start(DockerSettings settings, CompletableFuture<?> after) {
-    DockerRunner runner = new DockerRunner(settings);
+  public static DockerRunner start(
+      DockerSettings settings, int poolSize, CompletableFuture<?> after) {
+    DockerRunner runner = new DockerRunner(settings, poolSize);
     if (runner.usable()) {
       after.thenRunAsync(
           () -> {
@@ -135,10 +194,18 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
             if (removed > 0) {
               log.info("Removed {} container(s) left by servers that are gone", removed);
             }
+            if (runner.pool != null) {
+              runner.pool.fill();
+            }
           },
           runner.streams);
     }
     return runner;
+  }
+
+  /** How many containers wait for {@code language} now (for tests and the benchmark's checks). */
+  public int waiting(Language language) {
+    return pool == null ? 0 : pool.waiting(language);
   }
 
   /**
@@ -260,7 +327,25 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         + settings.nodeImage()
         + "; limits held: "
         + limits()
-        + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe());
+        + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe())
+        + "; "
+        + poolSummary();
+  }
+
+  /** For the ready line and {@code --check}: the containers started ahead of time. */
+  String poolSummary() {
+    if (poolSize == 0) {
+      return "no containers started ahead of time (" + DockerOptions.POOL + "=0)";
+    }
+    return poolSize
+        + (poolSize == 1 ? " container" : " containers")
+        + " per language started ahead of time (~"
+        + (runtime != null && runtime.gvisor() ? "17-20 MB" : "3-6 MB")
+        + " each while idle, as the engine counts it, no CPU; removed after "
+        + POOL_IDLE_LIMIT.toMinutes()
+        + " idle minutes; "
+        + DockerOptions.POOL
+        + "=0 turns this off)";
   }
 
   @Override
@@ -271,7 +356,17 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     }
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     pending.add(future);
-    future.whenComplete((result, error) -> pending.remove(future));
+    if (pool != null) {
+      // From its arrival (it may wait for an image) to its answer, no start ahead competes with it.
+      pool.callStarted();
+    }
+    future.whenComplete(
+        (result, error) -> {
+          pending.remove(future);
+          if (pool != null) {
+            pool.callEnded();
+          }
+        });
     String image = settings.image(program.language());
     String setting =
         program.language() == Language.PYTHON
@@ -289,20 +384,24 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
                 future.completeExceptionally(
                     cause instanceof RunFailure failure ? failure : unavailable(cause.toString()));
               } else {
-                submit(
-                    new ContainerRun(
-                        program, engine, labels, settings, runtime, streams, images::forget),
-                    future,
-                    events);
+                submit(program, future, events);
               }
             });
     return future;
   }
 
-  private void submit(ContainerRun run, CompletableFuture<RunResult> future, RunListener events) {
-    // Made now: a stop on a signal cancels every call, and linking a method reference then, cold,
-    // would cost the stop a few ms.
-    Runnable cancel = run::cancel;
+  private void submit(Program program, CompletableFuture<RunResult> future, RunListener events) {
+    // Which run (a container started ahead, or a fresh one) is known only once a slot is free.
+    AtomicReference<ContainerRun> current = new AtomicReference<>();
+    // Made now: a stop on a signal cancels every call, and linking a lambda then, cold, would cost
+    // the stop a few ms.
+    Runnable cancel =
+        () -> {
+          ContainerRun run = current.get();
+          if (run != null) {
+            run.cancel();
+          }
+        };
     future.whenComplete(
         (result, error) -> {
           if (error instanceof CancellationException) {
@@ -310,7 +409,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
           }
         });
     try {
-      containers.execute(() -> execute(run, future, events));
+      containers.execute(() -> execute(program, current, future, events));
     } catch (RejectedExecutionException e) {
       future.completeExceptionally(
           new RunFailure(
@@ -319,14 +418,48 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     }
   }
 
-  private void execute(ContainerRun run, CompletableFuture<RunResult> future, RunListener events) {
+  /**
+   * In a container started ahead of time when the pool has one for the language, else in a fresh
+   * one; a waiting container that turns out to be gone before it took the program (the engine
+   * restarted meanwhile, say) leaves the program to a fresh one.
+   */
+  private void execute(
+      Program program,
+      AtomicReference<ContainerRun> current,
+      CompletableFuture<RunResult> future,
+      RunListener events) {
     if (future.isDone()) {
       return; // cancelled while queued
+    }
+    Optional<WaitingContainer> waiting =
+        pool == null ? Optional.empty() : pool.take(program.language(), POOL_START_WAIT);
+    try {
+      execute(newRun(program, waiting.orElse(null)), current, future, events);
+    } catch (ContainerRun.HandOverFailed e) {
+      log.debug("A container started ahead could not take its program: {}", e.getMessage());
+      execute(newRun(program, null), current, future, events);
+    }
+  }
+
+  private ContainerRun newRun(Program program, WaitingContainer waiting) {
+    return new ContainerRun(
+        program, engine, labels, settings, runtime, streams, images::forget, waiting);
+  }
+
+  private void execute(
+      ContainerRun run,
+      AtomicReference<ContainerRun> current,
+      CompletableFuture<RunResult> future,
+      RunListener events) {
+    current.set(run);
+    if (future.isDone()) {
+      run.cancel(); // cancelled meanwhile: the run stops before its program starts
     }
     running.add(run);
     if (closed) {
       // The runner closed after this run left the queue; its kills may have missed it.
       running.remove(run);
+      run.abandon();
       future.completeExceptionally(
           new RunFailure(
               RunFailure.Reason.STOPPED_BEFORE_START,
@@ -334,10 +467,14 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       return;
     }
     events.sent(1);
-    events.log(RunListener.Level.DEBUG, "Container " + run.name() + " started");
+    events.log(
+        RunListener.Level.DEBUG,
+        "Container " + run.name() + (run.warm() ? " (started ahead of time)" : " started"));
     try {
       SandboxEnding.complete(
           future, run.execute(), events, "Container " + run.name() + " timed out and was removed");
+    } catch (ContainerRun.HandOverFailed e) {
+      throw e; // nothing ran: the caller runs it in a fresh container
     } catch (RuntimeException e) {
       future.completeExceptionally(
           SandboxEnding.failure(
@@ -368,6 +505,9 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     for (ContainerRun run : running) { // a loop, not a lambda: a stop runs this cold
       run.sendRemoveNow();
     }
+    if (pool != null) {
+      pool.stopNow(); // waiting containers: their attach closed, their removal written
+    }
     return idle;
   }
 
@@ -382,6 +522,12 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     // container the engine starts after all. The kills end the runs.
     closed = true;
     containers.shutdown();
+    if (pool != null) {
+      // Waiting containers: removed. A start under way is not cut off (a create whose answer is
+      // lost leaves a container nobody knows of): it is waited for, briefly, and removes its
+      // container itself once it sees the pool closed.
+      pool.closeLetStartFinish(POOL_CLOSE_WAIT);
+    }
     List<CompletableFuture<Void>> kills = new ArrayList<>();
     for (ContainerRun run : running) {
       kills.add(run.killWithin(ContainerRun.REMOVE_LIMIT, streams));

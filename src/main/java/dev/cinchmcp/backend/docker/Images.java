@@ -61,6 +61,23 @@ final class Images {
     return future;
   }
 
+  /**
+   * Whether the engine has the image now, without ever pulling it: for containers started ahead of
+   * time, which must not pay for (nor start) a pull; a call does that, and waits for it. A look-up
+   * that finds it counts as {@link #ensure}'s, so calls do not look again.
+   */
+  boolean present(String image) throws IOException {
+    CompletableFuture<Optional<String>> known = ready.get(image);
+    if (known != null) {
+      return known.isDone() && !known.isCompletedExceptionally();
+    }
+    if (engine.image(image).isEmpty()) {
+      return false;
+    }
+    ready.putIfAbsent(image, CompletableFuture.completedFuture(Optional.empty()));
+    return true;
+  }
+
   /** Forgets that the image was there (it was removed since): the next run looks again. */
   void forget(String image) {
     ready.remove(image);

@@ -38,6 +38,46 @@ final class OutputFrames implements SandboxOutput {
     this.stdout = new Stream(out);
   }
 
+  /**
+   * Set while the first stdout byte is still to come as a launcher's mark ({@link #drainMarked}).
+   */
+  private boolean awaitingMark;
+
+  private boolean marked;
+
+  /** The end marks looked for on stdout and stderr ({@link #drainMarked}), or null. */
+  private EndMark outEnd;
+
+  private EndMark errEnd;
+
+  /**
+   * {@link #drain}, for a container started ahead of time: the first byte on stdout is its
+   * launcher's {@link WaitingLaunchers#MARK} ("it has its program"), not output; and once the
+   * program has ended, the launcher writes an end mark with its exit status as the last thing on
+   * stdout and on stderr ({@code endPrefix}: the mark's start, with its token). The drain returns
+   * as soon as both end marks are in (their status is then {@link #endStatus()}), without waiting
+   * for the end of the stream, which the engine closes only once it has taken the container down.
+   *
+   * @return whether the first mark came: without it the program never started
+   */
+  boolean drainMarked(InputStream in, byte[] endPrefix) {
+    awaitingMark = true;
+    outEnd = new EndMark(endPrefix);
+    errEnd = new EndMark(endPrefix);
+    try {
+      drain(in);
+    } finally {
+      outEnd.flush(stdout);
+      errEnd.flush(stderr);
+    }
+    return marked;
+  }
+
+  /** The exit status both end marks gave, or -1 when they did not both come. */
+  int endStatus() {
+    return outEnd != null && outEnd.status >= 0 && errEnd.status >= 0 ? outEnd.status : -1;
+  }
+
   /** Reads frames to the end of the stream (or until the connection is closed under it). */
   void drain(InputStream in) {
     byte[] header = new byte[8];
@@ -56,8 +96,20 @@ final class OutputFrames implements SandboxOutput {
           if (n < 0) {
             return;
           }
-          if (target != null) {
-            target.feed(payload, n);
+          int from = 0;
+          if (awaitingMark && target == stdout && n > 0) {
+            awaitingMark = false;
+            marked = (payload[0] & 0xff) == WaitingLaunchers.MARK;
+            from = marked ? 1 : 0;
+          }
+          EndMark end = target == stdout ? outEnd : target == stderr ? errEnd : null;
+          if (end != null) {
+            end.take(payload, from, n - from, target);
+            if (endStatus() >= 0) {
+              return; // the program has ended, and all it wrote is in
+            }
+          } else if (target != null) {
+            target.feed(payload, from, n - from);
           }
           left -= n;
         }
@@ -77,6 +129,79 @@ final class OutputFrames implements SandboxOutput {
     return stderr;
   }
 
+  /**
+   * One stream's watch for the end mark ({@link WaitingLaunchers#END_MARK_LENGTH} bytes: the prefix
+   * with its token, three digits, a newline), which comes as the stream's last bytes and may be
+   * split across reads: a tail that could be its start is held back until more comes.
+   */
+  private static final class EndMark {
+    private static final int LENGTH = WaitingLaunchers.END_MARK_LENGTH;
+    private final byte[] prefix;
+    private final byte[] held = new byte[LENGTH];
+    private int heldLength;
+    private volatile int status = -1;
+
+    EndMark(byte[] prefix) {
+      this.prefix = prefix;
+    }
+
+    /** Feeds {@code bytes} to {@code target}, but the end mark, and a tail that may start it. */
+    void take(byte[] bytes, int offset, int length, Stream target) {
+      if (status >= 0) {
+        return; // after the end: a straggler of a process the container's end kills
+      }
+      byte[] data = bytes;
+      int from = offset;
+      if (heldLength > 0) {
+        data = new byte[heldLength + length];
+        System.arraycopy(held, 0, data, 0, heldLength);
+        System.arraycopy(bytes, offset, data, heldLength, length);
+        from = 0;
+        length = data.length;
+        heldLength = 0;
+      }
+      int to = from + length;
+      if (length >= LENGTH && matches(data, to - LENGTH, LENGTH)) {
+        int at = to - 4;
+        status = (data[at] - '0') * 100 + (data[at + 1] - '0') * 10 + (data[at + 2] - '0');
+        target.feed(data, from, length - LENGTH);
+        return;
+      }
+      int keep = 0;
+      for (int k = Math.min(LENGTH - 1, length); k > 0 && keep == 0; k--) {
+        if (matches(data, to - k, k)) {
+          keep = k;
+        }
+      }
+      target.feed(data, from, length - keep);
+      System.arraycopy(data, to - keep, held, 0, keep);
+      heldLength = keep;
+    }
+
+    /** At the end of the stream: what was held back was output after all. */
+    void flush(Stream target) {
+      if (heldLength > 0 && status < 0) {
+        target.feed(held, 0, heldLength);
+      }
+      heldLength = 0;
+    }
+
+    /** Whether {@code count} bytes at {@code at} are the first {@code count} of an end mark. */
+    private boolean matches(byte[] data, int at, int count) {
+      for (int i = 0; i < count; i++) {
+        byte b = data[at + i];
+        boolean ok =
+            i < prefix.length
+                ? b == prefix[i]
+                : i < prefix.length + 3 ? b >= '0' && b <= '9' : b == '\n';
+        if (!ok) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
   /** One stream's decoder and capture. */
   private static final class Stream implements CapturedStream {
     private final CharsetDecoder decoder =
@@ -94,14 +219,14 @@ final class OutputFrames implements SandboxOutput {
       this.framed = out == null ? null : new FramedStdout(capture, out);
     }
 
-    synchronized void feed(byte[] bytes, int length) {
+    synchronized void feed(byte[] bytes, int offset, int length) {
       if (pending.remaining() < length) {
         ByteBuffer bigger = ByteBuffer.allocate(pending.position() + length);
         pending.flip();
         bigger.put(pending);
         pending = bigger;
       }
-      pending.put(bytes, 0, length);
+      pending.put(bytes, offset, length);
       pending.flip();
       decode(false);
       pending.compact();

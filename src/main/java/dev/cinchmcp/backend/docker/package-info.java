@@ -4,12 +4,18 @@
  * macOS and Windows get a sandbox on their own machine with no account: the engine runs its
  * containers in its own Linux VM.
  *
- * <p>Use: {@code DockerRunner.start(settings, after)} reaches the engine at once (found as the
- * user's {@code docker} command would find it, {@link dev.cinchmcp.backend.docker.EngineLocator}),
- * negotiates the API version ({@link dev.cinchmcp.backend.docker.ApiVersion}), learns its runtimes
- * and picks one ({@link dev.cinchmcp.backend.docker.RuntimeChoice}); then {@code usable()}, {@code
- * summary()}, {@code isolation()} and {@code limits()} for the ready line, {@code --check} and the
- * tool's description.
+ * <p>Use: {@code DockerRunner.start(settings, poolSize, after)} reaches the engine at once (found
+ * as the user's {@code docker} command would find it, {@link
+ * dev.cinchmcp.backend.docker.EngineLocator}), negotiates the API version ({@link
+ * dev.cinchmcp.backend.docker.ApiVersion}), learns its runtimes and picks one ({@link
+ * dev.cinchmcp.backend.docker.RuntimeChoice}); then {@code usable()}, {@code summary()}, {@code
+ * isolation()} and {@code limits()} for the ready line, {@code --check} and the tool's description.
+ *
+ * <p>{@code CINCH_DOCKER_POOL} containers per language are started ahead of time ({@link
+ * dev.cinchmcp.backend.docker.WaitingContainer}, held by the local backend's {@link
+ * dev.cinchmcp.backend.WarmPool}): a call that finds one hands it its program down the open attach
+ * stream ({@link dev.cinchmcp.backend.docker.WaitingLaunchers}) and pays for its program alone;
+ * {@code DockerPoolRuncIT} and {@code DockerPoolRunscIT} test what it keeps.
  *
  * <p>The walls are the local backend's, each a field of the container ({@link
  * dev.cinchmcp.backend.docker.ContainerSpec}); {@code DockerRuncIT} and {@code DockerRunscIT} try

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +68,54 @@ class ContainerSpecTest {
     assertEquals(128 + 32 * 64, host.path("PidsLimit").asInt());
     assertEquals(
         "{\"Name\":\"nproc\",\"Soft\":64,\"Hard\":64}", host.path("Ulimits").get(1).toString());
+  }
+
+  @Test
+  void aContainerStartedAheadHasEveryFieldOfAColdOneButItsCommand() {
+    for (Language language : Language.values()) {
+      for (boolean gvisor : new boolean[] {false, true}) {
+        ObjectNode cold =
+            ContainerSpec.of(
+                settings, "py:1", language, 42, gvisor ? "runsc" : null, gvisor, Map.of("k", "v"));
+        ObjectNode waiting =
+            ContainerSpec.waiting(
+                settings,
+                "py:1",
+                language,
+                gvisor ? "runsc" : null,
+                gvisor,
+                Map.of("k", "v"),
+                Duration.ofMinutes(15));
+        JsonNode coldCmd = cold.remove("Cmd");
+        JsonNode waitingCmd = waiting.remove("Cmd");
+        assertEquals(cold, waiting, language + (gvisor ? " gVisor" : ""));
+        // The same interpreter with the same options as the cold run.
+        int options = language == Language.PYTHON ? 1 : 2;
+        assertEquals(text(coldCmd, 4, 4 + options), text(waitingCmd, 6, 6 + options));
+      }
+    }
+  }
+
+  @Test
+  void aContainerStartedAheadCountsItsTimeLimitFromTheHandOver() {
+    JsonNode cmd =
+        ContainerSpec.waiting(
+                settings, "py:1", Language.PYTHON, null, false, Map.of(), Duration.ofMinutes(15))
+            .path("Cmd");
+    // SIGCONT from the launcher at hand-over arms -k: SIGKILL 11 s later; 900 s unused at most.
+    assertEquals("timeout -s CONT -k 11 900 python3 -c", text(cmd, 0, 8));
+    assertEquals(ContainerSpec.CODE_DIR + "/main.py", cmd.get(9).asText());
+    JsonNode node =
+        ContainerSpec.waiting(
+                settings,
+                "py:1",
+                Language.JAVASCRIPT,
+                null,
+                false,
+                Map.of(),
+                Duration.ofMinutes(15))
+            .path("Cmd");
+    assertEquals("timeout -s CONT -k 11 900 node --max-old-space-size=192 -e", text(node, 0, 9));
   }
 
   private static String text(JsonNode array, int from, int to) {

@@ -94,4 +94,65 @@ class OutputFramesTest {
     assertEquals("complete\npartial", frames.stdout().text());
     assertEquals("\n[sandbox] note\n", "\n" + frames.stderr("[sandbox] note").text());
   }
+
+  // A container started ahead of time (WaitingLaunchers): its first stdout byte says it has the
+  // program, and its end marks, the last bytes of each stream, say how it ended.
+
+  private static final String TOKEN = "0123456789abcdef0123456789abcdef";
+
+  private static String end(int status) {
+    return "\u0006" + TOKEN + " " + String.format("%03d", status) + "\n";
+  }
+
+  private static OutputFrames drainedMarked(byte[] stream, boolean[] taken) {
+    OutputFrames frames = new OutputFrames();
+    taken[0] =
+        frames.drainMarked(new ByteArrayInputStream(stream), WaitingLaunchers.endMarkPrefix(TOKEN));
+    return frames;
+  }
+
+  @Test
+  void theEndMarksGiveTheStatusAndAreNotOutputWhereverTheReadsSplitThem() {
+    String out = "x".repeat(40) + "\n";
+    String err = "Traceback ...\n";
+    String all = out + end(3);
+    for (int cut = 0; cut <= all.length(); cut++) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      frame(bytes, 1, "\u0006" + all.substring(0, cut)); // the mark "taken", then output
+      frame(bytes, 2, err + end(3));
+      if (cut < all.length()) {
+        frame(bytes, 1, all.substring(cut));
+      }
+      frame(bytes, 1, "a straggler after the end"); // not read: the program has ended
+      boolean[] taken = new boolean[1];
+      OutputFrames frames = drainedMarked(bytes.toByteArray(), taken);
+      assertTrue(taken[0]);
+      assertEquals(3, frames.endStatus(), "cut at " + cut);
+      assertEquals(out, frames.stdout().text(), "cut at " + cut);
+      assertEquals(err, frames.stderr(null).text());
+    }
+  }
+
+  @Test
+  void withoutBothEndMarksTheStatusIsTheEnginesAndWhatLookedLikeAMarkIsOutput() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    frame(bytes, 1, "\u00061\n\u0006" + TOKEN.substring(0, 10)); // killed mid-write, say
+    frame(bytes, 2, "\u0006ffffffffffffffffffffffffffffffff 000\n"); // another token
+    boolean[] taken = new boolean[1];
+    OutputFrames frames = drainedMarked(bytes.toByteArray(), taken);
+    assertTrue(taken[0]);
+    assertEquals(-1, frames.endStatus());
+    // Output it is, the control character shown as its symbol as any other (OutputCleaner).
+    assertEquals("1\n\u2406" + TOKEN.substring(0, 10), frames.stdout().text());
+    assertEquals("\u2406ffffffffffffffffffffffffffffffff 000\n", frames.stderr(null).text());
+  }
+
+  @Test
+  void noFirstMarkMeansTheProgramNeverStarted() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    frame(bytes, 2, "python3: not found\n");
+    boolean[] taken = new boolean[1];
+    drainedMarked(bytes.toByteArray(), taken);
+    assertEquals(false, taken[0]);
+  }
 }

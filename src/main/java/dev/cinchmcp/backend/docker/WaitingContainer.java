@@ -1,0 +1,340 @@
+package dev.cinchmcp.backend.docker;
+
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.StartedSandbox;
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A container started ahead of time, its interpreter up and waiting for one program ({@link
+ * WaitingLaunchers}). It is made exactly as a cold run's container is ({@link
+ * ContainerSpec#waiting}: the same walls, fixed at create), attached and asked for its exit before
+ * its start, as a cold run does; at hand-over the program goes down the open attach stream, and
+ * nothing else is asked of the engine until the run is over. {@link ContainerRun} then runs it as
+ * it runs a cold one.
+ *
+ * <p>How it ends when it is not used: closing the attach connection (this server's end, whether
+ * closed here or by the kernel when the server dies, SIGKILL included) gives the launcher
+ * end-of-file, and it exits at once; the engine then removes the container ({@code AutoRemove}).
+ * Where that does not happen (an engine that keeps stdin open after its client is gone), {@code
+ * timeout} as PID 1 ends it once its waiting budget is spent, and the next server's sweep removes
+ * what is left (its label names this server). While it waits, one thread reads its attach stream:
+ * an end there (the engine restarted, the container killed) makes it unusable at once, so a call
+ * never gets a dead one.
+ */
+final class WaitingContainer implements StartedSandbox {
+
+  private static final Logger log = LoggerFactory.getLogger(WaitingContainer.class);
+
+  /** How long a start may take before it is given up (runsc here: ~0.5-1.5 s). */
+  private static final long READY_TIMEOUT_SECONDS = 30;
+
+  /** What a cold run would need that a container started ahead of time shares with it. */
+  record Parts(
+      Engine engine,
+      Labels labels,
+      DockerSettings settings,
+      RuntimeChoice runtime,
+      ExecutorService streams,
+      Images images,
+      Duration budget,
+      Duration maxAge) {}
+
+  private final Parts parts;
+  private final Language language;
+  private final String name;
+  private final String id;
+  private final EngineConnection attach;
+  private final EngineHttp.Streaming exitWait;
+  private final long startedNanos = System.nanoTime();
+  private final CompletableFuture<Void> ready = new CompletableFuture<>();
+
+  /**
+   * The head of the first frame after the ready mark: it comes at hand-over (the second mark), or
+   * the stream ends, which means the container is gone. Not read on a Windows pipe, where a read
+   * would hold up the hand-over's write.
+   */
+  private final CompletableFuture<byte[]> nextHead = new CompletableFuture<>();
+
+  private volatile boolean gone;
+  private volatile boolean handedOver;
+
+  private WaitingContainer(
+      Parts parts,
+      Language language,
+      String name,
+      String id,
+      EngineConnection attach,
+      EngineHttp.Streaming exitWait) {
+    this.parts = parts;
+    this.language = language;
+    this.name = name;
+    this.id = id;
+    this.attach = attach;
+    this.exitWait = exitWait;
+  }
+
+  /**
+   * Creates, attaches and starts a container for {@code language} and returns (its interpreter not
+   * yet up: {@link #awaitReady()}); throws, leaving nothing running, when it cannot. Never pulls:
+   * an image the engine does not have yet is pulled by the first call that needs it, and only then
+   * is a container started ahead from it.
+   */
+  static WaitingContainer start(Language language, Parts parts) throws IOException {
+    String image = parts.settings().image(language);
+    if (!parts.images().present(image)) {
+      throw new IOException("the image " + image + " is not here yet (its first call pulls it)");
+    }
+    Engine engine = parts.engine();
+    String name = parts.labels().nextName();
+    String id = null;
+    EngineConnection attach = null;
+    EngineHttp.Streaming exitWait = null;
+    try {
+      id =
+          engine.create(
+              name,
+              ContainerSpec.waiting(
+                  parts.settings(),
+                  image,
+                  language,
+                  parts.runtime().runtime(),
+                  parts.runtime().gvisor(),
+                  parts.labels().labels(),
+                  parts.budget()));
+      attach = engine.attach(id);
+      exitWait = engine.awaitExit(id);
+      engine.start(id);
+      WaitingContainer started = new WaitingContainer(parts, language, name, id, attach, exitWait);
+      parts.streams().execute(started::watch);
+      return started;
+    } catch (IOException | RuntimeException e) {
+      if (attach != null) {
+        attach.close(); // a launcher that started reads end-of-file, and exits
+      }
+      if (exitWait != null) {
+        exitWait.close();
+      }
+      if (id != null) {
+        removeAfterFailedStart(parts, id, name);
+      }
+      throw e;
+    }
+  }
+
+  String id() {
+    return id;
+  }
+
+  String name() {
+    return name;
+  }
+
+  Language language() {
+    return language;
+  }
+
+  EngineConnection attach() {
+    return attach;
+  }
+
+  EngineHttp.Streaming exitWait() {
+    return exitWait;
+  }
+
+  /**
+   * On a stream thread, for as long as it waits: reads up to the launcher's ready mark, then (but
+   * on a pipe) the head of the next frame, which comes only at hand-over; an end before it means
+   * the container is gone.
+   */
+  private void watch() {
+    InputStream in = attach.input();
+    try {
+      readMark(in);
+      ready.complete(null);
+    } catch (IOException | RuntimeException e) {
+      gone = true;
+      ready.completeExceptionally(e);
+      return;
+    }
+    if (parts.engine().address().kind() == EngineAddress.Kind.NPIPE) {
+      return;
+    }
+    try {
+      byte[] head = in.readNBytes(8);
+      if (head.length < 8) {
+        throw new EOFException("the container's stream ended");
+      }
+      nextHead.complete(head);
+    } catch (IOException | RuntimeException e) {
+      if (!handedOver) {
+        gone = true;
+        log.debug("Container {} ended while it waited: {}", name, e.toString());
+      }
+      nextHead.completeExceptionally(e);
+    }
+  }
+
+  /**
+   * Reads frames until the first byte on stdout, which must be the launcher's mark; what came on
+   * stderr before it (an image whose interpreter cannot start, say) is the failure's message.
+   */
+  private static void readMark(InputStream in) throws IOException {
+    StringBuilder said = new StringBuilder();
+    byte[] head = new byte[8];
+    while (true) {
+      if (in.readNBytes(head, 0, 8) < 8) {
+        throw new EOFException(
+            "the container ended before its interpreter was up"
+                + (said.isEmpty() ? "" : ": " + said.toString().strip()));
+      }
+      int length =
+          ((head[4] & 0xff) << 24)
+              | ((head[5] & 0xff) << 16)
+              | ((head[6] & 0xff) << 8)
+              | (head[7] & 0xff);
+      byte[] payload = in.readNBytes(Math.min(length, 64 * 1024));
+      in.skipNBytes(length - payload.length);
+      if (head[0] == 1 && payload.length > 0) {
+        if ((payload[0] & 0xff) != WaitingLaunchers.MARK || payload.length > 1) {
+          throw new IOException("the launcher wrote something else than its ready mark");
+        }
+        return;
+      }
+      if (said.length() < 2000) {
+        said.append(new String(payload, StandardCharsets.UTF_8));
+      }
+    }
+  }
+
+  @Override
+  public void awaitReady() throws IOException, InterruptedException {
+    try {
+      ready.get(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new IOException(
+          "container " + name + " was not ready within " + READY_TIMEOUT_SECONDS + " s");
+    } catch (ExecutionException e) {
+      throw new IOException(e.getCause().getMessage(), e.getCause());
+    }
+  }
+
+  @Override
+  public boolean usable() {
+    return !gone
+        && !nextHead.isDone()
+        && System.nanoTime() - startedNanos < parts.maxAge().toNanos();
+  }
+
+  /**
+   * Gives the container its program: writes its length, the token of its end mark and its code on
+   * stdin, then ends stdin. Throws when the container is gone (the program has then not started;
+   * the caller runs it cold).
+   */
+  void handOver(byte[] code, String token) throws IOException {
+    handedOver = true;
+    if (gone || nextHead.isCompletedExceptionally()) {
+      throw new IOException("container " + name + " ended while it waited");
+    }
+    attach.output().write(WaitingLaunchers.handOver(code, token));
+    attach.output().flush();
+    attach.shutdownOutput();
+  }
+
+  /**
+   * After {@link #handOver}: the attach stream from the launcher's second mark on, for {@link
+   * OutputFrames#drainMarked}; an empty one when the container ended before (no mark: nothing ran).
+   */
+  InputStream output() {
+    if (parts.engine().address().kind() == EngineAddress.Kind.NPIPE) {
+      return attach.input();
+    }
+    try {
+      byte[] head = nextHead.join();
+      return new SequenceInputStream(new ByteArrayInputStream(head), attach.input());
+    } catch (RuntimeException e) {
+      return InputStream.nullInputStream();
+    }
+  }
+
+  /**
+   * Ends it without waiting, for a pool that stops with the process: closes the attach connection
+   * (its launcher reads end-of-file and exits) and writes its forced removal, whose connection the
+   * process's end closes. No thread, no lambda: a stop on a signal runs this cold.
+   */
+  @Override
+  public void kill() {
+    gone = true;
+    attach.close();
+    exitWait.close();
+    sendRemoveUninterrupted(parts.engine(), id, name);
+  }
+
+  /**
+   * Closes its attach connection (its launcher exits) and removes it in the background, a call's
+   * thread never waiting for that (the engine may be the reason it is discarded).
+   */
+  @Override
+  public void discard() {
+    gone = true;
+    attach.close();
+    exitWait.close();
+    removeInBackground(parts, id, name);
+  }
+
+  private static void removeInBackground(Parts parts, String id, String name) {
+    try {
+      parts
+          .streams()
+          .execute(
+              () -> {
+                try {
+                  parts.engine().remove(id, ContainerRun.REMOVE_LIMIT);
+                } catch (IOException e) {
+                  log.debug("Container {} could not be removed: {}", name, e.toString());
+                }
+              });
+    } catch (RejectedExecutionException e) {
+      // closing: its launcher exits as its attach closed, and the next start's sweep takes the rest
+    }
+  }
+
+  /**
+   * A start that failed: removed in the background, or, when the pool is stopping (its thread
+   * interrupted, the process about to end), by a forced removal written at once.
+   */
+  private static void removeAfterFailedStart(Parts parts, String id, String name) {
+    if (Thread.currentThread().isInterrupted()) {
+      sendRemoveUninterrupted(parts.engine(), id, name);
+    } else {
+      removeInBackground(parts, id, name);
+    }
+  }
+
+  /** Writes a forced removal, even from a thread that was interrupted (a pool that stops). */
+  private static void sendRemoveUninterrupted(Engine engine, String id, String name) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      engine.sendRemove(id);
+    } catch (IOException e) {
+      log.debug("Removing container {} failed: {}", name, e.toString());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

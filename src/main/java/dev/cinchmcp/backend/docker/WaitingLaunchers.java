@@ -1,0 +1,215 @@
+package dev.cinchmcp.backend.docker;
+
+import dev.cinchmcp.backend.PythonBootstrap;
+
+/**
+ * What runs first in a container started ahead of time ({@link WaitingContainer}): the image's
+ * interpreter comes up, writes {@link #MARK} on stdout (it waits), and blocks reading stdin. At
+ * hand-over the server writes {@code LENGTH\n} and the program's code there; the launcher writes it
+ * where a cold run has it ({@value ContainerSpec#CODE_DIR}), sends PID 1 ({@code timeout}) the
+ * SIGCONT that starts the time limit's backstop ({@link ContainerSpec#waiting}), writes {@link
+ * #MARK} again (it has its program: the server tells a container that died before it from a program
+ * that ended) and runs the program in the same interpreter, as the cold reader does after its own
+ * start. End-of-file before the whole program means the server is gone (killed, or its connection
+ * to the engine broken): the launcher exits at once, and the container with it.
+ *
+ * <p>Once the program has ended, the launcher writes an end mark (the token the server sent with
+ * the program, and the exit status) as the last bytes of stdout and of stderr, and the server
+ * answers then ({@link OutputFrames#drainMarked}): the engine closes the streams and answers the
+ * exit only after it has deleted the container's task, tens of milliseconds later. Python forks at
+ * hand-over: the child runs the program, the parent waits for it and writes the marks with its
+ * status as {@code timeout} would give it (128 + the signal for a kill). Node writes them after the
+ * {@code exit} event, every listener of the program's run (not after an uncaught exception, which
+ * Node prints after that event: the engine's status is waited for then, as after a kill).
+ *
+ * <p>The program must see what a cold run shows it: the same file, argv, stdin (/dev/null in
+ * Python; in Node the rest of the attach stream, at end-of-file, as cold) and environment. Python's
+ * program runs as the cold one does ({@link PythonBootstrap}, in a fresh globals dict) and no
+ * module is imported that a cold start does not import ({@code os} is imported by every start).
+ * Node's cold reader leaves {@code fs}, {@code n}, {@code code}, {@code got} and {@code e} in the
+ * script scope, which a program can see; this one leaves the same names with the same values and
+ * nothing else, and {@code process.uptime()} leaves out the wait. What cannot be hidden: the
+ * container's own clock (the age of PID 1) includes the wait; a Python program is PID 3, the child
+ * of the waiting interpreter (PID 2) rather than of {@code timeout}; Node's {@code process.emit} is
+ * the launcher's wrapper.
+ */
+final class WaitingLaunchers {
+
+  /** The byte the launcher writes on stdout when it waits, and when it has its program (ACK). */
+  static final int MARK = 0x06;
+
+  /** SIGCONT on Linux (every architecture an engine runs containers on here: x86-64, arm64). */
+  private static final int SIGCONT = 18;
+
+  private WaitingLaunchers() {}
+
+  /** The hex digits of the token that marks the program's end ({@link #endMark}). */
+  static final int TOKEN_LENGTH = 32;
+
+  /**
+   * How long the end mark is: {@link #MARK}, the token, a space, the exit status as three digits, a
+   * newline.
+   */
+  static final int END_MARK_LENGTH = 1 + TOKEN_LENGTH + 1 + 3 + 1;
+
+  /** A fresh token for one hand-over: what a program's own output cannot guess. */
+  static String newToken() {
+    java.util.concurrent.ThreadLocalRandom random =
+        java.util.concurrent.ThreadLocalRandom.current();
+    return String.format("%016x%016x", random.nextLong(), random.nextLong());
+  }
+
+  /**
+   * The start of the end mark the launcher writes as the last thing on stdout and on stderr once
+   * the program has ended: {@link #MARK}, the token and a space; the status and a newline follow.
+   */
+  static byte[] endMarkPrefix(String token) {
+    return ((char) MARK + token + " ").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * What the server writes on the container's stdin at hand-over: the length and the token of the
+   * end mark, then the code.
+   */
+  static byte[] handOver(byte[] code, String token) {
+    byte[] head =
+        (code.length + " " + token + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    byte[] all = new byte[head.length + code.length];
+    System.arraycopy(head, 0, all, 0, head.length);
+    System.arraycopy(code, 0, all, head.length, code.length);
+    return all;
+  }
+
+  /** The {@code python3 -c} source: wait, then the cold run's bootstrap. */
+  static String python() {
+    return PythonBootstrap.withWait(
+        String.join(
+            "\n",
+            "import os", // imported by every Python start (site): adds no module
+            "def _wait():",
+            "    os.write(1, b'\\x06')",
+            "    got, have, need = [], 0, -1",
+            "    while need < 0 or have < need:",
+            "        chunk = os.read(0, 65536 if need < 0 else min(1 << 20, need - have))",
+            "        if not chunk:",
+            "            os._exit(0)", // the server is gone: nothing ran
+            "        got.append(chunk)",
+            "        have += len(chunk)",
+            "        if need < 0:",
+            "            head = b''.join(got)",
+            "            if b'\\n' in head:",
+            "                line, _, rest = head.partition(b'\\n')",
+            "                length, token = line.split(b' ')",
+            "                need, got, have = int(length), [rest], len(rest)",
+            "            elif len(head) > 64:",
+            "                os._exit(2)",
+            "    os.makedirs('" + ContainerSpec.CODE_DIR + "', exist_ok=True)",
+            "    fd = os.open('"
+                + ContainerSpec.CODE_DIR
+                + "/main.py', os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)",
+            "    code = memoryview(b''.join(got))",
+            "    while code:",
+            "        code = code[os.write(fd, code):]",
+            "    os.close(fd)",
+            "    fd = os.open('/dev/null', os.O_RDONLY)",
+            "    os.dup2(fd, 0)",
+            "    os.close(fd)",
+            "    os.kill(1, " + SIGCONT + ")", // the backstop counts from now
+            "    os.write(1, b'\\x06')",
+            // This process waits for the program and says how it ended (the end mark), so that
+            // the server answers then, not once the engine has taken the container down.
+            "    child = os.fork()",
+            "    if child:",
+            "        status = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])",
+            "        status = (status if status >= 0 else 128 - status) & 255",
+            "        mark = b'\\x06' + token + b' %03d\\n' % status",
+            "        for fd in (1, 2):",
+            "            try:",
+            "                os.write(fd, mark)",
+            "            except OSError:",
+            "                pass",
+            "        os._exit(status)",
+            "_wait()",
+            "del _wait, os",
+            ""),
+        false);
+  }
+
+  /** The {@code node -e} source: wait, then load the program as the cold reader does. */
+  static String node() {
+    return String.join(
+        "\n",
+        "const fs = require('fs');",
+        "const [n, code] = (() => {",
+        "  fs.writeSync(1, '\\x06');",
+        "  const waitFrom = process.uptime();",
+        "  const read = (buffer, offset, length) => {",
+        "    for (;;) {",
+        "      try {",
+        "        return fs.readSync(0, buffer, offset, length, null);",
+        "      } catch (error) {",
+        "        if (error.code === 'EOF') return 0;",
+        "        if (error.code === 'EINTR') continue;",
+        // A non-blocking stdin: wait a little rather than spin while the container waits.
+        "        if (error.code !== 'EAGAIN') process.reallyExit(2);",
+        "        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);",
+        "      }",
+        "    }",
+        "  };",
+        "  let head = Buffer.alloc(0);",
+        "  const chunk = Buffer.allocUnsafe(65536);",
+        "  let newline = -1;",
+        "  while (newline < 0) {",
+        "    const got = read(chunk, 0, chunk.length);",
+        "    if (got === 0) process.reallyExit(0);", // the server is gone: nothing ran
+        "    head = Buffer.concat([head, chunk.subarray(0, got)]);",
+        "    newline = head.indexOf(10);",
+        "    if (newline < 0 && head.length > 64) process.reallyExit(2);",
+        "  }",
+        "  const [length, token] = head.subarray(0, newline).toString('latin1').split(' ');",
+        "  const program = Buffer.alloc(Number(length));",
+        "  let have = head.copy(program, 0, newline + 1);",
+        "  while (have < program.length) {",
+        "    const got = read(program, have, program.length - have);",
+        "    if (got === 0) process.reallyExit(0);",
+        "    have += got;",
+        "  }",
+        "  fs.mkdirSync('" + ContainerSpec.CODE_DIR + "', { recursive: true });",
+        "  fs.writeFileSync('" + ContainerSpec.CODE_DIR + "/main.js', program);",
+        "  process.kill(1, 'SIGCONT');", // the backstop counts from now
+        "  fs.writeSync(1, '\\x06');",
+        "  const waited = process.uptime() - waitFrom;",
+        "  const realUptime = process.uptime;",
+        "  process.uptime = function uptime() {",
+        "    return realUptime.call(process) - waited;",
+        "  };",
+        // The end mark once the 'exit' event has run (every listener of the program's included),
+        // so that the server answers then, not once the engine has taken the container down. Not
+        // after an uncaught exception: Node prints it after 'exit', and the engine's status is
+        // waited for, as when the process is killed.
+        "  const realEmit = process.emit;",
+        "  let fatal = false;",
+        "  process.emit = function emit(event, ...rest) {",
+        "    if (event === 'uncaughtExceptionMonitor') fatal = true;",
+        "    const result = Reflect.apply(realEmit, this, [event, ...rest]);",
+        "    if (event === 'exit' && !fatal) {",
+        "      const code = typeof process.exitCode === 'number' ? process.exitCode",
+        "        : Number(rest[0]) || 0;",
+        "      const mark = '\\x06' + token + ' ' + String(code & 255).padStart(3, '0') + '\\n';",
+        "      try { fs.writeSync(1, mark); } catch {}",
+        "      try { fs.writeSync(2, mark); } catch {}",
+        "    }",
+        "    return result;",
+        "  };",
+        "  return [program.length, program];",
+        "})();",
+        "let got = n;",
+        "process.argv.splice(1, 1, '" + ContainerSpec.CODE_DIR + "/main.js');",
+        // As the cold reader: a child the program starts with process.execArgv gets the heap
+        // limit, not this launcher again.
+        "const e = process.execArgv.findIndex(a => a === '-e' || a === '--eval');",
+        "if (e >= 0) process.execArgv.splice(e, 2);",
+        "require('module').runMain();",
+        "");
+  }
+}
