@@ -208,13 +208,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   public boolean stopNow() {
     List<S> all;
     synchronized (this) {
-      closed = true;
-      notifyAll(); // no call waits for a start any more
-      all = drain();
-      if (starting != null) {
-        all.add(starting);
-        starting = null;
-      }
+      all = closeAndDrain();
       killed.addAll(all);
     }
     thread.shutdownNow();
@@ -234,13 +228,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   public void closeLetStartFinish(Duration wait) {
     List<S> all;
     synchronized (this) {
-      closed = true;
-      notifyAll(); // no call waits for a start any more
-      all = drain();
-      if (starting != null) {
-        all.add(starting); // made, not yet ready: discarding it ends its wait for that
-        starting = null;
-      }
+      all = closeAndDrain(); // one made, not yet ready: discarding it ends its wait for that
     }
     thread.shutdown();
     all.forEach(StartedSandbox::discard);
@@ -287,6 +275,18 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
       log.debug("Emptied the pool of {} started sandboxes after {} idle", all.size(), idleLimit);
     }
     all.forEach(StartedSandbox::discard);
+  }
+
+  /** Closes the pool and returns every entry, waiting or being started, now out of it. */
+  private synchronized List<S> closeAndDrain() {
+    closed = true;
+    notifyAll(); // no call waits for a start any more
+    List<S> all = drain();
+    if (starting != null) {
+      all.add(starting);
+      starting = null;
+    }
+    return all;
   }
 
   private List<S> drain() {

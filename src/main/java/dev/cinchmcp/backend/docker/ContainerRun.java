@@ -180,12 +180,7 @@ final class ContainerRun {
       Future<Integer> status = streams.submit(() -> Engine.exitStatus(exit));
       SandboxEnding ending = awaitEnd(status, started);
       long durationMs = (System.nanoTime() - started) / 1_000_000;
-      if (ending != SandboxEnding.EXITED) {
-        if (!closing) {
-          removeNow();
-        }
-        gone = true;
-      }
+      gone |= removeIfUnfinished(ending);
       awaitOutput(drained);
       return result(ending, status, output, durationMs);
     } catch (EngineError e) {
@@ -261,12 +256,7 @@ final class ContainerRun {
         throw e;
       }
       long durationMs = (System.nanoTime() - started) / 1_000_000;
-      if (ending != SandboxEnding.EXITED) {
-        if (!closing) {
-          removeNow();
-        }
-        gone = true;
-      }
+      gone |= removeIfUnfinished(ending);
       awaitOutput(drained);
       if (!taken && ending == SandboxEnding.EXITED) {
         throw new HandOverFailed("container " + name + " ended before it took its program");
@@ -439,6 +429,21 @@ final class ContainerRun {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * A run that did not end by itself (killed at its limit, cancelled) is removed at once, unless
+   * the runner is closing (then its close removes it); says whether it did not end by itself, and
+   * so is gone for this run.
+   */
+  private boolean removeIfUnfinished(SandboxEnding ending) {
+    if (ending == SandboxEnding.EXITED) {
+      return false;
+    }
+    if (!closing) {
+      removeNow();
+    }
+    return true;
   }
 
   private void removeNow() {
