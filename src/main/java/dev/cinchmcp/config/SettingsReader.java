@@ -40,23 +40,39 @@ final class SettingsReader {
   }
 
   private static int readLocalPool(String raw, List<String> problems) {
+    return readPool(
+        Settings.LOCAL_POOL,
+        raw,
+        Settings.DEFAULT_LOCAL_POOL,
+        Settings.MAX_LOCAL_POOL,
+        "how many local sandboxes per language wait started for a call",
+        problems);
+  }
+
+  /**
+   * A pool size: a whole number from 0 to {@code max}; anything else is a problem that names the
+   * variable, the range, the value and what the setting does, and the default is used meanwhile.
+   */
+  private static int readPool(
+      String variable, String raw, int fallback, int max, String what, List<String> problems) {
     if (raw == null || raw.isBlank()) {
-      return Settings.DEFAULT_LOCAL_POOL;
+      return fallback;
     }
     String text = raw.strip();
     int pool = digits(text, 1, 2) ? Integer.parseInt(text) : -1;
-    if (pool < 0 || pool > Settings.MAX_LOCAL_POOL) {
+    if (pool < 0 || pool > max) {
       problems.add(
-          Settings.LOCAL_POOL
+          variable
               + " must be a whole number from 0 to "
-              + Settings.MAX_LOCAL_POOL
+              + max
               + " (was \""
               + raw
-              + "\"): how many local sandboxes per language wait started for a call; 0 turns"
-              + " this off, unset means "
-              + Settings.DEFAULT_LOCAL_POOL
+              + "\"): "
+              + what
+              + "; 0 turns this off, unset means "
+              + fallback
               + ".");
-      return Settings.DEFAULT_LOCAL_POOL;
+      return fallback;
     }
     return pool;
   }
@@ -101,25 +117,14 @@ final class SettingsReader {
   }
 
   private static int readDockerPool(String raw, List<String> problems) {
-    if (raw == null || raw.isBlank()) {
-      return DockerOptions.DEFAULT_POOL;
-    }
-    String text = raw.strip();
-    int pool = digits(text, 1, 2) ? Integer.parseInt(text) : -1;
-    if (pool < 0 || pool > DockerOptions.MAX_POOL) {
-      problems.add(
-          DockerOptions.POOL
-              + " must be a whole number from 0 to "
-              + DockerOptions.MAX_POOL
-              + " (was \""
-              + raw
-              + "\"): how many containers per language the docker backend starts ahead of time"
-              + " for the next call; 0 turns this off, unset means "
-              + DockerOptions.DEFAULT_POOL
-              + ".");
-      return DockerOptions.DEFAULT_POOL;
-    }
-    return pool;
+    return readPool(
+        DockerOptions.POOL,
+        raw,
+        DockerOptions.DEFAULT_POOL,
+        DockerOptions.MAX_POOL,
+        "how many containers per language the docker backend starts ahead of time for the next"
+            + " call",
+        problems);
   }
 
   /** An image or runtime name: one word, no spaces or control characters. */
