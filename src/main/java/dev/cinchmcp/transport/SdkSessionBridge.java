@@ -38,8 +38,7 @@ final class SdkSessionBridge {
   static final String INTERNAL_ERROR_MESSAGE =
       "Internal error: the server could not handle this request. Its log (stderr) has the detail.";
 
-  // Its log lines are the transport's, as they were before it had a class of its own.
-  private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
+  private static final Logger log = LoggerFactory.getLogger(SdkSessionBridge.class);
 
   private final McpJsonMapper mcpMapper;
   private final Requests requests;
