@@ -1,4 +1,4 @@
-package dev.cinchmcp.transport;
+package dev.cinchmcp.mcp2026;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,9 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
-import dev.cinchmcp.mcp2026.EarlyDiscover;
-import dev.cinchmcp.mcp2026.ServerInfo;
 import dev.cinchmcp.server.CinchMcpServer;
+import dev.cinchmcp.transport.EarlyInput;
+import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
