@@ -3,7 +3,7 @@ package dev.cinchmcp.cli;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.server.CinchMcpServer;
-import dev.cinchmcp.server.ServerInfo;
+import dev.cinchmcp.transport.EarlyInput;
 import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -61,7 +61,7 @@ public final class Cli {
 
     if (command == Command.SERVE) {
       // Before the server exists: a first server/discover is answered at once.
-      InputStream input = ServerInfo.answerEarly(in, out, firstLine);
+      InputStream input = EarlyInput.answerEarly(in, out, firstLine);
       new CinchMcpServer(Settings.fromEnvironment(env)).serve(input, out);
       return ExitCode.OK;
     }

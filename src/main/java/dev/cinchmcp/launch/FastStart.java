@@ -1,6 +1,5 @@
 package dev.cinchmcp.launch;
 
-import dev.cinchmcp.server.QuickExit;
 import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;

@@ -1,6 +1,6 @@
 package dev.cinchmcp.launch;
 
-import dev.cinchmcp.server.ServerInfo;
+import dev.cinchmcp.mcp2026.ServerInfo;
 import dev.cinchmcp.transport.EarlyInput;
 import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.ByteArrayOutputStream;

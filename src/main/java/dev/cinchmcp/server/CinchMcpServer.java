@@ -4,6 +4,8 @@ import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.json.SdkJsonMapper;
+import dev.cinchmcp.launch.QuickExit;
+import dev.cinchmcp.mcp2026.ServerInfo;
 import dev.cinchmcp.mcp2026.StatelessServer;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
@@ -61,7 +63,7 @@ public final class CinchMcpServer {
         new StdioTransport(json.mapper(), mcpMapper, in, out, settings.timeout().plusSeconds(5));
     stopOnSignal.transport = transport;
     if (in instanceof EarlyInput early && early.answeredFirst()) {
-      transport.firstWritten().complete(null); // the client is connected (ServerInfo.answerEarly)
+      transport.firstWritten().complete(null); // the client is connected (EarlyInput.answerEarly)
     }
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-io"));
     json.start(workers);

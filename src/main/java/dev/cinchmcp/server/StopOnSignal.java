@@ -3,6 +3,7 @@ package dev.cinchmcp.server;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.launch.LauncherWatch;
+import dev.cinchmcp.launch.QuickExit;
 import dev.cinchmcp.transport.StdioTransport;
 import java.io.InputStream;
 import org.slf4j.Logger;

@@ -2,6 +2,7 @@ package dev.cinchmcp.transport;
 
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.mcp2026.EarlyDiscover;
+import dev.cinchmcp.mcp2026.ServerInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +26,13 @@ public final class EarlyInput extends InputStream {
   /** Longer first lines are handed on unread by the early answer (a discover is ~400 bytes). */
   static final int MAX_EARLY_LINE = 64 * 1024;
 
+  /**
+   * How long the start waits for the client's first message before it builds the server. A client
+   * writes it as soon as it has started the server, so it is there by the time a JVM gets here; a
+   * later one costs the start at most this.
+   */
+  static final long FIRST_MESSAGE_WAIT_MS = 50;
+
   private final InputStream in;
   private final ByteArrayOutputStream first = new ByteArrayOutputStream(512);
   // Counted down when the first line is read, or when stdin is closed: a read blocked in the
@@ -35,6 +43,19 @@ public final class EarlyInput extends InputStream {
   private byte[] pending; // what was read and not answered, served before the rest of stdin
   private int pendingPos;
   private volatile boolean answered;
+
+  /**
+   * Starts reading {@code in} and answers a first {@code server/discover} on {@code out} at once,
+   * before anything else is built; or, after the fast launch's launcher has read the first line,
+   * takes over what it did with it ({@link FirstLineHandOver#NONE} where nothing was read). Serve
+   * the stream returned; {@link #answeredFirst} tells whether the client has its first answer.
+   */
+  public static EarlyInput answerEarly(
+      InputStream in, OutputStream out, FirstLineHandOver handedOver) {
+    EarlyInput input = new EarlyInput(in, handedOver);
+    input.answerFirst(ServerInfo.earlyDiscover(), out, FIRST_MESSAGE_WAIT_MS);
+    return input;
+  }
 
   /** Starts reading the first line of {@code in} at once, on a thread of its own. */
   public EarlyInput(InputStream in) {

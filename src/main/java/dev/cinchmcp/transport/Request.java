@@ -16,10 +16,10 @@ import reactor.core.Disposable;
  * </pre>
  *
  * Every move is a compare-and-set, so when two happen at once (a cancellation and the answer, a
- * cancellation and the start) exactly one wins and the other does nothing. The session gets the
- * request with this object as its JSON-RPC id; the answer it produces carries the object back,
- * which is how the reply reaches its own request and no other (not even a later one that reuses the
- * id). The id as the client wrote it ({@link #echoId}) is put back only when the answer is written.
+ * cancellation and the start) exactly one wins and the other does nothing. The session's work for
+ * it carries this object in its Reactor context, and the session sends the answer from inside that
+ * work: that is how the reply reaches its own request and no other (not even a later one that
+ * reuses the id). The id as the client wrote it ({@link #echoId}) is written with the answer.
  */
 final class Request {
 
@@ -31,7 +31,6 @@ final class Request {
   }
 
   private final RequestId id;
-  private final long handle;
   private final int bytes;
   private final StatelessServer.Call modern;
   private volatile JsonNode message;
@@ -42,9 +41,8 @@ final class Request {
    * @param modern the work that answers a 2026-era request, or null for a 2025-era one (which the
    *     SDK's session answers from {@code message})
    */
-  Request(RequestId id, long handle, JsonNode message, int bytes, StatelessServer.Call modern) {
+  Request(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
     this.id = id;
-    this.handle = handle;
     this.message = message;
     this.bytes = bytes;
     this.modern = modern;
@@ -64,11 +62,6 @@ final class Request {
 
   RequestId id() {
     return id;
-  }
-
-  /** The id the session knows it by (the SDK takes only a string or an integer). */
-  long handle() {
-    return handle;
   }
 
   /** The id to write in the answer: exactly what the client sent. */

@@ -8,7 +8,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -36,8 +35,6 @@ final class Requests {
   private final long maxWaitingBytes;
   private final Consumer<Request> start;
   private final Map<RequestId, Request> live = new ConcurrentHashMap<>();
-  private final Map<Long, Request> byHandle = new ConcurrentHashMap<>();
-  private final AtomicLong handles = new AtomicLong();
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final Object emptied = new Object();
   private int running;
@@ -69,23 +66,14 @@ final class Requests {
    * As {@link #open(RequestId, JsonNode, int)}, for a 2026-era request answered by {@code modern}.
    */
   Request open(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
-    Request request = new Request(id, handles.incrementAndGet(), message, bytes, modern);
+    Request request = new Request(id, message, bytes, modern);
     Request owner =
         live.compute(
             id, (k, existing) -> existing == null || existing.ended() ? request : existing);
     if (owner != request) {
       return null;
     }
-    byHandle.put(request.handle(), request);
     return request;
-  }
-
-  /**
-   * The request the session's answer belongs to, by the handle it was given; null once the request
-   * was cancelled or answered (a late answer then goes nowhere).
-   */
-  Request byHandle(Object handle) {
-    return handle instanceof Long h ? byHandle.get(h) : null;
   }
 
   /** The live request with this id, for a cancellation; null if none. */
@@ -127,7 +115,6 @@ final class Requests {
 
   /** A request has ended (answered, cancelled, failed): its id is free and its place too. */
   void forget(Request request) {
-    byHandle.remove(request.handle(), request);
     if (live.remove(request.id(), request)) {
       synchronized (emptied) {
         emptied.notifyAll();

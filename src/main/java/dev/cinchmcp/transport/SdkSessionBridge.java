@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 /**
  * The SDK's session for the 2025 revisions, behind {@link StdioTransport}: it waits for the session
@@ -38,8 +39,7 @@ final class SdkSessionBridge {
   static final String INTERNAL_ERROR_MESSAGE =
       "Internal error: the server could not handle this request. Its log (stderr) has the detail.";
 
-  // Its log lines are the transport's, as they were before it had a class of its own.
-  private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
+  private static final Logger log = LoggerFactory.getLogger(SdkSessionBridge.class);
 
   private final McpJsonMapper mcpMapper;
   private final Requests requests;
@@ -116,23 +116,26 @@ final class SdkSessionBridge {
       requests.finished(request);
       return;
     }
+    // The request rides in the work's context: the session sends its answer from inside that work
+    // (SessionTransport.sendMessage), which so finds its own request, and no other.
     Disposable work =
         handling
             .doFinally(signal -> requests.finished(request))
+            .contextWrite(Context.of(Request.class, request))
             .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
     request.attach(work);
   }
 
   /**
-   * The SDK's request, with the request's handle as its id: the session copies the id into its
-   * answer without looking at it, so the answer comes back naming its own request.
+   * The SDK's request. Its id is only for the session's log: the answer finds its request through
+   * the work's context, and is written with the id as the client wrote it.
    */
   private static McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
     JsonNode params = node.get("params");
     return new McpSchema.JSONRPCRequest(
         McpSchema.JSONRPC_VERSION,
         node.get("method").asText(),
-        request.handle(),
+        request.id().toString(),
         params == null || params.isNull() ? null : PlainValues.of(params));
   }
 
@@ -165,19 +168,22 @@ final class SdkSessionBridge {
 
     @Override
     public Mono<Void> sendMessage(JSONRPCMessage message) {
-      return Mono.fromRunnable(
-          () -> {
+      return Mono.deferContextual(
+          context -> {
             if (message instanceof JSONRPCResponse response) {
-              Request request = requests.byHandle(response.id());
+              Request request = context.getOrDefault(Request.class, null);
               if (request != null && request.answer()) {
                 // Answered now, so its id is free for the client to reuse the moment the line is
                 // out; it stays counted until written, so the drain waits for the write.
                 writer.get().write(forClient(response, request));
                 requests.forget(request);
+              } else if (request == null) {
+                log.warn("An answer outside any request's work was dropped: {}", response.id());
               }
-              return; // else it was cancelled: the spec says not to answer it
+              return Mono.empty(); // else it was cancelled: the spec says not to answer it
             }
             writer.get().write(SdkResults.plainMessage(message));
+            return Mono.empty();
           });
     }
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.server.ServerInfo;
+import dev.cinchmcp.mcp2026.ServerInfo;
 import dev.cinchmcp.transport.EarlyInput;
 import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.ByteArrayInputStream;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.mcp2026.EarlyDiscover;
-import dev.cinchmcp.server.ServerInfo;
+import dev.cinchmcp.mcp2026.ServerInfo;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -25,6 +25,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 /**
  * The life of a request through the transport, with a fake session whose every step the test
@@ -45,6 +46,10 @@ class RequestLifeTest {
     final List<JSONRPCRequest> handled = new CopyOnWriteArrayList<>();
     final Map<String, JSONRPCRequest> byMarker = new ConcurrentHashMap<>();
     final List<String> disposed = new CopyOnWriteArrayList<>();
+    // The context each request's work runs in: the real session answers from inside that work, and
+    // an answer sent here, late or not, is sent with its own request's context as the session
+    // would.
+    final Map<String, ContextView> contexts = new ConcurrentHashMap<>();
     volatile Function<JSONRPCRequest, Mono<Void>> behaviour = r -> Mono.never();
 
     FakeSession(McpServerTransport link) {
@@ -59,12 +64,21 @@ class RequestLifeTest {
       }
       handled.add(request);
       byMarker.put(marker(request), request);
-      return behaviour.apply(request).doOnCancel(() -> disposed.add(marker(request)));
+      Mono<Void> work = behaviour.apply(request); // a behaviour that throws, throws here
+      return Mono.deferContextual(
+              context -> {
+                contexts.put(marker(request), context);
+                return work;
+              })
+          .doOnCancel(() -> disposed.add(marker(request)));
     }
 
-    /** The answer the session would send: it names the request by the id it was given. */
+    /** The answer the session would send, from inside the request's own work. */
     Mono<Void> answer(JSONRPCRequest request) {
-      return link.sendMessage(JSONRPCResponse.result(request.id(), Map.of("for", marker(request))));
+      Mono<Void> send =
+          link.sendMessage(JSONRPCResponse.result(request.id(), Map.of("for", marker(request))));
+      ContextView context = contexts.get(marker(request));
+      return context == null ? send : send.contextWrite(context);
     }
 
     static String marker(JSONRPCRequest request) {

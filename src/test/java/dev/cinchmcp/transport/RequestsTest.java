@@ -172,14 +172,14 @@ class RequestsTest {
 
   @Test
   void eachStateMovesOnceAndTheLoserDoesNothing() {
-    Request r = new Request(RequestId.ofString("s"), 0, null, 1, null);
+    Request r = new Request(RequestId.ofString("s"), null, 1, null);
     assertTrue(r.begin());
     assertTrue(!r.begin());
     assertTrue(r.answer());
     assertTrue(!r.cancel(), "a cancel after the answer changes nothing");
     assertEquals(Request.State.ANSWERED, r.state());
 
-    Request c = new Request(RequestId.ofString("c"), 0, null, 1, null);
+    Request c = new Request(RequestId.ofString("c"), null, 1, null);
     assertTrue(c.cancel());
     assertTrue(!c.begin(), "cancelled before its turn: it never runs");
     assertTrue(!c.answer(), "and is never answered");

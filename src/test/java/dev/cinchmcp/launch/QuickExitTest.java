@@ -1,4 +1,4 @@
-package dev.cinchmcp.server;
+package dev.cinchmcp.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

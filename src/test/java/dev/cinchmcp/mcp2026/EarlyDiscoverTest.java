@@ -1,4 +1,4 @@
-package dev.cinchmcp.transport;
+package dev.cinchmcp.mcp2026;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,9 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
-import dev.cinchmcp.mcp2026.EarlyDiscover;
 import dev.cinchmcp.server.CinchMcpServer;
-import dev.cinchmcp.server.ServerInfo;
+import dev.cinchmcp.transport.EarlyInput;
+import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -68,7 +68,7 @@ class EarlyDiscoverTest {
     String input = String.join("\n", lines) + "\n";
     // As the command line serves: the first line may be answered before the server is built.
     InputStream in =
-        ServerInfo.answerEarly(
+        EarlyInput.answerEarly(
             new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
             out,
             FirstLineHandOver.NONE);

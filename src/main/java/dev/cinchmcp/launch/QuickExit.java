@@ -1,4 +1,4 @@
-package dev.cinchmcp.server;
+package dev.cinchmcp.launch;
 
 import dev.cinchmcp.transport.StdioTransport;
 import java.io.IOException;
@@ -33,7 +33,7 @@ public final class QuickExit {
    * @param in stdin, closed before a {@code halt} so that its read does not hold the exit up (not
    *     needed for SIGKILL, and closing it waits for the reading thread: 4-10 ms here)
    */
-  static void now(boolean clean, InputStream in) {
+  public static void now(boolean clean, InputStream in) {
     if (!clean || ProcessHandle.current().children().findAny().isPresent()) {
       killThisProcess();
     }
