@@ -1,7 +1,7 @@
 // gVisor's file access for the sandbox's read-only host mounts (/usr, /lib, /bin): `shared` (runsc's
 // default: every lookup revalidated against the host) against `exclusive` (the sandbox caches what
 // it looked up), on a cold data call: two servers of the built jar with no pool, one per mode (runsc
-// wrapped to add the flag), their calls alternated --gap ms apart:
+// wrapped to set the flag, in place of the server's own), their calls alternated --gap ms apart:
 //   node bench/file-access.mjs [--jar target/cinch-mcp.jar] [--calls 6] [--gap 3000]
 // Needs runsc, /usr/bin/python3 and Debian's python3-numpy and python3-pandas.
 import { spawn } from 'node:child_process';
@@ -23,7 +23,16 @@ const CODE = 'import numpy as np, pandas as pd\nprint(pd.DataFrame({"k": np.aran
 
 function server(mode) {
   const bin = fs.mkdtempSync(path.join(os.tmpdir(), `cinch-bench-${mode}-`));
-  fs.writeFileSync(path.join(bin, 'runsc'), `#!/bin/sh\nexec ${runsc} --file-access-mounts=${mode} "$@"\n`, { mode: 0o755 });
+  // The server passes its own --file-access-mounts: the wrapper drops it and sets this mode.
+  const wrapper = [
+    '#!/bin/sh',
+    'n=$#',
+    'for a in "$@"; do case "$a" in --file-access-mounts=*) ;; *) set -- "$@" "$a" ;; esac; done',
+    'shift $n',
+    `exec ${runsc} --file-access-mounts=${mode} "$@"`,
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(bin, 'runsc'), wrapper, { mode: 0o755 });
   const child = spawn('java', ['-jar', jar], {
     env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME, CINCH_BACKEND: 'local', CINCH_LOCAL_POOL: '0' },
     stdio: ['pipe', 'pipe', 'inherit'] });
