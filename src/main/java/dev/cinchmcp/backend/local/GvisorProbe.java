@@ -156,7 +156,7 @@ final class GvisorProbe {
   }
 
   /** Holds all sandboxes together off a reserve of the CPU; says how, or null when it does not. */
-  private static String capAll(CgroupLimits limits, LocalSandboxSettings settings) {
+  private static String capAll(HostCgroups limits, LocalSandboxSettings settings) {
     int cores = Runtime.getRuntime().availableProcessors();
     OptionalDouble cap = CpuReserve.cap(cores, settings.maxConcurrent(), settings.cpuShare());
     try {
@@ -165,7 +165,7 @@ final class GvisorProbe {
       log.info("Local sandboxes together are not kept off a reserve of the CPU: {}", e.toString());
       return null;
     }
-    return cap.isPresent() ? AllSandboxesCpu.describe(cap.getAsDouble(), cores) : null;
+    return cap.isPresent() ? HostCgroups.describeCap(cap.getAsDouble(), cores) : null;
   }
 
   private static CgroupDetection.Result noCgroups() {

@@ -65,7 +65,7 @@ final class Runsc {
   /**
    * The global flags of every call. {@code --rootless} so that no host privilege is used; {@code
    * --network=none}: the sandbox gets a loopback device and nothing else; {@code --ignore-cgroups}:
-   * limits come from {@link CgroupLimits}, which is ~2 s per run faster.
+   * limits come from {@link HostCgroups}, which is ~2 s per run faster.
    */
   List<String> command(String... rest) {
     List<String> argv =

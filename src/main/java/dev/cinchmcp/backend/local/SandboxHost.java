@@ -17,7 +17,7 @@ import java.util.Optional;
 record SandboxHost(
     Runsc runsc,
     StateDirectory.Prepared state,
-    Optional<CgroupLimits> cgroups,
+    Optional<HostCgroups> cgroups,
     SandboxRuntimes runtimes,
     Path timeout,
     Map<Language, Long> cgroupOverheadBytes,
