@@ -180,7 +180,7 @@ final class GvisorProbe {
       Prepared prepared,
       LocalSandboxSettings settings,
       ExecutorService streamThreads,
-      Set<SandboxRun> running) {
+      Set<Sandbox> running) {
     SandboxHost host = prepared.host();
     Housekeeping.removeLeftovers(host);
     Map<Language, Long> overheads = new EnumMap<>(Language.class);
@@ -191,17 +191,12 @@ final class GvisorProbe {
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
       // At the service's limits, not the user's: a time limit of 1 s or a tenth of a CPU
       // (CINCH_SANDBOX_*) must not make a gVisor that works look broken.
-      SandboxRun run =
-          new SandboxRun(
-                  Housekeeping.nextRunId(),
-                  program,
-                  settings.withLimits(SandboxLimits.SERVICE),
-                  host,
-                  streamThreads)
+      Sandbox run =
+          Sandbox.cold(language, settings.withLimits(SandboxLimits.SERVICE), host, streamThreads)
               .lowPriority();
       running.add(run);
       try {
-        RunResult result = run.execute();
+        RunResult result = run.run(program);
         if (!result.succeeded()) {
           return new SelfTest(
               "the gVisor self-test ("

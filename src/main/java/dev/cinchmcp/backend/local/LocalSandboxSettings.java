@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * @param hostCgroups whether to use host cgroups when this user may make them; off, only the
  *     in-sandbox limits hold (how a user without cgroups runs; tests use it)
  * @param poolSize how many sandboxes per language are started ahead of time and wait for a call (0:
- *     none, every run starts its own sandbox); see {@link WaitingSandbox}
+ *     none, every run starts its own sandbox); see {@link SandboxesAhead}
  * @param poolIdleLimit how long after the last call the waiting sandboxes are stopped, so that an
  *     idle server costs nothing; the next call refills them
  * @param hostEtc the host's /etc, whose few pieces installed packages need are shown ({@link

@@ -33,6 +33,30 @@ final class WarmLauncher {
   /** The Node launcher's file in /code: deleted on the host once it is loaded (ready). */
   static final String NODE_FILE = "cinchmcp-warm.js";
 
+  /**
+   * {@code sh -c SUPERVISOR cinchmcp-warm LIMIT runsc ...}, around a sandbox started ahead: runs
+   * runsc with the shell's stdin (fd 3: an asynchronous command would get /dev/null), keeps none of
+   * it itself, and exits with runsc's status. The first SIGTERM starts the backstop: a background
+   * sleep of LIMIT, then SIGKILL to runsc; it is stopped when runsc ends first. ({@code timeout}
+   * around a waiting sandbox would count the wait.)
+   */
+  static final String SUPERVISOR =
+      String.join(
+          "\n",
+          "limit=$1; shift",
+          "exec 3<&0",
+          "\"$@\" <&3 3<&- &",
+          "p=$!",
+          "exec 3<&- 0</dev/null",
+          "armed=",
+          "backstop() { trap 'kill $s 2>/dev/null; exit 0' TERM; sleep \"$limit\" & s=$!; wait $s;"
+              + " kill -9 $p 2>/dev/null; }",
+          "arm() { [ -n \"$armed\" ] || { backstop & armed=$!; }; }",
+          "trap arm TERM",
+          "while :; do wait $p; status=$?; kill -0 $p 2>/dev/null || break; done",
+          "[ -z \"$armed\" ] || kill $armed 2>/dev/null",
+          "exit $status");
+
   private WarmLauncher() {}
 
   /**

@@ -32,7 +32,8 @@
  *   <li>time: 10 s (or {@code CINCH_SANDBOX_TIME_LIMIT_S}) from the start of runsc, then the
  *       sandbox is killed; {@code timeout} kills it a second later even if the server is gone
  *       (SIGKILL included). In a sandbox started ahead of time, from the hand-over, and its
- *       supervisor shell is the backstop ({@link dev.cinchmcp.backend.local.WaitingSandbox}).
+ *       supervisor shell is the backstop ({@link
+ *       dev.cinchmcp.backend.local.WarmLauncher#SUPERVISOR}).
  * </ul>
  *
  * <p>Sandboxes started ahead of time: {@link

@@ -166,7 +166,7 @@ class LocalSandboxMemoryTest {
           where + " " + describe(py));
       RunResult js = await(runs.get(where + "-javascript-" + mb));
       assertEquals("", js.stdout().text(), where + " " + describe(js));
-      assertEquals(SandboxRun.KILLED, js.exitCode(), where + " " + describe(js));
+      assertEquals(Sandbox.KILLED, js.exitCode(), where + " " + describe(js));
       assertTrue(
           js.stderr().text().contains("[sandbox] killed: the program used more than its 256 MB"),
           where + " " + describe(js));
