@@ -59,7 +59,7 @@ record Bundle(Path dir) {
       // program's).
       Files.writeString(
           code.resolve(NodeMemoryWatchdog.FILE),
-          NodeMemoryWatchdog.source(settings.memoryBytes(), Sandbox.memoryNote(settings)));
+          NodeMemoryWatchdog.source(settings.memoryBytes(), settings.memoryNote()));
       preloads.add("/code/" + NodeMemoryWatchdog.FILE);
     }
     // RLIMIT_AS only without a cgroup: it limits address space, not memory (see PythonBootstrap).

@@ -8,7 +8,6 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -82,27 +81,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
             settings.maxConcurrent(), DaemonThreads.named("cinchmcp-sandbox"));
     this.prepared = GvisorProbe.prepare(settings);
     if (prepared.usable()) {
-      long started = System.nanoTime();
       this.selfTest =
-          selfTestAfter
-              .handleAsync(
-                  (ignored, error) ->
-                      GvisorProbe.selfTest(prepared, settings, streamThreads, running),
-                  sandboxes)
-              // Closed before it could start (or a bug in it): a verdict all the same, so that
-              // no caller waits for ever.
-              .exceptionally(
-                  error ->
-                      new GvisorProbe.SelfTest(
-                          "the gVisor self-test did not run (" + error.getCause() + ")",
-                          prepared.host()));
-      selfTest.thenAccept(test -> logSelfTest(test, started));
-      selfTest.thenAccept(
-          test -> {
-            if (test.failure() == null) {
-              makeFontList(test.host());
-            }
-          });
+          GvisorProbe.selfTestAfter(
+              selfTestAfter, prepared, settings, streamThreads, running, sandboxes);
       this.ahead =
           settings.poolSize() == 0
               ? null
@@ -117,44 +98,6 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       this.selfTest = CompletableFuture.completedFuture(null);
       this.ahead = null;
       log.warn("Local gVisor sandbox unavailable: {}", prepared.unusableReason());
-    }
-  }
-
-  private void logSelfTest(GvisorProbe.SelfTest test, long startedNanos) {
-    long millis = (System.nanoTime() - startedNanos) / 1_000_000;
-    if (test.failure() == null) {
-      log.info(
-          "Local gVisor sandbox self-test passed in {} ms ({}, {} at once; {})",
-          millis,
-          prepared.host().runsc().binary(),
-          settings.maxConcurrent(),
-          prepared.limits().summary());
-    } else {
-      log.warn("Local gVisor sandbox unavailable: {}", test.failure());
-    }
-  }
-
-  /**
-   * Starts making matplotlib's font list for the sandboxes, where the sandbox's Python has
-   * matplotlib ({@link MatplotlibFontCache}: about a second of CPU on the host, on a thread of its
-   * own, once the self-test is done; nothing when the list is up to date).
-   */
-  private void makeFontList(SandboxHost host) {
-    boolean matplotlib =
-        prepared.packages().found(Language.PYTHON).stream()
-            .anyMatch(found -> found.known().module().equals("matplotlib"));
-    Optional<String> python = host.runtimes().interpreter(Language.PYTHON);
-    if (!matplotlib || python.isEmpty()) {
-      return;
-    }
-    try {
-      Path real = Path.of(python.get()).toRealPath();
-      List<String> dirs =
-          HostPackages.pythonDirs(real, prepared.versions().version(Language.PYTHON).orElse(""));
-      MatplotlibFontCache.matplotlibIn(dirs)
-          .ifPresent(folder -> host.fontCache().buildInBackground(real, folder));
-    } catch (IOException e) {
-      log.debug("No font list for matplotlib: {}", e.toString());
     }
   }
 

@@ -55,6 +55,9 @@ public record LocalSandboxSettings(
 
   public static final Duration DEFAULT_POOL_IDLE_LIMIT = Duration.ofMinutes(10);
 
+  /** How long after the server's own wall clock a sandbox's backstop kills it regardless. */
+  static final long BACKSTOP_GRACE_MILLIS = 1_000;
+
   public LocalSandboxSettings {
     Objects.requireNonNull(runsc, "runsc");
     Objects.requireNonNull(stateDir, "stateDir");
@@ -200,5 +203,30 @@ public record LocalSandboxSettings(
 
   long memoryMebibytes() {
     return memoryBytes >> 20;
+  }
+
+  /**
+   * The wall clock plus its grace, as {@code timeout} and the supervisor shell take it: "11.0s".
+   */
+  String backstopSeconds() {
+    return (wallClock.toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s";
+  }
+
+  /**
+   * Host threads a whole sandbox may have: the Sentry and gofer use ~50; under ptrace each sandbox
+   * process adds stub threads (measured: 64 processes that exec'd /bin/sleep needed more than 8
+   * each, and 16 each was still hit once on a loaded machine, so the sandbox died before the
+   * program's own fork was refused). This is the backstop against a runaway Sentry; RLIMIT_NPROC
+   * inside stops the program's forks first, with a clean EAGAIN.
+   */
+  int hostTaskLimit() {
+    return 128 + 32 * maxProcesses;
+  }
+
+  /** What a program killed for its memory is told, on its stderr. */
+  String memoryNote() {
+    return "[sandbox] killed: the program used more than its "
+        + memoryMebibytes()
+        + " MB of memory";
   }
 }

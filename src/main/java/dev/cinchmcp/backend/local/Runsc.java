@@ -101,6 +101,29 @@ final class Runsc {
     housekeeping("delete", "-force", id);
   }
 
+  /**
+   * Removes what runsc keeps of container {@code id}: with {@code runsc delete -force} after a run
+   * (when it kept anything, or when that cannot be told), or, for a sandbox whose every process is
+   * already killed, by deleting its state files directly ({@code runsc delete -force} of a killed
+   * sandbox takes ~0.9 s here; nothing of it runs any more to be told).
+   */
+  void removeState(String id, boolean killed) {
+    try (var entries = Files.list(root)) {
+      List<Path> state =
+          entries.filter(path -> path.getFileName().toString().startsWith(id + "_")).toList();
+      if (killed) {
+        state.forEach(Housekeeping::deleteTree);
+      } else if (!state.isEmpty()) {
+        deleteForce(id);
+      }
+    } catch (IOException e) {
+      log.debug("Could not list runsc's state: {}", e.toString());
+      if (!killed) {
+        deleteForce(id);
+      }
+    }
+  }
+
   private Optional<String> housekeeping(String... rest) {
     ProcessBuilder builder = processBuilder(command(rest)).redirectErrorStream(true);
     try {

@@ -8,19 +8,12 @@ import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
 import dev.cinchmcp.backend.StartedSandbox;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,17 +44,8 @@ final class Sandbox implements StartedSandbox {
 
   private static final Logger log = LoggerFactory.getLogger(Sandbox.class);
 
-  /** runsc's own exit status for "could not run the container" (util.Fatalf). */
-  private static final int RUNSC_FATAL = 128;
-
   /** {@link SandboxEnding#KILLED}, the status of a run a limit killed. */
   static final int KILLED = SandboxEnding.KILLED;
-
-  /** How long after the server's own wall clock the backstop kills the sandbox regardless. */
-  static final long BACKSTOP_GRACE_MILLIS = 1_000;
-
-  /** How long a start ahead may take before it is given up (a cold start takes ~0.2-0.5 s). */
-  private static final long READY_TIMEOUT_SECONDS = 20;
 
   private final String id = Housekeeping.nextRunId();
   private final Language language;
@@ -135,7 +119,7 @@ final class Sandbox implements StartedSandbox {
       sandbox.bundle.write(language, settings, host, true, preload);
       List<String> command =
           new ArrayList<>(List.of("/bin/sh", "-c", WarmLauncher.SUPERVISOR, "cinchmcp-warm"));
-      command.add(backstopSeconds(settings).replace("s", ""));
+      command.add(settings.backstopSeconds().replace("s", ""));
       command.addAll(sandbox.bundle.runscRun(host.runsc(), sandbox.id));
       if (sandbox.makeCgroup()) {
         if (!preload.isEmpty()) {
@@ -197,7 +181,7 @@ final class Sandbox implements StartedSandbox {
   @Override
   public void awaitReady() throws IOException, InterruptedException {
     long started = System.nanoTime();
-    awaitByte("the sandbox ended before it was ready");
+    WarmLauncher.awaitReady(process, streamThreads, "the sandbox ended before it was ready");
     if (!preload.isEmpty()) {
       log.debug(
           "Data sandbox {} ready in {} ms, {} imported",
@@ -235,7 +219,7 @@ final class Sandbox implements StartedSandbox {
       onResult.accept(result);
       return result;
     } catch (IOException e) {
-      throw failure(
+      throw SandboxExit.failure(
           RunFailure.Reason.SANDBOX_FAILED,
           "The local gVisor sandbox could not be prepared ("
               + e.getClass().getSimpleName()
@@ -267,7 +251,7 @@ final class Sandbox implements StartedSandbox {
     }
     command.add(host.timeout().toString());
     command.add("--signal=KILL");
-    command.add(backstopSeconds(settings));
+    command.add(settings.backstopSeconds());
     command.addAll(bundle.runscRun(host.runsc(), id));
     return makeCgroup() ? cgroup.wrap(command) : command;
   }
@@ -276,7 +260,7 @@ final class Sandbox implements StartedSandbox {
     try {
       process = host.runsc().start(host.runsc().processBuilder(command));
     } catch (IOException e) {
-      throw failure(
+      throw SandboxExit.failure(
           RunFailure.Reason.SANDBOX_UNAVAILABLE,
           "runsc (" + host.runsc().binary() + ") could not be started: " + e.getMessage(),
           "Reinstall gVisor (apt-get install runsc)");
@@ -312,10 +296,9 @@ final class Sandbox implements StartedSandbox {
       // SIGTERM: the supervisor's signal to start the backstop (Process.destroy() would also close
       // the streams).
       sandbox.toHandle().destroy();
-      try (OutputStream stdin = sandbox.getOutputStream()) {
-        stdin.write(WarmLauncher.GO.getBytes(StandardCharsets.US_ASCII));
-      }
-      awaitByte("the waiting sandbox ended before it took its program");
+      WarmLauncher.go(sandbox);
+      WarmLauncher.awaitReady(
+          sandbox, streamThreads, "the waiting sandbox ended before it took its program");
     } catch (IOException e) {
       throw new HandOverFailed(e.getMessage());
     } catch (InterruptedException e) {
@@ -323,28 +306,6 @@ final class Sandbox implements StartedSandbox {
       throw new HandOverFailed("interrupted at hand-over");
     }
     return sandbox;
-  }
-
-  /**
-   * Waits for the launcher's {@link WarmLauncher#READY}; throws when another byte or none comes.
-   */
-  private void awaitByte(String otherwise) throws IOException, InterruptedException {
-    InputStream stdout = process.getInputStream();
-    Callable<Integer> readFirst = stdout::read;
-    Future<Integer> first = streamThreads.submit(readFirst);
-    int read;
-    try {
-      read = first.get(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      throw new IOException("the sandbox was not ready within " + READY_TIMEOUT_SECONDS + " s");
-    } catch (ExecutionException e) {
-      throw new IOException("the sandbox's output could not be read", e.getCause());
-    } finally {
-      first.cancel(true);
-    }
-    if (read != WarmLauncher.READY) {
-      throw new IOException(otherwise);
-    }
   }
 
   /** Drains both streams until the sandbox ends, then says how it ended. */
@@ -362,25 +323,13 @@ final class Sandbox implements StartedSandbox {
     if (ending != SandboxEnding.EXITED) {
       return ending.unfinished(output, settings.wallClock(), durationMs, LocalSandboxRunner.NAME);
     }
-    int exitCode = sandbox.exitValue();
-    failIfNotStarted(exitCode, stderr.result().text());
-    String note = null;
-    RunCgroup limits = cgroup;
-    if (limits != null && limits.memoryExceeded()) {
-      note = memoryNote(settings);
-      exitCode = KILLED; // gVisor's own status after an OOM kill is arbitrary
-    } else if (limits != null && limits.processLimitHit()) {
-      note =
-          "[sandbox] killed: the program started more than "
-              + settings.maxProcesses()
-              + " processes or threads";
-      exitCode = KILLED;
-    }
-    if (limits != null) {
-      peakBytes = limits.peakMemory();
+    RunResult result =
+        SandboxExit.result(sandbox.exitValue(), output, cgroup, bundle, settings, durationMs);
+    if (cgroup != null) {
+      peakBytes = cgroup.peakMemory();
       log.debug("Run {} peak memory {} bytes", id, peakBytes);
     }
-    return SandboxEnding.exited(output, exitCode, note, durationMs, LocalSandboxRunner.NAME);
+    return result;
   }
 
   /** The run's two streams as a sandbox's output. */
@@ -395,7 +344,7 @@ final class Sandbox implements StartedSandbox {
         }
         // On a machine so starved that this thread woke late, the backstop may have ended the
         // sandbox (SIGKILL, once the grace after the wall clock was over).
-        long limit = settings.wallClock().toMillis() + BACKSTOP_GRACE_MILLIS;
+        long limit = settings.wallClock().toMillis() + LocalSandboxSettings.BACKSTOP_GRACE_MILLIS;
         boolean backstop =
             sandbox.exitValue() == KILLED
                 && System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(limit);
@@ -413,61 +362,6 @@ final class Sandbox implements StartedSandbox {
   }
 
   /**
-   * runsc exits 128 with an error in its log when it could not run the container at all; the shell
-   * exits {@link RunCgroup#JOIN_FAILED} without a log when it could not join the cgroups. Anything
-   * else is the program's own exit status (a program that itself exits 128 leaves no error in
-   * runsc's log).
-   */
-  private void failIfNotStarted(int exitCode, String stderr) {
-    if (exitCode == RunCgroup.JOIN_FAILED && cgroup != null && !Files.exists(bundle.logFile())) {
-      String line = stderr.strip().lines().findFirst().orElse("no detail");
-      throw failure(
-          RunFailure.Reason.SANDBOX_NOT_STARTED,
-          "The local sandbox could not be placed in its cgroup (memory/pids/cpu limits): "
-              + (line.length() > 300 ? line.substring(0, 300) + "..." : line)
-              + ". Nothing was run",
-          "Try again");
-    }
-    String error = exitCode == RUNSC_FATAL ? bundle.runscError() : null;
-    if (error != null) {
-      throw failure(
-          RunFailure.Reason.SANDBOX_UNAVAILABLE,
-          "gVisor (runsc) could not start the sandbox: " + error,
-          "Check the runsc installation (runsc --version)");
-    }
-  }
-
-  /**
-   * A failure of this backend: what happened, then what to do, whose last resort is always the
-   * same.
-   */
-  private static RunFailure failure(RunFailure.Reason reason, String happened, String firstStep) {
-    return new RunFailure(reason, happened + ". " + firstStep + ", or use the cinch backend.");
-  }
-
-  static String memoryNote(LocalSandboxSettings settings) {
-    return "[sandbox] killed: the program used more than its "
-        + settings.memoryMebibytes()
-        + " MB of memory";
-  }
-
-  /** The wall clock plus its grace, as {@code timeout} and the supervisor take it: "11.0s". */
-  static String backstopSeconds(LocalSandboxSettings settings) {
-    return (settings.wallClock().toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s";
-  }
-
-  /**
-   * Host threads the whole sandbox may have: the Sentry and gofer use ~50; under ptrace each
-   * sandbox process adds stub threads (measured: 64 processes that exec'd /bin/sleep needed more
-   * than 8 each, and 16 each was still hit once on a loaded machine, so the sandbox died before the
-   * program's own fork was refused). This is the backstop against a runaway Sentry; RLIMIT_NPROC
-   * inside stops the program's forks first, with a clean EAGAIN.
-   */
-  static int hostTaskLimit(LocalSandboxSettings settings) {
-    return 128 + 32 * settings.maxProcesses();
-  }
-
-  /**
    * Makes the run's cgroup with its limits: the program's memory, and on top what gVisor and the
    * interpreter use before its first line. False without host cgroups.
    */
@@ -481,7 +375,7 @@ final class Sandbox implements StartedSandbox {
             .create(
                 id,
                 settings.memoryBytes() + host.overhead(language),
-                hostTaskLimit(settings),
+                settings.hostTaskLimit(),
                 settings.cpuShare());
     return true;
   }
@@ -499,22 +393,17 @@ final class Sandbox implements StartedSandbox {
    * by the clean-up.
    */
   private void stop() {
-    RunCgroup limits = cgroup;
-    if (limits != null) {
-      limits.killAll();
-    }
     Process p = process;
     if (p != null && p.isAlive()) {
       // The walk stays with a cgroup too: a program that forks fast keeps gVisor making stub
       // processes, and without it a fork bomb's run left enough behind to stall the runs beside
-      // it (LocalSandboxContainmentTest). A loop, not a lambda: a stop runs this cold.
-      for (ProcessHandle descendant : p.descendants().toList()) {
-        descendant.destroyForcibly();
-      }
-      p.destroyForcibly();
-      if (limits == null) {
+      // it (LocalSandboxContainmentTest).
+      killProcesses(true);
+      if (cgroup == null) {
         host.runsc().deleteForce(id);
       }
+    } else if (cgroup != null) {
+      cgroup.killAll();
     }
   }
 
@@ -528,14 +417,28 @@ final class Sandbox implements StartedSandbox {
   @Override
   public void kill() {
     gone = true;
-    if (cgroup != null) {
-      cgroup.killAll();
-      process.destroyForcibly();
+    killProcesses(false);
+  }
+
+  /**
+   * SIGKILL to every process in the cgroup, to the process that runs runsc, and (with {@code walk},
+   * or without a cgroup) to every one below it, found before their parent dies. Loops, not lambdas:
+   * a stop runs this cold.
+   */
+  private void killProcesses(boolean walk) {
+    RunCgroup limits = cgroup;
+    Process p = process;
+    if (limits != null) {
+      limits.killAll();
+    }
+    if (p == null) {
       return;
     }
-    List<ProcessHandle> tree = process.descendants().toList();
-    process.destroyForcibly();
-    tree.forEach(ProcessHandle::destroyForcibly);
+    List<ProcessHandle> tree = walk || limits == null ? p.descendants().toList() : List.of();
+    p.destroyForcibly();
+    for (ProcessHandle descendant : tree) {
+      descendant.destroyForcibly();
+    }
   }
 
   @Override
@@ -545,39 +448,15 @@ final class Sandbox implements StartedSandbox {
   }
 
   /**
-   * Kills what is left of the sandbox's processes and removes its container state, its cgroup and
-   * its bundle; each step on its own. After a run, runsc deletes its state ({@code ran}); a sandbox
-   * that never ran a program has every process killed first, and runsc's state files are deleted
-   * directly ({@code runsc delete -force} of a killed sandbox takes ~0.9 s here; nothing of it runs
-   * any more to be told).
+   * Kills what is left of the sandbox's processes and removes its container state ({@link
+   * Runsc#removeState}: of a sandbox that never {@code ran} a program, directly), its cgroup and
+   * its bundle; each step on its own.
    */
   private void removeAll(boolean ran) {
-    RunCgroup limits = cgroup;
-    Process p = process;
-    if (limits != null) {
-      limits.killAll();
-    }
-    if (p != null) {
-      List<ProcessHandle> tree = p.descendants().toList(); // before their parent dies
-      p.destroyForcibly();
-      tree.forEach(ProcessHandle::destroyForcibly);
-    }
-    try (var entries = Files.list(host.runsc().root())) {
-      List<Path> state =
-          entries.filter(path -> path.getFileName().toString().startsWith(id + "_")).toList();
-      if (ran && !state.isEmpty()) {
-        host.runsc().deleteForce(id);
-      } else if (!ran) {
-        state.forEach(Housekeeping::deleteTree);
-      }
-    } catch (IOException e) {
-      log.debug("Could not list runsc's state: {}", e.toString());
-      if (ran) {
-        host.runsc().deleteForce(id); // whether it has any is unknown: its delete makes sure
-      }
-    }
-    if (limits != null) {
-      limits.remove();
+    killProcesses(true);
+    host.runsc().removeState(id, !ran);
+    if (cgroup != null) {
+      cgroup.remove();
     }
     bundle.delete();
   }

@@ -3,8 +3,6 @@ package dev.cinchmcp.backend.local;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.WarmPool;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -61,23 +59,13 @@ final class SandboxesAhead implements AutoCloseable {
       GvisorProbe.Prepared prepared,
       Supplier<SandboxHost> host,
       ExecutorService streamThreads) {
-    Optional<String> python = prepared.host().runtimes().interpreter(Language.PYTHON);
-    if (python.isEmpty()) {
-      return null;
-    }
-    List<String> dirs;
-    try {
-      dirs =
-          HostPackages.pythonDirs(
-              Path.of(python.get()).toRealPath(),
-              prepared.versions().version(Language.PYTHON).orElse(""));
-    } catch (IOException e) {
+    if (prepared.python().isEmpty()) {
       return null;
     }
     return new DataSandboxes(
         settings.poolSize(),
         settings.poolIdleLimit(),
-        dirs,
+        prepared.pythonDirs(),
         modules ->
             Sandbox.startAhead(Language.PYTHON, modules, settings, host.get(), streamThreads),
         System::nanoTime);
