@@ -36,7 +36,7 @@ public record EnforcedLimits(
   }
 
   /** Whether memory and CPU are held by host cgroups (the strongest form). */
-  public boolean hostCgroupsHold() {
+  boolean hostCgroupsHold() {
     return hostCgroups != null;
   }
 

@@ -12,14 +12,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -116,7 +114,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /** Whether every language has its full count of sandboxes waiting (false with a pool of 0). */
-  public boolean poolFull() {
+  boolean poolFull() {
     return ahead != null && ahead.full();
   }
 
@@ -161,7 +159,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /** Completes when the self-test is over, with why it failed, if it did. */
-  public CompletableFuture<Optional<String>> selfTestOutcome() {
+  CompletableFuture<Optional<String>> selfTestOutcome() {
     return selfTest.thenApply(test -> Optional.ofNullable(unavailableReason()));
   }
 
@@ -190,7 +188,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /** The private state directory in use (the settings' one, or a fresh one if that was unsafe). */
-  public Path stateDir() {
+  Path stateDir() {
     return prepared.usable() ? prepared.host().state().root() : settings.stateDir();
   }
 
@@ -244,105 +242,20 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       SandboxHost host,
       CompletableFuture<RunResult> future,
       RunListener events) {
-    // Cancelling the caller's future kills the sandbox (or, while queued, keeps it from starting).
-    AtomicReference<Sandbox> current = new AtomicReference<>();
-    future.whenComplete(
-        (result, error) -> {
-          Sandbox sandbox = current.get();
-          if (error instanceof CancellationException && sandbox != null) {
-            sandbox.cancel();
-          }
-        });
+    LocalCall call = new LocalCall(program, modules, future, events);
+    LocalCall.Shared runner =
+        new LocalCall.Shared(
+            ahead,
+            running,
+            cold -> Sandbox.cold(cold.language(), settings, host, streamThreads),
+            this::stopping);
     try {
-      sandboxes.execute(() -> execute(program, modules, host, current, future, events));
+      sandboxes.execute(() -> call.execute(runner));
     } catch (RejectedExecutionException e) {
       future.completeExceptionally(
           new RunFailure(
               RunFailure.Reason.STOPPED_BEFORE_START,
               "The local sandbox runner is shutting down. Nothing was run."));
-    }
-  }
-
-  /**
-   * Runs the program in a sandbox started ahead when one fits (whose answer goes out before its
-   * clean-up, which takes tens of ms), else in a cold one. A run that ends in a stop on a signal is
-   * not answered: nothing is written any more, and making its answer would only take the CPU the
-   * stop needs.
-   */
-  private void execute(
-      Program program,
-      List<String> modules,
-      SandboxHost host,
-      AtomicReference<Sandbox> current,
-      CompletableFuture<RunResult> future,
-      RunListener events) {
-    if (future.isDone()) {
-      return; // cancelled while queued
-    }
-    Sandbox sandbox =
-        (ahead == null ? Optional.<Sandbox>empty() : ahead.take(program.language(), modules))
-            .map(taken -> taken.onResult(result -> answer(future, result)))
-            .orElseGet(() -> cold(program, host));
-    try {
-      RunResult result;
-      try {
-        result = runIn(sandbox, program, current, future, events);
-      } catch (Sandbox.HandOverFailed e) {
-        if (stopping()) {
-          return;
-        }
-        // It died just before its program: nothing ran, so a cold start runs it, as without a pool.
-        log.debug(
-            "Waiting sandbox {} could not take its program: {}", sandbox.id(), e.getMessage());
-        sandbox = cold(program, host);
-        result = runIn(sandbox, program, current, future, events);
-      }
-      if (!stopping()) {
-        SandboxEnding.complete(
-            future, result, events, "Local sandbox " + sandbox.id() + " timed out and was killed");
-      }
-    } catch (RuntimeException e) {
-      if (!stopping()) {
-        future.completeExceptionally(
-            SandboxEnding.failure(
-                e,
-                events,
-                log,
-                "Local sandbox " + sandbox.id(),
-                "The local sandbox",
-                "Try again, or use the cinch backend."));
-      }
-    }
-  }
-
-  private Sandbox cold(Program program, SandboxHost host) {
-    return Sandbox.cold(program.language(), settings, host, streamThreads);
-  }
-
-  private void answer(CompletableFuture<RunResult> future, RunResult result) {
-    if (!stopping()) {
-      future.complete(result);
-    }
-  }
-
-  /** Runs the program in {@code sandbox}, which a stop or a cancel can kill meanwhile. */
-  private RunResult runIn(
-      Sandbox sandbox,
-      Program program,
-      AtomicReference<Sandbox> current,
-      CompletableFuture<RunResult> future,
-      RunListener events) {
-    current.set(sandbox);
-    running.add(sandbox);
-    if (future.isDone()) {
-      sandbox.cancel(); // cancelled meanwhile: run() below kills and cleans up at once
-    }
-    events.sent(1);
-    events.log(RunListener.Level.DEBUG, "Local sandbox " + sandbox.id() + sandbox.startNote());
-    try {
-      return sandbox.run(program);
-    } finally {
-      running.remove(sandbox);
     }
   }
 

@@ -101,12 +101,12 @@ public record LocalSandboxSettings(
     return with(c -> c.runsc = value);
   }
 
-  public LocalSandboxSettings withStateDir(Path value) {
+  LocalSandboxSettings withStateDir(Path value) {
     return with(c -> c.stateDir = value);
   }
 
   /** With runs allowed {@code value} from their start (the service's 10 s by default; tests). */
-  public LocalSandboxSettings withWallClock(Duration value) {
+  LocalSandboxSettings withWallClock(Duration value) {
     return with(c -> c.wallClock = value);
   }
 
@@ -124,16 +124,16 @@ public record LocalSandboxSettings(
         });
   }
 
-  public LocalSandboxSettings withMaxConcurrent(int value) {
+  LocalSandboxSettings withMaxConcurrent(int value) {
     return with(c -> c.maxConcurrent = value);
   }
 
-  public LocalSandboxSettings withRunscEnvironment(Map<String, String> value) {
+  LocalSandboxSettings withRunscEnvironment(Map<String, String> value) {
     return with(c -> c.runscEnvironment = value);
   }
 
   /** Without host cgroups, as for a user who may not make any: the in-sandbox limits only. */
-  public LocalSandboxSettings withoutHostCgroups() {
+  LocalSandboxSettings withoutHostCgroups() {
     return with(c -> c.hostCgroups = false);
   }
 
@@ -142,12 +142,12 @@ public record LocalSandboxSettings(
     return with(c -> c.poolSize = value);
   }
 
-  public LocalSandboxSettings withPoolIdleLimit(Duration value) {
+  LocalSandboxSettings withPoolIdleLimit(Duration value) {
     return with(c -> c.poolIdleLimit = value);
   }
 
   /** With {@code value} standing for the host's /etc (a planted tree, in tests). */
-  public LocalSandboxSettings withHostEtc(Path value) {
+  LocalSandboxSettings withHostEtc(Path value) {
     return with(c -> c.hostEtc = value);
   }
 

@@ -2,7 +2,6 @@ package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
-import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
@@ -43,9 +42,6 @@ import org.slf4j.LoggerFactory;
 final class Sandbox implements StartedSandbox {
 
   private static final Logger log = LoggerFactory.getLogger(Sandbox.class);
-
-  /** {@link SandboxEnding#KILLED}, the status of a run a limit killed. */
-  static final int KILLED = SandboxEnding.KILLED;
 
   private final String id = Housekeeping.nextRunId();
   private final Language language;
@@ -219,14 +215,7 @@ final class Sandbox implements StartedSandbox {
       onResult.accept(result);
       return result;
     } catch (IOException e) {
-      throw SandboxExit.failure(
-          RunFailure.Reason.SANDBOX_FAILED,
-          "The local gVisor sandbox could not be prepared ("
-              + e.getClass().getSimpleName()
-              + ": "
-              + e.getMessage()
-              + ")",
-          "Try again");
+      throw SandboxExit.notPrepared(e);
     } finally {
       // A stop on a signal leaves the remains to the next start's Housekeeping: cleaning up now
       // would only take the CPU the stop needs. Clean-up waits for processes to leave; an interrupt
@@ -260,10 +249,7 @@ final class Sandbox implements StartedSandbox {
     try {
       process = host.runsc().start(host.runsc().processBuilder(command));
     } catch (IOException e) {
-      throw SandboxExit.failure(
-          RunFailure.Reason.SANDBOX_UNAVAILABLE,
-          "runsc (" + host.runsc().binary() + ") could not be started: " + e.getMessage(),
-          "Reinstall gVisor (apt-get install runsc)");
+      throw SandboxExit.runscNotStarted(host.runsc(), e);
     }
     // Stdin is closed at once: the program reads end-of-file, never the server's own stdin.
     try {
@@ -319,7 +305,7 @@ final class Sandbox implements StartedSandbox {
     SandboxOutput.awaitReader(err, log, "Stream reader");
     long durationMs = (System.nanoTime() - started) / 1_000_000;
 
-    SandboxOutput output = new Streams(stdout, stderr);
+    SandboxOutput output = new SandboxExit.Streams(stdout, stderr);
     if (ending != SandboxEnding.EXITED) {
       return ending.unfinished(output, settings.wallClock(), durationMs, LocalSandboxRunner.NAME);
     }
@@ -332,9 +318,6 @@ final class Sandbox implements StartedSandbox {
     return result;
   }
 
-  /** The run's two streams as a sandbox's output. */
-  private record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {}
-
   private SandboxEnding awaitEnd(Process sandbox) {
     long started = System.nanoTime();
     try {
@@ -346,7 +329,7 @@ final class Sandbox implements StartedSandbox {
         // sandbox (SIGKILL, once the grace after the wall clock was over).
         long limit = settings.wallClock().toMillis() + LocalSandboxSettings.BACKSTOP_GRACE_MILLIS;
         boolean backstop =
-            sandbox.exitValue() == KILLED
+            sandbox.exitValue() == SandboxEnding.KILLED
                 && System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(limit);
         return backstop ? SandboxEnding.TIMED_OUT : SandboxEnding.EXITED;
       }
@@ -361,23 +344,10 @@ final class Sandbox implements StartedSandbox {
     }
   }
 
-  /**
-   * Makes the run's cgroup with its limits: the program's memory, and on top what gVisor and the
-   * interpreter use before its first line. False without host cgroups.
-   */
+  /** Makes the run's cgroup with its limits ({@link SandboxHost#runCgroup}); false without. */
   private boolean makeCgroup() throws IOException {
-    if (host.cgroups().isEmpty()) {
-      return false;
-    }
-    cgroup =
-        host.cgroups()
-            .get()
-            .create(
-                id,
-                settings.memoryBytes() + host.overhead(language),
-                settings.hostTaskLimit(),
-                settings.cpuShare());
-    return true;
+    cgroup = host.runCgroup(id, language, settings).orElse(null);
+    return cgroup != null;
   }
 
   /** Kills the running sandbox now; {@link #run} then returns and cleans up. Any thread. */

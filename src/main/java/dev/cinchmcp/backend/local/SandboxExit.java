@@ -4,6 +4,7 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
+import java.io.IOException;
 import java.nio.file.Files;
 
 /**
@@ -70,6 +71,29 @@ final class SandboxExit {
           "gVisor (runsc) could not start the sandbox: " + error,
           "Check the runsc installation (runsc --version)");
     }
+  }
+
+  /** A run's two streams as a sandbox's output. */
+  record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {}
+
+  /** runsc itself could not be started: nothing ran. */
+  static RunFailure runscNotStarted(Runsc runsc, IOException e) {
+    return failure(
+        RunFailure.Reason.SANDBOX_UNAVAILABLE,
+        "runsc (" + runsc.binary() + ") could not be started: " + e.getMessage(),
+        "Reinstall gVisor (apt-get install runsc)");
+  }
+
+  /** A sandbox whose bundle or cgroup could not be made: nothing ran. */
+  static RunFailure notPrepared(IOException e) {
+    return failure(
+        RunFailure.Reason.SANDBOX_FAILED,
+        "The local gVisor sandbox could not be prepared ("
+            + e.getClass().getSimpleName()
+            + ": "
+            + e.getMessage()
+            + ")",
+        "Try again");
   }
 
   /**
