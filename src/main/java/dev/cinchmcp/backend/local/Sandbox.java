@@ -404,7 +404,10 @@ final class Sandbox implements StartedSandbox {
     if (p == null) {
       return;
     }
-    List<ProcessHandle> tree = walk || limits == null ? p.descendants().toList() : List.of();
+    // The walk reads every process of the machine (5-10 ms here): not for a process already gone,
+    // whose children are no longer its descendants anyway.
+    List<ProcessHandle> tree =
+        (walk || limits == null) && p.isAlive() ? p.descendants().toList() : List.of();
     p.destroyForcibly();
     for (ProcessHandle descendant : tree) {
       descendant.destroyForcibly();
