@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +24,8 @@ final class CgroupDetection {
   static final Path CGROUP_FS = Path.of("/sys/fs/cgroup");
 
   /** Limits to use, or why there are none. */
-  record Result(Optional<CgroupLimits> limits, String unavailableReason) {
-    static Result of(CgroupLimits limits) {
+  record Result(Optional<HostCgroups> limits, String unavailableReason) {
+    static Result of(HostCgroups limits) {
       return new Result(Optional.of(limits), null);
     }
 
@@ -70,24 +72,24 @@ final class CgroupDetection {
         v1.put(controller, parts[2]);
       }
     }
-    if (v1.keySet().containsAll(CgroupV1Limits.CONTROLLERS)) {
+    if (v1.keySet().containsAll(HostCgroups.CONTROLLERS)) {
       return v1(cgroupFs, v1, uid);
     }
     if (v2 != null && Files.exists(cgroupFs.resolve("cgroup.controllers"))) {
-      return CgroupV2Limits.find(cgroupFs, v2, uid);
+      return v2(cgroupFs, v2, uid);
     }
     return Result.unavailable("no memory, pids and cpu cgroup controllers at " + cgroupFs);
   }
 
   private static Result v1(Path cgroupFs, Map<String, String> own, int uid) {
     Map<String, Path> parents = new LinkedHashMap<>();
-    for (String controller : CgroupV1Limits.CONTROLLERS) {
+    for (String controller : HostCgroups.CONTROLLERS) {
       Path mount = cgroupFs.resolve(controller);
       if (!Files.isDirectory(mount)) {
         return Result.unavailable("no cgroup v1 " + controller + " controller mounted at " + mount);
       }
       Path parent =
-          mount.resolve(own.get(controller).replaceFirst("^/+", "")).resolve(CgroupLimits.PARENT);
+          mount.resolve(own.get(controller).replaceFirst("^/+", "")).resolve(HostCgroups.PARENT);
       try {
         Files.createDirectories(parent);
       } catch (AccessDeniedException e) {
@@ -98,7 +100,74 @@ final class CgroupDetection {
       }
       parents.put(controller, parent);
     }
-    return Result.of(new CgroupV1Limits(parents));
+    return Result.of(HostCgroups.v1(parents));
+  }
+
+  /**
+   * cgroup v2: finds the delegated ancestor of {@code ownPath} (the "0::" line of
+   * /proc/self/cgroup) under {@code mount} and makes the {@code cinchmcp} parent there, or says why
+   * it cannot.
+   *
+   * <p>The rules that shape it: a cgroup that holds processes cannot hand controllers to children
+   * (so the run cgroups cannot live under the server's own cgroup, which holds the server), and a
+   * process may be moved only by a user who can write the {@code cgroup.procs} of the common
+   * ancestor of where it is and where it goes. So the parent is made beside the server's cgroup,
+   * under the nearest ancestor this user owns that enables all three controllers: {@code
+   * <ancestor>/cinchmcp/<run>}.
+   */
+  private static Result v2(Path mount, String ownPath, int uid) {
+    Path own = mount.resolve(ownPath.replaceFirst("^/+", ""));
+    Path candidate = own.equals(mount) ? own : own.getParent();
+    while (candidate != null && candidate.startsWith(mount)) {
+      if (ownedBy(candidate, uid) && enablesAll(candidate)) {
+        Path parent = candidate.resolve(HostCgroups.PARENT);
+        try {
+          Files.createDirectories(parent);
+          if (!enablesAll(parent)) {
+            RunCgroup.write(parent.resolve("cgroup.subtree_control"), "+memory +pids +cpu");
+          }
+          return Result.of(HostCgroups.v2(parent));
+        } catch (IOException e) {
+          return Result.unavailable(
+              "cannot set up cgroup v2 limits under " + candidate + " (" + describe(e) + ")");
+        }
+      }
+      candidate = candidate.equals(mount) ? null : candidate.getParent();
+    }
+    return Result.unavailable(
+        "cgroup v2 is not delegated to this user here (no cgroup above "
+            + own
+            + " is owned by uid "
+            + uid
+            + " with memory, pids and cpu enabled): start the server from a systemd user session"
+            + " (for example systemd-run --user --scope -p Delegate=yes <command>), or as root");
+  }
+
+  private static boolean ownedBy(Path dir, int uid) {
+    try {
+      return Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+          && (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) == uid
+          && (Integer)
+                  Files.getAttribute(
+                      dir.resolve("cgroup.procs"), "unix:uid", LinkOption.NOFOLLOW_LINKS)
+              == uid;
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
+  }
+
+  /** Whether {@code dir} enables memory, pids and cpu for its children. */
+  private static boolean enablesAll(Path dir) {
+    try {
+      String enabled = Files.readString(dir.resolve("cgroup.subtree_control"));
+      return Arrays.asList(enabled.trim().split("\\s+")).containsAll(HostCgroups.CONTROLLERS);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static String describe(IOException e) {
+    return e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 
   private static String rootNeeded(int uid, String path) {
@@ -110,7 +179,7 @@ final class CgroupDetection {
   }
 
   /** Makes a run cgroup with limits, runs {@code /bin/true} inside it, removes it. */
-  private static Result proveByJoining(CgroupLimits limits) {
+  private static Result proveByJoining(HostCgroups limits) {
     String id = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-cgroup-check";
     RunCgroup probe = null;
     try {
@@ -136,13 +205,7 @@ final class CgroupDetection {
       return Result.unavailable(rootNeeded(StateDirectory.ownUid(), e.getFile()));
     } catch (IOException e) {
       return Result.unavailable(
-          "cannot make a "
-              + limits.describe()
-              + " cgroup ("
-              + e.getClass().getSimpleName()
-              + ": "
-              + e.getMessage()
-              + ")");
+          "cannot make a " + limits.describe() + " cgroup (" + describe(e) + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Result.unavailable("interrupted while checking cgroups");

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Python sandboxes started ahead that have already imported a data program's heavy modules (numpy,
  * pandas, matplotlib...): the imports take seconds at half a CPU, and are most of a data call's
- * time. Each is used once, like any waiting sandbox ({@link WaitingSandbox}).
+ * time. Each is used once, like any sandbox started ahead ({@link Sandbox#startAhead}).
  *
  * <p>Which modules: those the program's own import statements name ({@link PythonImports}) that are
  * installed where the sandbox sees them, with their parent packages. A program gets a data sandbox
@@ -44,7 +44,7 @@ final class DataSandboxes implements AutoCloseable {
   /** Starts one data sandbox that imports the given modules. */
   @FunctionalInterface
   interface Starter {
-    WaitingSandbox start(List<String> modules) throws IOException;
+    Sandbox start(List<String> modules) throws IOException;
   }
 
   private static final Logger log = LoggerFactory.getLogger(DataSandboxes.class);
@@ -73,7 +73,7 @@ final class DataSandboxes implements AutoCloseable {
   static final int KINDS = 2;
 
   // Guarded by this. The pools by their modules, the one of the latest data call last.
-  private final LinkedHashMap<List<String>, WarmPool<WaitingSandbox>> pools =
+  private final LinkedHashMap<List<String>, WarmPool<Sandbox>> pools =
       new LinkedHashMap<>(4, 0.75f, true);
   private long lastDataCall;
   private int callsRunning;
@@ -158,7 +158,7 @@ final class DataSandboxes implements AutoCloseable {
     if (!modules.isEmpty() && !closed && size > 0) {
       lastDataCall = now;
       if (pools.get(modules) == null) {
-        WarmPool<WaitingSandbox> pool =
+        WarmPool<Sandbox> pool =
             new WarmPool<>(
                 Map.of(Language.PYTHON, size),
                 Duration.ofNanos(idleLimitNanos),
@@ -174,7 +174,7 @@ final class DataSandboxes implements AutoCloseable {
       }
     }
     callsRunning++;
-    for (WarmPool<WaitingSandbox> pool : pools.values()) {
+    for (WarmPool<Sandbox> pool : pools.values()) {
       pool.callStarted();
     }
   }
@@ -182,7 +182,7 @@ final class DataSandboxes implements AutoCloseable {
   /** A call ended: with none left running, the data sandboxes in demand are started. */
   synchronized void callEnded() {
     callsRunning--;
-    for (WarmPool<WaitingSandbox> pool : pools.values()) {
+    for (WarmPool<Sandbox> pool : pools.values()) {
       pool.callEnded();
     }
   }
@@ -192,8 +192,8 @@ final class DataSandboxes implements AutoCloseable {
    * modules among them, one that imported the most; empty when there is none (the caller takes a
    * plain one).
    */
-  Optional<WaitingSandbox> take(List<String> modules) {
-    List<WarmPool<WaitingSandbox>> fitting = new ArrayList<>();
+  Optional<Sandbox> take(List<String> modules) {
+    List<WarmPool<Sandbox>> fitting = new ArrayList<>();
     synchronized (this) {
       if (modules.isEmpty()) {
         return Optional.empty();
@@ -203,8 +203,8 @@ final class DataSandboxes implements AutoCloseable {
           .sorted((a, b) -> b.getKey().size() - a.getKey().size())
           .forEach(kind -> fitting.add(kind.getValue()));
     }
-    for (WarmPool<WaitingSandbox> pool : fitting) {
-      Optional<WaitingSandbox> sandbox = pool.take(Language.PYTHON);
+    for (WarmPool<Sandbox> pool : fitting) {
+      Optional<Sandbox> sandbox = pool.take(Language.PYTHON);
       if (sandbox.isPresent()) {
         return sandbox;
       }
@@ -224,7 +224,7 @@ final class DataSandboxes implements AutoCloseable {
 
   /** Kills the sandboxes of {@code modules} and removes them in the background. */
   private void retire(List<String> modules) {
-    WarmPool<WaitingSandbox> old = pools.remove(modules);
+    WarmPool<Sandbox> old = pools.remove(modules);
     if (old != null) {
       log.debug("Data sandboxes for {} no longer kept", modules);
       old.stopNow();
@@ -234,13 +234,13 @@ final class DataSandboxes implements AutoCloseable {
 
   /** Kills every waiting data sandbox at once (a stop on a signal); says whether it killed any. */
   boolean stopNow() {
-    List<WarmPool<WaitingSandbox>> all;
+    List<WarmPool<Sandbox>> all;
     synchronized (this) {
       closed = true;
       all = new ArrayList<>(pools.values());
     }
     boolean killed = false;
-    for (WarmPool<WaitingSandbox> pool : all) { // a loop, not a lambda: a stop runs this cold
+    for (WarmPool<Sandbox> pool : all) { // a loop, not a lambda: a stop runs this cold
       killed |= pool.stopNow();
     }
     return killed;
@@ -249,7 +249,7 @@ final class DataSandboxes implements AutoCloseable {
   /** Kills and removes every waiting data sandbox, and the ones being retired. */
   @Override
   public void close() {
-    List<WarmPool<WaitingSandbox>> all;
+    List<WarmPool<Sandbox>> all;
     synchronized (this) {
       closed = true;
       all = new ArrayList<>(pools.values());

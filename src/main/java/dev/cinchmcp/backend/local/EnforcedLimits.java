@@ -11,7 +11,7 @@ import dev.cinchmcp.backend.SandboxFacts;
  * @param hostCgroups where the cgroup limits come from ("cgroup v1"), or null when there are none
  * @param withoutCgroupsReason why there are no host cgroups (names the cause and what to do), or
  *     null
- * @param allTogether the cap on all sandboxes together ({@link AllSandboxesCpu}), or null when
+ * @param allTogether the cap on all sandboxes together ({@link HostCgroups#capAll}), or null when
  *     there is none
  */
 public record EnforcedLimits(
@@ -30,13 +30,13 @@ public record EnforcedLimits(
         settings.memoryMebibytes(),
         settings.maxProcesses(),
         settings.cpuShare(),
-        cgroups.limits().map(CgroupLimits::describe).orElse(null),
+        cgroups.limits().map(HostCgroups::describe).orElse(null),
         cgroups.unavailableReason(),
         allTogether);
   }
 
   /** Whether memory and CPU are held by host cgroups (the strongest form). */
-  public boolean hostCgroupsHold() {
+  boolean hostCgroupsHold() {
     return hostCgroups != null;
   }
 

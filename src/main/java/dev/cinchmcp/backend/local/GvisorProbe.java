@@ -9,10 +9,13 @@ import dev.cinchmcp.config.SandboxLimits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +58,18 @@ final class GvisorProbe {
       HostPackages packages) {
     boolean usable() {
       return unusableReason == null;
+    }
+
+    /** The sandbox's Python, its links resolved; empty without one. */
+    Optional<Path> python() {
+      return host.runtimes().interpreter(Language.PYTHON).flatMap(GvisorProbe::realPath);
+    }
+
+    /** Where the sandbox's Python finds installed packages, in its order; empty without one. */
+    List<String> pythonDirs() {
+      return python()
+          .map(real -> HostPackages.pythonDirs(real, versions.version(Language.PYTHON).orElse("")))
+          .orElse(List.of());
     }
   }
 
@@ -137,26 +152,15 @@ final class GvisorProbe {
 
   /** The known packages the sandbox's interpreters find under /usr (~6 ms on a fresh JVM). */
   private static HostPackages packages(SandboxRuntimes runtimes, Map<Language, String> versions) {
-    Optional<Path> python =
-        runtimes
-            .interpreter(Language.PYTHON)
-            .flatMap(
-                path -> {
-                  try {
-                    return Optional.of(Path.of(path).toRealPath());
-                  } catch (IOException e) {
-                    return Optional.empty();
-                  }
-                });
     return HostPackages.find(
         Path.of("/"),
-        python,
+        runtimes.interpreter(Language.PYTHON).flatMap(GvisorProbe::realPath),
         Optional.ofNullable(versions.get(Language.PYTHON)),
         runtimes.interpreter(Language.JAVASCRIPT).isPresent());
   }
 
   /** Holds all sandboxes together off a reserve of the CPU; says how, or null when it does not. */
-  private static String capAll(CgroupLimits limits, LocalSandboxSettings settings) {
+  private static String capAll(HostCgroups limits, LocalSandboxSettings settings) {
     int cores = Runtime.getRuntime().availableProcessors();
     OptionalDouble cap = CpuReserve.cap(cores, settings.maxConcurrent(), settings.cpuShare());
     try {
@@ -165,11 +169,77 @@ final class GvisorProbe {
       log.info("Local sandboxes together are not kept off a reserve of the CPU: {}", e.toString());
       return null;
     }
-    return cap.isPresent() ? AllSandboxesCpu.describe(cap.getAsDouble(), cores) : null;
+    return cap.isPresent() ? HostCgroups.describeCap(cap.getAsDouble(), cores) : null;
+  }
+
+  private static Optional<Path> realPath(String path) {
+    try {
+      return Optional.of(Path.of(path).toRealPath());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
   }
 
   private static CgroupDetection.Result noCgroups() {
     return CgroupDetection.Result.unavailable("host cgroups are turned off for this runner");
+  }
+
+  /**
+   * The self-test, on {@code executor} once {@code after} completes; once it passed, matplotlib's
+   * font list for the sandboxes is started. Completes with a verdict whatever happens.
+   */
+  static CompletableFuture<SelfTest> selfTestAfter(
+      CompletableFuture<?> after,
+      Prepared prepared,
+      LocalSandboxSettings settings,
+      ExecutorService streamThreads,
+      Set<Sandbox> running,
+      Executor executor) {
+    long started = System.nanoTime();
+    CompletableFuture<SelfTest> test =
+        after
+            .handleAsync(
+                (ignored, error) -> selfTest(prepared, settings, streamThreads, running), executor)
+            // Closed before it could start (or a bug in it): a verdict all the same, so that no
+            // caller waits for ever.
+            .exceptionally(
+                error ->
+                    new SelfTest(
+                        "the gVisor self-test did not run (" + error.getCause() + ")",
+                        prepared.host()));
+    test.thenAccept(
+        verdict -> {
+          long millis = (System.nanoTime() - started) / 1_000_000;
+          if (verdict.failure() != null) {
+            log.warn("Local gVisor sandbox unavailable: {}", verdict.failure());
+            return;
+          }
+          log.info(
+              "Local gVisor sandbox self-test passed in {} ms ({}, {} at once; {})",
+              millis,
+              prepared.host().runsc().binary(),
+              settings.maxConcurrent(),
+              prepared.limits().summary());
+          makeFontList(prepared, verdict.host());
+        });
+    return test;
+  }
+
+  /**
+   * Starts making matplotlib's font list for the sandboxes, where the sandbox's Python has
+   * matplotlib ({@link MatplotlibFontCache}: about a second of CPU on the host, on a thread of its
+   * own, once the self-test is done; nothing when the list is up to date).
+   */
+  private static void makeFontList(Prepared prepared, SandboxHost host) {
+    boolean matplotlib =
+        prepared.packages().found(Language.PYTHON).stream()
+            .anyMatch(found -> found.known().module().equals("matplotlib"));
+    Optional<Path> python = prepared.python();
+    if (!matplotlib || python.isEmpty()) {
+      return;
+    }
+    MatplotlibFontCache.matplotlibIn(prepared.pythonDirs())
+        .ifPresent(folder -> host.fontCache().buildInBackground(python.get(), folder));
   }
 
   /**
@@ -180,7 +250,7 @@ final class GvisorProbe {
       Prepared prepared,
       LocalSandboxSettings settings,
       ExecutorService streamThreads,
-      Set<SandboxRun> running) {
+      Set<Sandbox> running) {
     SandboxHost host = prepared.host();
     Housekeeping.removeLeftovers(host);
     Map<Language, Long> overheads = new EnumMap<>(Language.class);
@@ -191,17 +261,12 @@ final class GvisorProbe {
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
       // At the service's limits, not the user's: a time limit of 1 s or a tenth of a CPU
       // (CINCH_SANDBOX_*) must not make a gVisor that works look broken.
-      SandboxRun run =
-          new SandboxRun(
-                  Housekeeping.nextRunId(),
-                  program,
-                  settings.withLimits(SandboxLimits.SERVICE),
-                  host,
-                  streamThreads)
+      Sandbox run =
+          Sandbox.cold(language, settings.withLimits(SandboxLimits.SERVICE), host, streamThreads)
               .lowPriority();
       running.add(run);
       try {
-        RunResult result = run.execute();
+        RunResult result = run.run(program);
         if (!result.succeeded()) {
           return new SelfTest(
               "the gVisor self-test ("

@@ -8,29 +8,23 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
-import dev.cinchmcp.backend.WarmPool;
-import java.io.IOException;
 import java.nio.file.Path;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs each program in a fresh gVisor sandbox on this machine (see {@link OciSpec} for what the
- * program can see, {@link EnforcedLimits} for which limits hold here, {@link SandboxRun} for one
- * run's life).
+ * program can see, {@link EnforcedLimits} for which limits hold here, {@link Sandbox} for one
+ * sandbox's life).
  *
  * <p>{@link #start} returns in tens of milliseconds: the gVisor self-test runs in the background
  * ({@link GvisorProbe}), and a run that arrives before it is done waits for it.
@@ -40,9 +34,9 @@ import org.slf4j.LoggerFactory;
  * future kills its sandbox (or drops it from the queue).
  *
  * <p>Once the self-test has passed, {@link LocalSandboxSettings#poolSize()} sandboxes per language
- * are started ahead of time and wait for a call ({@link WarmPool} of {@link WaitingSandbox}): a
- * call that finds one pays only for its program (~20 ms for Python here, against ~280 ms cold).
- * Each is used once; an empty pool means a cold start, as without one.
+ * are started ahead of time and wait for a call ({@link SandboxesAhead}): a call that finds one
+ * pays only for its program (~20 ms for Python here, against ~280 ms cold). Each is used once; an
+ * empty pool means a cold start, as without one.
  *
  * <p>If the start-up probe failed, every call fails with {@link
  * RunFailure.Reason#SANDBOX_UNAVAILABLE} and the probe's reason: code never runs outside gVisor.
@@ -71,13 +65,10 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
 
   /** Sandboxes started and not yet cleaned up, so that {@link #close()} can kill them. */
-  private final Set<SandboxRun> running = ConcurrentHashMap.newKeySet();
+  private final Set<Sandbox> running = ConcurrentHashMap.newKeySet();
 
   /** The sandboxes started ahead of time (filled once the self-test passed); null with none. */
-  private final WarmPool<WaitingSandbox> pool;
-
-  /** Python sandboxes that imported a data program's modules ahead; null with no pool. */
-  private final DataSandboxes data;
+  private final SandboxesAhead ahead;
 
   private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
     this.settings = settings;
@@ -88,127 +79,29 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
             settings.maxConcurrent(), DaemonThreads.named("cinchmcp-sandbox"));
     this.prepared = GvisorProbe.prepare(settings);
     if (prepared.usable()) {
-      long started = System.nanoTime();
       this.selfTest =
-          selfTestAfter
-              .handleAsync(
-                  (ignored, error) ->
-                      GvisorProbe.selfTest(prepared, settings, streamThreads, running),
-                  sandboxes)
-              // Closed before it could start (or a bug in it): a verdict all the same, so that
-              // no caller waits for ever.
-              .exceptionally(
-                  error ->
-                      new GvisorProbe.SelfTest(
-                          "the gVisor self-test did not run (" + error.getCause() + ")",
-                          prepared.host()));
-      selfTest.thenAccept(test -> logSelfTest(test, started));
+          GvisorProbe.selfTestAfter(
+              selfTestAfter, prepared, settings, streamThreads, running, sandboxes);
+      this.ahead =
+          settings.poolSize() == 0
+              ? null
+              : new SandboxesAhead(settings, prepared, () -> selfTest.join().host(), streamThreads);
       selfTest.thenAccept(
           test -> {
-            if (test.failure() == null) {
-              makeFontList(test.host());
-            }
-          });
-      this.pool = settings.poolSize() == 0 ? null : newPool();
-      this.data = pool == null ? null : newDataSandboxes();
-      selfTest.thenAccept(
-          test -> {
-            if (test.failure() == null && pool != null) {
-              pool.fill();
+            if (test.failure() == null && ahead != null) {
+              ahead.fill();
             }
           });
     } else {
       this.selfTest = CompletableFuture.completedFuture(null);
-      this.pool = null;
-      this.data = null;
+      this.ahead = null;
       log.warn("Local gVisor sandbox unavailable: {}", prepared.unusableReason());
     }
   }
 
-  private void logSelfTest(GvisorProbe.SelfTest test, long startedNanos) {
-    long millis = (System.nanoTime() - startedNanos) / 1_000_000;
-    if (test.failure() == null) {
-      log.info(
-          "Local gVisor sandbox self-test passed in {} ms ({}, {} at once; {})",
-          millis,
-          prepared.host().runsc().binary(),
-          settings.maxConcurrent(),
-          prepared.limits().summary());
-    } else {
-      log.warn("Local gVisor sandbox unavailable: {}", test.failure());
-    }
-  }
-
-  /**
-   * Starts making matplotlib's font list for the sandboxes, where the sandbox's Python has
-   * matplotlib ({@link MatplotlibFontCache}: about a second of CPU on the host, on a thread of its
-   * own, once the self-test is done; nothing when the list is up to date).
-   */
-  private void makeFontList(SandboxHost host) {
-    boolean matplotlib =
-        prepared.packages().found(Language.PYTHON).stream()
-            .anyMatch(found -> found.known().module().equals("matplotlib"));
-    Optional<String> python = host.runtimes().interpreter(Language.PYTHON);
-    if (!matplotlib || python.isEmpty()) {
-      return;
-    }
-    try {
-      Path real = Path.of(python.get()).toRealPath();
-      List<String> dirs =
-          HostPackages.pythonDirs(real, prepared.versions().version(Language.PYTHON).orElse(""));
-      MatplotlibFontCache.matplotlibIn(dirs)
-          .ifPresent(folder -> host.fontCache().buildInBackground(real, folder));
-    } catch (IOException e) {
-      log.debug("No font list for matplotlib: {}", e.toString());
-    }
-  }
-
-  /**
-   * The pool, filled once the self-test has passed (which measured the memory a sandbox needs at
-   * start); its starter uses the host as the self-test left it.
-   */
-  private WarmPool<WaitingSandbox> newPool() {
-    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
-    for (Language language : Language.values()) {
-      if (prepared.host().runtimes().interpreter(language).isPresent()) {
-        sizes.put(language, settings.poolSize());
-      }
-    }
-    return new WarmPool<>(
-        sizes,
-        settings.poolIdleLimit(),
-        language -> WaitingSandbox.start(language, settings, selfTest.join().host(), streamThreads),
-        "cinchmcp-sandbox-pool");
-  }
-
-  /** Data sandboxes for the modules of the host's Python; null without a Python. */
-  private DataSandboxes newDataSandboxes() {
-    Optional<String> python = prepared.host().runtimes().interpreter(Language.PYTHON);
-    if (python.isEmpty()) {
-      return null;
-    }
-    List<String> dirs;
-    try {
-      dirs =
-          HostPackages.pythonDirs(
-              Path.of(python.get()).toRealPath(),
-              prepared.versions().version(Language.PYTHON).orElse(""));
-    } catch (IOException e) {
-      return null;
-    }
-    return new DataSandboxes(
-        settings.poolSize(),
-        settings.poolIdleLimit(),
-        dirs,
-        modules ->
-            WaitingSandbox.start(
-                Language.PYTHON, settings, selfTest.join().host(), streamThreads, modules),
-        System::nanoTime);
-  }
-
   /** How many data sandboxes wait now (for tests). */
   int dataWaiting() {
-    return data == null ? 0 : data.waiting();
+    return ahead == null ? 0 : ahead.dataWaiting();
   }
 
   /**
@@ -217,14 +110,12 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
    * idle.
    */
   public int waiting(Language language) {
-    WarmPool<WaitingSandbox> current = pool;
-    return current == null ? 0 : current.waiting(language);
+    return ahead == null ? 0 : ahead.waiting(language);
   }
 
   /** Whether every language has its full count of sandboxes waiting (false with a pool of 0). */
-  public boolean poolFull() {
-    WarmPool<WaitingSandbox> current = pool;
-    return current != null && current.full();
+  boolean poolFull() {
+    return ahead != null && ahead.full();
   }
 
   /**
@@ -268,7 +159,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /** Completes when the self-test is over, with why it failed, if it did. */
-  public CompletableFuture<Optional<String>> selfTestOutcome() {
+  CompletableFuture<Optional<String>> selfTestOutcome() {
     return selfTest.thenApply(test -> Optional.ofNullable(unavailableReason()));
   }
 
@@ -297,7 +188,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /** The private state directory in use (the settings' one, or a fresh one if that was unsafe). */
-  public Path stateDir() {
+  Path stateDir() {
     return prepared.usable() ? prepared.host().state().root() : settings.stateDir();
   }
 
@@ -319,22 +210,12 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     pending.add(future);
-    List<String> modules = data == null ? List.of() : data.modulesOf(program);
-    if (pool != null) {
-      // From its arrival (it may wait for the self-test) to its answer, no refill competes with it.
-      pool.callStarted();
-    }
-    if (data != null) {
-      data.callStarted(modules);
-    }
+    List<String> modules = ahead == null ? List.of() : ahead.callStarted(program);
     future.whenComplete(
         (result, error) -> {
           pending.remove(future);
-          if (pool != null) {
-            pool.callEnded();
-          }
-          if (data != null) {
-            data.callEnded();
+          if (ahead != null) {
+            ahead.callEnded();
           }
         });
     // A run that arrives before the self-test is done waits for it.
@@ -361,106 +242,20 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       SandboxHost host,
       CompletableFuture<RunResult> future,
       RunListener events) {
-    // Cancelling the caller's future kills the sandbox (or, while queued, keeps it from starting).
-    AtomicReference<SandboxRun> current = new AtomicReference<>();
-    future.whenComplete(
-        (result, error) -> {
-          SandboxRun run = current.get();
-          if (error instanceof CancellationException && run != null) {
-            run.cancel();
-          }
-        });
+    LocalCall call = new LocalCall(program, modules, future, events);
+    LocalCall.Shared runner =
+        new LocalCall.Shared(
+            ahead,
+            running,
+            cold -> Sandbox.cold(cold.language(), settings, host, streamThreads),
+            this::stopping);
     try {
-      sandboxes.execute(() -> execute(program, modules, host, current, future, events));
+      sandboxes.execute(() -> call.execute(runner));
     } catch (RejectedExecutionException e) {
       future.completeExceptionally(
           new RunFailure(
               RunFailure.Reason.STOPPED_BEFORE_START,
               "The local sandbox runner is shutting down. Nothing was run."));
-    }
-  }
-
-  private void execute(
-      Program program,
-      List<String> modules,
-      SandboxHost host,
-      AtomicReference<SandboxRun> current,
-      CompletableFuture<RunResult> future,
-      RunListener events) {
-    if (future.isDone()) {
-      return; // cancelled while queued
-    }
-    // A data sandbox when one imported only modules the program imports; else a plain one.
-    Optional<WaitingSandbox> waiting =
-        (data == null ? Optional.<WaitingSandbox>empty() : data.take(modules))
-            .or(() -> pool == null ? Optional.empty() : pool.take(program.language()));
-    SandboxRun run =
-        waiting
-            .map(
-                sandbox ->
-                    sandbox
-                        .runOf(program, settings)
-                        // Its answer goes out before the clean-up, which takes tens of ms;
-                        // none in a stop, as below.
-                        .onResult(
-                            result -> {
-                              if (!stopping()) {
-                                future.complete(result);
-                              }
-                            }))
-            .orElseGet(() -> coldRun(program, host));
-    try {
-      execute(run, current, future, events);
-    } catch (SandboxRun.HandOverFailed e) {
-      if (stopping()) {
-        return;
-      }
-      // It died just before its program: nothing ran, so a cold start runs it, as without a pool.
-      log.debug("Waiting sandbox {} could not take its program: {}", run.id(), e.getMessage());
-      execute(coldRun(program, host), current, future, events);
-    }
-  }
-
-  private SandboxRun coldRun(Program program, SandboxHost host) {
-    return new SandboxRun(Housekeeping.nextRunId(), program, settings, host, streamThreads);
-  }
-
-  private void execute(
-      SandboxRun run,
-      AtomicReference<SandboxRun> current,
-      CompletableFuture<RunResult> future,
-      RunListener events) {
-    current.set(run);
-    running.add(run);
-    if (future.isDone()) {
-      run.cancel(); // cancelled meanwhile: execute() below kills and cleans up at once
-    }
-    events.sent(1);
-    events.log(RunListener.Level.DEBUG, "Local sandbox " + run.id() + run.startNote());
-    // A run that ends in a stop on a signal is not answered: nothing is written any more, and
-    // making its answer would only take the CPU the stop needs.
-    try {
-      RunResult result = run.execute();
-      if (!stopping()) {
-        SandboxEnding.complete(
-            future, result, events, "Local sandbox " + run.id() + " timed out and was killed");
-      }
-    } catch (SandboxRun.HandOverFailed e) {
-      throw e;
-    } catch (RuntimeException e) {
-      if (stopping()) {
-        return;
-      }
-      future.completeExceptionally(
-          SandboxEnding.failure(
-              e,
-              events,
-              log,
-              "Local sandbox " + run.id(),
-              "The local sandbox",
-              "Try again, or use the cinch backend."));
-    } finally {
-      running.remove(run);
     }
   }
 
@@ -508,14 +303,11 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   private boolean killSandboxes() {
     boolean idle = running.isEmpty();
     sandboxes.shutdownNow();
-    for (SandboxRun run : running) { // a loop, not a lambda: a stop runs this cold
-      run.cancel();
+    for (Sandbox sandbox : running) { // a loop, not a lambda: a stop runs this cold
+      sandbox.cancel();
     }
-    if (pool != null && pool.stopNow()) {
+    if (ahead != null && ahead.stopNow()) {
       idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
-    }
-    if (data != null && data.stopNow()) {
-      idle = false;
     }
     if (prepared.usable() && prepared.host().fontCache().stop()) {
       idle = false; // it killed the font scan's python
@@ -531,15 +323,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   @Override
   public void close() {
     killSandboxes(); // the clean-up below runs its runsc deletes to their end
-    if (pool != null) {
-      long started = System.nanoTime();
-      pool.close(); // what the waiting sandboxes left, removed
-      if (data != null) {
-        data.close();
-      }
-      log.debug(
-          "Waiting sandboxes killed and removed in {} ms",
-          (System.nanoTime() - started) / 1_000_000);
+    if (ahead != null) {
+      ahead.close(); // what the waiting sandboxes left, removed
     }
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("local sandbox runner"));

@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * @param hostCgroups whether to use host cgroups when this user may make them; off, only the
  *     in-sandbox limits hold (how a user without cgroups runs; tests use it)
  * @param poolSize how many sandboxes per language are started ahead of time and wait for a call (0:
- *     none, every run starts its own sandbox); see {@link WaitingSandbox}
+ *     none, every run starts its own sandbox); see {@link SandboxesAhead}
  * @param poolIdleLimit how long after the last call the waiting sandboxes are stopped, so that an
  *     idle server costs nothing; the next call refills them
  * @param hostEtc the host's /etc, whose few pieces installed packages need are shown ({@link
@@ -54,6 +54,9 @@ public record LocalSandboxSettings(
   public static final int MAX_POOL_SIZE = 16;
 
   public static final Duration DEFAULT_POOL_IDLE_LIMIT = Duration.ofMinutes(10);
+
+  /** How long after the server's own wall clock a sandbox's backstop kills it regardless. */
+  static final long BACKSTOP_GRACE_MILLIS = 1_000;
 
   public LocalSandboxSettings {
     Objects.requireNonNull(runsc, "runsc");
@@ -98,12 +101,12 @@ public record LocalSandboxSettings(
     return with(c -> c.runsc = value);
   }
 
-  public LocalSandboxSettings withStateDir(Path value) {
+  LocalSandboxSettings withStateDir(Path value) {
     return with(c -> c.stateDir = value);
   }
 
   /** With runs allowed {@code value} from their start (the service's 10 s by default; tests). */
-  public LocalSandboxSettings withWallClock(Duration value) {
+  LocalSandboxSettings withWallClock(Duration value) {
     return with(c -> c.wallClock = value);
   }
 
@@ -121,16 +124,16 @@ public record LocalSandboxSettings(
         });
   }
 
-  public LocalSandboxSettings withMaxConcurrent(int value) {
+  LocalSandboxSettings withMaxConcurrent(int value) {
     return with(c -> c.maxConcurrent = value);
   }
 
-  public LocalSandboxSettings withRunscEnvironment(Map<String, String> value) {
+  LocalSandboxSettings withRunscEnvironment(Map<String, String> value) {
     return with(c -> c.runscEnvironment = value);
   }
 
   /** Without host cgroups, as for a user who may not make any: the in-sandbox limits only. */
-  public LocalSandboxSettings withoutHostCgroups() {
+  LocalSandboxSettings withoutHostCgroups() {
     return with(c -> c.hostCgroups = false);
   }
 
@@ -139,12 +142,12 @@ public record LocalSandboxSettings(
     return with(c -> c.poolSize = value);
   }
 
-  public LocalSandboxSettings withPoolIdleLimit(Duration value) {
+  LocalSandboxSettings withPoolIdleLimit(Duration value) {
     return with(c -> c.poolIdleLimit = value);
   }
 
   /** With {@code value} standing for the host's /etc (a planted tree, in tests). */
-  public LocalSandboxSettings withHostEtc(Path value) {
+  LocalSandboxSettings withHostEtc(Path value) {
     return with(c -> c.hostEtc = value);
   }
 
@@ -200,5 +203,30 @@ public record LocalSandboxSettings(
 
   long memoryMebibytes() {
     return memoryBytes >> 20;
+  }
+
+  /**
+   * The wall clock plus its grace, as {@code timeout} and the supervisor shell take it: "11.0s".
+   */
+  String backstopSeconds() {
+    return (wallClock.toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s";
+  }
+
+  /**
+   * Host threads a whole sandbox may have: the Sentry and gofer use ~50; under ptrace each sandbox
+   * process adds stub threads (measured: 64 processes that exec'd /bin/sleep needed more than 8
+   * each, and 16 each was still hit once on a loaded machine, so the sandbox died before the
+   * program's own fork was refused). This is the backstop against a runaway Sentry; RLIMIT_NPROC
+   * inside stops the program's forks first, with a clean EAGAIN.
+   */
+  int hostTaskLimit() {
+    return 128 + 32 * maxProcesses;
+  }
+
+  /** What a program killed for its memory is told, on its stderr. */
+  String memoryNote() {
+    return "[sandbox] killed: the program used more than its "
+        + memoryMebibytes()
+        + " MB of memory";
   }
 }

@@ -65,7 +65,7 @@ final class Runsc {
   /**
    * The global flags of every call. {@code --rootless} so that no host privilege is used; {@code
    * --network=none}: the sandbox gets a loopback device and nothing else; {@code --ignore-cgroups}:
-   * limits come from {@link CgroupLimits}, which is ~2 s per run faster.
+   * limits come from {@link HostCgroups}, which is ~2 s per run faster.
    */
   List<String> command(String... rest) {
     List<String> argv =
@@ -99,6 +99,29 @@ final class Runsc {
   /** Kills and deletes a container; quiet when it is already gone. */
   void deleteForce(String id) {
     housekeeping("delete", "-force", id);
+  }
+
+  /**
+   * Removes what runsc keeps of container {@code id}: with {@code runsc delete -force} after a run
+   * (when it kept anything, or when that cannot be told), or, for a sandbox whose every process is
+   * already killed, by deleting its state files directly ({@code runsc delete -force} of a killed
+   * sandbox takes ~0.9 s here; nothing of it runs any more to be told).
+   */
+  void removeState(String id, boolean killed) {
+    try (var entries = Files.list(root)) {
+      List<Path> state =
+          entries.filter(path -> path.getFileName().toString().startsWith(id + "_")).toList();
+      if (killed) {
+        state.forEach(Housekeeping::deleteTree);
+      } else if (!state.isEmpty()) {
+        deleteForce(id);
+      }
+    } catch (IOException e) {
+      log.debug("Could not list runsc's state: {}", e.toString());
+      if (!killed) {
+        deleteForce(id);
+      }
+    }
   }
 
   private Optional<String> housekeeping(String... rest) {

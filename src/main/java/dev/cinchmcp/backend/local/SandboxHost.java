@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.Language;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +18,7 @@ import java.util.Optional;
 record SandboxHost(
     Runsc runsc,
     StateDirectory.Prepared state,
-    Optional<CgroupLimits> cgroups,
+    Optional<HostCgroups> cgroups,
     SandboxRuntimes runtimes,
     Path timeout,
     Map<Language, Long> cgroupOverheadBytes,
@@ -31,6 +32,25 @@ record SandboxHost(
 
   long overhead(Language language) {
     return cgroupOverheadBytes.getOrDefault(language, DEFAULT_OVERHEAD_BYTES);
+  }
+
+  /**
+   * Makes the cgroup of run {@code id} with its limits: the program's memory, and on top what
+   * gVisor and the interpreter use before its first line. Empty without host cgroups.
+   */
+  Optional<RunCgroup> runCgroup(String id, Language language, LocalSandboxSettings settings)
+      throws IOException {
+    if (cgroups.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        cgroups
+            .get()
+            .create(
+                id,
+                settings.memoryBytes() + overhead(language),
+                settings.hostTaskLimit(),
+                settings.cpuShare()));
   }
 
   SandboxHost withOverheads(Map<Language, Long> measured) {

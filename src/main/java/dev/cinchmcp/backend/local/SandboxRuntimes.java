@@ -115,9 +115,9 @@ final class SandboxRuntimes {
    * size and change time, and the change time of each folder packages are installed in. A waiting
    * sandbox whose fingerprint changed since its start is not handed out (a cold run would run the
    * new interpreter, or find the new package): sandboxes see the host's folders with exclusive file
-   * access ({@link SandboxRun#runscRun}), so one started before an install would not see it. pip,
-   * npm and apt change such a folder when they add or upgrade a package (its dist-info or
-   * package.json folder is named with its version).
+   * access ({@link Bundle#runscRun}), so one started before an install would not see it. pip, npm
+   * and apt change such a folder when they add or upgrade a package (its dist-info or package.json
+   * folder is named with its version).
    */
   Optional<String> fingerprint(Language language) {
     String interpreter = interpreters.get(language);

@@ -1,7 +1,17 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.PythonBootstrap;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * What runs first in a sandbox started ahead of time: the interpreter comes up, writes {@link
@@ -33,7 +43,65 @@ final class WarmLauncher {
   /** The Node launcher's file in /code: deleted on the host once it is loaded (ready). */
   static final String NODE_FILE = "cinchmcp-warm.js";
 
+  /**
+   * {@code sh -c SUPERVISOR cinchmcp-warm LIMIT runsc ...}, around a sandbox started ahead: runs
+   * runsc with the shell's stdin (fd 3: an asynchronous command would get /dev/null), keeps none of
+   * it itself, and exits with runsc's status. The first SIGTERM starts the backstop: a background
+   * sleep of LIMIT, then SIGKILL to runsc; it is stopped when runsc ends first. ({@code timeout}
+   * around a waiting sandbox would count the wait.)
+   */
+  static final String SUPERVISOR =
+      String.join(
+          "\n",
+          "limit=$1; shift",
+          "exec 3<&0",
+          "\"$@\" <&3 3<&- &",
+          "p=$!",
+          "exec 3<&- 0</dev/null",
+          "armed=",
+          "backstop() { trap 'kill $s 2>/dev/null; exit 0' TERM; sleep \"$limit\" & s=$!; wait $s;"
+              + " kill -9 $p 2>/dev/null; }",
+          "arm() { [ -n \"$armed\" ] || { backstop & armed=$!; }; }",
+          "trap arm TERM",
+          "while :; do wait $p; status=$?; kill -0 $p 2>/dev/null || break; done",
+          "[ -z \"$armed\" ] || kill $armed 2>/dev/null",
+          "exit $status");
+
+  /** How long a start ahead may take before it is given up (a cold start takes ~0.2-0.5 s). */
+  private static final long READY_TIMEOUT_SECONDS = 20;
+
   private WarmLauncher() {}
+
+  /**
+   * Waits for the launcher's {@link #READY} on the sandbox's stdout (read on one of {@code
+   * threads}); throws, saying {@code otherwise}, when another byte or none comes.
+   */
+  static void awaitReady(Process sandbox, ExecutorService threads, String otherwise)
+      throws IOException, InterruptedException {
+    InputStream stdout = sandbox.getInputStream();
+    Callable<Integer> readFirst = stdout::read;
+    Future<Integer> first = threads.submit(readFirst);
+    int read;
+    try {
+      read = first.get(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new IOException("the sandbox was not ready within " + READY_TIMEOUT_SECONDS + " s");
+    } catch (ExecutionException e) {
+      throw new IOException("the sandbox's output could not be read", e.getCause());
+    } finally {
+      first.cancel(true);
+    }
+    if (read != READY) {
+      throw new IOException(otherwise);
+    }
+  }
+
+  /** Lets the launcher go: {@link #GO} on its stdin, which is then closed. */
+  static void go(Process sandbox) throws IOException {
+    try (OutputStream stdin = sandbox.getOutputStream()) {
+      stdin.write(GO.getBytes(StandardCharsets.US_ASCII));
+    }
+  }
 
   /**
    * The {@code -c} source of a waiting Python: import {@code preload} (a data sandbox's heavy

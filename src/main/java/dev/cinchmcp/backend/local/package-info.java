@@ -24,15 +24,16 @@
  *       ({@link dev.cinchmcp.backend.local.StateDirectory});
  *   <li>memory for the program (256 MB unless {@code CINCH_SANDBOX_MEMORY_MB} says otherwise), host
  *       tasks, a CPU share (half a CPU unless {@code CINCH_SANDBOX_CPUS}): a host cgroup per run,
- *       v1 as root or a delegated v2 subtree ({@link dev.cinchmcp.backend.local.CgroupLimits});
+ *       v1 as root or a delegated v2 subtree ({@link dev.cinchmcp.backend.local.HostCgroups});
  *       without one, RLIMIT_AS (Python) and a watchdog thread (Node) per process, and no CPU share
  *       ({@link dev.cinchmcp.backend.local.EnforcedLimits} says which); RLIMIT_NPROC 64 inside
  *       gVisor; on a machine of two cores or fewer, all sandboxes together keep off a reserve of
- *       the CPU ({@link dev.cinchmcp.backend.local.AllSandboxesCpu});
+ *       the CPU ({@link dev.cinchmcp.backend.local.HostCgroups#capAll});
  *   <li>time: 10 s (or {@code CINCH_SANDBOX_TIME_LIMIT_S}) from the start of runsc, then the
  *       sandbox is killed; {@code timeout} kills it a second later even if the server is gone
  *       (SIGKILL included). In a sandbox started ahead of time, from the hand-over, and its
- *       supervisor shell is the backstop ({@link dev.cinchmcp.backend.local.WaitingSandbox}).
+ *       supervisor shell is the backstop ({@link
+ *       dev.cinchmcp.backend.local.WarmLauncher#SUPERVISOR}).
  * </ul>
  *
  * <p>Sandboxes started ahead of time: {@link

@@ -140,7 +140,7 @@ class LocalDataSandboxTest {
       String[] parts = line.split(":", 3);
       if (parts.length == 3 && List.of(parts[1].split(",")).contains("cpu")) {
         for (String mount : List.of("/sys/fs/cgroup/cpu,cpuacct", "/sys/fs/cgroup/cpu")) {
-          Path dir = Path.of(mount, parts[2].substring(1), CgroupLimits.PARENT);
+          Path dir = Path.of(mount, parts[2].substring(1), HostCgroups.PARENT);
           if (Files.isDirectory(dir)) {
             return dir;
           }

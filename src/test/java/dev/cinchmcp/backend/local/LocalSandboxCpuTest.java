@@ -52,8 +52,7 @@ class LocalSandboxCpuTest {
       Await.until(
           () ->
               busy.isDone()
-                  || (throttled[0] =
-                          CgroupLimits.counter(cgroup.resolve("cpu.stat"), "nr_throttled"))
+                  || (throttled[0] = RunCgroup.counter(cgroup.resolve("cpu.stat"), "nr_throttled"))
                       > 0,
           Duration.ofSeconds(30),
           "the busy program to be throttled, or to end");
@@ -93,8 +92,7 @@ class LocalSandboxCpuTest {
       Await.until(
           () ->
               busy.isDone()
-                  || (throttled[0] =
-                          CgroupLimits.counter(cgroup.resolve("cpu.stat"), "nr_throttled"))
+                  || (throttled[0] = RunCgroup.counter(cgroup.resolve("cpu.stat"), "nr_throttled"))
                       > 0,
           Duration.ofSeconds(30),
           "the busy program to be throttled, or to end");
@@ -112,7 +110,7 @@ class LocalSandboxCpuTest {
   void allSandboxesTogetherLeaveAReserveOnSmallMachines() throws Exception {
     try (LocalSandboxRunner runner = Sandboxes.runner(state)) {
       assumeTrue(runner.limits().hostCgroupsHold(), "no host cgroups for this user");
-      Path parent = ownCpuCgroup().resolve(CgroupLimits.PARENT);
+      Path parent = ownCpuCgroup().resolve(HostCgroups.PARENT);
       String quota = Files.readString(parent.resolve("cpu.cfs_quota_us")).strip();
       int cores = Runtime.getRuntime().availableProcessors();
       if (cores == 2) {
@@ -151,7 +149,7 @@ class LocalSandboxCpuTest {
   /** The cpu cgroup directory of this JVM's one running sandbox, once its quota is set. */
   private static Path awaitRunCgroup() throws Exception {
     String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
-    Path parent = ownCpuCgroup().resolve(CgroupLimits.PARENT);
+    Path parent = ownCpuCgroup().resolve(HostCgroups.PARENT);
     return Await.untilPresent(
         () -> {
           try (var runs = Files.list(parent)) {

@@ -11,6 +11,7 @@ import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.util.Map;
@@ -166,7 +167,7 @@ class LocalSandboxMemoryTest {
           where + " " + describe(py));
       RunResult js = await(runs.get(where + "-javascript-" + mb));
       assertEquals("", js.stdout().text(), where + " " + describe(js));
-      assertEquals(SandboxRun.KILLED, js.exitCode(), where + " " + describe(js));
+      assertEquals(SandboxEnding.KILLED, js.exitCode(), where + " " + describe(js));
       assertTrue(
           js.stderr().text().contains("[sandbox] killed: the program used more than its 256 MB"),
           where + " " + describe(js));

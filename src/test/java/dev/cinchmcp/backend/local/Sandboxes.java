@@ -179,7 +179,7 @@ final class Sandboxes {
     for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
       String[] parts = line.split(":", 3);
       if (parts.length == 3 && List.of(parts[1].split(",")).contains("memory")) {
-        memory = Path.of("/sys/fs/cgroup/memory", parts[2].substring(1), CgroupLimits.PARENT);
+        memory = Path.of("/sys/fs/cgroup/memory", parts[2].substring(1), HostCgroups.PARENT);
       }
     }
     if (memory == null || !Files.isDirectory(memory)) {

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The cgroup v2 path over a directory tree laid out like a systemd user session's delegated
  * subtree. These machines mount cgroup v1, so the kernel's side (moving a process in, the OOM
  * killer, cpu.max) is not exercised here: only where the backend looks, what it makes and writes,
- * and what it reads back.
+ * and what it reads back. Also the cap on all sandboxes together, and how the ready line says it.
  */
-class CgroupV2LimitsTest {
+class HostCgroupsTest {
 
   private static final String OWN =
       "/user.slice/user-1000.slice/user@1000.service/app.slice/app-client.scope";
@@ -51,9 +51,10 @@ class CgroupV2LimitsTest {
   }
 
   /** The limits found for this user in the delegated subtree laid out above. */
-  private CgroupV2Limits delegatedLimits() {
-    return (CgroupV2Limits)
-        CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid()).limits().orElseThrow();
+  private HostCgroups delegatedLimits() {
+    return CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid())
+        .limits()
+        .orElseThrow();
   }
 
   @Test
@@ -61,7 +62,7 @@ class CgroupV2LimitsTest {
     CgroupDetection.Result result =
         CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid());
     assertTrue(result.limits().isPresent(), result.unavailableReason());
-    CgroupV2Limits limits = (CgroupV2Limits) result.limits().get();
+    HostCgroups limits = result.limits().get();
     // app.slice lacks cpu; the server's own scope holds the server, so neither can be the parent.
     assertEquals(delegated.resolve("cinchmcp"), limits.parent());
     assertEquals("cgroup v2 at " + delegated.resolve("cinchmcp"), limits.describe());
@@ -69,7 +70,7 @@ class CgroupV2LimitsTest {
 
   @Test
   void enablesTheControllersForItsRunsAndWritesEachLimit() throws IOException {
-    CgroupV2Limits limits = delegatedLimits();
+    HostCgroups limits = delegatedLimits();
     assertEquals(
         "+memory +pids +cpu", Files.readString(limits.parent().resolve("cgroup.subtree_control")));
     RunCgroup run = limits.create("cinchmcp-1-1", 300L << 20, 640, 0.5);
@@ -89,7 +90,7 @@ class CgroupV2LimitsTest {
   @Test
   void readsTheKernelsVerdicts() throws IOException {
     RunCgroup run = delegatedLimits().create("cinchmcp-1-2", 1L << 28, 64, 0.5);
-    Path dir = ((CgroupV2Run) run).dir();
+    Path dir = run.memory();
     Files.writeString(dir.resolve("memory.events"), "low 0\nhigh 0\nmax 3\noom 1\noom_kill 0\n");
     Files.writeString(dir.resolve("pids.events"), "max 0\n");
     assertFalse(run.memoryExceeded());
@@ -104,7 +105,7 @@ class CgroupV2LimitsTest {
 
   @Test
   void removesOnlyTheRunsOfDeadServers() throws IOException {
-    CgroupV2Limits limits = delegatedLimits();
+    HostCgroups limits = delegatedLimits();
     Path parent = limits.parent();
     Files.createDirectory(parent.resolve("cinchmcp-dead-1"));
     Files.createDirectory(parent.resolve("cinchmcp-live-1"));
@@ -139,16 +140,27 @@ class CgroupV2LimitsTest {
     CgroupDetection.Result result = CgroupDetection.find(fs, procSelfCgroup(), 0);
     // user-1000.slice is ours (root's) and enables all three: root may use it, never nobody's.
     assertEquals(
-        fs.resolve("user.slice/user-1000.slice/cinchmcp"),
-        ((CgroupV2Limits) result.limits().orElseThrow()).parent());
+        fs.resolve("user.slice/user-1000.slice/cinchmcp"), result.limits().orElseThrow().parent());
   }
 
   @Test
   void capsAllRunsTogetherOnTheParentOrLiftsTheCap() throws IOException {
-    CgroupV2Limits limits = delegatedLimits();
+    HostCgroups limits = delegatedLimits();
     limits.capAll(OptionalDouble.of(1.5));
     assertEquals("7500 5000", Files.readString(limits.parent().resolve("cpu.max")));
     limits.capAll(OptionalDouble.empty());
     assertEquals("max 5000", Files.readString(limits.parent().resolve("cpu.max")));
+  }
+
+  @Test
+  void oneAndAHalfCoresAreThreeQuartersOfEachPeriod() {
+    assertEquals(7500, HostCgroups.allQuotaUs(1.5));
+    assertEquals("all sandboxes together at most 1.5 of 2 cores", HostCgroups.describeCap(1.5, 2));
+  }
+
+  @Test
+  void oneCoreIsNamedInTheSingular() {
+    assertEquals("all sandboxes together at most 0.75 of 1 core", HostCgroups.describeCap(0.75, 1));
+    assertEquals("all sandboxes together at most 1 of 1 core", HostCgroups.describeCap(1.0, 1));
   }
 }

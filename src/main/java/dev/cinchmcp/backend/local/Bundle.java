@@ -1,0 +1,145 @@
+package dev.cinchmcp.backend.local;
+
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One sandbox's OCI bundle on the host: a private directory (mode 700, inside the private state
+ * directory) holding the spec (600), runsc's log, and a root whose only content is the program. The
+ * root must stay readable inside the sandbox, where the program runs as another uid; no other host
+ * user can reach it.
+ *
+ * <p>The program travels as a file inside the bundle's own read-only root ({@code /code/main.py} or
+ * {@code /code/main.js}), not as an argument: no size limit of argv applies, nothing of the host
+ * beyond the bundle has to be visible, and the program cannot change its own source.
+ */
+record Bundle(Path dir) {
+
+  private static final Set<PosixFilePermission> PRIVATE_DIR =
+      PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> PRIVATE_FILE =
+      PosixFilePermissions.fromString("rw-------");
+
+  /**
+   * Writes the bundle without its program: the directories, the spec, and what the spec's argv
+   * needs besides the program (Node's memory watchdog; a waiting sandbox's Node launcher). Cold
+   * sandboxes and those started ahead differ only in the argv's first part ({@link WarmLauncher}),
+   * which in a data sandbox also imports {@code preload}.
+   */
+  void write(
+      Language language,
+      LocalSandboxSettings settings,
+      SandboxHost host,
+      boolean ahead,
+      List<String> preload)
+      throws IOException {
+    Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
+    Path code = Files.createDirectories(dir.resolve("rootfs").resolve("code"));
+    if (language == Language.PYTHON) {
+      host.fontCache().addTo(dir.resolve("rootfs"));
+    }
+    boolean hostLimits = host.cgroups().isPresent();
+    List<String> preloads = new ArrayList<>();
+    if (language == Language.JAVASCRIPT && ahead) {
+      Files.writeString(code.resolve(WarmLauncher.NODE_FILE), WarmLauncher.node());
+      preloads.add("/code/" + WarmLauncher.NODE_FILE);
+    }
+    if (language == Language.JAVASCRIPT && !hostLimits) {
+      // After the warm launcher: its watching thread starts with the program, not during the wait
+      // (polling every 10 ms, it would burn CPU while the sandbox waits, and count it as the
+      // program's).
+      Files.writeString(
+          code.resolve(NodeMemoryWatchdog.FILE),
+          NodeMemoryWatchdog.source(settings.memoryBytes(), settings.memoryNote()));
+      preloads.add("/code/" + NodeMemoryWatchdog.FILE);
+    }
+    // RLIMIT_AS only without a cgroup: it limits address space, not memory (see PythonBootstrap).
+    long addressSpace = language == Language.PYTHON && !hostLimits ? settings.memoryBytes() : 0;
+    List<String> args =
+        host.runtimes()
+            .command(
+                language,
+                codePath(language),
+                settings.memoryMebibytes(),
+                preloads,
+                addressSpace > 0,
+                ahead,
+                preload);
+    Path spec = dir.resolve("config.json");
+    Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
+    Files.writeString(
+        spec,
+        OciSpec.json(
+            args,
+            language,
+            addressSpace,
+            settings.maxProcesses(),
+            HostEtc.binds(settings.hostEtc())));
+  }
+
+  /** Writes the program where the spec's argv runs it, in the bundle's read-only root. */
+  void writeProgram(Program program) throws IOException {
+    Path file = dir.resolve("rootfs").resolve(codePath(program.language()).substring(1));
+    Files.writeString(file, program.code(), StandardCharsets.UTF_8);
+  }
+
+  /** The program's path inside the sandbox. */
+  static String codePath(Language language) {
+    return language == Language.PYTHON ? "/code/main.py" : "/code/main.js";
+  }
+
+  Path logFile() {
+    return dir.resolve("runsc.log");
+  }
+
+  /**
+   * {@code runsc ... run --bundle DIR ID}, with its log in the bundle. The host's read-only folders
+   * (/usr, /lib, /bin) with exclusive file access: the sandbox keeps what it looked up instead of
+   * asking the host again at every lookup, measured 8 % faster for a cold {@code import numpy,
+   * pandas} here (bench/file-access.mjs). A sandbox then does not see what changes on the host
+   * after its start, which a run never needs; a waiting one is not handed out once a package folder
+   * has changed ({@link SandboxRuntimes#fingerprint}).
+   */
+  List<String> runscRun(Runsc runsc, String id) {
+    return runsc.command(
+        "--file-access-mounts=exclusive",
+        "--log",
+        logFile().toString(),
+        "run",
+        "--bundle",
+        dir.toString(),
+        id);
+  }
+
+  /** The first error runsc logged, cut to 400 characters; null when there is none. */
+  String runscError() {
+    try {
+      for (String line : Files.readAllLines(logFile(), StandardCharsets.UTF_8)) {
+        if (line.contains("\"level\":\"error\"") || line.startsWith("E")) {
+          int msg = line.indexOf("\"msg\":\"");
+          String text =
+              msg >= 0
+                  ? line.substring(msg + 7, Math.max(msg + 7, line.indexOf("\",\"", msg + 7)))
+                  : line;
+          return text.length() > 400 ? text.substring(0, 400) + "..." : text;
+        }
+      }
+    } catch (IOException e) {
+      return null;
+    }
+    return null;
+  }
+
+  void delete() {
+    Housekeeping.deleteTree(dir);
+  }
+}

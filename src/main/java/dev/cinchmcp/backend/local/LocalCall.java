@@ -1,0 +1,134 @@
+package dev.cinchmcp.backend.local;
+
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One call's way through the local backend, once its turn in the queue comes: a sandbox started
+ * ahead when one fits (its answer goes out before its clean-up, which takes tens of ms), else a
+ * cold one, and a cold one too when the one taken died just before its hand-over. Cancelling the
+ * caller's future kills whichever sandbox runs it (or, while queued, keeps it from starting).
+ *
+ * <p>A run that ends in a stop on a signal is not answered: nothing is written any more, and making
+ * its answer would only take the CPU the stop needs.
+ */
+final class LocalCall {
+
+  private static final Logger log = LoggerFactory.getLogger(LocalCall.class);
+
+  /**
+   * What every call of one runner shares.
+   *
+   * @param ahead the sandboxes started ahead, or null with none
+   * @param running the sandboxes started and not yet cleaned up, which the runner's stop kills
+   * @param cold makes a cold sandbox for a program
+   * @param stopping whether a stop on a signal has begun
+   */
+  record Shared(
+      SandboxesAhead ahead,
+      Set<Sandbox> running,
+      Function<Program, Sandbox> cold,
+      BooleanSupplier stopping) {}
+
+  private final Program program;
+  private final List<String> modules;
+  private final CompletableFuture<RunResult> future;
+  private final RunListener events;
+  private volatile Sandbox current;
+
+  /**
+   * @param modules the heavy modules the program imports ({@link SandboxesAhead#callStarted})
+   */
+  LocalCall(
+      Program program,
+      List<String> modules,
+      CompletableFuture<RunResult> future,
+      RunListener events) {
+    this.program = program;
+    this.modules = modules;
+    this.future = future;
+    this.events = events;
+    future.whenComplete(
+        (result, error) -> {
+          Sandbox sandbox = current;
+          if (error instanceof CancellationException && sandbox != null) {
+            sandbox.cancel();
+          }
+        });
+  }
+
+  /** Runs the program and completes the future; on a sandbox thread. */
+  void execute(Shared runner) {
+    if (future.isDone()) {
+      return; // cancelled while queued
+    }
+    Sandbox sandbox =
+        Optional.ofNullable(runner.ahead())
+            .flatMap(ahead -> ahead.take(program.language(), modules))
+            .map(taken -> taken.onResult(result -> answer(runner, result)))
+            .orElseGet(() -> runner.cold().apply(program));
+    try {
+      RunResult result;
+      try {
+        result = runIn(sandbox, runner);
+      } catch (Sandbox.HandOverFailed e) {
+        if (runner.stopping().getAsBoolean()) {
+          return;
+        }
+        // It died just before its program: nothing ran, so a cold start runs it, as without a pool.
+        log.debug(
+            "Waiting sandbox {} could not take its program: {}", sandbox.id(), e.getMessage());
+        sandbox = runner.cold().apply(program);
+        result = runIn(sandbox, runner);
+      }
+      if (!runner.stopping().getAsBoolean()) {
+        SandboxEnding.complete(
+            future, result, events, "Local sandbox " + sandbox.id() + " timed out and was killed");
+      }
+    } catch (RuntimeException e) {
+      if (!runner.stopping().getAsBoolean()) {
+        future.completeExceptionally(
+            SandboxEnding.failure(
+                e,
+                events,
+                log,
+                "Local sandbox " + sandbox.id(),
+                "The local sandbox",
+                "Try again, or use the cinch backend."));
+      }
+    }
+  }
+
+  private void answer(Shared runner, RunResult result) {
+    if (!runner.stopping().getAsBoolean()) {
+      future.complete(result);
+    }
+  }
+
+  /** Runs the program in {@code sandbox}, which a stop or a cancel can kill meanwhile. */
+  private RunResult runIn(Sandbox sandbox, Shared runner) {
+    current = sandbox;
+    runner.running().add(sandbox);
+    if (future.isDone()) {
+      sandbox.cancel(); // cancelled meanwhile: run() below kills and cleans up at once
+    }
+    events.sent(1);
+    events.log(RunListener.Level.DEBUG, "Local sandbox " + sandbox.id() + sandbox.startNote());
+    try {
+      return sandbox.run(program);
+    } finally {
+      runner.running().remove(sandbox);
+    }
+  }
+}

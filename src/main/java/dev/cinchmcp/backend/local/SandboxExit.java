@@ -1,0 +1,106 @@
+package dev.cinchmcp.backend.local;
+
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxEnding;
+import dev.cinchmcp.backend.SandboxOutput;
+import java.io.IOException;
+import java.nio.file.Files;
+
+/**
+ * What a sandbox's exit status means once it exited by itself: the program's own, a kill by one of
+ * the run cgroup's limits (the kernel's counters say), or a sandbox that never started (runsc's log
+ * says), which is no result but a {@link RunFailure}.
+ */
+final class SandboxExit {
+
+  /** runsc's own exit status for "could not run the container" (util.Fatalf). */
+  private static final int RUNSC_FATAL = 128;
+
+  private SandboxExit() {}
+
+  /**
+   * The result of a sandbox that exited with {@code exitCode}; throws when it never started.
+   *
+   * @param cgroup the run's, or null without host cgroups
+   */
+  static RunResult result(
+      int exitCode,
+      SandboxOutput output,
+      RunCgroup cgroup,
+      Bundle bundle,
+      LocalSandboxSettings settings,
+      long durationMs) {
+    failIfNotStarted(exitCode, output.stderr(null).text(), cgroup, bundle);
+    String note = null;
+    int status = exitCode;
+    if (cgroup != null && cgroup.memoryExceeded()) {
+      note = settings.memoryNote();
+      status = SandboxEnding.KILLED; // gVisor's own status after an OOM kill is arbitrary
+    } else if (cgroup != null && cgroup.processLimitHit()) {
+      note =
+          "[sandbox] killed: the program started more than "
+              + settings.maxProcesses()
+              + " processes or threads";
+      status = SandboxEnding.KILLED;
+    }
+    return SandboxEnding.exited(output, status, note, durationMs, LocalSandboxRunner.NAME);
+  }
+
+  /**
+   * runsc exits 128 with an error in its log when it could not run the container at all; the shell
+   * exits {@link RunCgroup#JOIN_FAILED} without a log when it could not join the cgroups. Anything
+   * else is the program's own exit status (a program that itself exits 128 leaves no error in
+   * runsc's log).
+   */
+  private static void failIfNotStarted(
+      int exitCode, String stderr, RunCgroup cgroup, Bundle bundle) {
+    if (exitCode == RunCgroup.JOIN_FAILED && cgroup != null && !Files.exists(bundle.logFile())) {
+      String line = stderr.strip().lines().findFirst().orElse("no detail");
+      throw failure(
+          RunFailure.Reason.SANDBOX_NOT_STARTED,
+          "The local sandbox could not be placed in its cgroup (memory/pids/cpu limits): "
+              + (line.length() > 300 ? line.substring(0, 300) + "..." : line)
+              + ". Nothing was run",
+          "Try again");
+    }
+    String error = exitCode == RUNSC_FATAL ? bundle.runscError() : null;
+    if (error != null) {
+      throw failure(
+          RunFailure.Reason.SANDBOX_UNAVAILABLE,
+          "gVisor (runsc) could not start the sandbox: " + error,
+          "Check the runsc installation (runsc --version)");
+    }
+  }
+
+  /** A run's two streams as a sandbox's output. */
+  record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {}
+
+  /** runsc itself could not be started: nothing ran. */
+  static RunFailure runscNotStarted(Runsc runsc, IOException e) {
+    return failure(
+        RunFailure.Reason.SANDBOX_UNAVAILABLE,
+        "runsc (" + runsc.binary() + ") could not be started: " + e.getMessage(),
+        "Reinstall gVisor (apt-get install runsc)");
+  }
+
+  /** A sandbox whose bundle or cgroup could not be made: nothing ran. */
+  static RunFailure notPrepared(IOException e) {
+    return failure(
+        RunFailure.Reason.SANDBOX_FAILED,
+        "The local gVisor sandbox could not be prepared ("
+            + e.getClass().getSimpleName()
+            + ": "
+            + e.getMessage()
+            + ")",
+        "Try again");
+  }
+
+  /**
+   * A failure of this backend: what happened, then what to do, whose last resort is always the
+   * same.
+   */
+  static RunFailure failure(RunFailure.Reason reason, String happened, String firstStep) {
+    return new RunFailure(reason, happened + ". " + firstStep + ", or use the cinch backend.");
+  }
+}
