@@ -104,10 +104,10 @@ record Bundle(Path dir) {
   /**
    * {@code runsc ... run --bundle DIR ID}, with its log in the bundle. The host's read-only folders
    * (/usr, /lib, /bin) with exclusive file access: the sandbox keeps what it looked up instead of
-   * asking the host again at every lookup, measured 8 % faster for a cold {@code import numpy,
-   * pandas} here (bench/file-access.mjs). A sandbox then does not see what changes on the host
-   * after its start, which a run never needs; a waiting one is not handed out once a package folder
-   * has changed ({@link SandboxRuntimes#fingerprint}).
+   * asking the host again at every lookup: a cold {@code import numpy, pandas} took 0.75-0.83x the
+   * time here on a quiet machine (bench/file-access.mjs). A sandbox then does not see what changes
+   * on the host after its start, which a run never needs; a waiting one is not handed out once a
+   * package folder has changed ({@link SandboxRuntimes#fingerprint}).
    */
   List<String> runscRun(Runsc runsc, String id) {
     return runsc.command(
