@@ -32,8 +32,8 @@ public final class HostPackages {
   public static final HostPackages NONE = new HostPackages(Map.of());
 
   /**
-   * Where Node looks for packages inside the sandbox ({@link OciSpec#NODE_PATH}): {@code npm
-   * install -g} of a Node under /usr/local or /usr, and Debian's node-* packages.
+   * Where Node looks for packages inside the sandbox (OciSpec's NODE_PATH): {@code npm install -g}
+   * of a Node under /usr/local or /usr, and Debian's node-* packages.
    */
   static final List<String> NODE_DIRS =
       List.of("/usr/local/lib/node_modules", "/usr/lib/node_modules", "/usr/share/nodejs");
