@@ -3,16 +3,13 @@ package dev.cinchmcp.backend.local;
 import dev.cinchmcp.backend.SandboxFacts;
 
 /**
- * Which of the sandbox's limits this machine lets the backend hold, in plain words, for the ready
- * line, {@code --check} and the tool's description. The wall clock, the file system, the network
- * wall and the process count (RLIMIT_NPROC, enforced by gVisor) hold everywhere; a memory cap over
- * the whole sandbox and the CPU share need host cgroups.
+ * Which of the sandbox's limits hold on this machine, for the ready line, {@code --check} and the
+ * tool's description. Wall clock, files, network and RLIMIT_NPROC hold everywhere; a memory cap
+ * over the whole sandbox and the CPU share need host cgroups.
  *
- * @param hostCgroups where the cgroup limits come from ("cgroup v1"), or null when there are none
- * @param withoutCgroupsReason why there are no host cgroups (names the cause and what to do), or
- *     null
- * @param allTogether the cap on all sandboxes together ({@link HostCgroups#capAll}), or null when
- *     there is none
+ * @param hostCgroups where the cgroup limits come from ("cgroup v1"), or null without
+ * @param withoutCgroupsReason why there are no host cgroups, and what to do; or null
+ * @param allTogether the cap on all sandboxes together ({@link HostCgroups#capAll}), or null
  */
 public record EnforcedLimits(
     long wallClockSeconds,
@@ -35,12 +32,11 @@ public record EnforcedLimits(
         allTogether);
   }
 
-  /** Whether memory and CPU are held by host cgroups (the strongest form). */
   boolean hostCgroupsHold() {
     return hostCgroups != null;
   }
 
-  /** For the tool's description: what a program may use here. */
+  /** For the tool's description. */
   public String describe() {
     if (hostCgroupsHold()) {
       return wallClockSeconds

@@ -22,37 +22,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each program in a fresh gVisor sandbox on this machine (see {@link OciSpec} for what the
- * program can see, {@link EnforcedLimits} for which limits hold here, {@link Sandbox} for one
- * sandbox's life).
- *
- * <p>{@link #start} returns in tens of milliseconds: the gVisor self-test runs in the background
- * ({@link GvisorProbe}), and a run that arrives before it is done waits for it.
- *
- * <p>At most {@link LocalSandboxSettings#maxConcurrent()} sandboxes run at once (4 by default); the
- * rest wait in a queue, and their time starts only when their sandbox does. Cancelling a returned
- * future kills its sandbox (or drops it from the queue).
- *
- * <p>Once the self-test has passed, {@link LocalSandboxSettings#poolSize()} sandboxes per language
- * are started ahead of time and wait for a call ({@link SandboxesAhead}): a call that finds one
- * pays only for its program (~20 ms for Python here, against ~280 ms cold). Each is used once; an
- * empty pool means a cold start, as without one.
- *
- * <p>If the start-up probe failed, every call fails with {@link
- * RunFailure.Reason#SANDBOX_UNAVAILABLE} and the probe's reason: code never runs outside gVisor.
+ * Runs each program in a fresh gVisor sandbox on this machine ({@link Sandbox}); {@link #start}
+ * returns in tens of milliseconds and the self-test ({@link GvisorProbe}) runs in the background.
+ * At most {@link LocalSandboxSettings#maxConcurrent()} sandboxes run at once, the rest queue (their
+ * time starts with their sandbox); sandboxes started ahead ({@link SandboxesAhead}) make a call pay
+ * ~20 ms for Python here against ~280 ms cold. If the probe failed every call fails with {@link
+ * RunFailure.Reason#SANDBOX_UNAVAILABLE}: code never runs outside gVisor.
  */
 public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
   public static final String NAME = "local";
   private static final Logger log = LoggerFactory.getLogger(LocalSandboxRunner.class);
 
-  /** How long {@link #close()} waits for killed sandboxes to be cleaned up. */
   private static final long CLOSE_WAIT_MILLIS = 5_000;
 
-  /**
-   * How long a stop waits for a sandbox or runsc command being started (a few ms; more on a busy
-   * machine) to be out, so that it can be killed.
-   */
+  /** How long a stop waits for a runsc start under way to be out (a few ms), to kill it. */
   private static final long START_WAIT_MILLIS = 100;
 
   private final LocalSandboxSettings settings;
@@ -61,13 +45,11 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   private final ExecutorService sandboxes;
   private final ExecutorService streamThreads;
 
-  /** Futures not yet complete, so that {@link #close()} can answer the queued ones. */
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
 
-  /** Sandboxes started and not yet cleaned up, so that {@link #close()} can kill them. */
   private final Set<Sandbox> running = ConcurrentHashMap.newKeySet();
 
-  /** The sandboxes started ahead of time (filled once the self-test passed); null with none. */
+  // null without a pool, or until the self-test passed
   private final SandboxesAhead ahead;
 
   private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
@@ -99,37 +81,26 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
   }
 
-  /** How many data sandboxes wait now (for tests). */
   int dataWaiting() {
     return ahead == null ? 0 : ahead.dataWaiting();
   }
 
-  /**
-   * How many sandboxes wait for {@code language} now (for tests and the benchmark's checks): at
-   * most {@link LocalSandboxSettings#poolSize()}, 0 before the self-test passed and after a long
-   * idle.
-   */
+  /** How many sandboxes wait for {@code language} now (for tests and the benchmark). */
   public int waiting(Language language) {
     return ahead == null ? 0 : ahead.waiting(language);
   }
 
-  /** Whether every language has its full count of sandboxes waiting (false with a pool of 0). */
   boolean poolFull() {
     return ahead != null && ahead.full();
   }
 
-  /**
-   * Checks what can be checked at once (runsc, interpreters, state directory, cgroups) and starts
-   * the self-test in the background; returns a runner either way.
-   */
   public static LocalSandboxRunner start(LocalSandboxSettings settings) {
     return start(settings, CompletableFuture.completedFuture(null));
   }
 
   /**
-   * Like {@link #start(LocalSandboxSettings)}, with the self-test held until {@code after}
-   * completes: the server lets it start once what {@code initialize} needs is ready, so that its
-   * sandboxes (CPU-heavy for a moment) do not slow the answer on a small machine.
+   * With the self-test held until {@code after}: its sandboxes, CPU-heavy for a moment, must not
+   * slow the answer to {@code initialize} on a small machine.
    */
   public static LocalSandboxRunner start(
       LocalSandboxSettings settings, CompletableFuture<?> after) {
@@ -141,15 +112,11 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return NAME;
   }
 
-  /**
-   * Whether runs can happen, as far as known now: false when something is missing ({@link
-   * #unavailableReason()} says what), or once the self-test has failed.
-   */
   public boolean usable() {
     return unavailableReason() == null;
   }
 
-  /** Why runs cannot happen, or null. */
+  /** Why runs cannot happen (something missing, or the self-test failed), or null. */
   public String unavailableReason() {
     if (!prepared.usable()) {
       return prepared.unusableReason();
@@ -158,22 +125,18 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return test == null ? null : test.failure();
   }
 
-  /** Completes when the self-test is over, with why it failed, if it did. */
   CompletableFuture<Optional<String>> selfTestOutcome() {
     return selfTest.thenApply(test -> Optional.ofNullable(unavailableReason()));
   }
 
-  /** The interpreter versions the sandbox runs, for the tool description. */
   public RuntimeVersions versions() {
     return prepared.versions();
   }
 
-  /** matplotlib's font list for the sandboxes, once made (for tests). */
   Optional<Path> fontList() {
     return prepared.usable() ? prepared.host().fontCache().file() : Optional.empty();
   }
 
-  /** The well-known packages installed under /usr that the sandbox finds, found at start. */
   public HostPackages packages() {
     return prepared.packages();
   }
@@ -187,7 +150,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return settings;
   }
 
-  /** The private state directory in use (the settings' one, or a fresh one if that was unsafe). */
+  /** The state directory in use (the settings' one, or a fresh one if that was unsafe). */
   Path stateDir() {
     return prepared.usable() ? prepared.host().state().root() : settings.stateDir();
   }
@@ -260,8 +223,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * Kills every running sandbox and every waiting one (started ahead of time), and starts no other;
-   * the clean-up is left to the next start.
+   * Kills every sandbox, running or waiting, and starts no other; the clean-up is left to the next
+   * start.
    */
   @Override
   public boolean stopNow() {
@@ -285,12 +248,10 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return idle;
   }
 
-  /** Whether a stop on a signal has begun ({@link #stopNow}). */
   private boolean stopping() {
     return prepared.usable() && prepared.host().runsc().refusesStarts();
   }
 
-  /** Kills every process this one started, and theirs; says whether there was any. */
   private static boolean killDescendants() {
     boolean any = false;
     for (ProcessHandle p : ProcessHandle.current().descendants().toList()) { // no lambda: cold
@@ -315,11 +276,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return idle;
   }
 
-  /**
-   * Stops taking runs, kills every running sandbox and every waiting one, fails every unfinished
-   * future (queued or running), and waits (up to {@value #CLOSE_WAIT_MILLIS} ms) until the
-   * sandboxes are cleaned up: after it returns, none of this runner's sandboxes is left.
-   */
+  /** Fails every unfinished future, kills every sandbox and waits until they are cleaned up. */
   @Override
   public void close() {
     killSandboxes(); // the clean-up below runs its runsc deletes to their end
