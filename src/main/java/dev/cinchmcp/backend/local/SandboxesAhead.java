@@ -13,11 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sandboxes started ahead of time ({@link Sandbox#startAhead}): {@link
- * LocalSandboxSettings#poolSize()} plain ones per language in a {@link WarmPool}, and Python ones
- * that imported a data program's modules ({@link DataSandboxes}). A call that finds one pays only
- * for its program (~20 ms for Python here, against ~280 ms cold); each is used once, and none found
- * means a cold start, as without them.
+ * The sandboxes started ahead of time: {@link LocalSandboxSettings#poolSize()} plain ones per
+ * language in a {@link WarmPool}, and Python ones that imported a data program's modules ({@link
+ * DataSandboxes}). Each is used once; none found means a cold start.
  */
 final class SandboxesAhead implements AutoCloseable {
 
@@ -25,12 +23,11 @@ final class SandboxesAhead implements AutoCloseable {
 
   private final WarmPool<Sandbox> pool;
 
-  /** Python sandboxes that imported a data program's modules ahead; null without a Python. */
+  // null without a Python
   private final DataSandboxes data;
 
   /**
-   * @param host the host as the self-test left it (with the memory a sandbox needs at start, which
-   *     it measured): asked at each start, which comes only once the self-test has passed
+   * @param host as the self-test left it (asked at each start, which comes only after it passed)
    */
   SandboxesAhead(
       LocalSandboxSettings settings,
@@ -53,7 +50,6 @@ final class SandboxesAhead implements AutoCloseable {
     this.data = dataSandboxes(settings, prepared, host, streamThreads);
   }
 
-  /** Data sandboxes for the modules of the host's Python; null without a Python. */
   private static DataSandboxes dataSandboxes(
       LocalSandboxSettings settings,
       GvisorProbe.Prepared prepared,
@@ -71,14 +67,13 @@ final class SandboxesAhead implements AutoCloseable {
         System::nanoTime);
   }
 
-  /** Starts the plain sandboxes: once the self-test has passed. */
   void fill() {
     pool.fill();
   }
 
   /**
-   * A call arrived: from now to its answer (it may wait for the self-test), no start competes with
-   * it. Returns the heavy modules it imports, for {@link #take}.
+   * A call arrived: until its answer no start competes with it; returns the heavy modules it
+   * imports.
    */
   List<String> callStarted(Program program) {
     List<String> modules = data == null ? List.of() : data.modulesOf(program);
@@ -114,7 +109,7 @@ final class SandboxesAhead implements AutoCloseable {
     return data == null ? 0 : data.waiting();
   }
 
-  /** Kills every waiting sandbox at once, starts no other; says whether it killed any. */
+  /** Kills every waiting sandbox at once; says whether it killed any. */
   boolean stopNow() {
     boolean killed = pool.stopNow();
     if (data != null && data.stopNow()) {
@@ -123,7 +118,6 @@ final class SandboxesAhead implements AutoCloseable {
     return killed;
   }
 
-  /** Kills every waiting sandbox and removes what they left. */
   @Override
   public void close() {
     long started = System.nanoTime();
