@@ -41,7 +41,9 @@ class PicturesLocalWarmIT extends PictureCases {
       if (warmRuns() > warmBefore) {
         return;
       }
-      Await.timePasses(Duration.ofMillis(500), "the server refills its sandbox when idle");
+      // The server refills its sandbox once idle: its Sentry runs.
+      Await.holdsWithin(
+          () -> Processes.sentries(jar().process().pid()) >= 1, Duration.ofSeconds(5));
     }
     assertTrue(false, "no call found a sandbox waiting: " + jar().stderr());
   }

@@ -159,11 +159,8 @@ final class WarmLauncher {
         "  }",
         "  if (got !== '" + GO + "') process.reallyExit(0);",
         "  fs.writeSync(1, '\\x06');",
-        "  const waited = process.uptime() - waitFrom;",
-        "  const realUptime = process.uptime;",
-        "  process.uptime = function uptime() {",
-        "    return realUptime.call(process) - waited;",
-        "  };",
+        "  const waited = process.uptime() - waitFrom, realUptime = process.uptime;",
+        "  process.uptime = function uptime() { return realUptime.call(process) - waited; };",
         // The input launcher starts the program with process.execArgv: it must not wait again.
         "  const at = process.execArgv.indexOf('/code/" + NODE_FILE + "');",
         "  if (at > 0) process.execArgv.splice(at - 1, 2);",

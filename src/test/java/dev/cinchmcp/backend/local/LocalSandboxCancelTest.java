@@ -11,6 +11,8 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.Requires;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -86,10 +88,30 @@ class LocalSandboxCancelTest {
                 .withPoolSize(0)));
   }
 
-  private static List<String> waitForContainers(Runsc runsc, int count)
-      throws InterruptedException {
-    Await.until(() -> runsc.list().size() >= count, Duration.ofSeconds(10), count + " sandbox(es)");
-    Await.timePasses(Duration.ofMillis(300), "one sandbox too many would be listed by now");
+  /**
+   * Waits until {@code count} sandboxes run: the runs were sent at once, so by then one too many
+   * would have been made (and listed) too.
+   */
+  private static List<String> waitForContainers(Runsc runsc, int count) {
+    Await.until(
+        () ->
+            runsc.list().size() >= count
+                && runsc.list().stream().allMatch(id -> running(runsc, id)),
+        Duration.ofSeconds(10),
+        count + " sandbox(es) running");
     return runsc.list();
+  }
+
+  private static boolean running(Runsc runsc, String id) {
+    try {
+      Process state = runsc.processBuilder(runsc.command("state", id)).start();
+      String out = new String(state.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      return state.waitFor() == 0 && out.matches("(?s).*\"status\":\\s*\"running\".*");
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 }

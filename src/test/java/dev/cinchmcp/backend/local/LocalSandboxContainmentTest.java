@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunResult;
-import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.ContainmentPrograms;
 import dev.cinchmcp.testkit.HostListeners;
 import dev.cinchmcp.testkit.Requires;
@@ -19,7 +18,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -245,9 +243,8 @@ class LocalSandboxContainmentTest {
   @Test
   void noNetworkNotEvenToTheHost() throws Exception {
     try (HostListeners host = new HostListeners()) {
+      // Its connections are made before it ends: one that got through says CONNECTED.
       RunResult result = await(python(runner, host.pythonProbe()));
-      Await.timePasses(
-          Duration.ofMillis(300), "a connection from the sandbox would be accepted by now");
       host.assertNothingReached(result.stdout().text(), describe(result), "sandbox");
     }
   }
