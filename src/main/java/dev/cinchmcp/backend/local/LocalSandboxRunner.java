@@ -90,7 +90,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return ahead == null ? 0 : ahead.waiting(language);
   }
 
-  boolean poolFull() {
+  /** Whether every language has its full count of sandboxes waiting (for tests). */
+  public boolean poolFull() {
     return ahead != null && ahead.full();
   }
 
@@ -125,7 +126,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return test == null ? null : test.failure();
   }
 
-  CompletableFuture<Optional<String>> selfTestOutcome() {
+  /** Completes when the self-test is over, with why it failed, if it did (for tests). */
+  public CompletableFuture<Optional<String>> selfTestOutcome() {
     return selfTest.thenApply(test -> Optional.ofNullable(unavailableReason()));
   }
 
@@ -151,7 +153,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /** The state directory in use (the settings' one, or a fresh one if that was unsafe). */
-  Path stateDir() {
+  public Path stateDir() {
     return prepared.usable() ? prepared.host().state().root() : settings.stateDir();
   }
 

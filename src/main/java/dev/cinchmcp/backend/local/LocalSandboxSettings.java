@@ -89,7 +89,7 @@ public record LocalSandboxSettings(
     return with(c -> c.runsc = value);
   }
 
-  LocalSandboxSettings withStateDir(Path value) {
+  public LocalSandboxSettings withStateDir(Path value) {
     return with(c -> c.stateDir = value);
   }
 

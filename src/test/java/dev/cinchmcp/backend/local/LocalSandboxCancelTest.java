@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.python;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Dependency;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +36,7 @@ class LocalSandboxCancelTest {
   @Test
   void cancellingKillsTheSandboxPromptly() throws Exception {
     try (LocalSandboxRunner runner = oneAtATime(state)) {
-      Runsc runsc = Sandboxes.runsc(runner);
+      Runsc runsc = runscOf(runner);
       CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
       CompletableFuture<RunResult> queued =
           python(runner, "open('/tmp/x', 'w')\nimport time\ntime.sleep(60)");
@@ -46,21 +48,21 @@ class LocalSandboxCancelTest {
       // The program sleeps 60 s: its sandbox going well before that was the cancel's kill, not
       // the program's end.
       Await.until(
-          () -> runsc.list().isEmpty() && Sandboxes.ownCgroups().isEmpty(),
+          () -> runsc.list().isEmpty() && LocalRunners.ownCgroups().isEmpty(),
           Duration.ofSeconds(30),
           "the cancelled run's sandbox and cgroup to go");
       assertTrue(running.isCancelled() && queued.isCancelled());
       // The queued run never started; the slot is free again for the next one.
       RunResult next = await(python(runner, "print('next')"));
       assertEquals("next\n", next.stdout().text());
-      Sandboxes.awaitNothingLeft(runner);
+      LocalRunners.awaitNothingLeft(runner);
     }
   }
 
   @Test
   void closingTheRunnerKillsItsSandboxesAndFailsTheirFutures() throws Exception {
     LocalSandboxRunner runner = oneAtATime(state.resolve("close"));
-    Runsc runsc = Sandboxes.runsc(runner);
+    Runsc runsc = runscOf(runner);
     CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
     CompletableFuture<RunResult> queued = python(runner, "print(1)");
     waitForContainers(runsc, 1);
@@ -71,16 +73,23 @@ class LocalSandboxCancelTest {
       assertEquals(RunFailure.Kind.SANDBOX_UNAVAILABLE, ((RunFailure) e.getCause()).kind());
     }
     Await.until(
-        () -> runsc.list().isEmpty() && Sandboxes.ownCgroups().isEmpty(),
+        () -> runsc.list().isEmpty() && LocalRunners.ownCgroups().isEmpty(),
         Duration.ofSeconds(30),
         "the sandbox and its cgroup to go after close");
     // close() returns only once the sandboxes are cleaned up.
-    Sandboxes.assertNothingLeft(runner);
+    LocalRunners.assertNothingLeft(runner);
+  }
+
+  private static Runsc runscOf(LocalSandboxRunner runner) {
+    return new Runsc(
+        Dependency.runsc(),
+        runner.stateDir().resolve("runsc"),
+        runner.settings().runscEnvironment());
   }
 
   /** A runner of cold sandboxes, one at a time: a second run waits for the first. */
   private static LocalSandboxRunner oneAtATime(Path stateDir) {
-    return Sandboxes.usable(
+    return LocalRunners.usable(
         LocalSandboxRunner.start(
             LocalSandboxSettings.defaults()
                 .withStateDir(stateDir)

@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.describe;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.config.SandboxLimits;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.util.Map;
@@ -39,14 +40,14 @@ class LocalSandboxLimitsTest {
     // One run at a time in each, as LocalSandboxMemoryTest does: gVisor fills a large allocation
     // page by page, and several at once on two cores could reach the 2 s limit first.
     machine =
-        Sandboxes.warmRunner(
+        LocalRunners.warmRunner(
             LocalSandboxSettings.defaults()
                 .withStateDir(state.resolve("machine"))
                 .withPoolSize(1)
                 .withMaxConcurrent(1)
                 .withLimits(SET));
     inside =
-        Sandboxes.usable(
+        LocalRunners.usable(
             LocalSandboxRunner.start(
                 LocalSandboxSettings.defaults()
                     .withStateDir(state.resolve("inside"))
@@ -71,7 +72,7 @@ class LocalSandboxLimitsTest {
     for (var runner : both().entrySet()) {
       RunResult result =
           await(
-              Sandboxes.python(
+              LocalRunners.python(
                   runner.getValue(), "import time\nprint('before', flush=True)\ntime.sleep(5)"));
       String where = runner.getKey() + " " + describe(result);
       assertTrue(result.timedOut(), where);
@@ -83,7 +84,7 @@ class LocalSandboxLimitsTest {
   @Test
   void twoHundredMegabytesAreRefusedInPython() {
     assertRefused(
-        mb -> Sandboxes.python(mb.getValue(), "b = bytearray(200 * 2**20)\nprint('200 MB ok')"),
+        mb -> LocalRunners.python(mb.getValue(), "b = bytearray(200 * 2**20)\nprint('200 MB ok')"),
         "MemoryError");
   }
 
@@ -91,7 +92,7 @@ class LocalSandboxLimitsTest {
   void twoHundredMegabytesAreRefusedInNode() {
     assertRefused(
         mb ->
-            Sandboxes.javascript(
+            LocalRunners.javascript(
                 mb.getValue(),
                 "const b = Buffer.alloc(200 * 2**20, 1); "
                     + LocalSandboxMemoryTest.HOLD
@@ -104,7 +105,8 @@ class LocalSandboxLimitsTest {
     for (var runner : both().entrySet()) {
       RunResult result =
           await(
-              Sandboxes.python(runner.getValue(), "b = bytearray(40 * 2**20)\nprint('40 MB ok')"));
+              LocalRunners.python(
+                  runner.getValue(), "b = bytearray(40 * 2**20)\nprint('40 MB ok')"));
       assertEquals("40 MB ok\n", result.stdout().text(), runner.getKey() + " " + describe(result));
     }
   }
