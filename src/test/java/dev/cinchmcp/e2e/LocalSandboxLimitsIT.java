@@ -48,14 +48,7 @@ class LocalSandboxLimitsIT {
   void theLimitsSetAreStatedAndHold() throws Exception {
     try (JarProcess jar = JarProcess.start(SET)) {
       jar.initialize();
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
-      String description =
-          jar.awaitReply("list", Duration.ofSeconds(30))
-              .path("result")
-              .path("tools")
-              .get(0)
-              .path("description")
-              .asText();
+      String description = LimitAnswers.toolDescription(jar);
       boolean cgroups = description.contains("64 processes, 1 CPU.");
       assertTrue(
           description.contains(

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 
 /** What a backend answers when a program meets the limits set to 2 s and 128 MB (tools/call). */
 public final class LimitAnswers {
@@ -15,6 +16,17 @@ public final class LimitAnswers {
   public static final String BIG = "b = bytearray(200 * 2**20)\nprint('200 MB ok')";
 
   private LimitAnswers() {}
+
+  /** The execute_code tool's description, as tools/list gives it. */
+  public static String toolDescription(JarProcess jar) throws Exception {
+    jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
+    return jar.awaitReply("list", Duration.ofSeconds(30))
+        .path("result")
+        .path("tools")
+        .get(0)
+        .path("description")
+        .asText();
+  }
 
   /** The {@link #SLEEPER}'s result: timed out at 2 s, what it printed before kept. */
   public static void assertTimedOut(JsonNode result) {

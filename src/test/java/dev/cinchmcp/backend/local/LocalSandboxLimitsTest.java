@@ -13,6 +13,7 @@ import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,16 +70,25 @@ class LocalSandboxLimitsTest {
 
   @Test
   void aSleepOfFiveSecondsIsStoppedAtTwo() {
-    for (var runner : both().entrySet()) {
-      RunResult result =
-          await(
-              LocalRunners.python(
-                  runner.getValue(), "import time\nprint('before', flush=True)\ntime.sleep(5)"));
-      String where = runner.getKey() + " " + describe(result);
-      assertTrue(result.timedOut(), where);
-      assertEquals("before\n", result.stdout().text(), where);
-      assertTrue(result.stderr().text().contains("reached its 2 s time limit"), where);
-    }
+    pythonInBoth("import time\nprint('before', flush=True)\ntime.sleep(5)")
+        .forEach(
+            (where, result) -> {
+              assertTrue(result.timedOut(), where);
+              assertEquals("before\n", result.stdout().text(), where);
+              assertTrue(result.stderr().text().contains("reached its 2 s time limit"), where);
+            });
+  }
+
+  /** The results of {@code code} in both runners, by where it ran and how it ended. */
+  private static Map<String, RunResult> pythonInBoth(String code) {
+    Map<String, RunResult> results = new TreeMap<>();
+    both()
+        .forEach(
+            (name, runner) -> {
+              RunResult result = await(LocalRunners.python(runner, code));
+              results.put(name + " " + describe(result), result);
+            });
+    return results;
   }
 
   @Test
@@ -102,13 +112,8 @@ class LocalSandboxLimitsTest {
 
   @Test
   void fortyMegabytesPass() {
-    for (var runner : both().entrySet()) {
-      RunResult result =
-          await(
-              LocalRunners.python(
-                  runner.getValue(), "b = bytearray(40 * 2**20)\nprint('40 MB ok')"));
-      assertEquals("40 MB ok\n", result.stdout().text(), runner.getKey() + " " + describe(result));
-    }
+    pythonInBoth("b = bytearray(40 * 2**20)\nprint('40 MB ok')")
+        .forEach((where, result) -> assertEquals("40 MB ok\n", result.stdout().text(), where));
   }
 
   @Test
