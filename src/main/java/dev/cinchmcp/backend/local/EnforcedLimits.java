@@ -38,51 +38,24 @@ public record EnforcedLimits(
 
   /** For the tool's description. */
   public String describe() {
+    String start = wallClockSeconds + " seconds, " + memoryMebibytes + " MB of memory";
     if (hostCgroupsHold()) {
-      return wallClockSeconds
-          + " seconds, "
-          + memoryMebibytes
-          + " MB of memory, "
-          + maxProcesses
-          + " processes, "
-          + cpu();
+      return start + ", " + maxProcesses + " processes, " + SandboxFacts.cpuShare(cpuShare);
     }
-    return wallClockSeconds
-        + " seconds, "
-        + memoryMebibytes
-        + " MB of memory per process (more is refused, or the program is killed), "
-        + maxProcesses
-        + " processes; the CPU is not limited on this machine";
+    String perProcess = " per process (more is refused, or the program is killed), ";
+    return start + perProcess + maxProcesses + " processes; the CPU is not limited on this machine";
   }
 
   /** For the ready line and {@code --check}: what holds, what does not, and why. */
   public String summary() {
+    String held = "limits held: " + wallClockSeconds + " s, " + memoryMebibytes + " MB";
     if (hostCgroupsHold()) {
-      return "limits held: "
-          + wallClockSeconds
-          + " s, "
-          + memoryMebibytes
-          + " MB, "
-          + maxProcesses
-          + " processes, "
-          + cpu()
-          + " ("
-          + hostCgroups
-          + (allTogether != null ? "; " + allTogether : "")
-          + ")";
+      String how = " (" + hostCgroups + (allTogether != null ? "; " + allTogether : "") + ")";
+      return held + ", " + maxProcesses + " processes, " + SandboxFacts.cpuShare(cpuShare) + how;
     }
-    return "limits held: "
-        + wallClockSeconds
-        + " s, "
-        + memoryMebibytes
-        + " MB per process (inside gVisor: RLIMIT_AS for Python, a watchdog for Node), "
-        + maxProcesses
-        + " processes; NOT held: the CPU share and one memory cap over all of a program's"
-        + " processes, because "
-        + withoutCgroupsReason;
-  }
-
-  private String cpu() {
-    return SandboxFacts.cpuShare(cpuShare);
+    String inside = " per process (inside gVisor: RLIMIT_AS for Python, a watchdog for Node), ";
+    String notHeld = "NOT held: the CPU share and one memory cap over all of a program's processes";
+    String tail = maxProcesses + " processes; " + notHeld + ", because ";
+    return held + inside + tail + withoutCgroupsReason;
   }
 }
