@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
@@ -9,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -27,11 +29,11 @@ final class LocalCall {
   /**
    * What every call of one runner shares.
    *
-   * @param ahead null with none
+   * @param ahead takes a sandbox started ahead, when one fits
    * @param running started and not yet cleaned up: what the runner's stop kills
    */
   record Shared(
-      SandboxesAhead ahead,
+      BiFunction<Language, List<String>, Optional<Sandbox>> ahead,
       Set<Sandbox> running,
       Function<Program, Sandbox> cold,
       BooleanSupplier stopping) {}
@@ -65,8 +67,9 @@ final class LocalCall {
       return; // cancelled while queued
     }
     Sandbox sandbox =
-        Optional.ofNullable(runner.ahead())
-            .flatMap(ahead -> ahead.take(program.language(), modules))
+        runner
+            .ahead()
+            .apply(program.language(), modules)
             .map(taken -> taken.onResult(result -> answer(runner, result)))
             .orElseGet(() -> runner.cold().apply(program));
     try {

@@ -8,8 +8,11 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
+import dev.cinchmcp.backend.WarmPool;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -18,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * Runs each program in a fresh gVisor sandbox on this machine ({@link Sandbox}); {@link #start}
  * returns in tens of milliseconds and the self-test ({@link GvisorProbe}) runs in the background.
  * At most {@link LocalSandboxSettings#maxConcurrent()} sandboxes run at once, the rest queue (their
- * time starts with their sandbox); sandboxes started ahead ({@link SandboxesAhead}) make a call pay
+ * time starts with their sandbox); sandboxes started ahead ({@link Sandbox#startAhead}; Python ones
+ * that imported a data program's modules: {@link DataSandboxes}), each used once, make a call pay
  * ~20 ms for Python here against ~280 ms cold. If the probe failed every call fails with {@link
  * RunFailure.Reason#SANDBOX_UNAVAILABLE}: code never runs outside gVisor.
  */
@@ -49,8 +54,10 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
   private final Set<Sandbox> running = ConcurrentHashMap.newKeySet();
 
-  // null without a pool, or until the self-test passed
-  private final SandboxesAhead ahead;
+  // Sandboxes started ahead (filled once the self-test passed): null without a pool; data ones
+  // null without a Python too.
+  private final WarmPool<Sandbox> pool;
+  private final DataSandboxes data;
 
   private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
     this.settings = settings;
@@ -64,35 +71,65 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       this.selfTest =
           GvisorProbe.selfTestAfter(
               selfTestAfter, prepared, settings, streamThreads, running, sandboxes);
-      this.ahead =
-          settings.poolSize() == 0
-              ? null
-              : new SandboxesAhead(settings, prepared, () -> selfTest.join().host(), streamThreads);
+      Supplier<SandboxHost> host = () -> selfTest.join().host(); // asked once the test passed
+      this.pool = settings.poolSize() == 0 ? null : plainPool(host);
+      this.data = pool == null || prepared.python().isEmpty() ? null : dataSandboxes(host);
       selfTest.thenAccept(
           test -> {
-            if (test.failure() == null && ahead != null) {
-              ahead.fill();
+            if (test.failure() == null && pool != null) {
+              pool.fill();
             }
           });
     } else {
       this.selfTest = CompletableFuture.completedFuture(null);
-      this.ahead = null;
+      this.pool = null;
+      this.data = null;
       log.warn("Local gVisor sandbox unavailable: {}", prepared.unusableReason());
     }
   }
 
+  private WarmPool<Sandbox> plainPool(Supplier<SandboxHost> host) {
+    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
+    for (Language language : Language.values()) {
+      if (prepared.host().runtimes().interpreter(language).isPresent()) {
+        sizes.put(language, settings.poolSize());
+      }
+    }
+    return new WarmPool<>(
+        sizes,
+        settings.poolIdleLimit(),
+        language -> Sandbox.startAhead(language, List.of(), settings, host.get(), streamThreads),
+        "cinchmcp-sandbox-pool");
+  }
+
+  private DataSandboxes dataSandboxes(Supplier<SandboxHost> host) {
+    return new DataSandboxes(
+        settings.poolSize(),
+        settings.poolIdleLimit(),
+        prepared.pythonDirs(),
+        modules ->
+            Sandbox.startAhead(Language.PYTHON, modules, settings, host.get(), streamThreads),
+        System::nanoTime);
+  }
+
+  /** A data sandbox when one imported only modules the program imports; else a plain one. */
+  private Optional<Sandbox> takeAhead(Language language, List<String> modules) {
+    return (data == null ? Optional.<Sandbox>empty() : data.take(modules))
+        .or(() -> pool == null ? Optional.empty() : pool.take(language));
+  }
+
   int dataWaiting() {
-    return ahead == null ? 0 : ahead.dataWaiting();
+    return data == null ? 0 : data.waiting();
   }
 
   /** How many sandboxes wait for {@code language} now (for tests and the benchmark). */
   public int waiting(Language language) {
-    return ahead == null ? 0 : ahead.waiting(language);
+    return pool == null ? 0 : pool.waiting(language);
   }
 
   /** Whether every language has its full count of sandboxes waiting (for tests). */
   public boolean poolFull() {
-    return ahead != null && ahead.full();
+    return pool != null && pool.full();
   }
 
   public static LocalSandboxRunner start(LocalSandboxSettings settings) {
@@ -175,12 +212,22 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     pending.add(future);
-    List<String> modules = ahead == null ? List.of() : ahead.callStarted(program);
+    // From now to its answer (it may wait for the self-test) no start ahead competes with it.
+    List<String> modules = data == null ? List.of() : data.modulesOf(program);
+    if (pool != null) {
+      pool.callStarted();
+    }
+    if (data != null) {
+      data.callStarted(modules);
+    }
     future.whenComplete(
         (result, error) -> {
           pending.remove(future);
-          if (ahead != null) {
-            ahead.callEnded();
+          if (pool != null) {
+            pool.callEnded();
+          }
+          if (data != null) {
+            data.callEnded();
           }
         });
     // A run that arrives before the self-test is done waits for it.
@@ -210,7 +257,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     LocalCall call = new LocalCall(program, modules, future, events);
     LocalCall.Shared runner =
         new LocalCall.Shared(
-            ahead,
+            this::takeAhead,
             running,
             cold -> Sandbox.cold(cold.language(), settings, host, streamThreads),
             this::stopping);
@@ -269,7 +316,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     for (Sandbox sandbox : running) { // a loop, not a lambda: a stop runs this cold
       sandbox.cancel();
     }
-    if (ahead != null && ahead.stopNow()) {
+    if ((pool != null && pool.stopNow()) | (data != null && data.stopNow())) {
       idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
     }
     if (prepared.usable() && prepared.host().fontCache().stop()) {
@@ -282,8 +329,11 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   @Override
   public void close() {
     killSandboxes(); // the clean-up below runs its runsc deletes to their end
-    if (ahead != null) {
-      ahead.close(); // what the waiting sandboxes left, removed
+    if (pool != null) {
+      pool.close(); // what the waiting sandboxes left, removed
+    }
+    if (data != null) {
+      data.close();
     }
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("local sandbox runner"));

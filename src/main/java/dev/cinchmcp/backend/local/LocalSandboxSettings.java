@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * @param runscEnvironment runsc's own environment (never the program's, which config.json writes
  *     from scratch): keeps the server's secrets away from runsc too
  * @param hostCgroups whether to use host cgroups when this user may make them
- * @param poolSize sandboxes per language started ahead of time (0: none; {@link SandboxesAhead})
+ * @param poolSize sandboxes per language started ahead of time (0: none; {@link
+ *     Sandbox#startAhead})
  * @param poolIdleLimit how long after the last call the waiting sandboxes are stopped
  * @param hostEtc the host's /etc ({@link HostEtc}); a planted tree in tests
  */
