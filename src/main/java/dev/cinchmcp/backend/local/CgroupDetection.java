@@ -124,13 +124,14 @@ final class CgroupDetection {
       }
       candidate = candidate.equals(mount) ? null : candidate.getParent();
     }
+    String why =
+        "no cgroup above " + own + " is owned by uid " + uid + " with memory, pids and cpu";
     return Result.unavailable(
-        "cgroup v2 is not delegated to this user here (no cgroup above "
-            + own
-            + " is owned by uid "
-            + uid
-            + " with memory, pids and cpu enabled): start the server from a systemd user session"
-            + " (for example systemd-run --user --scope -p Delegate=yes <command>), or as root");
+        "cgroup v2 is not delegated to this user here ("
+            + why
+            + " enabled): start the server from"
+            + " a systemd user session (for example systemd-run --user --scope -p Delegate=yes"
+            + " <command>), or as root");
   }
 
   private static boolean ownedBy(Path dir, int uid) {
@@ -160,11 +161,10 @@ final class CgroupDetection {
   }
 
   private static String rootNeeded(int uid, String path) {
-    return "this machine has cgroup v1, which only root can divide (uid "
-        + uid
-        + " may not write "
-        + path
-        + "): run the server as root for the memory, process and CPU limits";
+    String who = "(uid " + uid + " may not write " + path + ")";
+    return "this machine has cgroup v1, which only root can divide "
+        + who
+        + ": run the server as root for the memory, process and CPU limits";
   }
 
   private static Result proveByJoining(HostCgroups limits) {

@@ -85,22 +85,17 @@ final class GvisorProbe {
     SandboxRuntimes runtimes = SandboxRuntimes.find();
     if (runtimes.interpreter(Language.PYTHON).isEmpty()
         && runtimes.interpreter(Language.JAVASCRIPT).isEmpty()) {
-      return unusable(
-          "no interpreter the sandbox can see: "
-              + SandboxRuntimes.missingMessage(Language.PYTHON)
-              + "; "
-              + SandboxRuntimes.missingMessage(Language.JAVASCRIPT));
+      String python = SandboxRuntimes.missingMessage(Language.PYTHON);
+      String node = SandboxRuntimes.missingMessage(Language.JAVASCRIPT);
+      return unusable("no interpreter the sandbox can see: " + python + "; " + node);
     }
     StateDirectory.Prepared state;
     try {
       state = StateDirectory.prepare(settings.stateDir());
     } catch (IOException | RuntimeException e) {
-      return unusable(
-          "no private state directory could be made next to "
-              + settings.stateDir()
-              + " ("
-              + e.getMessage()
-              + "): set java.io.tmpdir or XDG_RUNTIME_DIR to a directory of this user's own");
+      String cause = settings.stateDir() + " (" + e.getMessage() + ")";
+      String fix = "set java.io.tmpdir or XDG_RUNTIME_DIR to a directory of this user's own";
+      return unusable("no private state directory could be made next to " + cause + ": " + fix);
     }
     CgroupDetection.Result cgroups =
         settings.hostCgroups() ? CgroupDetection.detect() : noCgroups();
@@ -248,15 +243,10 @@ final class GvisorProbe {
       try {
         RunResult result = run.run(program);
         if (!result.succeeded()) {
-          return new SelfTest(
-              "the gVisor self-test ("
-                  + language.wireName()
-                  + ") failed with exit code "
-                  + result.exitCode()
-                  + (result.timedOut() ? " (timed out)" : "")
-                  + ": "
-                  + result.stderr().text().strip().lines().findFirst().orElse("no output"),
-              host);
+          String how = result.exitCode() + (result.timedOut() ? " (timed out)" : "");
+          String said = result.stderr().text().strip().lines().findFirst().orElse("no output");
+          String test = "the gVisor self-test (" + language.wireName() + ")";
+          return new SelfTest(test + " failed with exit code " + how + ": " + said, host);
         }
         String inside = result.stdout().text().strip();
         String outside = prepared.versions().version(language).orElse(inside);
