@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Processes;
 import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
