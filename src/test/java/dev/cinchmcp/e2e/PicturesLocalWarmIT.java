@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Processes;
 import dev.cinchmcp.testkit.Requires;
 import java.time.Duration;
 import java.util.Map;
