@@ -108,6 +108,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private final EngineFacts facts;
   private final RuntimeChoice runtime;
   private final Images images;
+  private final ContainerRun.Parts parts;
   private final String problem;
   private final ContainersAtOnce atOnce;
   private final int poolSize;
@@ -127,7 +128,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     RuntimeChoice chosen = null;
     String why;
     try {
-      connected = reach(settings, timers);
+      connected =
+          EngineLocator.forThisMachine(settings.environment(), settings.osName()).connect(timers);
       learned = EngineFacts.of(connected, settings);
       chosen =
           RuntimeChoice.of(
@@ -136,7 +138,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
               learned.defaultRuntime(),
               RuntimeChoice.ownVm(settings.linuxHost(), learned.operatingSystem()));
       why = chosen.problem();
-    } catch (Unreachable e) {
+    } catch (EngineLocator.Unreachable e) {
       why = e.getMessage();
     } catch (IOException e) {
       why =
@@ -159,6 +161,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     this.containers =
         Executors.newFixedThreadPool(atOnce.count(), DaemonThreads.named("cinchmcp-engine"));
     this.images = connected == null ? null : new Images(connected, streams);
+    this.parts = new ContainerRun.Parts(connected, labels, settings, chosen, streams, images);
     this.poolSize = poolSize;
     this.pool = poolSize > 0 && problem == null ? newPool(poolSize) : null;
   }
@@ -168,9 +171,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     for (Language language : Language.values()) {
       sizes.put(language, perLanguage);
     }
-    WaitingContainer.Parts parts =
-        new WaitingContainer.Parts(
-            engine, labels, settings, runtime, streams, images, POOL_BUDGET, POOL_MAX_AGE);
     return new WarmPool<>(
         sizes,
         POOL_IDLE_LIMIT,
@@ -216,50 +216,12 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     ScheduledThreadPoolExecutor timer =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinchmcp-engine-ping"));
     try {
-      EngineLocator.Located located =
-          EngineLocator.forThisMachine(settings.environment(), settings.osName()).locate();
-      for (EngineAddress address : located.candidates()) {
-        if (Engine.answers(address, timer)) {
-          return Optional.of(address.toString());
-        }
-      }
-      return Optional.empty();
+      return EngineLocator.forThisMachine(settings.environment(), settings.osName())
+          .firstAnswering(timer)
+          .map(EngineAddress::toString);
     } finally {
       timer.shutdownNow();
     }
-  }
-
-  private static final class Unreachable extends IOException {
-    Unreachable(String message) {
-      super(message, null);
-    }
-  }
-
-  private static Engine reach(DockerSettings settings, ScheduledExecutorService timers)
-      throws IOException {
-    EngineLocator.Located located =
-        EngineLocator.forThisMachine(settings.environment(), settings.osName()).locate();
-    if (located.problem() != null) {
-      throw new Unreachable(located.problem());
-    }
-    List<String> tried = new ArrayList<>();
-    for (EngineAddress address : located.candidates()) {
-      if (Engine.answers(address, timers)) {
-        return Engine.connect(address, timers);
-      }
-      tried.add(address.toString());
-    }
-    if (tried.isEmpty()) {
-      throw new Unreachable(
-          "no container engine was found (no DOCKER_HOST, no Docker context, none of the usual"
-              + " sockets of Docker Desktop, OrbStack, Colima, Rancher Desktop or Podman): start"
-              + " one, or set DOCKER_HOST");
-    }
-    throw new Unreachable(
-        "no container engine answered at "
-            + String.join(", ", tried)
-            + ": start it (Docker Desktop, OrbStack, colima start, podman machine start), or check"
-            + " that this user may use its socket");
   }
 
   @Override
@@ -368,12 +330,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
           }
         });
     String image = settings.image(program.language());
-    String setting =
-        program.language() == Language.PYTHON
-            ? "CINCH_DOCKER_PYTHON_IMAGE"
-            : "CINCH_DOCKER_NODE_IMAGE";
     images
-        .ensure(image, setting, events)
+        .ensure(image, DockerSettings.imageSetting(program.language()), events)
         .whenComplete(
             (version, error) -> {
               if (error != null) {
@@ -442,8 +400,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   private ContainerRun newRun(Program program, WaitingContainer waiting) {
-    return new ContainerRun(
-        program, engine, labels, settings, runtime, streams, images::forget, waiting);
+    return new ContainerRun(program, parts, waiting);
   }
 
   private void execute(
@@ -530,7 +487,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     }
     List<CompletableFuture<Void>> kills = new ArrayList<>();
     for (ContainerRun run : running) {
-      kills.add(run.killWithin(ContainerRun.REMOVE_LIMIT, streams));
+      kills.add(run.killWithin(streams));
     }
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("docker runner"));

@@ -11,15 +11,25 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Engine API calls this backend makes, on one engine at one negotiated version. Each call is
- * one exchange on a fresh connection; the answers are read with Jackson's tree model (small JSON).
+ * one exchange on a fresh connection; the answers are read with Jackson's tree model (small JSON),
+ * through {@link #JSON}, the package's one mapper.
  */
 final class Engine {
 
   static final ObjectMapper JSON = new ObjectMapper();
+
+  private static final Logger log = LoggerFactory.getLogger(Engine.class);
+
+  /** How long a kill or a removal may take before it is given up on. */
+  static final Duration REMOVE_LIMIT = Duration.ofSeconds(10);
 
   /** Control calls (create, start, remove, inspect) on an engine that is slow for a moment. */
   static final Duration CONTROL = Duration.ofSeconds(30);
@@ -243,6 +253,55 @@ final class Engine {
     }
     JsonNode error = JSON.readTree(answer.body()).path("Error");
     return error.isMissingNode() || error.isNull() || error.path("Message").asText().isEmpty();
+  }
+
+  /** {@link #remove}, a failure only logged. */
+  void removeQuietly(String id, String name) {
+    try {
+      remove(id, REMOVE_LIMIT);
+    } catch (IOException e) {
+      log.debug("Container {} could not be removed: {}", name, e.toString());
+    }
+  }
+
+  /** {@link #removeQuietly} on {@code executor}; a closing runner's kills and sweep cover it. */
+  void removeInBackground(String id, String name, Executor executor) {
+    try {
+      executor.execute(() -> removeQuietly(id, name));
+    } catch (RejectedExecutionException e) {
+      // closing: AutoRemove, the runner's kills and the next start's sweep cover it
+    }
+  }
+
+  /** {@link #kill}, even from an interrupted thread; a failure only logged. */
+  void killQuietly(String id, String name) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      kill(id, REMOVE_LIMIT);
+    } catch (IOException e) {
+      log.debug("Killing container {} failed: {}", name, e.toString());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * {@link #sendRemove}, even from an interrupted thread (a pool that stops); a failure only
+   * logged. No lambda: a stop on a signal runs this cold.
+   */
+  void sendRemoveQuietly(String id, String name) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      sendRemove(id);
+    } catch (IOException e) {
+      log.debug("Removing container {} failed: {}", name, e.toString());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** The time left before {@code deadline}; none left is a time-out. */

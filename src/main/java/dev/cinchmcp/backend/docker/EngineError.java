@@ -1,7 +1,6 @@
 package dev.cinchmcp.backend.docker;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 
 /**
@@ -9,8 +8,6 @@ import java.io.IOException;
  * {@code message}, which says what it refused and why).
  */
 final class EngineError extends IOException {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final int status;
   private final String engineMessage;
@@ -24,7 +21,7 @@ final class EngineError extends IOException {
   static EngineError of(int status, String body, String request) {
     String message = body.strip();
     try {
-      JsonNode node = JSON.readTree(body);
+      JsonNode node = Engine.JSON.readTree(body);
       if (node != null && node.hasNonNull("message")) {
         message = node.get("message").asText();
       }

@@ -7,12 +7,10 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -42,18 +40,7 @@ final class WaitingContainer implements StartedSandbox {
   /** How long a start may take before it is given up (runsc here: ~0.5-1.5 s). */
   private static final long READY_TIMEOUT_SECONDS = 30;
 
-  /** What a cold run would need that a container started ahead of time shares with it. */
-  record Parts(
-      Engine engine,
-      Labels labels,
-      DockerSettings settings,
-      RuntimeChoice runtime,
-      ExecutorService streams,
-      Images images,
-      Duration budget,
-      Duration maxAge) {}
-
-  private final Parts parts;
+  private final ContainerRun.Parts parts;
   private final Language language;
   private final String name;
   private final String id;
@@ -73,7 +60,7 @@ final class WaitingContainer implements StartedSandbox {
   private volatile boolean handedOver;
 
   private WaitingContainer(
-      Parts parts,
+      ContainerRun.Parts parts,
       Language language,
       String name,
       String id,
@@ -93,7 +80,7 @@ final class WaitingContainer implements StartedSandbox {
    * an image the engine does not have yet is pulled by the first call that needs it, and only then
    * is a container started ahead from it.
    */
-  static WaitingContainer start(Language language, Parts parts) throws IOException {
+  static WaitingContainer start(Language language, ContainerRun.Parts parts) throws IOException {
     String image = parts.settings().image(language);
     if (!parts.images().present(image)) {
       throw new IOException("the image " + image + " is not here yet (its first call pulls it)");
@@ -114,7 +101,7 @@ final class WaitingContainer implements StartedSandbox {
                   parts.runtime().runtime(),
                   parts.runtime().gvisor(),
                   parts.labels().labels(),
-                  parts.budget()));
+                  DockerRunner.POOL_BUDGET));
       attach = engine.attach(id);
       exitWait = engine.awaitExit(id);
       engine.start(id);
@@ -128,8 +115,10 @@ final class WaitingContainer implements StartedSandbox {
       if (exitWait != null) {
         exitWait.close();
       }
-      if (id != null) {
-        removeAfterFailedStart(parts, id, name);
+      if (id != null && Thread.currentThread().isInterrupted()) {
+        engine.sendRemoveQuietly(id, name); // the pool stops: the process is about to end
+      } else if (id != null) {
+        engine.removeInBackground(id, name, parts.streams());
       }
       throw e;
     }
@@ -201,11 +190,7 @@ final class WaitingContainer implements StartedSandbox {
             "the container ended before its interpreter was up"
                 + (said.isEmpty() ? "" : ": " + said.toString().strip()));
       }
-      int length =
-          ((head[4] & 0xff) << 24)
-              | ((head[5] & 0xff) << 16)
-              | ((head[6] & 0xff) << 8)
-              | (head[7] & 0xff);
+      int length = ByteBuffer.wrap(head, 4, 4).getInt();
       byte[] payload = in.readNBytes(Math.min(length, 64 * 1024));
       in.skipNBytes(length - payload.length);
       if (head[0] == 1 && payload.length > 0) {
@@ -236,7 +221,7 @@ final class WaitingContainer implements StartedSandbox {
   public boolean usable() {
     return !gone
         && !nextHead.isDone()
-        && System.nanoTime() - startedNanos < parts.maxAge().toNanos();
+        && System.nanoTime() - startedNanos < DockerRunner.POOL_MAX_AGE.toNanos();
   }
 
   /**
@@ -280,7 +265,7 @@ final class WaitingContainer implements StartedSandbox {
     gone = true;
     attach.close();
     exitWait.close();
-    sendRemoveUninterrupted(parts.engine(), id, name);
+    parts.engine().sendRemoveQuietly(id, name);
   }
 
   /**
@@ -292,49 +277,6 @@ final class WaitingContainer implements StartedSandbox {
     gone = true;
     attach.close();
     exitWait.close();
-    removeInBackground(parts, id, name);
-  }
-
-  private static void removeInBackground(Parts parts, String id, String name) {
-    try {
-      parts
-          .streams()
-          .execute(
-              () -> {
-                try {
-                  parts.engine().remove(id, ContainerRun.REMOVE_LIMIT);
-                } catch (IOException e) {
-                  log.debug("Container {} could not be removed: {}", name, e.toString());
-                }
-              });
-    } catch (RejectedExecutionException e) {
-      // closing: its launcher exits as its attach closed, and the next start's sweep takes the rest
-    }
-  }
-
-  /**
-   * A start that failed: removed in the background, or, when the pool is stopping (its thread
-   * interrupted, the process about to end), by a forced removal written at once.
-   */
-  private static void removeAfterFailedStart(Parts parts, String id, String name) {
-    if (Thread.currentThread().isInterrupted()) {
-      sendRemoveUninterrupted(parts.engine(), id, name);
-    } else {
-      removeInBackground(parts, id, name);
-    }
-  }
-
-  /** Writes a forced removal, even from a thread that was interrupted (a pool that stops). */
-  private static void sendRemoveUninterrupted(Engine engine, String id, String name) {
-    boolean interrupted = Thread.interrupted();
-    try {
-      engine.sendRemove(id);
-    } catch (IOException e) {
-      log.debug("Removing container {} failed: {}", name, e.toString());
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    parts.engine().removeInBackground(id, name, parts.streams());
   }
 }
