@@ -2,7 +2,6 @@ package dev.cinchmcp.backend.docker;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
@@ -10,13 +9,9 @@ import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.WarmPool;
-import dev.cinchmcp.config.DockerOptions;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -34,23 +29,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs each program in a fresh container of a Docker-compatible engine (Docker Engine, Docker
- * Desktop, OrbStack, Colima, Rancher Desktop, Podman): found as {@link EngineLocator} says, spoken
- * to at a negotiated API version, with the walls of {@link ContainerSpec} and the runtime of {@link
- * RuntimeChoice} (gVisor when the engine offers it).
+ * Desktop, OrbStack, Colima, Rancher Desktop, Podman): found by {@link EngineLocator}, with the
+ * walls of {@link ContainerSpec} and the runtime of {@link RuntimeChoice} (gVisor when offered).
  *
- * <p>{@link #start} reaches the engine at once (a few local requests: ping, version, info, the
- * images), so the ready line and the tool's description say which engine, runtime and limits hold;
- * what dead servers left behind is removed in the background. At most {@link
- * DockerSettings#maxConcurrent()} containers run at once, fewer on a small machine whose kernel
- * they share ({@link ContainersAtOnce}); the rest queue. A pool of containers started ahead of time
- * ({@link WaitingContainer}) takes the container's start off a call; it refills only while no call
- * runs, and is emptied after {@link #POOL_IDLE_LIMIT} without a call.
+ * <p>{@link #start} reaches the engine at once (ping, version, info, the images), so the ready line
+ * and the tool's description say which engine, runtime and limits hold; what dead servers left is
+ * removed in the background. At most {@link ContainersAtOnce} containers run at once; the rest
+ * queue. Containers started ahead of time ({@link WaitingContainer}) take the start off a call.
  *
- * <p>{@link #close()} is quick: it asks the engine to kill every running container (the engine then
- * removes it, {@code AutoRemove}) and waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers;
- * {@link #stopNow()}, on a signal, only writes each forced removal. A container whose removal never
- * reached the engine is ended by its backstop ({@code timeout} inside it, one second after the wall
- * clock); the next server's sweep takes anything else.
+ * <p>{@link #close()} asks the engine to kill every running container ({@code AutoRemove} then
+ * removes it) and waits at most {@value #CLOSE_WAIT_MILLIS} ms; {@link #stopNow()}, on a signal,
+ * only writes each forced removal. What never reached the engine is ended by its backstop ({@code
+ * timeout} inside it, one second after the wall clock), and the next server's sweep.
  */
 public final class DockerRunner implements CodeRunner, AutoCloseable {
 
@@ -59,41 +49,12 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DockerRunner.class);
 
   /**
-   * How long a close waits for its kills' answers ({@link #close()}; a stop on a signal, {@link
-   * #stopNow()}, only writes them, which takes a few ms). The engine carries out a kill it has
-   * received whether or not the server is still there to read the answer (measured with four gVisor
-   * containers and the server halting at once after sending: none left in 8 stops with the cancel
-   * path turned off, nor in 40 benchmark stops), and it answers only once the container has ended,
-   * 50-150 ms later with gVisor.
+   * How long a close waits for its kills' answers. The engine carries out a kill it has received
+   * whether or not the server is still there to read the answer (four gVisor containers, the server
+   * halting at once after sending: none left in 8 stops, nor in 40 benchmark stops), and it answers
+   * only once the container has ended, 50-150 ms later with gVisor.
    */
   static final long CLOSE_WAIT_MILLIS = 100;
-
-  /**
-   * How long after the last call the containers started ahead of time are removed, so that an idle
-   * server holds nothing in the engine (as the local backend's pool).
-   */
-  static final Duration POOL_IDLE_LIMIT = Duration.ofMinutes(10);
-
-  /**
-   * How long a container started ahead may wait for its program before its own backstop ends it
-   * ({@link ContainerSpec#waiting}): the idle limit and a margin. It matters only where the end of
-   * this server does not reach the container (see {@link WaitingContainer}).
-   */
-  static final Duration POOL_BUDGET = POOL_IDLE_LIMIT.plusMinutes(5);
-
-  /** The oldest a waiting container may be when it is handed a program: well within its budget. */
-  static final Duration POOL_MAX_AGE = POOL_IDLE_LIMIT.plusMinutes(2);
-
-  /**
-   * How long a call waits for a container of its language that is being started ahead, rather than
-   * start another: that start is under way (its create and start paid), so it is ready sooner than
-   * a fresh one would be (with gVisor a start takes ~0.3-1 s here, longer than a model's pause
-   * between two calls can be).
-   */
-  static final Duration POOL_START_WAIT = Duration.ofSeconds(3);
-
-  /** How long a close waits for a start under way (runc ~0.1-0.3 s here, runsc ~0.3-1 s). */
-  static final Duration POOL_CLOSE_WAIT = Duration.ofSeconds(2);
 
   private final DockerSettings settings;
   private final ScheduledExecutorService timers;
@@ -163,19 +124,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     this.images = connected == null ? null : new Images(connected, streams);
     this.parts = new ContainerRun.Parts(connected, labels, settings, chosen, streams, images);
     this.poolSize = poolSize;
-    this.pool = poolSize > 0 && problem == null ? newPool(poolSize) : null;
-  }
-
-  private WarmPool<WaitingContainer> newPool(int perLanguage) {
-    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
-    for (Language language : Language.values()) {
-      sizes.put(language, perLanguage);
-    }
-    return new WarmPool<>(
-        sizes,
-        POOL_IDLE_LIMIT,
-        language -> WaitingContainer.start(language, parts),
-        "cinchmcp-engine-pool");
+    this.pool = poolSize > 0 && problem == null ? WaitingContainer.pool(poolSize, parts) : null;
   }
 
   /**
@@ -201,11 +150,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
           runner.streams);
     }
     return runner;
-  }
-
-  /** How many containers wait for {@code language} now (for tests and the benchmark's checks). */
-  public int waiting(Language language) {
-    return pool == null ? 0 : pool.waiting(language);
   }
 
   /**
@@ -291,23 +235,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         + limits()
         + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe())
         + "; "
-        + poolSummary();
-  }
-
-  /** For the ready line and {@code --check}: the containers started ahead of time. */
-  String poolSummary() {
-    if (poolSize == 0) {
-      return "no containers started ahead of time (" + DockerOptions.POOL + "=0)";
-    }
-    return poolSize
-        + (poolSize == 1 ? " container" : " containers")
-        + " per language started ahead of time (~"
-        + (runtime != null && runtime.gvisor() ? "17-20 MB" : "3-6 MB")
-        + " each while idle, as the engine counts it, no CPU; removed after "
-        + POOL_IDLE_LIMIT.toMinutes()
-        + " idle minutes; "
-        + DockerOptions.POOL
-        + "=0 turns this off)";
+        + WaitingContainer.describePool(poolSize, runtime.gvisor());
   }
 
   @Override
@@ -390,7 +318,9 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       return; // cancelled while queued
     }
     Optional<WaitingContainer> waiting =
-        pool == null ? Optional.empty() : pool.take(program.language(), POOL_START_WAIT);
+        pool == null
+            ? Optional.empty()
+            : pool.take(program.language(), WaitingContainer.START_WAIT);
     try {
       execute(newRun(program, waiting.orElse(null)), current, future, events);
     } catch (ContainerRun.HandOverFailed e) {
@@ -483,7 +413,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       // Waiting containers: removed. A start under way is not cut off (a create whose answer is
       // lost leaves a container nobody knows of): it is waited for, briefly, and removes its
       // container itself once it sees the pool closed.
-      pool.closeLetStartFinish(POOL_CLOSE_WAIT);
+      pool.closeLetStartFinish(WaitingContainer.CLOSE_WAIT);
     }
     List<CompletableFuture<Void>> kills = new ArrayList<>();
     for (ContainerRun run : running) {

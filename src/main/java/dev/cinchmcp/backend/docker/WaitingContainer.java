@@ -2,6 +2,8 @@ package dev.cinchmcp.backend.docker;
 
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.StartedSandbox;
+import dev.cinchmcp.backend.WarmPool;
+import dev.cinchmcp.config.DockerOptions;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -9,6 +11,9 @@ import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +41,27 @@ import org.slf4j.LoggerFactory;
 final class WaitingContainer implements StartedSandbox {
 
   private static final Logger log = LoggerFactory.getLogger(WaitingContainer.class);
+
+  /** How long after the last call the waiting containers are removed: an idle server holds none. */
+  static final Duration IDLE_LIMIT = Duration.ofMinutes(10);
+
+  /**
+   * How long one may wait for its program before its own backstop ends it ({@link
+   * ContainerSpec#waiting}); it matters only where the end of this server does not reach it.
+   */
+  static final Duration BUDGET = IDLE_LIMIT.plusMinutes(5);
+
+  /** The oldest one may be when it is handed a program: well within its budget. */
+  static final Duration MAX_AGE = IDLE_LIMIT.plusMinutes(2);
+
+  /**
+   * How long a call waits for a start under way rather than start another: it is ready sooner than
+   * a fresh one would be (with gVisor a start takes ~0.3-1 s here).
+   */
+  static final Duration START_WAIT = Duration.ofSeconds(3);
+
+  /** How long a close waits for a start under way (runc ~0.1-0.3 s here, runsc ~0.3-1 s). */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
 
   /** How long a start may take before it is given up (runsc here: ~0.5-1.5 s). */
   private static final long READY_TIMEOUT_SECONDS = 30;
@@ -101,7 +127,7 @@ final class WaitingContainer implements StartedSandbox {
                   parts.runtime().runtime(),
                   parts.runtime().gvisor(),
                   parts.labels().labels(),
-                  DockerRunner.POOL_BUDGET));
+                  BUDGET));
       attach = engine.attach(id);
       exitWait = engine.awaitExit(id);
       engine.start(id);
@@ -122,6 +148,32 @@ final class WaitingContainer implements StartedSandbox {
       }
       throw e;
     }
+  }
+
+  /** {@code perLanguage} containers per language, started from images the engine has. */
+  static WarmPool<WaitingContainer> pool(int perLanguage, ContainerRun.Parts parts) {
+    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
+    for (Language language : Language.values()) {
+      sizes.put(language, perLanguage);
+    }
+    return new WarmPool<>(
+        sizes, IDLE_LIMIT, language -> start(language, parts), "cinchmcp-engine-pool");
+  }
+
+  /** For the ready line and {@code --check}: the containers started ahead of time. */
+  static String describePool(int poolSize, boolean gvisor) {
+    if (poolSize == 0) {
+      return "no containers started ahead of time (" + DockerOptions.POOL + "=0)";
+    }
+    return poolSize
+        + (poolSize == 1 ? " container" : " containers")
+        + " per language started ahead of time (~"
+        + (gvisor ? "17-20 MB" : "3-6 MB")
+        + " each while idle, as the engine counts it, no CPU; removed after "
+        + IDLE_LIMIT.toMinutes()
+        + " idle minutes; "
+        + DockerOptions.POOL
+        + "=0 turns this off)";
   }
 
   String id() {
@@ -219,9 +271,7 @@ final class WaitingContainer implements StartedSandbox {
 
   @Override
   public boolean usable() {
-    return !gone
-        && !nextHead.isDone()
-        && System.nanoTime() - startedNanos < DockerRunner.POOL_MAX_AGE.toNanos();
+    return !gone && !nextHead.isDone() && System.nanoTime() - startedNanos < MAX_AGE.toNanos();
   }
 
   /**
