@@ -1,6 +1,5 @@
 package dev.cinchmcp.backend.docker;
 
-import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
@@ -8,7 +7,6 @@ import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -188,9 +186,13 @@ final class ContainerRun {
       }
       return result(ending, status, output, durationMs);
     } catch (EngineError e) {
-      throw failure(e);
+      String image = settings.image(program.language());
+      if (e.imageGone()) {
+        parts.images().forget(image); // removed since it was looked for: the next run looks again
+      }
+      throw e.runFailure(image, program.language());
     } catch (IOException e) {
-      throw engineFailed("at " + engine.address().uri() + " could not run the program", e);
+      throw EngineError.failed("at " + engine.address().uri() + " could not run the program", e);
     } finally {
       closeStreams();
       if (!gone && id != null && !closing) {
@@ -265,7 +267,7 @@ final class ContainerRun {
       if (cancelled) {
         return SandboxEnding.CANCELLED;
       }
-      throw engineFailed("stopped answering while the program ran", e.getCause());
+      throw EngineError.failed("stopped answering while the program ran", e.getCause());
     } catch (InterruptedException e) {
       // Nothing interrupts a run but a JVM that ends; the container is left to its kill.
       Thread.currentThread().interrupt();
@@ -376,55 +378,6 @@ final class ContainerRun {
     if (w != null) {
       w.close();
     }
-  }
-
-  /** The engine failed ({@code what}) and said {@code cause}: it may not be running. */
-  private static RunFailure engineFailed(String what, Throwable cause) {
-    return new RunFailure(
-        RunFailure.Reason.SANDBOX_FAILED,
-        "The container engine "
-            + what
-            + " ("
-            + cause.getMessage()
-            + "). Check that the engine is running (docker info), then try again.");
-  }
-
-  private RunFailure failure(EngineError e) {
-    String image = parts.settings().image(program.language());
-    String said = e.engineMessage().toLowerCase(Locale.ROOT);
-    if (e.status() == 404 && said.contains("image")) {
-      parts.images().forget(image); // removed since it was looked for: the next run looks again
-      return new RunFailure(
-          RunFailure.Reason.IMAGE_GONE,
-          "The container engine has no image "
-              + image
-              + " any more ("
-              + e.engineMessage()
-              + "). Nothing was run. Try again: the next run pulls it (or tell the user to run"
-              + " docker pull "
-              + image
-              + ").");
-    }
-    if (said.contains("executable file not found") || said.contains("no such file or directory")) {
-      boolean python = program.language() == Language.PYTHON;
-      return new RunFailure(
-          RunFailure.Reason.IMAGE_UNUSABLE,
-          "The image "
-              + image
-              + " cannot run programs here ("
-              + e.engineMessage()
-              + "): it needs "
-              + (python ? "python3" : "node")
-              + " and timeout (coreutils or busybox) on its PATH. Nothing was run. Tell the user to"
-              + " set "
-              + DockerSettings.imageSetting(program.language())
-              + " to such an image, e.g. the default.");
-    }
-    return new RunFailure(
-        RunFailure.Reason.ENGINE_REFUSED,
-        "The container engine refused the run ("
-            + e.getMessage()
-            + "). Nothing was run. Tell the user; --check shows the engine's set-up.");
   }
 
   private static void awaitOutput(Future<?> reader) {

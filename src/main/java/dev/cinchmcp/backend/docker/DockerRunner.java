@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -128,10 +129,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * Reaches the engine and learns what it offers; returns a runner either way ({@link #usable()}
-   * says whether it can run code). Leftovers of dead servers are removed after {@code after}; then
-   * {@code poolSize} containers per language are started ahead of time (from images the engine has:
-   * none is pulled for them).
+   * Reaches the engine and learns what it offers; returns a runner either way ({@link #usable()}).
+   * Leftovers of dead servers are removed after {@code after}, then the pool is filled.
    */
   public static DockerRunner start(
       DockerSettings settings, int poolSize, CompletableFuture<?> after) {
@@ -263,10 +262,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         .whenComplete(
             (version, error) -> {
               if (error != null) {
-                Throwable cause =
-                    error instanceof java.util.concurrent.CompletionException
-                        ? error.getCause()
-                        : error;
+                Throwable cause = error instanceof CompletionException ? error.getCause() : error;
                 future.completeExceptionally(
                     cause instanceof RunFailure failure ? failure : unavailable(cause.toString()));
               } else {
@@ -277,10 +273,9 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   private void submit(Program program, CompletableFuture<RunResult> future, RunListener events) {
-    // Which run (a container started ahead, or a fresh one) is known only once a slot is free.
+    // Which run it is (started ahead or fresh) is known once a slot is free.
     AtomicReference<ContainerRun> current = new AtomicReference<>();
-    // Made now: a stop on a signal cancels every call, and linking a lambda then, cold, would cost
-    // the stop a few ms.
+    // Made now: a stop on a signal cancels every call, and linking a lambda then would cost ms.
     Runnable cancel =
         () -> {
           ContainerRun run = current.get();
@@ -305,9 +300,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * In a container started ahead of time when the pool has one for the language, else in a fresh
-   * one; a waiting container that turns out to be gone before it took the program (the engine
-   * restarted meanwhile, say) leaves the program to a fresh one.
+   * In a container started ahead of time when the pool has one, else in a fresh one, which also
+   * takes the program of a waiting container that was gone before it took it.
    */
   private void execute(
       Program program,
@@ -317,20 +311,16 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     if (future.isDone()) {
       return; // cancelled while queued
     }
-    Optional<WaitingContainer> waiting =
+    WaitingContainer waiting =
         pool == null
-            ? Optional.empty()
-            : pool.take(program.language(), WaitingContainer.START_WAIT);
+            ? null
+            : pool.take(program.language(), WaitingContainer.START_WAIT).orElse(null);
     try {
-      execute(newRun(program, waiting.orElse(null)), current, future, events);
+      execute(new ContainerRun(program, parts, waiting), current, future, events);
     } catch (ContainerRun.HandOverFailed e) {
       log.debug("A container started ahead could not take its program: {}", e.getMessage());
-      execute(newRun(program, null), current, future, events);
+      execute(new ContainerRun(program, parts, null), current, future, events);
     }
-  }
-
-  private ContainerRun newRun(Program program, WaitingContainer waiting) {
-    return new ContainerRun(program, parts, waiting);
   }
 
   private void execute(
@@ -378,12 +368,9 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * A stop on a signal: the forced removals must reach the engine before the process ends, and no
-   * more. The engine answers one only once the container has ended (with gVisor 50-150 ms after),
-   * and it carries it out without anyone waiting for that answer. So each is only written, from
-   * this thread, one after the other (see {@link ContainerRun#sendRemoveNow} for a start under
-   * way). Nothing else: the process ends next, and on a machine its containers keep busy, every
-   * thread woken and every class or lambda linked here delays that end.
+   * A stop on a signal: each forced removal is only written, from this thread (the engine carries
+   * it out unread). Nothing else: the process ends next, and every thread woken and every class or
+   * lambda linked here delays that end on a machine its containers keep busy.
    */
   @Override
   public boolean stopNow() {
@@ -398,11 +385,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return idle;
   }
 
-  /**
-   * Stops taking runs, asks the engine to kill and remove every running container, fails every
-   * unfinished future, and returns within about {@value #CLOSE_WAIT_MILLIS} ms (see the class
-   * comment for what covers a removal not confirmed by then).
-   */
+  /** Stops taking runs, kills every running container, fails every unfinished call. */
   @Override
   public void close() {
     // No interrupts: a run cut off in the middle of its create or start request could leave a
@@ -410,9 +393,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     closed = true;
     containers.shutdown();
     if (pool != null) {
-      // Waiting containers: removed. A start under way is not cut off (a create whose answer is
-      // lost leaves a container nobody knows of): it is waited for, briefly, and removes its
-      // container itself once it sees the pool closed.
+      // A start under way is not cut off (a create whose answer is lost leaves a container nobody
+      // knows of): it is waited for, briefly, and removes its container once it sees the close.
       pool.closeLetStartFinish(WaitingContainer.CLOSE_WAIT);
     }
     List<CompletableFuture<Void>> kills = new ArrayList<>();

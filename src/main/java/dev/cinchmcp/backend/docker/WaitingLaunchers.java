@@ -178,11 +178,8 @@ final class WaitingLaunchers {
         "  fs.writeFileSync('" + ContainerSpec.CODE_DIR + "/main.js', program);",
         "  process.kill(1, 'SIGCONT');", // the backstop counts from now
         "  fs.writeSync(1, '\\x06');",
-        "  const waited = process.uptime() - waitFrom;",
-        "  const realUptime = process.uptime;",
-        "  process.uptime = function uptime() {",
-        "    return realUptime.call(process) - waited;",
-        "  };",
+        "  const waited = process.uptime() - waitFrom, realUptime = process.uptime;",
+        "  process.uptime = function uptime() { return realUptime.call(process) - waited; };",
         // The end mark once the 'exit' event has run (every listener of the program's included),
         // so that the server answers then, not once the engine has taken the container down. Not
         // after an uncaught exception: Node prints it after 'exit', and the engine's status is
