@@ -61,15 +61,12 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private final ScheduledExecutorService timers;
   private final ExecutorService containers;
   private final ExecutorService streams;
-  private final Labels labels = Labels.ofThisProcess();
   private final Set<ContainerRun> running = ConcurrentHashMap.newKeySet();
   // Set before the kills look at `running`; a run checks it after joining `running`.
   private volatile boolean closed;
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
-  private final Engine engine;
   private final EngineFacts facts;
   private final RuntimeChoice runtime;
-  private final Images images;
   private final ContainerRun.Parts parts;
   private final String problem;
   private final ContainersAtOnce atOnce;
@@ -93,12 +90,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       connected =
           EngineLocator.forThisMachine(settings.environment(), settings.osName()).connect(timers);
       learned = EngineFacts.of(connected, settings);
-      chosen =
-          RuntimeChoice.of(
-              settings.runtime(),
-              learned.runtimes(),
-              learned.defaultRuntime(),
-              RuntimeChoice.ownVm(settings.linuxHost(), learned.operatingSystem()));
+      chosen = learned.runtime(settings);
       why = chosen.problem();
     } catch (EngineLocator.Unreachable e) {
       why = e.getMessage();
@@ -109,7 +101,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
               + " failed: "
               + e.getMessage();
     }
-    this.engine = connected;
     this.facts = learned;
     this.runtime = chosen;
     this.problem = why;
@@ -118,12 +109,17 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
             settings.maxConcurrent(),
             settings.cpuShare(),
             Runtime.getRuntime().availableProcessors(),
-            learned != null
-                && !RuntimeChoice.ownVm(settings.linuxHost(), learned.operatingSystem()));
+            learned != null && !learned.ownVm(settings));
     this.containers =
         Executors.newFixedThreadPool(atOnce.count(), DaemonThreads.named("cinchmcp-engine"));
-    this.images = connected == null ? null : new Images(connected, streams);
-    this.parts = new ContainerRun.Parts(connected, labels, settings, chosen, streams, images);
+    this.parts =
+        new ContainerRun.Parts(
+            connected,
+            Labels.ofThisProcess(),
+            settings,
+            chosen,
+            streams,
+            connected == null ? null : new Images(connected, streams));
     this.poolSize = poolSize;
     this.pool = poolSize > 0 && problem == null ? WaitingContainer.pool(poolSize, parts) : null;
   }
@@ -138,7 +134,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     if (runner.usable()) {
       after.thenRunAsync(
           () -> {
-            int removed = runner.labels.sweep(runner.engine);
+            int removed = runner.parts.labels().sweep(runner.parts.engine());
             if (removed > 0) {
               log.info("Removed {} container(s) left by servers that are gone", removed);
             }
@@ -257,10 +253,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
           }
         });
     String image = settings.image(program.language());
-    images
+    parts
+        .images()
         .ensure(image, DockerSettings.imageSetting(program.language()), events)
         .whenComplete(
-            (version, error) -> {
+            (done, error) -> {
               if (error != null) {
                 Throwable cause = error instanceof CompletionException ? error.getCause() : error;
                 future.completeExceptionally(

@@ -23,20 +23,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A container started ahead of time, its interpreter up and waiting for one program ({@link
- * WaitingLaunchers}). It is made exactly as a cold run's container is ({@link
- * ContainerSpec#waiting}: the same walls, fixed at create), attached and asked for its exit before
- * its start, as a cold run does; at hand-over the program goes down the open attach stream, and
- * nothing else is asked of the engine until the run is over. {@link ContainerRun} then runs it as
- * it runs a cold one.
+ * WaitingLaunchers}): made, attached and asked for its exit as a cold run's container is ({@link
+ * ContainerSpec#waiting}: the same walls); at hand-over the program goes down the open attach
+ * stream, and {@link ContainerRun} runs it as it runs a cold one.
  *
- * <p>How it ends when it is not used: closing the attach connection (this server's end, whether
- * closed here or by the kernel when the server dies, SIGKILL included) gives the launcher
- * end-of-file, and it exits at once; the engine then removes the container ({@code AutoRemove}).
- * Where that does not happen (an engine that keeps stdin open after its client is gone), {@code
- * timeout} as PID 1 ends it once its waiting budget is spent, and the next server's sweep removes
- * what is left (its label names this server). While it waits, one thread reads its attach stream:
- * an end there (the engine restarted, the container killed) makes it unusable at once, so a call
- * never gets a dead one.
+ * <p>Unused, it ends when its attach connection closes (here, or by the kernel when the server
+ * dies, SIGKILL included): the launcher reads end-of-file and exits, and {@code AutoRemove} takes
+ * the container. Where an engine keeps stdin open, {@code timeout} as PID 1 ends it after {@link
+ * #BUDGET}, and the next server's sweep removes it. While it waits, one thread reads its attach
+ * stream: an end there (the engine restarted, say) makes it unusable at once.
  */
 final class WaitingContainer implements StartedSandbox {
 
