@@ -33,14 +33,7 @@ class DockerLimitsIT {
     env.put("CINCH_SANDBOX_CPUS", "1");
     try (JarProcess jar = JarProcess.start(env)) {
       jar.initialize();
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
-      String description =
-          jar.awaitReply("list", Duration.ofSeconds(30))
-              .path("result")
-              .path("tools")
-              .get(0)
-              .path("description")
-              .asText();
+      String description = LimitReplies.toolDescription(jar);
       assertTrue(
           description.contains(
               "2 seconds, 128 MB of memory (gVisor's own share included), 64 processes, 1 CPU"),

@@ -7,7 +7,6 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
-import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.WarmPool;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -197,15 +196,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
 
   /** The limits that hold, for the tool's description. */
   public String limits() {
-    return settings.wallClock().toSeconds()
-        + " seconds, "
-        + settings.memoryMebibytes()
-        + " MB of memory"
-        + (runtime != null && runtime.gvisor() ? " (gVisor's own share included)" : "")
-        + ", "
-        + settings.maxProcesses()
-        + " processes, "
-        + SandboxFacts.cpuShare(settings.cpuShare());
+    return settings.limits(runtime != null && runtime.gvisor());
   }
 
   /** The wall clock a run is stopped at. */

@@ -62,7 +62,6 @@ final class WaitingContainer implements StartedSandbox {
   private static final long READY_TIMEOUT_SECONDS = 30;
 
   private final ContainerRun.Parts parts;
-  private final Language language;
   private final String name;
   private final String id;
   private final EngineConnection attach;
@@ -82,13 +81,11 @@ final class WaitingContainer implements StartedSandbox {
 
   private WaitingContainer(
       ContainerRun.Parts parts,
-      Language language,
       String name,
       String id,
       EngineConnection attach,
       EngineHttp.Streaming exitWait) {
     this.parts = parts;
-    this.language = language;
     this.name = name;
     this.id = id;
     this.attach = attach;
@@ -126,7 +123,7 @@ final class WaitingContainer implements StartedSandbox {
       attach = engine.attach(id);
       exitWait = engine.awaitExit(id);
       engine.start(id);
-      WaitingContainer started = new WaitingContainer(parts, language, name, id, attach, exitWait);
+      WaitingContainer started = new WaitingContainer(parts, name, id, attach, exitWait);
       parts.streams().execute(started::watch);
       return started;
     } catch (IOException | RuntimeException e) {
@@ -177,10 +174,6 @@ final class WaitingContainer implements StartedSandbox {
 
   String name() {
     return name;
-  }
-
-  Language language() {
-    return language;
   }
 
   EngineConnection attach() {
