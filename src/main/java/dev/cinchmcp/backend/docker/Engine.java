@@ -185,10 +185,8 @@ final class Engine {
   }
 
   /**
-   * Sends SIGKILL to the container, and the engine then removes it ({@code AutoRemove}). Gone or
-   * stopped already is fine. The engine answers once the container has ended (with gVisor, 50-150
-   * ms), but it carries a kill out whether or not anyone waits for the answer ({@link
-   * #sendRemove}).
+   * SIGKILLs the container ({@code AutoRemove} then removes it); gone or stopped already is fine.
+   * The engine answers once it has ended (gVisor: 50-150 ms), but carries the kill out unread.
    */
   void kill(String id, Duration limit) throws IOException {
     EngineHttp.Response answer = http.call("POST", "/containers/" + id + KILL, null, limit);
@@ -198,11 +196,9 @@ final class Engine {
   }
 
   /**
-   * Sends {@link #remove}'s request and returns once it is written, for a process that ends next.
-   * The engine kills and removes the container whether or not anyone reads the answer; unlike a
-   * kill, this also removes a container created but not yet started, which would otherwise stay
-   * behind until the next server's sweep. Its path is built without {@code +}: a string
-   * concatenation is linked on its first run, and a stop on a signal runs this once, cold.
+   * Writes {@link #remove}'s request and returns, for a process that ends next: the engine carries
+   * it out unread, and unlike a kill it also removes a container not yet started. No {@code +}: a
+   * string concatenation is linked on its first run, and a stop on a signal runs this once, cold.
    */
   void sendRemove(String id) throws IOException {
     http.sendOnly(
@@ -210,11 +206,9 @@ final class Engine {
   }
 
   /**
-   * Kills and removes the container, and returns once it is gone (gone already is fine), within
-   * {@code limit}. A removal the engine has under way already (409: {@code AutoRemove} after an
-   * exit or a kill) is waited for, and one that failed is asked for again: an engine whose removal
-   * fails leaves the container there for good, and two removals at once (ours and {@code
-   * AutoRemove}) are the usual case here, where only one of them does the work.
+   * Kills and removes the container, and returns once it is gone (already gone is fine), within
+   * {@code limit}. A removal under way (409: {@code AutoRemove}, the usual case) is waited for, and
+   * one that failed is asked for again: a failed removal leaves the container there for good.
    */
   void remove(String id, Duration limit) throws IOException {
     long deadline = System.nanoTime() + limit.toNanos();
