@@ -79,7 +79,7 @@ final class ContainerRun {
     this.parts = parts;
     this.engine = parts.engine();
     this.waiting = waiting;
-    this.name = waiting == null ? parts.labels().nextName() : waiting.name();
+    this.name = waiting == null ? parts.labels().nextName() : waiting.name;
   }
 
   /** Whether the program runs in a container started ahead of time. */
@@ -122,9 +122,9 @@ final class ContainerRun {
                     runtime.gvisor(),
                     parts.labels().labels()));
       } else {
-        id = waiting.id();
-        attach = waiting.attach();
-        wait = waiting.exitWait();
+        id = waiting.id;
+        attach = waiting.attach;
+        wait = waiting.exitWait;
       }
       if (cancelled) {
         throw new RunFailure(RunFailure.Reason.STOPPED_BEFORE_START, "The run was cancelled.");

@@ -62,10 +62,11 @@ final class WaitingContainer implements StartedSandbox {
   private static final long READY_TIMEOUT_SECONDS = 30;
 
   private final ContainerRun.Parts parts;
-  private final String name;
-  private final String id;
-  private final EngineConnection attach;
-  private final EngineHttp.Streaming exitWait;
+  // What the run that takes it over uses as a fresh container's.
+  final String name;
+  final String id;
+  final EngineConnection attach;
+  final EngineHttp.Streaming exitWait;
   private final long startedNanos = System.nanoTime();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
@@ -166,22 +167,6 @@ final class WaitingContainer implements StartedSandbox {
         + " idle minutes; "
         + DockerOptions.POOL
         + "=0 turns this off)";
-  }
-
-  String id() {
-    return id;
-  }
-
-  String name() {
-    return name;
-  }
-
-  EngineConnection attach() {
-    return attach;
-  }
-
-  EngineHttp.Streaming exitWait() {
-    return exitWait;
   }
 
   /**
