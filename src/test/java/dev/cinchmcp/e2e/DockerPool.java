@@ -90,7 +90,9 @@ abstract class DockerPool {
   void aContainerStartedAheadTakesTheNextCallAndANewOneIsMadeAfterIt() throws Exception {
     JarProcess jar = server();
     List<String> before = awaitWaiting(jar, List.of());
-    DockerCli.awaitAge(name(before, "python3"), Duration.ofSeconds(2));
+    for (String waiting : before) { // both wait a while before their calls
+      DockerCli.awaitAge(waiting.split(" ")[0], Duration.ofSeconds(2));
+    }
     double age = Double.parseDouble(stdout(jar, "python", CONTAINER_AGE).strip());
     assertTrue(age >= 2, "the call ran in a container " + age + " s old: a fresh one");
     List<String> after = awaitWaiting(jar, before);
