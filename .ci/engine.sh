@@ -63,13 +63,19 @@ start_daemon() {
 # its containers), and a new one starts on the same data (the image stays).
 restart() {
   [ -f "$dir/daemon.json" ] || { echo "engine.sh: no engine of ours in $dir" >&2; exit 1; }
+  stop_daemon 300
+  start_daemon
+}
+
+# Ends the daemon and waits for it, at most $1 tenths of a second.
+stop_daemon() {
+  local pid
   pid=$(cat "$dir/docker.pid" 2>/dev/null || true)
   [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-  for _ in $(seq 1 300); do
+  for _ in $(seq 1 "$1"); do
     [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
-  start_daemon
 }
 
 # The host's python3 and node with the libraries they load, timeout for the in-container
@@ -116,14 +122,7 @@ stop() {
     ids=$(docker ps -aq 2>/dev/null || true)
     [ -n "$ids" ] && docker rm -f $ids >/dev/null 2>&1 || true
   fi
-  if [ -f "$dir/docker.pid" ]; then
-    pid=$(cat "$dir/docker.pid" 2>/dev/null || true)
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do
-      [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-  fi
+  [ -f "$dir/docker.pid" ] && stop_daemon 100
   # Whatever survived the daemon (a shim or sandbox of a start that failed under runsc).
   pids=$(engine_pids)
   [ -n "$pids" ] && kill -9 $pids 2>/dev/null || true

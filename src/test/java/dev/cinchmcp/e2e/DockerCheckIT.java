@@ -4,6 +4,7 @@ import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.testkit.DockerCli;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.Requires;
 import dev.cinchmcp.testkit.TestHomes;
@@ -24,7 +25,7 @@ class DockerCheckIT {
     pb.environment().clear();
     pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
     pb.environment().put("HOME", TestHomes.shared().toString());
-    pb.environment().putAll(DockerEngine.jarEnvironment("runsc"));
+    pb.environment().putAll(DockerCli.jarEnvironment("runsc"));
     pb.redirectErrorStream(false);
     Process p = pb.start();
     p.getOutputStream().close();
@@ -35,6 +36,6 @@ class DockerCheckIT {
     assertTrue(out.contains("isolation: gVisor (runsc)"), out);
     assertTrue(out.contains("ran the test program in a fresh container of the engine"), out);
     assertTrue(out.contains("OK: execute_code calls will work, in containers of the engine"), out);
-    DockerEngine.assertNoContainers(java.time.Duration.ofSeconds(5));
+    DockerCli.assertNoContainers(java.time.Duration.ofSeconds(5));
   }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.testkit.ContainmentPrograms;
+import dev.cinchmcp.testkit.DockerCli;
 import dev.cinchmcp.testkit.HostListeners;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.Requires;
@@ -51,7 +52,7 @@ abstract class DockerContainment {
     planted = Files.createTempDirectory("cinchmcp-planted-");
     Files.writeString(planted.resolve("secret.txt"), MARKER);
     host = new HostListeners();
-    Map<String, String> env = new HashMap<>(DockerEngine.jarEnvironment(runtime));
+    Map<String, String> env = new HashMap<>(DockerCli.jarEnvironment(runtime));
     env.put("CINCH_API_KEY", "cinch_live_" + MARKER); // the server's secrets must not arrive
     env.put("CINCH_SECRET_PROBE", MARKER);
     jar = JarProcess.start(env);
@@ -143,7 +144,7 @@ abstract class DockerContainment {
         jar.assertProtocolClean();
         assertFalse(jar.stderr().contains(MARKER), "the marker reached the log");
       }
-      DockerEngine.assertNoContainers(Duration.ofSeconds(5));
+      DockerCli.assertNoContainers(Duration.ofSeconds(5));
     } finally {
       if (jar != null) {
         jar.close();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.testkit.DockerCli;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.Requires;
 import dev.cinchmcp.testkit.TestEngine;
@@ -23,15 +24,15 @@ class DockerImageIT {
   @Test
   void aRemovedImageIsPulledAgainAndAFailedPullSaysWhatToDo() throws Exception {
     String image = "cinchmcp-it-image:" + ProcessHandle.current().pid();
-    DockerEngine.docker("tag", TestEngine.image(), image);
-    Map<String, String> env = new HashMap<>(DockerEngine.jarEnvironment("runc"));
+    DockerCli.docker("tag", TestEngine.image(), image);
+    Map<String, String> env = new HashMap<>(DockerCli.jarEnvironment("runc"));
     env.put("CINCH_DOCKER_PYTHON_IMAGE", image);
     try (JarProcess jar = JarProcess.start(env)) {
       jar.initialize();
       jar.send(JarProcess.call(1, "print(6 * 7)"));
       assertEquals("42\n", text(jar.awaitReply(1, Duration.ofSeconds(60)), "stdout"));
 
-      DockerEngine.docker("rmi", image); // the tag only: the test image stays
+      DockerCli.docker("rmi", image); // the tag only: the test image stays
       jar.send(JarProcess.call(2, "print(6 * 7)"));
       String gone = text(jar.awaitReply(2, Duration.ofSeconds(60)), null);
       assertTrue(gone.contains("has no image " + image + " any more"), gone);
@@ -53,7 +54,7 @@ class DockerImageIT {
       jar.assertProtocolClean();
     } finally {
       try {
-        DockerEngine.docker("rmi", "-f", image);
+        DockerCli.docker("rmi", "-f", image);
       } catch (java.io.IOException goneAlready) {
         // removed by the test itself
       }

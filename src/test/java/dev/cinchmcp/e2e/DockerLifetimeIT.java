@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.DockerCli;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.Requires;
 import dev.cinchmcp.testkit.TestEngine;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,8 +34,8 @@ class DockerLifetimeIT {
 
   /** A server with this runtime, initialized, once no container of an earlier test is left. */
   private static JarProcess server(String runtime) throws Exception {
-    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
-    return JarProcess.start(DockerEngine.jarEnvironment(runtime)).initialized();
+    DockerCli.assertNoContainers(Duration.ofSeconds(15));
+    return JarProcess.start(DockerCli.jarEnvironment(runtime)).initialized();
   }
 
   @ParameterizedTest
@@ -45,10 +47,10 @@ class DockerLifetimeIT {
       awaitRunning(jar);
       jar.process().destroyForcibly(); // SIGKILL: no shutdown hook, no clean-up of the JVM's own
       jar.process().waitFor();
-      assertFalse(DockerEngine.containers().isEmpty(), "the test proves nothing");
+      assertFalse(DockerCli.containers().isEmpty(), "the test proves nothing");
       // 10 s wall clock + the 1 s backstop grace + 3 s for the engine and a busy machine.
       Duration left = Duration.ofSeconds(14).minusNanos(System.nanoTime() - sent);
-      DockerEngine.assertNoContainers(left);
+      DockerCli.assertNoContainers(left);
     }
   }
 
@@ -56,11 +58,7 @@ class DockerLifetimeIT {
   @ValueSource(strings = {"runc", "runsc"})
   void aSigtermWithRunsInFlightKillsEveryContainer(String runtime) throws Exception {
     try (JarProcess jar = server(runtime)) {
-      // Four calls, as before; on a small machine fewer run at once and the rest wait.
-      int atOnce = DockerEngine.atOnce(jar);
-      for (int id = 1; id <= SandboxFacts.MAX_CONCURRENT; id++) {
-        jar.send(JarProcess.call(id, SPIN));
-      }
+      int atOnce = sendFourSpins(jar);
       awaitRunning(jar, atOnce);
       jar.process().destroy(); // SIGTERM
       // It sends the engine a kill for each container, then ends itself (SIGKILL: their streams
@@ -68,7 +66,7 @@ class DockerLifetimeIT {
       assertEquals(137, jar.waitForExit(Duration.ofSeconds(30)));
       // Each kill reached the engine: the containers end now, not at their backstop (10 s + 1 s
       // from their start, more than 5 s from here).
-      DockerEngine.assertNoContainers(Duration.ofSeconds(5));
+      DockerCli.assertNoContainers(Duration.ofSeconds(5));
     }
   }
 
@@ -76,15 +74,11 @@ class DockerLifetimeIT {
   @ValueSource(strings = {"runc", "runsc"})
   void aSigtermWhileContainersStartLeavesNoneRunning(String runtime) throws Exception {
     try (JarProcess jar = server(runtime)) {
-      // Four calls, as before; on a small machine fewer run at once and the rest wait.
-      int atOnce = DockerEngine.atOnce(jar);
-      for (int id = 1; id <= SandboxFacts.MAX_CONCURRENT; id++) {
-        jar.send(JarProcess.call(id, SPIN));
-      }
+      int atOnce = sendFourSpins(jar);
       // The signal comes once the engine has them all: their starts are under way (gVisor takes a
       // second or so to start one here), and a kill may reach the engine before its start.
       Await.until(
-          () -> DockerEngine.containers().size() >= atOnce,
+          () -> DockerCli.containers().size() >= atOnce,
           Duration.ofSeconds(30),
           () -> atOnce + " containers; stderr:\n" + jar.stderr());
       jar.process().destroy(); // SIGTERM
@@ -97,7 +91,7 @@ class DockerLifetimeIT {
       // One whose create was still under way at the signal stays created (nothing runs in it): the
       // next server's sweep would take it, and the next test must not find it.
       for (String created :
-          DockerEngine.docker(
+          DockerCli.docker(
               "ps",
               "-a",
               "--filter",
@@ -106,7 +100,7 @@ class DockerLifetimeIT {
               "status=created",
               "-q")) {
         try {
-          DockerEngine.docker("rm", "-f", created);
+          DockerCli.docker("rm", "-f", created);
         } catch (IOException e) {
           // its removal is under way already
         }
@@ -115,7 +109,7 @@ class DockerLifetimeIT {
   }
 
   private static List<String> running() throws Exception {
-    return DockerEngine.docker(
+    return DockerCli.docker(
         "ps", "--filter", "label=dev.cinchmcp.owner", "--filter", "status=running", "-q");
   }
 
@@ -129,7 +123,7 @@ class DockerLifetimeIT {
           "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}}");
       // Removed by the cancel, not by the clock: the container has just started, and its wall
       // clock (10 s + 1 s) is far from over when this wait ends.
-      DockerEngine.assertNoContainers(Duration.ofSeconds(5));
+      DockerCli.assertNoContainers(Duration.ofSeconds(5));
       assertEquals("42\n", stdoutOf(jar, 2, "print(6 * 7)"));
     }
   }
@@ -137,13 +131,13 @@ class DockerLifetimeIT {
   @ParameterizedTest
   @ValueSource(strings = {"runc"})
   void aDeadServersContainersAreRemovedAtStart(String runtime) throws Exception {
-    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
+    DockerCli.assertNoContainers(Duration.ofSeconds(15));
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
     String machine =
         Files.readString(Path.of("/etc/machine-id"), StandardCharsets.US_ASCII).strip();
     String leftover = "cinchmcp-" + gone.pid() + "-1";
-    DockerEngine.docker(
+    DockerCli.docker(
         "create",
         "--name",
         leftover,
@@ -154,7 +148,7 @@ class DockerLifetimeIT {
     // One of a live server (this test's JVM) stays.
     String alive = "cinchmcp-live-" + ProcessHandle.current().pid();
     long start = ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
-    DockerEngine.docker(
+    DockerCli.docker(
         "create",
         "--name",
         alive,
@@ -162,15 +156,14 @@ class DockerLifetimeIT {
         "dev.cinchmcp.owner=" + machine + "/" + ProcessHandle.current().pid() + "/" + start,
         TestEngine.image(),
         "true");
-    try (JarProcess jar = JarProcess.start(DockerEngine.jarEnvironment(runtime))) {
+    try (JarProcess jar = JarProcess.start(DockerCli.jarEnvironment(runtime))) {
       jar.initialize();
       assertEquals("1\n", stdoutOf(jar, 1, "print(1)"), jar.stderr());
-      Await.holdsWithin(
-          () -> !DockerEngine.containers().contains(leftover), Duration.ofSeconds(10));
-      assertEquals(List.of(alive), DockerEngine.containers(), jar.stderr());
+      Await.holdsWithin(() -> !DockerCli.containers().contains(leftover), Duration.ofSeconds(10));
+      assertEquals(List.of(alive), DockerCli.containers(), jar.stderr());
       assertTrue(jar.stderr().contains("Removed 1 container(s) left by servers that are gone"));
     } finally {
-      DockerEngine.docker("rm", "-f", alive);
+      DockerCli.docker("rm", "-f", alive);
     }
   }
 
@@ -184,25 +177,28 @@ class DockerLifetimeIT {
         .asText();
   }
 
+  /** Four calls that spin; returns how many run at once (fewer on a small machine). */
+  private static int sendFourSpins(JarProcess jar) throws Exception {
+    int atOnce = DockerCli.atOnce(jar);
+    for (int id = 1; id <= SandboxFacts.MAX_CONCURRENT; id++) {
+      jar.send(JarProcess.call(id, SPIN));
+    }
+    return atOnce;
+  }
+
   /** Waits until a container of this backend runs. */
   private static void awaitRunning(JarProcess jar) throws Exception {
     awaitRunning(jar, 1);
   }
 
   private static void awaitRunning(JarProcess jar, int containers) throws Exception {
-    Await.until(
-        () ->
-            DockerEngine.docker(
-                        "ps",
-                        "--filter",
-                        "label=dev.cinchmcp.owner",
-                        "--filter",
-                        "status=running",
-                        "-q")
-                    .size()
-                >= containers,
-        Duration.ofSeconds(30),
-        () -> containers + " running container(s); stderr:\n" + jar.stderr());
-    Await.timePasses(Duration.ofMillis(300), "the program itself starts in its container");
+    List<String> spinning =
+        Await.untilPresent(
+            () -> Optional.of(running()).filter(ids -> ids.size() >= containers),
+            Duration.ofSeconds(30),
+            () -> containers + " running container(s); stderr:\n" + jar.stderr());
+    for (String container : spinning) {
+      DockerCli.awaitPrinted(container, "spinning");
+    }
   }
 }

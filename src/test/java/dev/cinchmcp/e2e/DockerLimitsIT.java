@@ -4,9 +4,10 @@ import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.DockerCli;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.LimitReplies;
 import dev.cinchmcp.testkit.Requires;
 import java.time.Duration;
 import java.util.HashMap;
@@ -26,20 +27,13 @@ class DockerLimitsIT {
 
   @Test
   void theContainerIsMadeWithTheLimitsSetAndTheyHold() throws Exception {
-    Map<String, String> env = new HashMap<>(DockerEngine.jarEnvironment("runsc"));
+    Map<String, String> env = new HashMap<>(DockerCli.jarEnvironment("runsc"));
     env.put("CINCH_SANDBOX_TIME_LIMIT_S", "2");
     env.put("CINCH_SANDBOX_MEMORY_MB", "128");
     env.put("CINCH_SANDBOX_CPUS", "1");
     try (JarProcess jar = JarProcess.start(env)) {
       jar.initialize();
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
-      String description =
-          jar.awaitReply("list", Duration.ofSeconds(30))
-              .path("result")
-              .path("tools")
-              .get(0)
-              .path("description")
-              .asText();
+      String description = LimitReplies.toolDescription(jar);
       assertTrue(
           description.contains(
               "2 seconds, 128 MB of memory (gVisor's own share included), 64 processes, 1 CPU"),
@@ -51,7 +45,7 @@ class DockerLimitsIT {
           Await.untilPresent(
               () -> {
                 List<String> running =
-                    DockerEngine.docker(
+                    DockerCli.docker(
                         "ps",
                         "-q",
                         "--filter",
@@ -62,7 +56,7 @@ class DockerLimitsIT {
                   return Optional.empty();
                 }
                 return Optional.of(
-                    DockerEngine.docker(
+                    DockerCli.docker(
                         "inspect",
                         "--format",
                         "{{.HostConfig.Memory}} {{.HostConfig.MemorySwap}} {{.HostConfig.NanoCpus}}"
@@ -77,19 +71,10 @@ class DockerLimitsIT {
           facts.contains("[\"timeout\",\"-s\",\"KILL\",\"3\",\"python3\""),
           "the backstop: 2 s + 1: " + facts);
 
-      JsonNode slept = jar.awaitReply(1, Duration.ofSeconds(120)).path("result");
-      JsonNode out = slept.path("structuredContent");
-      assertTrue(out.path("timedOut").asBoolean(), slept.toString());
-      assertEquals("before\n", out.path("stdout").asText(), slept.toString());
-      assertTrue(out.path("summary").asText().contains("2 s"), slept.toString());
-
-      jar.send(JarProcess.call(2, "b = bytearray(200 * 2**20)\nprint('200 MB ok')"));
-      JsonNode big = jar.awaitReply(2, Duration.ofSeconds(60)).path("result");
-      String stderr = big.path("structuredContent").path("stderr").asText();
-      assertEquals("", big.path("structuredContent").path("stdout").asText(), big.toString());
-      assertTrue(
-          stderr.contains("more than its 128 MB of memory") || stderr.contains("MemoryError"),
-          big.toString());
+      LimitReplies.assertTimedOutAt2Seconds(
+          jar.awaitReply(1, Duration.ofSeconds(120)).path("result"));
+      jar.send(JarProcess.call(2, LimitReplies.ALLOCATES_200_MB));
+      LimitReplies.assertMemoryHeld(jar.awaitReply(2, Duration.ofSeconds(60)).path("result"));
 
       jar.closeStdin();
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
@@ -99,6 +84,6 @@ class DockerLimitsIT {
           log);
       jar.assertProtocolClean();
     }
-    DockerEngine.assertNoContainers(Duration.ofSeconds(10));
+    DockerCli.assertNoContainers(Duration.ofSeconds(10));
   }
 }

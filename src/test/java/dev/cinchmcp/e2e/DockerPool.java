@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.ContainmentPrograms;
+import dev.cinchmcp.testkit.DockerCli;
 import dev.cinchmcp.testkit.HostListeners;
 import dev.cinchmcp.testkit.JarProcess;
 import dev.cinchmcp.testkit.Requires;
@@ -63,13 +64,13 @@ abstract class DockerPool {
       }
       jar.close();
     }
-    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
+    DockerCli.assertNoContainers(Duration.ofSeconds(15));
   }
 
   /** A server with the default pool (one per language), once no container of an earlier test is. */
   private JarProcess server() throws Exception {
-    DockerEngine.assertNoContainers(Duration.ofSeconds(15));
-    Map<String, String> env = DockerEngine.jarEnvironment(runtime, 1);
+    DockerCli.assertNoContainers(Duration.ofSeconds(15));
+    Map<String, String> env = DockerCli.jarEnvironment(runtime, 1);
     JarProcess jar = JarProcess.start(env);
     servers.add(jar);
     jar.initialize();
@@ -89,7 +90,9 @@ abstract class DockerPool {
   void aContainerStartedAheadTakesTheNextCallAndANewOneIsMadeAfterIt() throws Exception {
     JarProcess jar = server();
     List<String> before = awaitWaiting(jar, List.of());
-    Await.timePasses(Duration.ofSeconds(2), "the containers wait a while before the call");
+    for (String waiting : before) { // both wait a while before their calls
+      DockerCli.awaitAge(waiting.split(" ")[0], Duration.ofSeconds(2));
+    }
     double age = Double.parseDouble(stdout(jar, "python", CONTAINER_AGE).strip());
     assertTrue(age >= 2, "the call ran in a container " + age + " s old: a fresh one");
     List<String> after = awaitWaiting(jar, before);
@@ -127,8 +130,7 @@ abstract class DockerPool {
                 "subprocess.Popen(['sleep', '300'], start_new_session=True)",
                 "print('left')"));
     assertEquals("left\n", left);
-    awaitWaiting(jar, before);
-    Await.timePasses(Duration.ofSeconds(1), "the next container waits a moment");
+    DockerCli.awaitAge(name(awaitWaiting(jar, before), "python3"), Duration.ofSeconds(1));
     String seen =
         stdout(
             jar,
@@ -192,8 +194,8 @@ abstract class DockerPool {
   @Test
   void aProgramGetsItsWholeTimeLimitAfterItsContainerWaited() throws Exception {
     JarProcess jar = server();
-    awaitWaiting(jar, List.of());
-    Await.timePasses(Duration.ofSeconds(15), "the container waits longer than the time limit");
+    // It waits longer than the time limit.
+    DockerCli.awaitAge(name(awaitWaiting(jar, List.of()), "python3"), Duration.ofSeconds(15));
     JsonNode result =
         call(jar, "python", "import time\ntime.sleep(9)\nprint('done after 9 s', flush=True)");
     assertEquals("done after 9 s\n", result.path("stdout").asText(), result.toString());
@@ -210,7 +212,7 @@ abstract class DockerPool {
     jar.process().waitFor();
     long killed = System.nanoTime();
     Await.until(
-        () -> DockerEngine.runningWithInterpreter().isEmpty(),
+        () -> DockerCli.runningWithInterpreter().isEmpty(),
         Duration.ofSeconds(10),
         () -> "no running container 10 s after the SIGKILL: " + waiting);
     long ms = (System.nanoTime() - killed) / 1_000_000;
@@ -218,7 +220,7 @@ abstract class DockerPool {
 
     JarProcess next = server();
     awaitWaiting(next, List.of());
-    List<String> all = DockerEngine.containers();
+    List<String> all = DockerCli.containers();
     for (String container : waiting) {
       assertFalse(all.contains(container.split(" ")[0]), container + " left: " + all);
     }
@@ -228,20 +230,20 @@ abstract class DockerPool {
   void aSigkilledServersHandedOverProgramStopsAtItsTimeLimitFromTheHandOver() throws Exception {
     JarProcess jar = server();
     List<String> waiting = awaitWaiting(jar, List.of());
-    Await.timePasses(Duration.ofSeconds(3), "the container waits before its program");
+    String python = name(waiting, "python3");
+    DockerCli.awaitAge(python, Duration.ofSeconds(3));
     jar.send(JarProcess.call(++nextId, SPIN, "p1"));
     long sent = System.nanoTime();
-    Await.timePasses(Duration.ofSeconds(2), "the program spins in the waiting container");
+    DockerCli.awaitPrinted(python, "spinning");
     jar.process().destroyForcibly();
     jar.process().waitFor();
-    String python = only(waiting, "python3").split(" ")[0];
     assertTrue(
-        DockerEngine.runningWithInterpreter().stream().anyMatch(c -> c.startsWith(python)),
-        "the program runs in the container that waited: " + DockerEngine.runningWithInterpreter());
+        DockerCli.runningWithInterpreter().stream().anyMatch(c -> c.startsWith(python)),
+        "the program runs in the container that waited: " + DockerCli.runningWithInterpreter());
     // 10 s from the hand-over + the 1 s backstop grace + 3 s for the engine and a busy machine:
     // not the 3 s it waited before, nor its waiting budget.
     Await.until(
-        () -> DockerEngine.runningWithInterpreter().stream().noneMatch(c -> c.startsWith(python)),
+        () -> DockerCli.runningWithInterpreter().stream().noneMatch(c -> c.startsWith(python)),
         Duration.ofSeconds(14).minusNanos(System.nanoTime() - sent),
         "the handed-over container to end 14 s after the call");
     long ms = (System.nanoTime() - sent) / 1_000_000;
@@ -284,7 +286,7 @@ abstract class DockerPool {
   private static List<String> awaitWaiting(JarProcess jar, List<String> before) throws Exception {
     return Await.untilPresent(
         () -> {
-          List<String> now = DockerEngine.runningWithInterpreter();
+          List<String> now = DockerCli.runningWithInterpreter();
           boolean both =
               now.size() == 2
                   && now.stream().anyMatch(c -> c.endsWith(" python3"))
@@ -297,13 +299,17 @@ abstract class DockerPool {
             "a container per language waiting (before: "
                 + before
                 + "); running: "
-                + DockerEngine.runningWithInterpreter()
+                + DockerCli.runningWithInterpreter()
                 + "; stderr:\n"
                 + jar.stderr());
   }
 
   private static String only(List<String> containers, String interpreter) {
     return containers.stream().filter(c -> c.endsWith(" " + interpreter)).findFirst().orElseThrow();
+  }
+
+  private static String name(List<String> containers, String interpreter) {
+    return only(containers, interpreter).split(" ")[0];
   }
 
   private JsonNode call(JarProcess jar, String language, String code) throws Exception {

@@ -2,6 +2,7 @@ package dev.cinchmcp.e2e;
 
 import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 
+import dev.cinchmcp.testkit.DockerCli;
 import dev.cinchmcp.testkit.Requires;
 import java.util.Map;
 
@@ -13,6 +14,6 @@ import java.util.Map;
 class PicturesDockerIT extends PictureCases {
   @Override
   Map<String, String> environment() {
-    return DockerEngine.jarEnvironment("runc");
+    return DockerCli.jarEnvironment("runc");
   }
 }

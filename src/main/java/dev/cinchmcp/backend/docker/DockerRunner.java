@@ -2,25 +2,20 @@ package dev.cinchmcp.backend.docker;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
-import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.WarmPool;
-import dev.cinchmcp.config.DockerOptions;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,23 +29,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs each program in a fresh container of a Docker-compatible engine (Docker Engine, Docker
- * Desktop, OrbStack, Colima, Rancher Desktop, Podman): found as {@link EngineLocator} says, spoken
- * to at a negotiated API version, with the walls of {@link ContainerSpec} and the runtime of {@link
- * RuntimeChoice} (gVisor when the engine offers it).
+ * Desktop, OrbStack, Colima, Rancher Desktop, Podman): found by {@link EngineLocator}, with the
+ * walls of {@link ContainerSpec} and the runtime of {@link RuntimeChoice} (gVisor when offered).
  *
- * <p>{@link #start} reaches the engine at once (a few local requests: ping, version, info, the
- * images), so the ready line and the tool's description say which engine, runtime and limits hold;
- * what dead servers left behind is removed in the background. At most {@link
- * DockerSettings#maxConcurrent()} containers run at once, fewer on a small machine whose kernel
- * they share ({@link ContainersAtOnce}); the rest queue. A pool of containers started ahead of time
- * ({@link WaitingContainer}) takes the container's start off a call; it refills only while no call
- * runs, and is emptied after {@link #POOL_IDLE_LIMIT} without a call.
+ * <p>{@link #start} reaches the engine at once (ping, version, info, the images), so the ready line
+ * and the tool's description say which engine, runtime and limits hold; what dead servers left is
+ * removed in the background. At most {@link ContainersAtOnce} containers run at once; the rest
+ * queue. Containers started ahead of time ({@link WaitingContainer}) take the start off a call.
  *
- * <p>{@link #close()} is quick: it asks the engine to kill every running container (the engine then
- * removes it, {@code AutoRemove}) and waits at most {@value #CLOSE_WAIT_MILLIS} ms for the answers;
- * {@link #stopNow()}, on a signal, only writes each forced removal. A container whose removal never
- * reached the engine is ended by its backstop ({@code timeout} inside it, one second after the wall
- * clock); the next server's sweep takes anything else.
+ * <p>{@link #close()} asks the engine to kill every running container ({@code AutoRemove} then
+ * removes it) and waits at most {@value #CLOSE_WAIT_MILLIS} ms; {@link #stopNow()}, on a signal,
+ * only writes each forced removal. What never reached the engine is ended by its backstop ({@code
+ * timeout} inside it, one second after the wall clock), and the next server's sweep.
  */
 public final class DockerRunner implements CodeRunner, AutoCloseable {
 
@@ -59,55 +49,24 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DockerRunner.class);
 
   /**
-   * How long a close waits for its kills' answers ({@link #close()}; a stop on a signal, {@link
-   * #stopNow()}, only writes them, which takes a few ms). The engine carries out a kill it has
-   * received whether or not the server is still there to read the answer (measured with four gVisor
-   * containers and the server halting at once after sending: none left in 8 stops with the cancel
-   * path turned off, nor in 40 benchmark stops), and it answers only once the container has ended,
-   * 50-150 ms later with gVisor.
+   * How long a close waits for its kills' answers. The engine carries out a kill it has received
+   * whether or not the server is still there to read the answer (four gVisor containers, the server
+   * halting at once after sending: none left in 8 stops, nor in 40 benchmark stops), and it answers
+   * only once the container has ended, 50-150 ms later with gVisor.
    */
   static final long CLOSE_WAIT_MILLIS = 100;
-
-  /**
-   * How long after the last call the containers started ahead of time are removed, so that an idle
-   * server holds nothing in the engine (as the local backend's pool).
-   */
-  static final Duration POOL_IDLE_LIMIT = Duration.ofMinutes(10);
-
-  /**
-   * How long a container started ahead may wait for its program before its own backstop ends it
-   * ({@link ContainerSpec#waiting}): the idle limit and a margin. It matters only where the end of
-   * this server does not reach the container (see {@link WaitingContainer}).
-   */
-  static final Duration POOL_BUDGET = POOL_IDLE_LIMIT.plusMinutes(5);
-
-  /** The oldest a waiting container may be when it is handed a program: well within its budget. */
-  static final Duration POOL_MAX_AGE = POOL_IDLE_LIMIT.plusMinutes(2);
-
-  /**
-   * How long a call waits for a container of its language that is being started ahead, rather than
-   * start another: that start is under way (its create and start paid), so it is ready sooner than
-   * a fresh one would be (with gVisor a start takes ~0.3-1 s here, longer than a model's pause
-   * between two calls can be).
-   */
-  static final Duration POOL_START_WAIT = Duration.ofSeconds(3);
-
-  /** How long a close waits for a start under way (runc ~0.1-0.3 s here, runsc ~0.3-1 s). */
-  static final Duration POOL_CLOSE_WAIT = Duration.ofSeconds(2);
 
   private final DockerSettings settings;
   private final ScheduledExecutorService timers;
   private final ExecutorService containers;
   private final ExecutorService streams;
-  private final Labels labels = Labels.ofThisProcess();
   private final Set<ContainerRun> running = ConcurrentHashMap.newKeySet();
   // Set before the kills look at `running`; a run checks it after joining `running`.
   private volatile boolean closed;
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
-  private final Engine engine;
   private final EngineFacts facts;
   private final RuntimeChoice runtime;
-  private final Images images;
+  private final ContainerRun.Parts parts;
   private final String problem;
   private final ContainersAtOnce atOnce;
   private final int poolSize;
@@ -127,16 +86,12 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     RuntimeChoice chosen = null;
     String why;
     try {
-      connected = reach(settings, timers);
+      connected =
+          EngineLocator.forThisMachine(settings.environment(), settings.osName()).connect(timers);
       learned = EngineFacts.of(connected, settings);
-      chosen =
-          RuntimeChoice.of(
-              settings.runtime(),
-              learned.runtimes(),
-              learned.defaultRuntime(),
-              RuntimeChoice.ownVm(settings.linuxHost(), learned.operatingSystem()));
+      chosen = learned.runtime(settings);
       why = chosen.problem();
-    } catch (Unreachable e) {
+    } catch (EngineLocator.Unreachable e) {
       why = e.getMessage();
     } catch (IOException e) {
       why =
@@ -145,7 +100,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
               + " failed: "
               + e.getMessage();
     }
-    this.engine = connected;
     this.facts = learned;
     this.runtime = chosen;
     this.problem = why;
@@ -154,35 +108,24 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
             settings.maxConcurrent(),
             settings.cpuShare(),
             Runtime.getRuntime().availableProcessors(),
-            learned != null
-                && !RuntimeChoice.ownVm(settings.linuxHost(), learned.operatingSystem()));
+            learned != null && !learned.ownVm(settings));
     this.containers =
         Executors.newFixedThreadPool(atOnce.count(), DaemonThreads.named("cinchmcp-engine"));
-    this.images = connected == null ? null : new Images(connected, streams);
+    this.parts =
+        new ContainerRun.Parts(
+            connected,
+            Labels.ofThisProcess(),
+            settings,
+            chosen,
+            streams,
+            connected == null ? null : new Images(connected, streams));
     this.poolSize = poolSize;
-    this.pool = poolSize > 0 && problem == null ? newPool(poolSize) : null;
-  }
-
-  private WarmPool<WaitingContainer> newPool(int perLanguage) {
-    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
-    for (Language language : Language.values()) {
-      sizes.put(language, perLanguage);
-    }
-    WaitingContainer.Parts parts =
-        new WaitingContainer.Parts(
-            engine, labels, settings, runtime, streams, images, POOL_BUDGET, POOL_MAX_AGE);
-    return new WarmPool<>(
-        sizes,
-        POOL_IDLE_LIMIT,
-        language -> WaitingContainer.start(language, parts),
-        "cinchmcp-engine-pool");
+    this.pool = poolSize > 0 && problem == null ? WaitingContainer.pool(poolSize, parts) : null;
   }
 
   /**
-   * Reaches the engine and learns what it offers; returns a runner either way ({@link #usable()}
-   * says whether it can run code). Leftovers of dead servers are removed after {@code after}; then
-   * {@code poolSize} containers per language are started ahead of time (from images the engine has:
-   * none is pulled for them).
+   * Reaches the engine and learns what it offers; returns a runner either way ({@link #usable()}).
+   * Leftovers of dead servers are removed after {@code after}, then the pool is filled.
    */
   public static DockerRunner start(
       DockerSettings settings, int poolSize, CompletableFuture<?> after) {
@@ -190,7 +133,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     if (runner.usable()) {
       after.thenRunAsync(
           () -> {
-            int removed = runner.labels.sweep(runner.engine);
+            int removed = runner.parts.labels().sweep(runner.parts.engine());
             if (removed > 0) {
               log.info("Removed {} container(s) left by servers that are gone", removed);
             }
@@ -203,11 +146,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return runner;
   }
 
-  /** How many containers wait for {@code language} now (for tests and the benchmark's checks). */
-  public int waiting(Language language) {
-    return pool == null ? 0 : pool.waiting(language);
-  }
-
   /**
    * Whether an engine answers where the user's tools would look (for {@code auto}: quick, a ping
    * per candidate): the address of the first that does, or empty.
@@ -216,50 +154,12 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     ScheduledThreadPoolExecutor timer =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinchmcp-engine-ping"));
     try {
-      EngineLocator.Located located =
-          EngineLocator.forThisMachine(settings.environment(), settings.osName()).locate();
-      for (EngineAddress address : located.candidates()) {
-        if (Engine.answers(address, timer)) {
-          return Optional.of(address.toString());
-        }
-      }
-      return Optional.empty();
+      return EngineLocator.forThisMachine(settings.environment(), settings.osName())
+          .firstAnswering(timer)
+          .map(EngineAddress::toString);
     } finally {
       timer.shutdownNow();
     }
-  }
-
-  private static final class Unreachable extends IOException {
-    Unreachable(String message) {
-      super(message, null);
-    }
-  }
-
-  private static Engine reach(DockerSettings settings, ScheduledExecutorService timers)
-      throws IOException {
-    EngineLocator.Located located =
-        EngineLocator.forThisMachine(settings.environment(), settings.osName()).locate();
-    if (located.problem() != null) {
-      throw new Unreachable(located.problem());
-    }
-    List<String> tried = new ArrayList<>();
-    for (EngineAddress address : located.candidates()) {
-      if (Engine.answers(address, timers)) {
-        return Engine.connect(address, timers);
-      }
-      tried.add(address.toString());
-    }
-    if (tried.isEmpty()) {
-      throw new Unreachable(
-          "no container engine was found (no DOCKER_HOST, no Docker context, none of the usual"
-              + " sockets of Docker Desktop, OrbStack, Colima, Rancher Desktop or Podman): start"
-              + " one, or set DOCKER_HOST");
-    }
-    throw new Unreachable(
-        "no container engine answered at "
-            + String.join(", ", tried)
-            + ": start it (Docker Desktop, OrbStack, colima start, podman machine start), or check"
-            + " that this user may use its socket");
   }
 
   @Override
@@ -296,15 +196,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
 
   /** The limits that hold, for the tool's description. */
   public String limits() {
-    return settings.wallClock().toSeconds()
-        + " seconds, "
-        + settings.memoryMebibytes()
-        + " MB of memory"
-        + (runtime != null && runtime.gvisor() ? " (gVisor's own share included)" : "")
-        + ", "
-        + settings.maxProcesses()
-        + " processes, "
-        + SandboxFacts.cpuShare(settings.cpuShare());
+    return settings.limits(runtime != null && runtime.gvisor());
   }
 
   /** The wall clock a run is stopped at. */
@@ -329,23 +221,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         + limits()
         + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe())
         + "; "
-        + poolSummary();
-  }
-
-  /** For the ready line and {@code --check}: the containers started ahead of time. */
-  String poolSummary() {
-    if (poolSize == 0) {
-      return "no containers started ahead of time (" + DockerOptions.POOL + "=0)";
-    }
-    return poolSize
-        + (poolSize == 1 ? " container" : " containers")
-        + " per language started ahead of time (~"
-        + (runtime != null && runtime.gvisor() ? "17-20 MB" : "3-6 MB")
-        + " each while idle, as the engine counts it, no CPU; removed after "
-        + POOL_IDLE_LIMIT.toMinutes()
-        + " idle minutes; "
-        + DockerOptions.POOL
-        + "=0 turns this off)";
+        + WaitingContainer.describePool(poolSize, runtime.gvisor());
   }
 
   @Override
@@ -368,19 +244,13 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
           }
         });
     String image = settings.image(program.language());
-    String setting =
-        program.language() == Language.PYTHON
-            ? "CINCH_DOCKER_PYTHON_IMAGE"
-            : "CINCH_DOCKER_NODE_IMAGE";
-    images
-        .ensure(image, setting, events)
+    parts
+        .images()
+        .ensure(image, DockerSettings.imageSetting(program.language()), events)
         .whenComplete(
-            (version, error) -> {
+            (done, error) -> {
               if (error != null) {
-                Throwable cause =
-                    error instanceof java.util.concurrent.CompletionException
-                        ? error.getCause()
-                        : error;
+                Throwable cause = error instanceof CompletionException ? error.getCause() : error;
                 future.completeExceptionally(
                     cause instanceof RunFailure failure ? failure : unavailable(cause.toString()));
               } else {
@@ -391,10 +261,9 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   private void submit(Program program, CompletableFuture<RunResult> future, RunListener events) {
-    // Which run (a container started ahead, or a fresh one) is known only once a slot is free.
+    // Which run it is (started ahead or fresh) is known once a slot is free.
     AtomicReference<ContainerRun> current = new AtomicReference<>();
-    // Made now: a stop on a signal cancels every call, and linking a lambda then, cold, would cost
-    // the stop a few ms.
+    // Made now: a stop on a signal cancels every call, and linking a lambda then would cost ms.
     Runnable cancel =
         () -> {
           ContainerRun run = current.get();
@@ -419,9 +288,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * In a container started ahead of time when the pool has one for the language, else in a fresh
-   * one; a waiting container that turns out to be gone before it took the program (the engine
-   * restarted meanwhile, say) leaves the program to a fresh one.
+   * In a container started ahead of time when the pool has one, else in a fresh one, which also
+   * takes the program of a waiting container that was gone before it took it.
    */
   private void execute(
       Program program,
@@ -431,19 +299,16 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     if (future.isDone()) {
       return; // cancelled while queued
     }
-    Optional<WaitingContainer> waiting =
-        pool == null ? Optional.empty() : pool.take(program.language(), POOL_START_WAIT);
+    WaitingContainer waiting =
+        pool == null
+            ? null
+            : pool.take(program.language(), WaitingContainer.START_WAIT).orElse(null);
     try {
-      execute(newRun(program, waiting.orElse(null)), current, future, events);
+      execute(new ContainerRun(program, parts, waiting), current, future, events);
     } catch (ContainerRun.HandOverFailed e) {
       log.debug("A container started ahead could not take its program: {}", e.getMessage());
-      execute(newRun(program, null), current, future, events);
+      execute(new ContainerRun(program, parts, null), current, future, events);
     }
-  }
-
-  private ContainerRun newRun(Program program, WaitingContainer waiting) {
-    return new ContainerRun(
-        program, engine, labels, settings, runtime, streams, images::forget, waiting);
   }
 
   private void execute(
@@ -491,12 +356,9 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * A stop on a signal: the forced removals must reach the engine before the process ends, and no
-   * more. The engine answers one only once the container has ended (with gVisor 50-150 ms after),
-   * and it carries it out without anyone waiting for that answer. So each is only written, from
-   * this thread, one after the other (see {@link ContainerRun#sendRemoveNow} for a start under
-   * way). Nothing else: the process ends next, and on a machine its containers keep busy, every
-   * thread woken and every class or lambda linked here delays that end.
+   * A stop on a signal: each forced removal is only written, from this thread (the engine carries
+   * it out unread). Nothing else: the process ends next, and every thread woken and every class or
+   * lambda linked here delays that end on a machine its containers keep busy.
    */
   @Override
   public boolean stopNow() {
@@ -511,11 +373,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return idle;
   }
 
-  /**
-   * Stops taking runs, asks the engine to kill and remove every running container, fails every
-   * unfinished future, and returns within about {@value #CLOSE_WAIT_MILLIS} ms (see the class
-   * comment for what covers a removal not confirmed by then).
-   */
+  /** Stops taking runs, kills every running container, fails every unfinished call. */
   @Override
   public void close() {
     // No interrupts: a run cut off in the middle of its create or start request could leave a
@@ -523,14 +381,13 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     closed = true;
     containers.shutdown();
     if (pool != null) {
-      // Waiting containers: removed. A start under way is not cut off (a create whose answer is
-      // lost leaves a container nobody knows of): it is waited for, briefly, and removes its
-      // container itself once it sees the pool closed.
-      pool.closeLetStartFinish(POOL_CLOSE_WAIT);
+      // A start under way is not cut off (a create whose answer is lost leaves a container nobody
+      // knows of): it is waited for, briefly, and removes its container once it sees the close.
+      pool.closeLetStartFinish(WaitingContainer.CLOSE_WAIT);
     }
     List<CompletableFuture<Void>> kills = new ArrayList<>();
     for (ContainerRun run : running) {
-      kills.add(run.killWithin(ContainerRun.REMOVE_LIMIT, streams));
+      kills.add(run.killWithin(streams));
     }
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("docker runner"));

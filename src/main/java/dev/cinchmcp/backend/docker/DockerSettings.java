@@ -51,14 +51,6 @@ public record DockerSettings(
   }
 
   /**
-   * The service's limits ({@link SandboxLimits#SERVICE}) with these images, runtime, environment.
-   */
-  public static DockerSettings of(
-      String pythonImage, String nodeImage, String runtime, Map<String, String> environment) {
-    return of(pythonImage, nodeImage, runtime, environment, SandboxLimits.SERVICE);
-  }
-
-  /**
    * The limits the user set ({@code CINCH_SANDBOX_*}) with these images, runtime and environment:
    * the container's Memory and NanoCpus, Node's heap, the time limit and its in-container backstop
    * all follow them.
@@ -113,8 +105,26 @@ public record DockerSettings(
         : SandboxFacts.imagePackages(String.join(" and ", custom));
   }
 
+  /** The limits that hold, for the tool's description and the ready line. */
+  String limits(boolean gvisor) {
+    return wallClock.toSeconds()
+        + " seconds, "
+        + memoryMebibytes()
+        + " MB of memory"
+        + (gvisor ? " (gVisor's own share included)" : "")
+        + ", "
+        + maxProcesses
+        + " processes, "
+        + SandboxFacts.cpuShare(cpuShare);
+  }
+
   String image(Language language) {
     return language == Language.PYTHON ? pythonImage : nodeImage;
+  }
+
+  /** The setting that names {@code language}'s image. */
+  static String imageSetting(Language language) {
+    return language == Language.PYTHON ? DockerOptions.PYTHON_IMAGE : DockerOptions.NODE_IMAGE;
   }
 
   long memoryMebibytes() {

@@ -11,15 +11,25 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Engine API calls this backend makes, on one engine at one negotiated version. Each call is
- * one exchange on a fresh connection; the answers are read with Jackson's tree model (small JSON).
+ * one exchange on a fresh connection; the answers are read with Jackson's tree model (small JSON),
+ * through {@link #JSON}, the package's one mapper.
  */
 final class Engine {
 
   static final ObjectMapper JSON = new ObjectMapper();
+
+  private static final Logger log = LoggerFactory.getLogger(Engine.class);
+
+  /** How long a kill or a removal may take before it is given up on. */
+  static final Duration REMOVE_LIMIT = Duration.ofSeconds(10);
 
   /** Control calls (create, start, remove, inspect) on an engine that is slow for a moment. */
   static final Duration CONTROL = Duration.ofSeconds(30);
@@ -175,10 +185,8 @@ final class Engine {
   }
 
   /**
-   * Sends SIGKILL to the container, and the engine then removes it ({@code AutoRemove}). Gone or
-   * stopped already is fine. The engine answers once the container has ended (with gVisor, 50-150
-   * ms), but it carries a kill out whether or not anyone waits for the answer ({@link
-   * #sendRemove}).
+   * SIGKILLs the container ({@code AutoRemove} then removes it); gone or stopped already is fine.
+   * The engine answers once it has ended (gVisor: 50-150 ms), but carries the kill out unread.
    */
   void kill(String id, Duration limit) throws IOException {
     EngineHttp.Response answer = http.call("POST", "/containers/" + id + KILL, null, limit);
@@ -188,11 +196,9 @@ final class Engine {
   }
 
   /**
-   * Sends {@link #remove}'s request and returns once it is written, for a process that ends next.
-   * The engine kills and removes the container whether or not anyone reads the answer; unlike a
-   * kill, this also removes a container created but not yet started, which would otherwise stay
-   * behind until the next server's sweep. Its path is built without {@code +}: a string
-   * concatenation is linked on its first run, and a stop on a signal runs this once, cold.
+   * Writes {@link #remove}'s request and returns, for a process that ends next: the engine carries
+   * it out unread, and unlike a kill it also removes a container not yet started. No {@code +}: a
+   * string concatenation is linked on its first run, and a stop on a signal runs this once, cold.
    */
   void sendRemove(String id) throws IOException {
     http.sendOnly(
@@ -200,11 +206,9 @@ final class Engine {
   }
 
   /**
-   * Kills and removes the container, and returns once it is gone (gone already is fine), within
-   * {@code limit}. A removal the engine has under way already (409: {@code AutoRemove} after an
-   * exit or a kill) is waited for, and one that failed is asked for again: an engine whose removal
-   * fails leaves the container there for good, and two removals at once (ours and {@code
-   * AutoRemove}) are the usual case here, where only one of them does the work.
+   * Kills and removes the container, and returns once it is gone (already gone is fine), within
+   * {@code limit}. A removal under way (409: {@code AutoRemove}, the usual case) is waited for, and
+   * one that failed is asked for again: a failed removal leaves the container there for good.
    */
   void remove(String id, Duration limit) throws IOException {
     long deadline = System.nanoTime() + limit.toNanos();
@@ -243,6 +247,55 @@ final class Engine {
     }
     JsonNode error = JSON.readTree(answer.body()).path("Error");
     return error.isMissingNode() || error.isNull() || error.path("Message").asText().isEmpty();
+  }
+
+  /** {@link #remove}, a failure only logged. */
+  void removeQuietly(String id, String name) {
+    try {
+      remove(id, REMOVE_LIMIT);
+    } catch (IOException e) {
+      log.debug("Container {} could not be removed: {}", name, e.toString());
+    }
+  }
+
+  /** {@link #removeQuietly} on {@code executor}; a closing runner's kills and sweep cover it. */
+  void removeInBackground(String id, String name, Executor executor) {
+    try {
+      executor.execute(() -> removeQuietly(id, name));
+    } catch (RejectedExecutionException e) {
+      // closing: AutoRemove, the runner's kills and the next start's sweep cover it
+    }
+  }
+
+  /** {@link #kill}, even from an interrupted thread; a failure only logged. */
+  void killQuietly(String id, String name) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      kill(id, REMOVE_LIMIT);
+    } catch (IOException e) {
+      log.debug("Killing container {} failed: {}", name, e.toString());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * {@link #sendRemove}, even from an interrupted thread (a pool that stops); a failure only
+   * logged. No lambda: a stop on a signal runs this cold.
+   */
+  void sendRemoveQuietly(String id, String name) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      sendRemove(id);
+    } catch (IOException e) {
+      log.debug("Removing container {} failed: {}", name, e.toString());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** The time left before {@code deadline}; none left is a time-out. */

@@ -14,7 +14,7 @@ import java.util.Optional;
  * @param source why this address, for messages ("DOCKER_HOST", "Docker context colima", "OrbStack's
  *     socket")
  */
-public record EngineAddress(Kind kind, String target, String source) {
+record EngineAddress(Kind kind, String target, String source) {
 
   /** The transports an address can name. */
   public enum Kind {

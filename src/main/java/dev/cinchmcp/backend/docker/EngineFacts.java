@@ -43,6 +43,15 @@ record EngineFacts(
             .orElse("(" + settings.nodeImage() + ")"));
   }
 
+  /** Whether the engine runs its containers in a VM of its own, not on this machine's kernel. */
+  boolean ownVm(DockerSettings settings) {
+    return RuntimeChoice.ownVm(settings.linuxHost(), operatingSystem);
+  }
+
+  RuntimeChoice runtime(DockerSettings settings) {
+    return RuntimeChoice.of(settings.runtime(), runtimes, defaultRuntime, ownVm(settings));
+  }
+
   String describe() {
     return product
         + " "

@@ -1,6 +1,5 @@
 package dev.cinchmcp.backend.docker;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +34,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   }
 
   /** A whole answer. */
-  record Response(int status, Map<String, String> headers, byte[] body) {
+  record Response(int status, byte[] body) {
     String text() {
       return new String(body, StandardCharsets.UTF_8);
     }
@@ -46,8 +45,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   }
 
   /** An answer whose body is read as it comes (a pull's progress, a wait); close when done. */
-  record Streaming(
-      int status, Map<String, String> headers, InputStream body, EngineConnection connection)
+  record Streaming(int status, InputStream body, EngineConnection connection)
       implements AutoCloseable {
     @Override
     public void close() {
@@ -71,7 +69,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       send(connection, method, path, json, null);
       Head head = Head.read(connection.input());
       byte[] body = readAll(head.body(connection.input()));
-      return new Response(head.status, head.headers, body);
+      return new Response(head.status(), body);
     } catch (IOException e) {
       if (expired.get()) {
         throw new IOException(
@@ -109,7 +107,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       send(connection, method, path, json, null);
       Head head = Head.read(connection.input());
       deadline.cancel(false);
-      return new Streaming(head.status, head.headers, head.body(connection.input()), connection);
+      return new Streaming(head.status(), head.body(connection.input()), connection);
     } catch (IOException | RuntimeException e) {
       deadline.cancel(false);
       connection.close();
@@ -128,9 +126,10 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     try {
       send(connection, "POST", path, null, "tcp");
       Head head = Head.read(connection.input());
-      if (head.status != 101 && head.status != 200) {
+      if (head.status() != 101 && head.status() != 200) {
         byte[] body = readAll(head.body(connection.input()));
-        throw EngineError.of(head.status, new String(body, StandardCharsets.UTF_8), "POST " + path);
+        throw EngineError.of(
+            head.status(), new String(body, StandardCharsets.UTF_8), "POST " + path);
       }
       deadline.cancel(false);
       return connection;
@@ -170,27 +169,15 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   }
 
   private static byte[] readAll(InputStream in) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] buffer = new byte[8192];
-    int n;
-    while ((n = in.read(buffer)) > 0) {
-      out.write(buffer, 0, n);
-      if (out.size() > MAX_BODY) {
-        throw new IOException("the engine's answer is larger than " + MAX_BODY + " bytes");
-      }
+    byte[] body = in.readNBytes(MAX_BODY + 1);
+    if (body.length > MAX_BODY) {
+      throw new IOException("the engine's answer is larger than " + MAX_BODY + " bytes");
     }
-    return out.toByteArray();
+    return body;
   }
 
   /** The status line and headers of an answer. */
-  static final class Head {
-    final int status;
-    final Map<String, String> headers;
-
-    private Head(int status, Map<String, String> headers) {
-      this.status = status;
-      this.headers = headers;
-    }
+  record Head(int status, Map<String, String> headers) {
 
     /** Reads up to the blank line, byte by byte: nothing of the body is taken. */
     static Head read(InputStream in) throws IOException {

@@ -1,7 +1,6 @@
 package dev.cinchmcp.backend.docker;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +12,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
 
 /**
@@ -24,8 +24,6 @@ import java.util.function.Predicate;
  * exists} and {@code read}, so tests give it any machine's layout.
  */
 final class EngineLocator {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What reading a file answers: its text, or empty when it is not there. */
   interface Reader {
@@ -67,6 +65,48 @@ final class EngineLocator {
             return Optional.empty();
           }
         });
+  }
+
+  /** The engine could not be reached: the message says why, for the user. */
+  static final class Unreachable extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Unreachable(String message) {
+      super(message, null);
+    }
+  }
+
+  /** The first candidate that answers a ping (quick), or empty. */
+  Optional<EngineAddress> firstAnswering(ScheduledExecutorService timers) {
+    return locate().candidates().stream()
+        .filter(address -> Engine.answers(address, timers))
+        .findFirst();
+  }
+
+  /** Connects to the first candidate that answers; else {@link Unreachable} says why. */
+  Engine connect(ScheduledExecutorService timers) throws IOException {
+    Located located = locate();
+    if (located.problem() != null) {
+      throw new Unreachable(located.problem());
+    }
+    List<String> tried = new ArrayList<>();
+    for (EngineAddress address : located.candidates()) {
+      if (Engine.answers(address, timers)) {
+        return Engine.connect(address, timers);
+      }
+      tried.add(address.toString());
+    }
+    if (tried.isEmpty()) {
+      throw new Unreachable(
+          "no container engine was found (no DOCKER_HOST, no Docker context, none of the usual"
+              + " sockets of Docker Desktop, OrbStack, Colima, Rancher Desktop or Podman): start"
+              + " one, or set DOCKER_HOST");
+    }
+    throw new Unreachable(
+        "no container engine answered at "
+            + String.join(", ", tried)
+            + ": start it (Docker Desktop, OrbStack, colima start, podman machine start), or check"
+            + " that this user may use its socket");
   }
 
   Located locate() {
@@ -227,7 +267,7 @@ final class EngineLocator {
 
   private static Optional<JsonNode> tree(String text) {
     try {
-      return Optional.ofNullable(JSON.readTree(text));
+      return Optional.ofNullable(Engine.JSON.readTree(text));
     } catch (IOException e) {
       return Optional.empty();
     }

@@ -30,7 +30,7 @@ final class Images {
 
   private final Engine engine;
   private final ExecutorService workers;
-  private final Map<String, CompletableFuture<Optional<String>>> ready = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<Void>> ready = new ConcurrentHashMap<>();
   private final Map<String, Consumer<String>> watchers = new ConcurrentHashMap<>();
 
   Images(Engine engine, ExecutorService workers) {
@@ -39,23 +39,21 @@ final class Images {
   }
 
   /**
-   * Completes when the image is there, with the interpreter version its environment names ({@code
-   * PYTHON_VERSION}, {@code NODE_VERSION}, as the official images set them) if any; fails with a
-   * {@link RunFailure} that says what to do when it cannot be had.
+   * Completes when the image is there; fails with a {@link RunFailure} that says what to do when it
+   * cannot be had ({@code setting} names the image).
    */
-  CompletableFuture<Optional<String>> ensure(String image, String setting, RunListener listener) {
-    String key = image;
+  CompletableFuture<Void> ensure(String image, String setting, RunListener listener) {
     Consumer<String> tell = message -> listener.log(RunListener.Level.INFO, message);
-    watchers.merge(key, tell, Consumer::andThen);
-    CompletableFuture<Optional<String>> future =
+    watchers.merge(image, tell, Consumer::andThen);
+    CompletableFuture<Void> future =
         ready.computeIfAbsent(
-            key, name -> CompletableFuture.supplyAsync(() -> fetch(name, setting), workers));
+            image, name -> CompletableFuture.runAsync(() -> fetch(name, setting), workers));
     // A failed look-up is not kept: the next run tries again (the user may have pulled it).
     future.whenComplete(
-        (version, error) -> {
-          watchers.remove(key);
+        (done, error) -> {
+          watchers.remove(image);
           if (error != null) {
-            ready.remove(key, future);
+            ready.remove(image, future);
           }
         });
     return future;
@@ -67,14 +65,14 @@ final class Images {
    * that finds it counts as {@link #ensure}'s, so calls do not look again.
    */
   boolean present(String image) throws IOException {
-    CompletableFuture<Optional<String>> known = ready.get(image);
+    CompletableFuture<Void> known = ready.get(image);
     if (known != null) {
       return known.isDone() && !known.isCompletedExceptionally();
     }
     if (engine.image(image).isEmpty()) {
       return false;
     }
-    ready.putIfAbsent(image, CompletableFuture.completedFuture(Optional.empty()));
+    ready.putIfAbsent(image, CompletableFuture.completedFuture(null));
     return true;
   }
 
@@ -92,14 +90,11 @@ final class Images {
     }
   }
 
-  private Optional<String> fetch(String image, String setting) {
+  private void fetch(String image, String setting) {
     try {
-      Optional<JsonNode> found = engine.image(image);
-      if (found.isPresent()) {
-        return Optional.empty();
+      if (engine.image(image).isEmpty()) {
+        pull(image);
       }
-      pull(image);
-      return Optional.empty();
     } catch (EngineError e) {
       throw unavailable(image, setting, e.engineMessage());
     } catch (IOException e) {

@@ -84,7 +84,7 @@ record Labels(String machine, long pid, long startMillis) {
       for (JsonNode container : engine.containersLabelled(OWNER)) {
         String owner = container.path("Labels").path(OWNER).asText("");
         if (orphaned(owner)) {
-          engine.remove(container.path("Id").asText(), ContainerRun.REMOVE_LIMIT);
+          engine.remove(container.path("Id").asText(), Engine.REMOVE_LIMIT);
           removed++;
         }
       }

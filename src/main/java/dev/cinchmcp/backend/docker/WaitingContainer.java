@@ -2,17 +2,20 @@ package dev.cinchmcp.backend.docker;
 
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.StartedSandbox;
+import dev.cinchmcp.backend.WarmPool;
+import dev.cinchmcp.config.DockerOptions;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -20,45 +23,50 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A container started ahead of time, its interpreter up and waiting for one program ({@link
- * WaitingLaunchers}). It is made exactly as a cold run's container is ({@link
- * ContainerSpec#waiting}: the same walls, fixed at create), attached and asked for its exit before
- * its start, as a cold run does; at hand-over the program goes down the open attach stream, and
- * nothing else is asked of the engine until the run is over. {@link ContainerRun} then runs it as
- * it runs a cold one.
+ * WaitingLaunchers}): made, attached and asked for its exit as a cold run's container is ({@link
+ * ContainerSpec#waiting}: the same walls); at hand-over the program goes down the open attach
+ * stream, and {@link ContainerRun} runs it as it runs a cold one.
  *
- * <p>How it ends when it is not used: closing the attach connection (this server's end, whether
- * closed here or by the kernel when the server dies, SIGKILL included) gives the launcher
- * end-of-file, and it exits at once; the engine then removes the container ({@code AutoRemove}).
- * Where that does not happen (an engine that keeps stdin open after its client is gone), {@code
- * timeout} as PID 1 ends it once its waiting budget is spent, and the next server's sweep removes
- * what is left (its label names this server). While it waits, one thread reads its attach stream:
- * an end there (the engine restarted, the container killed) makes it unusable at once, so a call
- * never gets a dead one.
+ * <p>Unused, it ends when its attach connection closes (here, or by the kernel when the server
+ * dies, SIGKILL included): the launcher reads end-of-file and exits, and {@code AutoRemove} takes
+ * the container. Where an engine keeps stdin open, {@code timeout} as PID 1 ends it after {@link
+ * #BUDGET}, and the next server's sweep removes it. While it waits, one thread reads its attach
+ * stream: an end there (the engine restarted, say) makes it unusable at once.
  */
 final class WaitingContainer implements StartedSandbox {
 
   private static final Logger log = LoggerFactory.getLogger(WaitingContainer.class);
 
+  /** How long after the last call the waiting containers are removed: an idle server holds none. */
+  static final Duration IDLE_LIMIT = Duration.ofMinutes(10);
+
+  /**
+   * How long one may wait for its program before its own backstop ends it ({@link
+   * ContainerSpec#waiting}); it matters only where the end of this server does not reach it.
+   */
+  static final Duration BUDGET = IDLE_LIMIT.plusMinutes(5);
+
+  /** The oldest one may be when it is handed a program: well within its budget. */
+  static final Duration MAX_AGE = IDLE_LIMIT.plusMinutes(2);
+
+  /**
+   * How long a call waits for a start under way rather than start another: it is ready sooner than
+   * a fresh one would be (with gVisor a start takes ~0.3-1 s here).
+   */
+  static final Duration START_WAIT = Duration.ofSeconds(3);
+
+  /** How long a close waits for a start under way (runc ~0.1-0.3 s here, runsc ~0.3-1 s). */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
+
   /** How long a start may take before it is given up (runsc here: ~0.5-1.5 s). */
   private static final long READY_TIMEOUT_SECONDS = 30;
 
-  /** What a cold run would need that a container started ahead of time shares with it. */
-  record Parts(
-      Engine engine,
-      Labels labels,
-      DockerSettings settings,
-      RuntimeChoice runtime,
-      ExecutorService streams,
-      Images images,
-      Duration budget,
-      Duration maxAge) {}
-
-  private final Parts parts;
-  private final Language language;
-  private final String name;
-  private final String id;
-  private final EngineConnection attach;
-  private final EngineHttp.Streaming exitWait;
+  private final ContainerRun.Parts parts;
+  // What the run that takes it over uses as a fresh container's.
+  final String name;
+  final String id;
+  final EngineConnection attach;
+  final EngineHttp.Streaming exitWait;
   private final long startedNanos = System.nanoTime();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
@@ -73,14 +81,12 @@ final class WaitingContainer implements StartedSandbox {
   private volatile boolean handedOver;
 
   private WaitingContainer(
-      Parts parts,
-      Language language,
+      ContainerRun.Parts parts,
       String name,
       String id,
       EngineConnection attach,
       EngineHttp.Streaming exitWait) {
     this.parts = parts;
-    this.language = language;
     this.name = name;
     this.id = id;
     this.attach = attach;
@@ -93,7 +99,7 @@ final class WaitingContainer implements StartedSandbox {
    * an image the engine does not have yet is pulled by the first call that needs it, and only then
    * is a container started ahead from it.
    */
-  static WaitingContainer start(Language language, Parts parts) throws IOException {
+  static WaitingContainer start(Language language, ContainerRun.Parts parts) throws IOException {
     String image = parts.settings().image(language);
     if (!parts.images().present(image)) {
       throw new IOException("the image " + image + " is not here yet (its first call pulls it)");
@@ -114,11 +120,11 @@ final class WaitingContainer implements StartedSandbox {
                   parts.runtime().runtime(),
                   parts.runtime().gvisor(),
                   parts.labels().labels(),
-                  parts.budget()));
+                  BUDGET));
       attach = engine.attach(id);
       exitWait = engine.awaitExit(id);
       engine.start(id);
-      WaitingContainer started = new WaitingContainer(parts, language, name, id, attach, exitWait);
+      WaitingContainer started = new WaitingContainer(parts, name, id, attach, exitWait);
       parts.streams().execute(started::watch);
       return started;
     } catch (IOException | RuntimeException e) {
@@ -128,31 +134,39 @@ final class WaitingContainer implements StartedSandbox {
       if (exitWait != null) {
         exitWait.close();
       }
-      if (id != null) {
-        removeAfterFailedStart(parts, id, name);
+      if (id != null && Thread.currentThread().isInterrupted()) {
+        engine.sendRemoveQuietly(id, name); // the pool stops: the process is about to end
+      } else if (id != null) {
+        engine.removeInBackground(id, name, parts.streams());
       }
       throw e;
     }
   }
 
-  String id() {
-    return id;
+  /** {@code perLanguage} containers per language, started from images the engine has. */
+  static WarmPool<WaitingContainer> pool(int perLanguage, ContainerRun.Parts parts) {
+    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
+    for (Language language : Language.values()) {
+      sizes.put(language, perLanguage);
+    }
+    return new WarmPool<>(
+        sizes, IDLE_LIMIT, language -> start(language, parts), "cinchmcp-engine-pool");
   }
 
-  String name() {
-    return name;
-  }
-
-  Language language() {
-    return language;
-  }
-
-  EngineConnection attach() {
-    return attach;
-  }
-
-  EngineHttp.Streaming exitWait() {
-    return exitWait;
+  /** For the ready line and {@code --check}: the containers started ahead of time. */
+  static String describePool(int poolSize, boolean gvisor) {
+    if (poolSize == 0) {
+      return "no containers started ahead of time (" + DockerOptions.POOL + "=0)";
+    }
+    return poolSize
+        + (poolSize == 1 ? " container" : " containers")
+        + " per language started ahead of time (~"
+        + (gvisor ? "17-20 MB" : "3-6 MB")
+        + " each while idle, as the engine counts it, no CPU; removed after "
+        + IDLE_LIMIT.toMinutes()
+        + " idle minutes; "
+        + DockerOptions.POOL
+        + "=0 turns this off)";
   }
 
   /**
@@ -201,11 +215,7 @@ final class WaitingContainer implements StartedSandbox {
             "the container ended before its interpreter was up"
                 + (said.isEmpty() ? "" : ": " + said.toString().strip()));
       }
-      int length =
-          ((head[4] & 0xff) << 24)
-              | ((head[5] & 0xff) << 16)
-              | ((head[6] & 0xff) << 8)
-              | (head[7] & 0xff);
+      int length = ByteBuffer.wrap(head, 4, 4).getInt();
       byte[] payload = in.readNBytes(Math.min(length, 64 * 1024));
       in.skipNBytes(length - payload.length);
       if (head[0] == 1 && payload.length > 0) {
@@ -234,9 +244,7 @@ final class WaitingContainer implements StartedSandbox {
 
   @Override
   public boolean usable() {
-    return !gone
-        && !nextHead.isDone()
-        && System.nanoTime() - startedNanos < parts.maxAge().toNanos();
+    return !gone && !nextHead.isDone() && System.nanoTime() - startedNanos < MAX_AGE.toNanos();
   }
 
   /**
@@ -280,7 +288,7 @@ final class WaitingContainer implements StartedSandbox {
     gone = true;
     attach.close();
     exitWait.close();
-    sendRemoveUninterrupted(parts.engine(), id, name);
+    parts.engine().sendRemoveQuietly(id, name);
   }
 
   /**
@@ -292,49 +300,6 @@ final class WaitingContainer implements StartedSandbox {
     gone = true;
     attach.close();
     exitWait.close();
-    removeInBackground(parts, id, name);
-  }
-
-  private static void removeInBackground(Parts parts, String id, String name) {
-    try {
-      parts
-          .streams()
-          .execute(
-              () -> {
-                try {
-                  parts.engine().remove(id, ContainerRun.REMOVE_LIMIT);
-                } catch (IOException e) {
-                  log.debug("Container {} could not be removed: {}", name, e.toString());
-                }
-              });
-    } catch (RejectedExecutionException e) {
-      // closing: its launcher exits as its attach closed, and the next start's sweep takes the rest
-    }
-  }
-
-  /**
-   * A start that failed: removed in the background, or, when the pool is stopping (its thread
-   * interrupted, the process about to end), by a forced removal written at once.
-   */
-  private static void removeAfterFailedStart(Parts parts, String id, String name) {
-    if (Thread.currentThread().isInterrupted()) {
-      sendRemoveUninterrupted(parts.engine(), id, name);
-    } else {
-      removeInBackground(parts, id, name);
-    }
-  }
-
-  /** Writes a forced removal, even from a thread that was interrupted (a pool that stops). */
-  private static void sendRemoveUninterrupted(Engine engine, String id, String name) {
-    boolean interrupted = Thread.interrupted();
-    try {
-      engine.sendRemove(id);
-    } catch (IOException e) {
-      log.debug("Removing container {} failed: {}", name, e.toString());
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    parts.engine().removeInBackground(id, name, parts.streams());
   }
 }

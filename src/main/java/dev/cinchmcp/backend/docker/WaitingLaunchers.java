@@ -3,35 +3,25 @@ package dev.cinchmcp.backend.docker;
 import dev.cinchmcp.backend.PythonBootstrap;
 
 /**
- * What runs first in a container started ahead of time ({@link WaitingContainer}): the image's
- * interpreter comes up, writes {@link #MARK} on stdout (it waits), and blocks reading stdin. At
- * hand-over the server writes {@code LENGTH\n} and the program's code there; the launcher writes it
- * where a cold run has it ({@value ContainerSpec#CODE_DIR}), sends PID 1 ({@code timeout}) the
- * SIGCONT that starts the time limit's backstop ({@link ContainerSpec#waiting}), writes {@link
- * #MARK} again (it has its program: the server tells a container that died before it from a program
- * that ended) and runs the program in the same interpreter, as the cold reader does after its own
- * start. End-of-file before the whole program means the server is gone (killed, or its connection
- * to the engine broken): the launcher exits at once, and the container with it.
+ * What runs first in a container started ahead of time ({@link WaitingContainer}): the interpreter
+ * comes up, writes {@link #MARK} and blocks on stdin. At hand-over the server writes {@code LENGTH
+ * TOKEN\n} and the code; the launcher writes it where a cold run has it ({@value
+ * ContainerSpec#CODE_DIR}), sends PID 1 ({@code timeout}) the SIGCONT that starts the backstop,
+ * writes {@link #MARK} again (it has its program) and runs it in the same interpreter. End-of-file
+ * before the whole program means the server is gone: the launcher exits, and the container with it.
  *
- * <p>Once the program has ended, the launcher writes an end mark (the token the server sent with
- * the program, and the exit status) as the last bytes of stdout and of stderr, and the server
- * answers then ({@link OutputFrames#drainMarked}): the engine closes the streams and answers the
- * exit only after it has deleted the container's task, tens of milliseconds later. Python forks at
- * hand-over: the child runs the program, the parent waits for it and writes the marks with its
- * status as {@code timeout} would give it (128 + the signal for a kill). Node writes them after the
- * {@code exit} event, every listener of the program's run (not after an uncaught exception, which
- * Node prints after that event: the engine's status is waited for then, as after a kill).
+ * <p>Once the program has ended the launcher writes an end mark (the token and the exit status) as
+ * the last bytes of stdout and stderr, so the server answers then ({@link
+ * OutputFrames#drainMarked}), not tens of ms later when the engine answers the exit. Python forks
+ * at hand-over and the parent writes the marks with the status {@code timeout} would give; Node
+ * writes them after the {@code exit} event (not after an uncaught exception: the engine's status is
+ * waited for then).
  *
- * <p>The program must see what a cold run shows it: the same file, argv, stdin (/dev/null in
- * Python; in Node the rest of the attach stream, at end-of-file, as cold) and environment. Python's
- * program runs as the cold one does ({@link PythonBootstrap}, in a fresh globals dict) and no
- * module is imported that a cold start does not import ({@code os} is imported by every start).
- * Node's cold reader leaves {@code fs}, {@code n}, {@code code}, {@code got} and {@code e} in the
- * script scope, which a program can see; this one leaves the same names with the same values and
- * nothing else, and {@code process.uptime()} leaves out the wait. What cannot be hidden: the
- * container's own clock (the age of PID 1) includes the wait; a Python program is PID 3, the child
- * of the waiting interpreter (PID 2) rather than of {@code timeout}; Node's {@code process.emit} is
- * the launcher's wrapper.
+ * <p>The program sees what a cold run shows it: the same file, argv, stdin and environment, no
+ * module imported that a cold start does not import, Node's script-scope names ({@code fs}, {@code
+ * n}, {@code code}, {@code got}, {@code e}) with the same values, and {@code process.uptime()}
+ * without the wait. What cannot be hidden: PID 1's age includes the wait; a Python program is PID
+ * 3; Node's {@code process.emit} is the launcher's wrapper.
  */
 final class WaitingLaunchers {
 
@@ -178,11 +168,8 @@ final class WaitingLaunchers {
         "  fs.writeFileSync('" + ContainerSpec.CODE_DIR + "/main.js', program);",
         "  process.kill(1, 'SIGCONT');", // the backstop counts from now
         "  fs.writeSync(1, '\\x06');",
-        "  const waited = process.uptime() - waitFrom;",
-        "  const realUptime = process.uptime;",
-        "  process.uptime = function uptime() {",
-        "    return realUptime.call(process) - waited;",
-        "  };",
+        "  const waited = process.uptime() - waitFrom, realUptime = process.uptime;",
+        "  process.uptime = function uptime() { return realUptime.call(process) - waited; };",
         // The end mark once the 'exit' event has run (every listener of the program's included),
         // so that the server answers then, not once the engine has taken the container down. Not
         // after an uncaught exception: Node prints it after 'exit', and the engine's status is

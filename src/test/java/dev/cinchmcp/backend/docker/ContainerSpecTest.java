@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.config.SandboxLimits;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class ContainerSpecTest {
 
   private final DockerSettings settings =
-      DockerSettings.of("py:1", "node:1", null, Map.of()).withOsName("Linux");
+      DockerSettings.of("py:1", "node:1", null, Map.of(), SandboxLimits.SERVICE)
+          .withOsName("Linux");
 
   private JsonNode spec(Language language, boolean gvisor) {
     return ContainerSpec.of(

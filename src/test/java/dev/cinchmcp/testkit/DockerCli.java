@@ -1,14 +1,12 @@
-package dev.cinchmcp.e2e;
+package dev.cinchmcp.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cinchmcp.backend.SandboxFacts;
-import dev.cinchmcp.testkit.Await;
-import dev.cinchmcp.testkit.JarProcess;
-import dev.cinchmcp.testkit.TestEngine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,21 +18,21 @@ import java.util.regex.Pattern;
  * The test engine as the docker command line sees it: what this backend left there, and the jar's
  * environment for serving from it.
  */
-final class DockerEngine {
+public final class DockerCli {
 
-  private DockerEngine() {}
+  private DockerCli() {}
 
   /**
    * The jar's environment: the docker backend on the test engine, with this runtime, every program
    * in a fresh container (no containers started ahead: these tests are about that path; DockerPool
    * tests the other).
    */
-  static Map<String, String> jarEnvironment(String runtime) {
+  public static Map<String, String> jarEnvironment(String runtime) {
     return jarEnvironment(runtime, 0);
   }
 
   /** The same, with {@code pool} containers per language started ahead of time. */
-  static Map<String, String> jarEnvironment(String runtime, int pool) {
+  public static Map<String, String> jarEnvironment(String runtime, int pool) {
     return Map.of(
         "CINCH_BACKEND",
         "docker",
@@ -56,7 +54,7 @@ final class DockerEngine {
    * The containers of this backend that are running, as "name interpreter" (python3 or node, from
    * their command).
    */
-  static List<String> runningWithInterpreter() throws IOException, InterruptedException {
+  public static List<String> runningWithInterpreter() throws IOException, InterruptedException {
     return docker(
             "ps",
             "--no-trunc",
@@ -76,18 +74,18 @@ final class DockerEngine {
   }
 
   /** Every container (running or not) of this backend, of any server: their names. */
-  static List<String> containers() throws IOException, InterruptedException {
+  public static List<String> containers() throws IOException, InterruptedException {
     return docker("ps", "-a", "--filter", "label=dev.cinchmcp.owner", "--format", "{{.Names}}");
   }
 
   /** The runtimes the engine offers. */
-  static String runtimes() throws IOException, InterruptedException {
+  public static String runtimes() throws IOException, InterruptedException {
     return String.join(
         " ", docker("info", "--format", "{{range $k, $v := .Runtimes}}{{$k}} {{end}}"));
   }
 
   /** Waits until no container of this backend is left, up to {@code limit}; those left then. */
-  static List<String> awaitNoContainers(Duration limit) throws Exception {
+  public static List<String> awaitNoContainers(Duration limit) throws Exception {
     Await.holdsWithin(() -> containers().isEmpty(), limit);
     return containers();
   }
@@ -96,7 +94,7 @@ final class DockerEngine {
    * How many containers the server runs at once: 4, unless its ready line says fewer (a machine of
    * two cores or less whose kernel the engine shares).
    */
-  static int atOnce(JarProcess jar) throws Exception {
+  public static int atOnce(JarProcess jar) throws Exception {
     Await.until(
         () -> jar.stderr().contains("ready on stdio"),
         Duration.ofSeconds(30),
@@ -105,11 +103,11 @@ final class DockerEngine {
     return said.find() ? Integer.parseInt(said.group(1)) : SandboxFacts.MAX_CONCURRENT;
   }
 
-  static void assertNoContainers(Duration limit) throws Exception {
+  public static void assertNoContainers(Duration limit) throws Exception {
     assertEquals(List.of(), awaitNoContainers(limit), "containers left behind");
   }
 
-  static List<String> docker(String... args) throws IOException, InterruptedException {
+  public static List<String> docker(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("docker"));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
@@ -120,5 +118,23 @@ final class DockerEngine {
       throw new IOException("docker " + String.join(" ", args) + " failed: " + out);
     }
     return out.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
+  }
+
+  /** Waits until the container has run for {@code age}, as the engine counts it. */
+  public static void awaitAge(String container, Duration age) throws Exception {
+    Instant started =
+        Instant.parse(docker("inspect", "-f", "{{.State.StartedAt}}", container).get(0));
+    Await.until(
+        () -> Instant.now().isAfter(started.plus(age)),
+        age.plusSeconds(30),
+        () -> container + " to be " + age + " old");
+  }
+
+  /** Waits until the container's program has printed {@code text} (the engine logs its output). */
+  public static void awaitPrinted(String container, String text) throws Exception {
+    Await.until(
+        () -> String.join("\n", docker("logs", container)).contains(text),
+        Duration.ofSeconds(30),
+        () -> container + " to print " + text);
   }
 }
