@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.DockerCli;
 import dev.cinchmcp.testkit.JarProcess;
-import dev.cinchmcp.testkit.LimitReplies;
+import dev.cinchmcp.testkit.LimitAnswers;
 import dev.cinchmcp.testkit.Requires;
 import java.time.Duration;
 import java.util.HashMap;
@@ -33,7 +33,7 @@ class DockerLimitsIT {
     env.put("CINCH_SANDBOX_CPUS", "1");
     try (JarProcess jar = JarProcess.start(env)) {
       jar.initialize();
-      String description = LimitReplies.toolDescription(jar);
+      String description = LimitAnswers.toolDescription(jar);
       assertTrue(
           description.contains(
               "2 seconds, 128 MB of memory (gVisor's own share included), 64 processes, 1 CPU"),
@@ -71,10 +71,10 @@ class DockerLimitsIT {
           facts.contains("[\"timeout\",\"-s\",\"KILL\",\"3\",\"python3\""),
           "the backstop: 2 s + 1: " + facts);
 
-      LimitReplies.assertTimedOutAt2Seconds(
+      LimitAnswers.assertTimedOut(
           jar.awaitReply(1, Duration.ofSeconds(120)).path("result"));
-      jar.send(JarProcess.call(2, LimitReplies.ALLOCATES_200_MB));
-      LimitReplies.assertMemoryHeld(jar.awaitReply(2, Duration.ofSeconds(60)).path("result"));
+      jar.send(JarProcess.call(2, LimitAnswers.BIG));
+      LimitAnswers.assertMemoryRefused(jar.awaitReply(2, Duration.ofSeconds(60)).path("result"));
 
       jar.closeStdin();
       assertEquals(0, jar.waitForExit(Duration.ofSeconds(30)));
