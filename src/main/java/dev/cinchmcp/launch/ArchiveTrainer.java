@@ -17,11 +17,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The process that makes a {@link SelfMadeArchive}: {@code java -cp cinch-mcp.jar
- * dev.cinchmcp.launch.ArchiveTrainer JAR}. It holds a lock so that only one trainer per archive
- * works at a time, runs the server once on the training input with the archive-making option (the
- * JVM writes the archive under a temporary name as that run exits), checks what was written, and
- * renames it into place in one atomic step. It prints nothing; its exit status says whether an
- * archive was made.
+ * dev.cinchmcp.launch.ArchiveTrainer JAR}. Under a lock (one trainer per archive), it runs the
+ * server once on the training input with the archive-making option, checks what was written and
+ * renames it into place atomically. It prints nothing; its exit status says whether it made one.
  */
 public final class ArchiveTrainer {
 
@@ -40,10 +38,10 @@ public final class ArchiveTrainer {
       return false;
     }
     SelfMadeArchive archive = found.get();
-    Path file = archive.file();
-    Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+    Path file = archive.file;
     try (FileChannel lockChannel =
-            FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileChannel.open(
+                sibling(file, ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = lockChannel.tryLock()) {
       if (lock == null) {
         return false; // another first start is making it right now
@@ -51,19 +49,22 @@ public final class ArchiveTrainer {
       if (archive.ready()) {
         return true;
       }
-      Path temporary = file.resolveSibling(file.getFileName() + "." + UUID.randomUUID() + ".tmp");
+      Path temporary = sibling(file, "." + UUID.randomUUID() + ".tmp");
       try {
-        if (!run(trainingCommand(archive, temporary), env, file)
-            || !SelfMadeArchive.isPlainFile(temporary)) {
+        if (!run(archive, temporary, env) || !SelfMadeArchive.isPlainFile(temporary)) {
           return false;
         }
-        ownerReadOnly(temporary);
+        try {
+          Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("r--------"));
+        } catch (UnsupportedOperationException notPosix) {
+          temporary.toFile().setReadOnly();
+        }
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
         archive.removeOthersUnused();
         return archive.ready();
       } finally {
         Files.deleteIfExists(temporary);
-        Files.deleteIfExists(temporary.resolveSibling(temporary.getFileName() + ".config"));
+        Files.deleteIfExists(sibling(temporary, ".config"));
       }
     } catch (IOException | RuntimeException e) {
       return false;
@@ -73,19 +74,18 @@ public final class ArchiveTrainer {
     }
   }
 
-  private static List<String> trainingCommand(SelfMadeArchive archive, Path temporary) {
+  private static Path sibling(Path file, String suffix) {
+    return file.resolveSibling(file.getFileName() + suffix);
+  }
+
+  private static boolean run(SelfMadeArchive archive, Path temporary, Map<String, String> env)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(SelfMadeArchive.javaLauncher());
     command.addAll(LaunchOptions.fast());
-    command.add(archive.kind().make(temporary));
+    command.add(archive.makeOption(temporary));
     command.add("-D" + SelfMadeArchive.TRAINING + "=true");
-    command.add("-jar");
-    command.add(archive.jar().toString());
-    return command;
-  }
-
-  private static boolean run(List<String> command, Map<String, String> env, Path file)
-      throws IOException, InterruptedException {
+    command.addAll(List.of("-jar", archive.jar.toString()));
     ProcessBuilder pb = new ProcessBuilder(command);
     // Only what the training needs: never the user's key. The discard port refuses the one call at
     // once, offline, and the error path it takes is worth having in the archive too.
@@ -96,7 +96,7 @@ public final class ArchiveTrainer {
     pb.environment().put("CINCH_TIMEOUT_MS", "2000");
     pb.environment().put("CINCH_BACKEND", "cinch");
     pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-    pb.redirectError(file.resolveSibling(file.getFileName() + ".log").toFile());
+    pb.redirectError(sibling(archive.file, ".log").toFile());
     Process training = pb.start();
     training.getOutputStream().close();
     if (!training.waitFor(TRAINING_LIMIT_SECONDS, TimeUnit.SECONDS)) {
@@ -104,13 +104,5 @@ public final class ArchiveTrainer {
       return false;
     }
     return training.exitValue() == 0;
-  }
-
-  private static void ownerReadOnly(Path file) throws IOException {
-    try {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--------"));
-    } catch (UnsupportedOperationException notPosix) {
-      file.toFile().setReadOnly();
-    }
   }
 }

@@ -4,12 +4,9 @@ import dev.cinchmcp.backend.DaemonThreads;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Readies the JDK's process-start code on another core while the plain start's thread looks for its
- * archive. In a JVM just started, the first {@code ProcessBuilder.start()} costs some 20-30 ms
- * (measured on Java 17 and 25), nearly all of it one-time set-up: the classes behind {@code
- * Process}, the reaper's thread pool, and the bootstrap of the JVM's first lambdas. The checks
- * before it take about as long, so done side by side the start itself is left with a few
- * milliseconds. Nothing here starts a process or changes any state a start depends on.
+ * Readies the JDK's process-start code on another core while the plain start looks for its archive:
+ * a JVM's first {@code ProcessBuilder.start()} costs 20-30 ms (Java 17 and 25) of one-time set-up
+ * (Process's classes, the reaper's pool, the first lambdas). Starts nothing, changes nothing.
  */
 final class ProcessStartWarmUp implements Runnable {
 

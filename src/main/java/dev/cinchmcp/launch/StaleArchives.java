@@ -10,19 +10,15 @@ import java.time.Instant;
 import java.util.regex.Pattern;
 
 /**
- * Removes the archives of jars and JVMs no longer used: each new jar or Java makes an archive of
- * its own (15-30 MB), and the old ones would otherwise pile up in the cache for good. An archive is
- * marked used (its modification time set to now) at every start that maps it, so one that has not
- * been touched for {@link #UNUSED_FOR_DAYS} days belongs to a jar or a Java that is gone or no
- * longer started. Only this server's own file names are considered, never a link.
+ * Removes the archives (15-30 MB each) of jars and JVMs no longer used. Every start that maps an
+ * archive sets its modification time, so one untouched for {@link #UNUSED_FOR_DAYS} days belongs to
+ * a jar or Java gone or no longer started. Only this server's own file names, never a link.
  */
 final class StaleArchives {
 
   static final int UNUSED_FOR_DAYS = 30;
 
-  /**
-   * An archive ({@code 17-0123456789abcdef.jsa}) or what belongs to one (lock, log, unfinished).
-   */
+  /** An archive ({@code 17-0123456789abcdef.jsa}) or its lock, log or unfinished file. */
   private static final Pattern OURS =
       Pattern.compile(
           "\\d+-[0-9a-f]{16}\\.(jsa|aot)(\\.lock|\\.log|\\.[0-9a-f-]{36}\\.tmp(\\.config)?)?");
@@ -39,9 +35,7 @@ final class StaleArchives {
   }
 
   /**
-   * Deletes in {@code dir} the archives other than {@code keep} last used before {@code cutoff},
-   * with their lock and log, and any other file of ours (an unfinished archive, an orphaned lock or
-   * log) last modified before then.
+   * Deletes in {@code dir} our files other than {@code keep}'s last modified before {@code cutoff}.
    */
   static void removeUnusedSince(Path dir, Path keep, Instant cutoff) {
     String kept = keep.getFileName().toString();

@@ -17,13 +17,11 @@ import java.util.Set;
 
 /**
  * The per-user cache directory for self-made archives, checked as a trusted path: the JVM maps what
- * it finds there as code, so a file another user could plant or swap must never be used.
- *
- * <p>Every level from the file-system root down must be a real directory (no symbolic link), owned
- * by root or this user, and writable by no one else; the levels this class makes itself ({@code
- * cinch-mcp} and below) are this user's alone (mode 700). So {@code /tmp} or a shared folder can
- * never hold them. Where the file system has no POSIX permissions (Windows), the per-user {@code
- * %LOCALAPPDATA%} and the no-symlink check stand in for them.
+ * it finds there as code, so a file another user could plant or swap must never be used. Every
+ * level from the root down must be a real directory (no link), owned by root or this user and
+ * writable by no one else; the levels made here ({@code cinch-mcp} and below) are this user's alone
+ * (mode 700), so {@code /tmp} or a shared folder never holds them. Without POSIX permissions
+ * (Windows), the per-user {@code %LOCALAPPDATA%} and the no-link check stand in for them.
  */
 final class TrustedDirectory {
 
@@ -45,9 +43,9 @@ final class TrustedDirectory {
   }
 
   /**
-   * The cache directory for this user ({@code $XDG_CACHE_HOME} or {@code ~/.cache} on Linux, {@code
-   * ~/Library/Caches} on macOS, {@code %LOCALAPPDATA%} on Windows, each with {@code
-   * cinch-mcp/archives} below), made if missing; empty when it cannot be found, made or trusted.
+   * {@code cinch-mcp/archives} in this user's cache ({@code $XDG_CACHE_HOME} or {@code ~/.cache},
+   * {@code ~/Library/Caches} on macOS, {@code %LOCALAPPDATA%} on Windows), made if missing; empty
+   * when it cannot be found, made or trusted.
    */
   static Optional<TrustedDirectory> forUser(Map<String, String> env, String osName) {
     Optional<Path> base = cacheBase(env, osName);
@@ -66,8 +64,7 @@ final class TrustedDirectory {
   }
 
   static Optional<Path> cacheBase(Map<String, String> env, String osName) {
-    // No lambdas on this path: it runs at every plain start, and the first lambda of a JVM costs
-    // tens of milliseconds to bootstrap.
+    // No lambdas: this runs at every plain start, and a JVM's first lambda costs tens of ms.
     String os = osName.toLowerCase(java.util.Locale.ROOT);
     if (os.startsWith("windows")) {
       return absolute(env.get("LOCALAPPDATA"));
@@ -98,10 +95,7 @@ final class TrustedDirectory {
     }
   }
 
-  /**
-   * Checks every level of {@code dir}, making the missing ones below {@code base} (this user's,
-   * mode 700); empty if one level fails a check.
-   */
+  /** Checks every level of {@code dir}, making the missing ones below {@code base} (mode 700). */
   static Optional<TrustedDirectory> open(Path base, Path dir, UserPrincipal user)
       throws IOException {
     boolean posix = Files.getFileAttributeView(dir.getRoot(), PosixFileAttributeView.class) != null;
@@ -130,9 +124,7 @@ final class TrustedDirectory {
     return Optional.of(new TrustedDirectory(dir, user));
   }
 
-  /**
-   * Whether a file in this directory may be used: a regular file of ours, no one else's to write.
-   */
+  /** Whether a file in this directory may be used: a regular file of ours, no one else's. */
   boolean trustsFile(Path file) {
     try {
       BasicFileAttributes basic =
