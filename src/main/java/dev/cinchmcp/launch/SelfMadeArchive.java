@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,13 +94,22 @@ public final class SelfMadeArchive {
 
   /** Records that a start maps this archive now, so it is not removed as unused. */
   void markUsed() {
-    StaleArchives.markUsed(file);
+    markUsed(file);
+  }
+
+  /** Sets the file's time to now; a failure only means the archive may be made again. */
+  static void markUsed(Path archive) {
+    try {
+      Files.setLastModifiedTime(archive, FileTime.from(Instant.now()));
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      // read-only cache, or a file system without times: nothing to do
+    }
   }
 
   /** Removes the archives of other jars and JVMs that no start has used for a month. */
   void removeOthersUnused() {
-    Instant cutoff = Instant.now().minus(Duration.ofDays(StaleArchives.UNUSED_FOR_DAYS));
-    StaleArchives.removeUnusedSince(dir.path(), file, cutoff);
+    Instant cutoff = Instant.now().minus(Duration.ofDays(ArchiveTrainer.UNUSED_FOR_DAYS));
+    ArchiveTrainer.removeUnusedSince(dir.path(), file, cutoff);
   }
 
   /**

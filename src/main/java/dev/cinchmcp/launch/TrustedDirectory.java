@@ -11,6 +11,7 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -32,10 +33,12 @@ final class TrustedDirectory {
 
   private final Path dir;
   private final UserPrincipal user;
+  private final boolean posix;
 
-  private TrustedDirectory(Path dir, UserPrincipal user) {
+  private TrustedDirectory(Path dir, UserPrincipal user, boolean posix) {
     this.dir = dir;
     this.user = user;
+    this.posix = posix;
   }
 
   Path path() {
@@ -102,7 +105,6 @@ final class TrustedDirectory {
     Path level = dir.getRoot();
     for (Path name : dir) {
       level = level.resolve(name);
-      boolean ours = level.startsWith(base) && !level.equals(base);
       if (Files.notExists(level, LinkOption.NOFOLLOW_LINKS)) {
         if (!level.startsWith(base)) {
           return Optional.empty(); // only the levels below the cache base are ours to make
@@ -117,50 +119,45 @@ final class TrustedDirectory {
           // another first start made it a moment ago: check it like any other
         }
       }
-      if (!trusted(level, ours, posix, user)) {
+      boolean ours = level.startsWith(base) && !level.equals(base);
+      if (!trusted(level, false, ours, posix, user)) {
         return Optional.empty();
       }
     }
-    return Optional.of(new TrustedDirectory(dir, user));
+    return Optional.of(new TrustedDirectory(dir, user, posix));
   }
 
   /** Whether a file in this directory may be used: a regular file of ours, no one else's. */
   boolean trustsFile(Path file) {
     try {
-      BasicFileAttributes basic =
-          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (!basic.isRegularFile() || !file.getParent().equals(dir)) {
-        return false;
-      }
-      if (!user.equals(Files.getOwner(file, LinkOption.NOFOLLOW_LINKS))) {
-        return false;
-      }
-      PosixFileAttributeView view =
-          Files.getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-      return view == null
-          || java.util.Collections.disjoint(view.readAttributes().permissions(), OTHERS_WRITE);
+      return file.getParent().equals(dir) && trusted(file, true, true, posix, user);
     } catch (IOException | UnsupportedOperationException e) {
       return false;
     }
   }
 
-  private static boolean trusted(Path level, boolean ours, boolean posix, UserPrincipal user)
-      throws IOException {
-    BasicFileAttributes basic =
-        Files.readAttributes(level, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    if (basic.isSymbolicLink() || !basic.isDirectory()) {
+  /**
+   * A directory (or {@code file}) not a link, writable by no one else; {@code ours} is this user's
+   * (a directory of ours: mode 700), any other owned by this user or root. One stat per level.
+   */
+  private static boolean trusted(
+      Path p, boolean file, boolean ours, boolean posix, UserPrincipal user) throws IOException {
+    BasicFileAttributes attributes =
+        posix
+            ? Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+            : Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (file ? !attributes.isRegularFile() : !attributes.isDirectory()) {
       return false;
     }
-    UserPrincipal owner = Files.getOwner(level, LinkOption.NOFOLLOW_LINKS);
     if (!posix) {
-      return !ours || user.equals(owner);
+      return !ours || user.equals(Files.getOwner(p, LinkOption.NOFOLLOW_LINKS));
     }
-    PosixFileAttributes attributes =
-        Files.readAttributes(level, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    if (ours) {
-      return user.equals(owner) && attributes.permissions().equals(OWNER_ONLY);
+    UserPrincipal owner = ((PosixFileAttributes) attributes).owner();
+    Set<PosixFilePermission> permissions = ((PosixFileAttributes) attributes).permissions();
+    if (ours && !file) {
+      return user.equals(owner) && permissions.equals(OWNER_ONLY);
     }
-    boolean ownerOk = user.equals(owner) || "root".equals(owner.getName());
-    return ownerOk && java.util.Collections.disjoint(attributes.permissions(), OTHERS_WRITE);
+    boolean ownerOk = user.equals(owner) || (!ours && "root".equals(owner.getName()));
+    return ownerOk && Collections.disjoint(permissions, OTHERS_WRITE);
   }
 }
