@@ -3,30 +3,43 @@ package dev.cinchmcp.launch;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * The process that makes a {@link SelfMadeArchive}: {@code java -cp cinch-mcp.jar
- * dev.cinchmcp.launch.ArchiveTrainer JAR}. It holds a lock so that only one trainer per archive
- * works at a time, runs the server once on the training input with the archive-making option (the
- * JVM writes the archive under a temporary name as that run exits), checks what was written, and
- * renames it into place in one atomic step. It prints nothing; its exit status says whether an
- * archive was made.
+ * dev.cinchmcp.launch.ArchiveTrainer JAR}. Under a lock (one trainer per archive), it runs the
+ * server once on the training input with the archive-making option, checks what was written and
+ * renames it into place atomically. It prints nothing; its exit status says whether it made one.
+ *
+ * <p>It also removes the archives (15-30 MB each) of jars and JVMs no longer used: every start that
+ * maps an archive sets its time, so one untouched for {@link #UNUSED_FOR_DAYS} days belongs to a
+ * jar or Java gone or no longer started. Only this server's own file names, never a link.
  */
 public final class ArchiveTrainer {
 
   /** Longest a training run may take; it normally takes 2-5 s. */
   private static final long TRAINING_LIMIT_SECONDS = 120;
+
+  static final int UNUSED_FOR_DAYS = 30;
+
+  /** An archive ({@code 17-0123456789abcdef.jsa}) or its lock, log or unfinished file. */
+  private static final Pattern OURS =
+      Pattern.compile(
+          "\\d+-[0-9a-f]{16}\\.(jsa|aot)(\\.lock|\\.log|\\.[0-9a-f-]{36}\\.tmp(\\.config)?)?");
 
   private ArchiveTrainer() {}
 
@@ -40,10 +53,10 @@ public final class ArchiveTrainer {
       return false;
     }
     SelfMadeArchive archive = found.get();
-    Path file = archive.file();
-    Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+    Path file = archive.file;
     try (FileChannel lockChannel =
-            FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileChannel.open(
+                sibling(file, ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = lockChannel.tryLock()) {
       if (lock == null) {
         return false; // another first start is making it right now
@@ -51,19 +64,22 @@ public final class ArchiveTrainer {
       if (archive.ready()) {
         return true;
       }
-      Path temporary = file.resolveSibling(file.getFileName() + "." + UUID.randomUUID() + ".tmp");
+      Path temporary = sibling(file, "." + UUID.randomUUID() + ".tmp");
       try {
-        if (!run(trainingCommand(archive, temporary), env, file)
-            || !SelfMadeArchive.isPlainFile(temporary)) {
+        if (!run(archive, temporary, env) || !SelfMadeArchive.isPlainFile(temporary)) {
           return false;
         }
-        ownerReadOnly(temporary);
+        try {
+          Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("r--------"));
+        } catch (UnsupportedOperationException notPosix) {
+          temporary.toFile().setReadOnly();
+        }
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
         archive.removeOthersUnused();
         return archive.ready();
       } finally {
         Files.deleteIfExists(temporary);
-        Files.deleteIfExists(temporary.resolveSibling(temporary.getFileName() + ".config"));
+        Files.deleteIfExists(sibling(temporary, ".config"));
       }
     } catch (IOException | RuntimeException e) {
       return false;
@@ -73,19 +89,18 @@ public final class ArchiveTrainer {
     }
   }
 
-  private static List<String> trainingCommand(SelfMadeArchive archive, Path temporary) {
+  private static Path sibling(Path file, String suffix) {
+    return file.resolveSibling(file.getFileName() + suffix);
+  }
+
+  private static boolean run(SelfMadeArchive archive, Path temporary, Map<String, String> env)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(SelfMadeArchive.javaLauncher());
     command.addAll(LaunchOptions.fast());
-    command.add(archive.kind().make(temporary));
+    command.add(archive.makeOption(temporary));
     command.add("-D" + SelfMadeArchive.TRAINING + "=true");
-    command.add("-jar");
-    command.add(archive.jar().toString());
-    return command;
-  }
-
-  private static boolean run(List<String> command, Map<String, String> env, Path file)
-      throws IOException, InterruptedException {
+    command.addAll(List.of("-jar", archive.jar.toString()));
     ProcessBuilder pb = new ProcessBuilder(command);
     // Only what the training needs: never the user's key. The discard port refuses the one call at
     // once, offline, and the error path it takes is worth having in the archive too.
@@ -96,7 +111,7 @@ public final class ArchiveTrainer {
     pb.environment().put("CINCH_TIMEOUT_MS", "2000");
     pb.environment().put("CINCH_BACKEND", "cinch");
     pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-    pb.redirectError(file.resolveSibling(file.getFileName() + ".log").toFile());
+    pb.redirectError(sibling(archive.file, ".log").toFile());
     Process training = pb.start();
     training.getOutputStream().close();
     if (!training.waitFor(TRAINING_LIMIT_SECONDS, TimeUnit.SECONDS)) {
@@ -106,11 +121,47 @@ public final class ArchiveTrainer {
     return training.exitValue() == 0;
   }
 
-  private static void ownerReadOnly(Path file) throws IOException {
+  /**
+   * Deletes in {@code dir} our files other than {@code keep}'s last modified before {@code cutoff}.
+   */
+  static void removeUnusedSince(Path dir, Path keep, Instant cutoff) {
+    String kept = keep.getFileName().toString();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (name.startsWith(kept) || !OURS.matcher(name).matches() || !unusedSince(entry, cutoff)) {
+          continue;
+        }
+        // Its lock and log first: once an archive is seen gone, nothing of it is left.
+        if (name.endsWith(".jsa") || name.endsWith(".aot")) {
+          delete(entry.resolveSibling(name + ".lock"));
+          delete(entry.resolveSibling(name + ".log"));
+        }
+        delete(entry);
+      }
+    } catch (IOException e) {
+      // the cache cannot be listed: nothing is removed
+    }
+  }
+
+  private static boolean unusedSince(Path file, Instant cutoff) {
     try {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--------"));
-    } catch (UnsupportedOperationException notPosix) {
-      file.toFile().setReadOnly();
+      return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+          && Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS)
+              .toInstant()
+              .isBefore(cutoff);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static void delete(Path file) {
+    try {
+      if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+        Files.delete(file);
+      }
+    } catch (IOException e) {
+      // gone already, or another trainer's: try again next time
     }
   }
 }

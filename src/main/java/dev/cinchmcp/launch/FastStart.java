@@ -1,35 +1,32 @@
 package dev.cinchmcp.launch;
 
+import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch's start-up, from its second start
- * on.
- *
- * <p>JVM options cannot be set from inside a jar, and a plain launch loads some two thousand
- * classes the slow way. So when the JVM was started with no options at all, the server looks for
- * the archive it made for itself on an earlier start ({@link SelfMadeArchive}: per user, per JVM,
- * per jar). If it is there, the server is started again as a child with the options of {@link
- * LaunchOptions} and that archive: one small JVM start that saves several times it. The child
- * inherits stdin, stdout and stderr as they are (nothing is copied through this process), and its
- * exit status is returned; a stop signal here is passed on, and this process ends at once (were it
- * killed outright, the child notices and stops: {@link LauncherWatch}). If it is not there yet, the
- * server runs in this JVM, at normal speed, and a separate training process makes the archive for
- * next time. {@code CINCH_FAST_START=0} turns all of it off.
- *
- * <p>"No options at all" is read from the process's own arguments, which Linux and macOS give;
- * where they are unknown (Windows), the server always runs in this JVM.
+ * on. JVM options cannot be set from inside a jar, and a plain launch loads some two thousand
+ * classes the slow way; so a JVM started with no options at all starts the server again as a child,
+ * with {@link LaunchOptions} and the archive it made for itself ({@link SelfMadeArchive}): one
+ * small JVM start that saves several times it. The child inherits stdin, stdout and stderr, and its
+ * exit status is returned. With no archive yet, the server runs here and a training process makes
+ * one for next time. {@code CINCH_FAST_START=0} turns all of it off; where a process's arguments
+ * are unknown (Windows), the server always runs here.
  */
 public final class FastStart {
 
@@ -39,9 +36,8 @@ public final class FastStart {
   private FastStart() {}
 
   /**
-   * What the fast start did: ran the server in a child JVM, which has exited with {@code
-   * childStatus}; or left it to this JVM ({@code childStatus} empty), which then serves stdin as
-   * {@code firstLine} says (in a child: what its launcher did with the first line).
+   * What the fast start did: ran the server in a child JVM that exited with {@code childStatus}; or
+   * left it to this JVM (no status), which serves stdin as {@code firstLine} says.
    */
   public record Outcome(OptionalInt childStatus, FirstLineHandOver firstLine) {
 
@@ -55,78 +51,92 @@ public final class FastStart {
     if (System.getProperty(CHILD_MARKER) != null) {
       return Outcome.runHere(FirstLineHandOver.from(env));
     }
+    FirstLineHandOver none = FirstLineHandOver.NONE;
     if (args.length != 0
         || System.getProperty(SelfMadeArchive.TRAINING) != null
         || "0".equals(env.get("CINCH_FAST_START"))) {
-      return Outcome.runHere(FirstLineHandOver.NONE);
+      return Outcome.runHere(none);
     }
-    FirstLineHandOver firstLine = FirstLineHandOver.NONE;
     try {
       Path jar =
           Path.of(FastStart.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       if (!startedPlain(jar, env)) {
-        return Outcome.runHere(firstLine);
+        return Outcome.runHere(none);
       }
       // From here on a process is almost always started: the child, or the trainer of its archive.
-      ProcessStartWarmUp.begin();
+      // A class, not a lambda, to start it: a lambda here would bootstrap on the caller's thread.
+      DaemonThreads.start("cinch-process-warm-up", new ProcessStartWarmUp());
       Optional<SelfMadeArchive> archive = SelfMadeArchive.of(jar, env);
       if (archive.isEmpty()) {
-        return Outcome.runHere(firstLine);
+        return Outcome.runHere(none);
       }
       if (!archive.get().ready()) {
         archive.get().makeInBackground();
-        return Outcome.runHere(firstLine);
+        return Outcome.runHere(none);
       }
       // A discover already waiting is answered now: the client has it while the child starts.
-      firstLine =
+      FirstLineHandOver firstLine =
           LauncherDiscover.answerWaiting(
               new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out));
       return new Outcome(OptionalInt.of(runChild(jar, archive.get(), firstLine)), firstLine);
     } catch (IOException | URISyntaxException | RuntimeException e) {
-      return Outcome.runHere(firstLine); // run here, at normal speed
+      return Outcome.runHere(none); // run here, at normal speed
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Outcome.runHere(firstLine);
+      return Outcome.runHere(none);
     }
   }
 
-  /** Starts the child, handing it what was done with stdin's first line, and waits for it. */
   private static int runChild(Path jar, SelfMadeArchive archive, FirstLineHandOver firstLine)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(SelfMadeArchive.javaLauncher());
     command.addAll(LaunchOptions.fast(jar));
-    command.addAll(archive.useOptions());
+    command.add(archive.useOption());
     command.add("-D" + CHILD_MARKER + "=true");
     command.add("-D" + LauncherWatch.LAUNCHER_PID + "=" + ProcessHandle.current().pid());
-    command.add("-jar");
-    command.add(jar.toString());
+    command.addAll(List.of("-jar", jar.toString()));
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     firstLine.putIn(builder.environment());
-    // A client signals only this process: SIGINT, SIGTERM or SIGHUP here is passed on as SIGTERM,
-    // and both stop at once. Were this process killed outright, the child notices its launcher gone
-    // (LauncherWatch) and stops too. The hook is in place before the child starts: a client may
-    // stop this process the moment it has the discover answer, while the child is being started.
+    // The hook is in place before the child starts: a client may stop this process the moment it
+    // has the discover answer. (Becoming the child by execve, through Java 22's foreign function
+    // API, saved this JVM's ~40 MB but cost a cold JVM 130-200 ms of start to link.)
     ForwardStop forward = new ForwardStop();
     Runtime.getRuntime().addShutdownHook(new Thread(forward, "cinch-faststart-forward"));
-    // A child, on every Java: becoming the fast JVM by execve (Java 22's foreign function API)
-    // saved the ~40 MB of this waiting JVM, but linking it cost a cold JVM 130-200 ms of start.
     Process child = forward.start(builder);
-    // Marked once the child is on its way, not before: it is not on the child's path.
-    archive.markUsed();
-    // The stop's exit path, loaded while this JVM only waits: a stop then loads nothing first.
-    QuickExit.prepare();
+    archive.markUsed(); // not on the child's path
     return child.waitFor();
   }
 
   /**
-   * Starts the child, and on a stop passes it on and ends this process at once. The child stops its
-   * calls and sandboxes and ends itself, with a backstop of its own ({@code StopOnSignal}). Were
-   * this process to wait for it, the client would wait for two JVM exits one after the other (some
-   * 15-25 ms each on a small VM), not side by side; and a JVM cannot end quickly while a thread of
-   * its own waits for a child, so it ends by SIGKILL ({@link QuickExit}). A child that has already
-   * ended gives its status, as always. The start and the stop exclude each other: a stop that comes
-   * first means no child is started; one that comes during the start waits for it, then stops it.
+   * Readies the JDK's process-start code on another core while the plain start looks for its
+   * archive: a JVM's first {@code ProcessBuilder.start()} costs 20-30 ms (Java 17 and 25) of
+   * one-time set-up (Process's classes, the reaper's pool, the first lambdas); and the stop's exit
+   * path, so that a stop loads nothing first. Starts nothing, changes nothing.
+   */
+  private static final class ProcessStartWarmUp implements Runnable {
+    @Override
+    public void run() {
+      try {
+        Class.forName("java.lang.ProcessImpl", true, null);
+        Class.forName("java.lang.ProcessHandleImpl", true, null);
+        CompletableFuture<String> exit = new CompletableFuture<>();
+        exit.handle((value, error) -> value);
+        exit.complete("");
+      } catch (ClassNotFoundException | RuntimeException | LinkageError e) {
+        // Another JDK's inside: the start only pays the cost on its own thread.
+      }
+      QuickExit.prepare();
+    }
+  }
+
+  /**
+   * Passes a stop (SIGINT, SIGTERM, SIGHUP) on to the child as SIGTERM and ends this process at
+   * once by SIGKILL ({@link QuickExit}): waiting for the child would make the client wait for two
+   * JVM exits one after the other (15-25 ms each on a small VM), and a JVM cannot end quickly while
+   * a thread waits for a child. The child stops itself, with a backstop of its own; were this
+   * process killed outright, the child notices ({@link LauncherWatch}). A stop before the start
+   * means no child; one during it waits for it, then stops it.
    */
   private static final class ForwardStop implements Runnable {
 
@@ -135,8 +145,7 @@ public final class FastStart {
 
     synchronized Process start(ProcessBuilder builder) throws IOException, InterruptedException {
       if (stopping) {
-        // The JVM is exiting by the stop's status; this thread only waits for that.
-        Thread.currentThread().join();
+        Thread.currentThread().join(); // the JVM is exiting by the stop's status
       }
       child = builder.start();
       return child;
@@ -180,9 +189,9 @@ public final class FastStart {
   /** This JVM's arguments after the program name; Linux's /proc is read directly (it is faster). */
   private static String[] arguments() {
     try {
-      byte[] cmdline = java.nio.file.Files.readAllBytes(Path.of("/proc/self/cmdline"));
-      String[] words = new String(cmdline, java.nio.charset.StandardCharsets.UTF_8).split("\0");
-      return java.util.Arrays.copyOfRange(words, 1, words.length);
+      byte[] cmdline = Files.readAllBytes(Path.of("/proc/self/cmdline"));
+      String[] words = new String(cmdline, StandardCharsets.UTF_8).split("\0");
+      return Arrays.copyOfRange(words, 1, words.length);
     } catch (IOException | RuntimeException noProc) {
       return ProcessHandle.current().info().arguments().orElse(null);
     }

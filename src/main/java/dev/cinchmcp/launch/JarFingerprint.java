@@ -11,14 +11,11 @@ import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 
 /**
- * A 64-bit hash of a jar's central directory (CRC-32 and Adler-32 side by side): the directory
- * holds the name, size and CRC-32 of every entry, so any change to any class or resource changes
- * it. It is computed at every plain start, before the JVM has compiled anything, so it must be
- * cheap: both checksums are native code and take about a millisecond, where a SHA-256 of the same
- * 200 KB took 50-80 ms in a JVM just started (and 100-160 ms over the whole 5 MB jar). It names a
- * cache file, not a trust decision: the trusted directory and the JVM's own checks of the jar's
- * size and time decide what is mapped. Should the jar's end not parse as a plain zip (a zip64 jar,
- * a long comment), the whole file is hashed instead.
+ * A 64-bit hash (CRC-32 and Adler-32 side by side) of a jar's central directory, which holds the
+ * name, size and CRC-32 of every entry. Computed at every plain start, so cheap: native checksums
+ * take about a millisecond, where a SHA-256 of the same 200 KB took 50-80 ms in a JVM just started.
+ * It names a cache file; what is mapped is decided by the trusted directory and the JVM's own
+ * checks. A jar whose end is no plain zip (zip64, a long comment) is hashed whole.
  */
 final class JarFingerprint {
 
@@ -75,7 +72,7 @@ final class JarFingerprint {
 
   private static String hex(CRC32 crc, Adler32 adler) {
     String hex = Long.toHexString(crc.getValue() << 32 | adler.getValue());
-    return "0000000000000000".substring(hex.length()) + hex; // no Formatter: it is slow to load
+    return "0000000000000000".substring(hex.length()) + hex; // no Formatter: slow to load
   }
 
   private static ByteBuffer read(SeekableByteChannel channel, long from, int length)

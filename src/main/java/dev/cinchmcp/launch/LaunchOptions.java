@@ -38,14 +38,12 @@ public final class LaunchOptions {
   }
 
   /**
-   * The same, read straight from the jar's zip: at a plain start this is one of the few things the
-   * JVM without an archive does, and a class-path resource lookup costs it some 5 ms where this
-   * costs one. Falls back to {@link #fast()}.
+   * The same, read straight from the jar's zip: in a plain start's JVM, which has no archive, a
+   * class-path resource lookup costs some 5 ms where this costs one. Falls back to {@link #fast()}.
    */
   public static List<String> fast(Path jar) {
     try (ZipFile zip = new ZipFile(jar.toFile())) {
-      ZipEntry entry =
-          zip.getEntry(LaunchOptions.class.getPackageName().replace('.', '/') + "/" + RESOURCE);
+      ZipEntry entry = zip.getEntry("dev/cinchmcp/launch/" + RESOURCE);
       if (entry != null) {
         try (InputStream in = zip.getInputStream(entry)) {
           return parse(
@@ -60,8 +58,8 @@ public final class LaunchOptions {
 
   /**
    * The options of the file's text for Java {@code feature}: a line that begins with {@code [java
-   * 25+]} or {@code [java 17-24]} counts only on those versions. (No regex and no lambda here: this
-   * runs at every plain start, before the JVM has compiled anything.)
+   * 25+]}, {@code [java 17-24]} or {@code [java 21]} counts only on those versions. (No regex and
+   * no lambda: this runs at every plain start, before the JVM has compiled anything.)
    */
   static List<String> parse(String text, int feature) {
     List<String> options = new ArrayList<>();
@@ -72,37 +70,30 @@ public final class LaunchOptions {
       }
       if (option.startsWith("[")) {
         int end = option.indexOf(']');
-        if (end < 0) {
-          throw new IllegalArgumentException(RESOURCE + ": no ']' in " + option);
+        String guard = end < 0 ? "" : option.substring(1, end).strip();
+        if (!guard.startsWith("java ")) {
+          throw new IllegalArgumentException(RESOURCE + ": not a [java ...] guard: " + option);
         }
-        if (!appliesTo(option.substring(1, end).strip(), feature)) {
-          continue;
+        String versions = guard.substring(5).strip();
+        int dash = versions.indexOf('-');
+        try {
+          boolean applies =
+              versions.endsWith("+")
+                  ? feature >= Integer.parseInt(versions.substring(0, versions.length() - 1))
+                  : dash > 0
+                      ? feature >= Integer.parseInt(versions.substring(0, dash))
+                          && feature <= Integer.parseInt(versions.substring(dash + 1))
+                      : feature == Integer.parseInt(versions);
+          if (!applies) {
+            continue;
+          }
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(RESOURCE + ": not a [java ...] guard: " + option);
         }
         option = option.substring(end + 1).strip();
       }
       options.add(option);
     }
     return options;
-  }
-
-  /** Whether a guard ({@code java 25+}, {@code java 17-24}, {@code java 21}) takes this version. */
-  static boolean appliesTo(String guard, int feature) {
-    if (!guard.startsWith("java ")) {
-      throw new IllegalArgumentException(RESOURCE + ": not a [java ...] guard: [" + guard + "]");
-    }
-    String versions = guard.substring(5).strip();
-    try {
-      if (versions.endsWith("+")) {
-        return feature >= Integer.parseInt(versions.substring(0, versions.length() - 1));
-      }
-      int dash = versions.indexOf('-');
-      if (dash > 0) {
-        return feature >= Integer.parseInt(versions.substring(0, dash))
-            && feature <= Integer.parseInt(versions.substring(dash + 1));
-      }
-      return feature == Integer.parseInt(versions);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(RESOURCE + ": not a [java ...] guard: [" + guard + "]");
-    }
   }
 }

@@ -3,10 +3,9 @@ package dev.cinchmcp.launch;
 import dev.cinchmcp.backend.DaemonThreads;
 
 /**
- * In the fast launch's child: notices when the launcher that started it is gone. A client signals
- * only the process it started, so once the launcher has been killed outright (SIGKILL), no signal
- * will reach this one, and the client may keep stdin open; the child then stops as on SIGTERM,
- * within {@link #INTERVAL_MS} ms and the stop's own few.
+ * In the fast launch's child: once the launcher is killed outright (SIGKILL), no client's signal
+ * reaches this process, so it notices the launcher gone and stops as on SIGTERM, within {@link
+ * #INTERVAL_MS} ms.
  */
 public final class LauncherWatch {
 

@@ -10,16 +10,12 @@ import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Ends the process now, once a stop has done its work.
- *
- * <p>A JVM that exits waits up to 300 ms for threads blocked in native calls (HotSpot's {@code
- * VM_Exit}), longer than a client waits between its signals. A server that ran nothing local has
- * only its stdin read blocked, which closing stdin ends, and then {@code halt} is quick. One with
- * child processes (the local backend's sandboxes, even killed ones not yet reaped; the fast
- * launch's child JVM) has threads waiting in {@code waitpid} and in reads of their pipes, and one
- * whose containers were running has their streams open; measured here, such a JVM took 60-380 ms to
- * end. It ends itself with SIGKILL instead, which the kernel carries out at once (its status then
- * says so: killed by signal 9, 137 in a shell).
+ * Ends the process now, once a stop has done its work. A JVM that exits waits up to 300 ms for
+ * threads blocked in native calls (HotSpot's {@code VM_Exit}). With only stdin's read blocked,
+ * closing stdin and {@code halt} is quick; with child processes (sandboxes, the fast launch's
+ * child) or container streams, threads wait in {@code waitpid} and pipe reads, and such a JVM took
+ * 60-380 ms to end here. It ends itself by SIGKILL instead (status: killed by signal 9, 137 in a
+ * shell).
  */
 public final class QuickExit {
 
@@ -42,10 +38,8 @@ public final class QuickExit {
   }
 
   /**
-   * Runs this class's own path once, ahead of a stop, so that the stop loads, verifies and links
-   * nothing first. The fast launch's launcher has no class-data archive for this jar: with this, it
-   * ended 9.8 ms after a signal instead of 12.5 (medians of 12, local backend idle). No side
-   * effect: the handle found is dropped.
+   * Runs this class's path once ahead of a stop, which then loads nothing first: the launcher (no
+   * archive) ended 9.8 ms after a signal instead of 12.5 (medians of 12). No side effect.
    */
   public static void prepare() {
     threadHandle();
@@ -76,11 +70,10 @@ public final class QuickExit {
   }
 
   /**
-   * This thread as a process handle, on Linux. Java refuses to destroy its own process, but not a
-   * handle on one of its threads other than the first, and Linux's {@code kill(2)} given a thread's
-   * id signals the thread's whole process. This spares spawning {@code kill}, which costs 4-11 ms
-   * here. Empty elsewhere (no {@code /proc/thread-self}) and on the first thread (its id is the
-   * process's).
+   * This thread as a process handle, on Linux: Java refuses to destroy its own process but not a
+   * handle on a thread other than the first, and {@code kill(2)} given a thread's id signals its
+   * whole process. Spares spawning {@code kill} (4-11 ms). Empty without {@code /proc/thread-self}
+   * and on the first thread.
    */
   static Optional<ProcessHandle> threadHandle() {
     try {
@@ -93,10 +86,10 @@ public final class QuickExit {
   }
 
   /**
-   * The thread id in {@code /proc/thread-self}'s target ("&lt;pid&gt;/task/&lt;tid&gt;"), if that
-   * names a thread of process {@code pid} other than its first. A /proc mounted from another pid
-   * namespace (a container's, say) names ids of that namespace, which {@code kill(2)} here would
-   * read as another process's: its pid then differs from ours, and nothing is returned.
+   * The thread id in {@code /proc/thread-self}'s target ("&lt;pid&gt;/task/&lt;tid&gt;") if it
+   * names a thread of {@code pid} other than its first. A /proc of another pid namespace names ids
+   * that {@code kill(2)} here would read as another process's: its pid differs, and nothing is
+   * returned.
    */
   static OptionalLong otherThreadId(Path target, long pid) {
     if (target.getNameCount() != 3 || !target.getName(1).toString().equals("task")) {

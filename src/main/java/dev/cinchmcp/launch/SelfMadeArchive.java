@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +15,16 @@ import java.util.Optional;
 
 /**
  * The class-data archive a jar makes for itself, for the JVM that runs it: one file per user, per
- * exact JVM and per jar, in the user's {@link TrustedDirectory}.
+ * exact JVM and per jar, in the user's {@link TrustedDirectory}. Its name hashes the JVM (vendor,
+ * version, home) and the jar (path, size, time, {@link JarFingerprint}), so another JVM or a
+ * changed jar makes its own. A separate process ({@link ArchiveTrainer}) makes it under a temporary
+ * name and renames it atomically: two first starts at once are safe, nothing half-written is
+ * mapped.
  *
- * <p>Its name is a hash of the JVM (vendor, exact version, home) and of the jar (path, size,
- * modification time, and a {@link JarFingerprint} of its contents), so another JVM or a changed jar
- * finds no archive and makes its own; the JVM itself refuses an archive whose jar moved or changed.
- * It is made by a separate training process ({@link ArchiveTrainer}) that outlives the server if
- * need be, writes under a temporary name and renames atomically, so two first starts at once are
- * safe and nothing half-written is ever mapped. None of it touches the server's stdout.
+ * <p>Java 25 and later: the AOT cache (JEP 483/514), which on Temurin 25 started the server faster
+ * than a dynamic archive and made its first call faster still. Java 17-24: a dynamic CDS archive
+ * written as the training run exits. Java 19's {@code -XX:+AutoCreateSharedArchive} is not used: it
+ * writes in place at the end of a real session (whose exit then waits for the dump).
  */
 public final class SelfMadeArchive {
 
@@ -28,17 +32,23 @@ public final class SelfMadeArchive {
   public static final String TRAINING = "cinch.archive.training";
 
   private static final String TRAINING_INPUT = "training.jsonl";
+  private static final Path SHELL = Path.of("/bin/sh");
 
   private final TrustedDirectory dir;
-  private final Path jar;
-  private final Path file;
-  private final ArchiveKind kind;
+  final Path jar;
+  final Path file;
+  private final boolean aotCache;
 
-  private SelfMadeArchive(TrustedDirectory dir, Path jar, Path file, ArchiveKind kind) {
+  private SelfMadeArchive(TrustedDirectory dir, Path jar, Path file, boolean aotCache) {
     this.dir = dir;
     this.jar = jar;
     this.file = file;
-    this.kind = kind;
+    this.aotCache = aotCache;
+  }
+
+  /** Whether Java {@code feature} makes an AOT cache (25+) rather than a dynamic CDS archive. */
+  static boolean aotCache(int feature) {
+    return feature >= 25;
   }
 
   /** The archive for this JVM and this jar; empty where no trusted cache directory exists. */
@@ -49,36 +59,22 @@ public final class SelfMadeArchive {
       return Optional.empty();
     }
     try {
-      ArchiveKind kind = ArchiveKind.forThisJvm();
-      String name = Runtime.version().feature() + "-" + key(jar) + "." + kind.extension();
-      return Optional.of(new SelfMadeArchive(dir.get(), jar, dir.get().path().resolve(name), kind));
+      int feature = Runtime.version().feature();
+      String key =
+          JarFingerprint.of(
+              System.getProperty("java.vm.vendor", ""),
+              System.getProperty("java.vm.version", ""),
+              System.getProperty("java.home", ""),
+              jar.toAbsolutePath().toString(),
+              Long.toString(Files.size(jar)),
+              Long.toString(Files.getLastModifiedTime(jar).toMillis()),
+              JarFingerprint.of(jar));
+      String name = feature + "-" + key + (aotCache(feature) ? ".aot" : ".jsa");
+      Path file = dir.get().path().resolve(name);
+      return Optional.of(new SelfMadeArchive(dir.get(), jar, file, aotCache(feature)));
     } catch (IOException e) {
       return Optional.empty();
     }
-  }
-
-  private static String key(Path jar) throws IOException {
-    FileTime modified = Files.getLastModifiedTime(jar);
-    return JarFingerprint.of(
-        System.getProperty("java.vm.vendor", ""),
-        System.getProperty("java.vm.version", ""),
-        System.getProperty("java.home", ""),
-        jar.toAbsolutePath().toString(),
-        Long.toString(Files.size(jar)),
-        Long.toString(modified.toMillis()),
-        JarFingerprint.of(jar));
-  }
-
-  Path file() {
-    return file;
-  }
-
-  Path jar() {
-    return jar;
-  }
-
-  ArchiveKind kind() {
-    return kind;
   }
 
   /** Whether the archive exists and may be mapped: a regular file of this user's, no one else's. */
@@ -86,34 +82,43 @@ public final class SelfMadeArchive {
     return dir.trustsFile(file);
   }
 
-  /** The JVM options that map this archive. */
-  public List<String> useOptions() {
-    return List.of(kind.use(file));
+  /** The JVM option that maps this archive. */
+  String useOption() {
+    return (aotCache ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + file;
+  }
+
+  /** The JVM option that makes the archive, at {@code output}. */
+  String makeOption(Path output) {
+    return (aotCache ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=") + output;
   }
 
   /** Records that a start maps this archive now, so it is not removed as unused. */
-  public void markUsed() {
-    StaleArchives.markUsed(file);
+  void markUsed() {
+    markUsed(file);
+  }
+
+  /** Sets the file's time to now; a failure only means the archive may be made again. */
+  static void markUsed(Path archive) {
+    try {
+      Files.setLastModifiedTime(archive, FileTime.from(Instant.now()));
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      // read-only cache, or a file system without times: nothing to do
+    }
   }
 
   /** Removes the archives of other jars and JVMs that no start has used for a month. */
   void removeOthersUnused() {
-    StaleArchives.removeUnusedSince(
-        dir.path(),
-        file,
-        java.time.Instant.now().minus(java.time.Duration.ofDays(StaleArchives.UNUSED_FOR_DAYS)));
+    Instant cutoff = Instant.now().minus(Duration.ofDays(ArchiveTrainer.UNUSED_FOR_DAYS));
+    ArchiveTrainer.removeUnusedSince(dir.path(), file, cutoff);
   }
 
   /**
-   * Starts the training process that makes the archive, and returns at once. It runs on its own
-   * (its output goes nowhere near ours) and may outlive this server; if it fails, the next start
-   * simply tries again.
-   *
-   * <p>It is started detached, through a shell that puts it in the background and exits: a child of
-   * this JVM would keep a thread here waiting for it in a native call, and a JVM stopping on a
-   * signal waits some 300 ms for such threads before it ends.
+   * Starts the training process that makes the archive, and returns at once; if it fails, the next
+   * start tries again. Detached, through a shell that backgrounds it and exits: a child of this JVM
+   * would keep a thread waiting in a native call, and a JVM stopping on a signal waits some 300 ms
+   * for such threads.
    */
-  public void makeInBackground() {
+  void makeInBackground() {
     List<String> command = new ArrayList<>();
     if (Files.isExecutable(SHELL)) {
       command.addAll(List.of(SHELL.toString(), "-c", "\"$@\" </dev/null >/dev/null 2>&1 &", "sh"));
@@ -121,8 +126,7 @@ public final class SelfMadeArchive {
     command.add(javaLauncher());
     // The trainer itself is small and short-lived: it waits for the training run and renames.
     command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx32m"));
-    command.addAll(List.of("-cp", jar.toString(), ArchiveTrainer.class.getName()));
-    command.add(jar.toString());
+    command.addAll(List.of("-cp", jar.toString(), ArchiveTrainer.class.getName(), jar.toString()));
     try {
       ProcessBuilder pb = new ProcessBuilder(command);
       pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
@@ -141,8 +145,6 @@ public final class SelfMadeArchive {
     }
     return in;
   }
-
-  private static final Path SHELL = Path.of("/bin/sh");
 
   static String javaLauncher() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();

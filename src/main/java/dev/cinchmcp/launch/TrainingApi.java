@@ -11,11 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * The Cinch API of a training run (the run whose classes and profiles become the archive): a
- * loopback socket in the training JVM that answers every request with one successful run, over
- * HTTP/1.1 with keep-alive. So the archive holds the HTTP client's whole path for a call (connect,
- * send, read the answer, make the result), which a real first call then no longer loads and links
- * at its own expense. Nothing leaves the machine, and no key is involved.
+ * The Cinch API of a training run: a loopback socket in the training JVM answering every request
+ * with one successful run (HTTP/1.1, keep-alive), so the archive holds the HTTP client's whole path
+ * for a call, which a real first call then no longer loads. Nothing leaves the machine; no key.
  */
 public final class TrainingApi implements AutoCloseable {
 
@@ -29,7 +27,6 @@ public final class TrainingApi implements AutoCloseable {
     this.socket = socket;
   }
 
-  /** Starts answering on a free loopback port. */
   public static TrainingApi start() throws IOException {
     TrainingApi api = new TrainingApi(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
     Thread acceptor = new Thread(api::accept, "cinch-training-api");
@@ -38,7 +35,6 @@ public final class TrainingApi implements AutoCloseable {
     return api;
   }
 
-  /** The base URL to give the server. */
   public String baseUrl() {
     return "http://127.0.0.1:" + socket.getLocalPort();
   }

@@ -11,19 +11,18 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The per-user cache directory for self-made archives, checked as a trusted path: the JVM maps what
- * it finds there as code, so a file another user could plant or swap must never be used.
- *
- * <p>Every level from the file-system root down must be a real directory (no symbolic link), owned
- * by root or this user, and writable by no one else; the levels this class makes itself ({@code
- * cinch-mcp} and below) are this user's alone (mode 700). So {@code /tmp} or a shared folder can
- * never hold them. Where the file system has no POSIX permissions (Windows), the per-user {@code
- * %LOCALAPPDATA%} and the no-symlink check stand in for them.
+ * it finds there as code, so a file another user could plant or swap must never be used. Every
+ * level from the root down must be a real directory (no link), owned by root or this user and
+ * writable by no one else; the levels made here ({@code cinch-mcp} and below) are this user's alone
+ * (mode 700), so {@code /tmp} or a shared folder never holds them. Without POSIX permissions
+ * (Windows), the per-user {@code %LOCALAPPDATA%} and the no-link check stand in for them.
  */
 final class TrustedDirectory {
 
@@ -34,10 +33,12 @@ final class TrustedDirectory {
 
   private final Path dir;
   private final UserPrincipal user;
+  private final boolean posix;
 
-  private TrustedDirectory(Path dir, UserPrincipal user) {
+  private TrustedDirectory(Path dir, UserPrincipal user, boolean posix) {
     this.dir = dir;
     this.user = user;
+    this.posix = posix;
   }
 
   Path path() {
@@ -45,9 +46,9 @@ final class TrustedDirectory {
   }
 
   /**
-   * The cache directory for this user ({@code $XDG_CACHE_HOME} or {@code ~/.cache} on Linux, {@code
-   * ~/Library/Caches} on macOS, {@code %LOCALAPPDATA%} on Windows, each with {@code
-   * cinch-mcp/archives} below), made if missing; empty when it cannot be found, made or trusted.
+   * {@code cinch-mcp/archives} in this user's cache ({@code $XDG_CACHE_HOME} or {@code ~/.cache},
+   * {@code ~/Library/Caches} on macOS, {@code %LOCALAPPDATA%} on Windows), made if missing; empty
+   * when it cannot be found, made or trusted.
    */
   static Optional<TrustedDirectory> forUser(Map<String, String> env, String osName) {
     Optional<Path> base = cacheBase(env, osName);
@@ -66,8 +67,7 @@ final class TrustedDirectory {
   }
 
   static Optional<Path> cacheBase(Map<String, String> env, String osName) {
-    // No lambdas on this path: it runs at every plain start, and the first lambda of a JVM costs
-    // tens of milliseconds to bootstrap.
+    // No lambdas: this runs at every plain start, and a JVM's first lambda costs tens of ms.
     String os = osName.toLowerCase(java.util.Locale.ROOT);
     if (os.startsWith("windows")) {
       return absolute(env.get("LOCALAPPDATA"));
@@ -98,17 +98,13 @@ final class TrustedDirectory {
     }
   }
 
-  /**
-   * Checks every level of {@code dir}, making the missing ones below {@code base} (this user's,
-   * mode 700); empty if one level fails a check.
-   */
+  /** Checks every level of {@code dir}, making the missing ones below {@code base} (mode 700). */
   static Optional<TrustedDirectory> open(Path base, Path dir, UserPrincipal user)
       throws IOException {
     boolean posix = Files.getFileAttributeView(dir.getRoot(), PosixFileAttributeView.class) != null;
     Path level = dir.getRoot();
     for (Path name : dir) {
       level = level.resolve(name);
-      boolean ours = level.startsWith(base) && !level.equals(base);
       if (Files.notExists(level, LinkOption.NOFOLLOW_LINKS)) {
         if (!level.startsWith(base)) {
           return Optional.empty(); // only the levels below the cache base are ours to make
@@ -123,52 +119,45 @@ final class TrustedDirectory {
           // another first start made it a moment ago: check it like any other
         }
       }
-      if (!trusted(level, ours, posix, user)) {
+      boolean ours = level.startsWith(base) && !level.equals(base);
+      if (!trusted(level, false, ours, posix, user)) {
         return Optional.empty();
       }
     }
-    return Optional.of(new TrustedDirectory(dir, user));
+    return Optional.of(new TrustedDirectory(dir, user, posix));
   }
 
-  /**
-   * Whether a file in this directory may be used: a regular file of ours, no one else's to write.
-   */
+  /** Whether a file in this directory may be used: a regular file of ours, no one else's. */
   boolean trustsFile(Path file) {
     try {
-      BasicFileAttributes basic =
-          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (!basic.isRegularFile() || !file.getParent().equals(dir)) {
-        return false;
-      }
-      if (!user.equals(Files.getOwner(file, LinkOption.NOFOLLOW_LINKS))) {
-        return false;
-      }
-      PosixFileAttributeView view =
-          Files.getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-      return view == null
-          || java.util.Collections.disjoint(view.readAttributes().permissions(), OTHERS_WRITE);
+      return file.getParent().equals(dir) && trusted(file, true, true, posix, user);
     } catch (IOException | UnsupportedOperationException e) {
       return false;
     }
   }
 
-  private static boolean trusted(Path level, boolean ours, boolean posix, UserPrincipal user)
-      throws IOException {
-    BasicFileAttributes basic =
-        Files.readAttributes(level, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    if (basic.isSymbolicLink() || !basic.isDirectory()) {
+  /**
+   * A directory (or {@code file}) not a link, writable by no one else; {@code ours} is this user's
+   * (a directory of ours: mode 700), any other owned by this user or root. One stat per level.
+   */
+  private static boolean trusted(
+      Path p, boolean file, boolean ours, boolean posix, UserPrincipal user) throws IOException {
+    BasicFileAttributes attributes =
+        posix
+            ? Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+            : Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (file ? !attributes.isRegularFile() : !attributes.isDirectory()) {
       return false;
     }
-    UserPrincipal owner = Files.getOwner(level, LinkOption.NOFOLLOW_LINKS);
     if (!posix) {
-      return !ours || user.equals(owner);
+      return !ours || user.equals(Files.getOwner(p, LinkOption.NOFOLLOW_LINKS));
     }
-    PosixFileAttributes attributes =
-        Files.readAttributes(level, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    if (ours) {
-      return user.equals(owner) && attributes.permissions().equals(OWNER_ONLY);
+    UserPrincipal owner = ((PosixFileAttributes) attributes).owner();
+    Set<PosixFilePermission> permissions = ((PosixFileAttributes) attributes).permissions();
+    if (ours && !file) {
+      return user.equals(owner) && permissions.equals(OWNER_ONLY);
     }
-    boolean ownerOk = user.equals(owner) || "root".equals(owner.getName());
-    return ownerOk && java.util.Collections.disjoint(attributes.permissions(), OTHERS_WRITE);
+    boolean ownerOk = user.equals(owner) || (!ours && "root".equals(owner.getName()));
+    return ownerOk && Collections.disjoint(permissions, OTHERS_WRITE);
   }
 }

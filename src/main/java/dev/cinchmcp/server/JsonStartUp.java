@@ -9,11 +9,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The JSON mapper and Jackson's warm-ups, split over two cores at start-up. One thread builds the
- * mapper, then readies what {@code initialize} needs (Jackson's writers); another, side by side,
- * readies the JSON parser (its class set-up is slow) and the session id's SecureRandom. What only
- * tool calls need is readied after both, once the client is connected. The server is put together
- * meanwhile on the caller's thread; {@code initialize} waits only for the mapper.
+ * The JSON mapper and Jackson's warm-ups, over two cores at start-up: one thread builds the mapper
+ * and readies Jackson's writers ({@code initialize} needs them), the other the parser (slow class
+ * set-up) and the session id's SecureRandom. What only calls need waits for the client's connect.
  */
 final class JsonStartUp {
 
@@ -23,7 +21,6 @@ final class JsonStartUp {
   private final CompletableFuture<ObjectMapper> mapper = new CompletableFuture<>();
   private CompletableFuture<Void> initializeReady;
 
-  /** The mapper, still being made once {@link #start} has run. */
   CompletableFuture<ObjectMapper> mapper() {
     return mapper;
   }
@@ -54,14 +51,13 @@ final class JsonStartUp {
     initializeReady = CompletableFuture.allOf(writersReady, parserReady);
   }
 
-  /** Done when what {@code initialize} needs is ready. */
   CompletableFuture<Void> initializeReady() {
     return initializeReady;
   }
 
   /**
-   * Readies what only calls need once the client is connected ({@code firstWritten}), or half a
-   * second at most: on two cores it would take CPU from the connect itself.
+   * Readies what only calls need once the first answer is written: before, on two cores, it would
+   * take CPU from the connect.
    */
   void warmCallsWhenConnected(CompletableFuture<Void> firstWritten, ExecutorService workers) {
     CompletableFuture<Void> connected =

@@ -24,8 +24,7 @@ final class StopOnSignal extends Thread {
   volatile StdioTransport transport;
   volatile CodeRunner runner;
   // Which came first, the backend's start or the stop (each sets its flag, then reads the other):
-  // once the backend is being built, its threads may wait in native calls, so an exit before
-  // its runner can say otherwise cannot count as clean.
+  // a backend being built may have threads in native calls, so the exit cannot count as clean.
   private volatile boolean stopping;
   private volatile boolean backendStarting;
 
@@ -34,7 +33,6 @@ final class StopOnSignal extends Thread {
     this.in = in;
   }
 
-  /** Whether a stop on a signal has begun. */
   boolean stopping() {
     return stopping;
   }
@@ -64,10 +62,7 @@ final class StopOnSignal extends Thread {
     QuickExit.now(clean, in);
   }
 
-  /**
-   * Ends the process should the stop itself hang (an engine that never answers its kill, say): no
-   * one else will, since the fast launch's launcher does not wait for this process.
-   */
+  /** Ends the process should the stop hang (an engine that never answers its kill, say). */
   private static final class Backstop implements Runnable {
 
     static final long AFTER_MS = 1_000;

@@ -1,6 +1,7 @@
 package dev.cinchmcp.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,9 +66,9 @@ class LaunchOptionsTest {
 
   @Test
   void theArchiveKindFollowsTheJavaVersion() {
-    assertEquals(ArchiveKind.DYNAMIC_CDS, ArchiveKind.forFeatureVersion(17));
-    assertEquals(ArchiveKind.DYNAMIC_CDS, ArchiveKind.forFeatureVersion(24));
-    assertEquals(ArchiveKind.AOT_CACHE, ArchiveKind.forFeatureVersion(25));
+    assertFalse(SelfMadeArchive.aotCache(17));
+    assertFalse(SelfMadeArchive.aotCache(24));
+    assertTrue(SelfMadeArchive.aotCache(25));
   }
 
   @Test
