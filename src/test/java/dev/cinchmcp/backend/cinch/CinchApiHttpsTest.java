@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The runner over TLS and HTTP/2, the way it talks to the real API, with the client's tasks on its
- * own threads ({@code ApiHttpClient.ITS_OWN_THREAD}): WireMock's HTTPS port (Jetty, with ALPN, so
+ * own threads ({@code CinchApiRunner.ITS_OWN_THREAD}): WireMock's HTTPS port (Jetty, with ALPN, so
  * the client gets HTTP/2). Sequential calls, 64 at once, a large answer and a deadline: none of
  * them may hang or mix up answers.
  */

@@ -127,7 +127,7 @@ class CinchApiRunnerRequestTest {
 
   @Test
   void requestBodyEscapesWhatJsonRequires() {
-    String json = RequestBody.json(new Program("a\"b\\c\nd\u0001", Language.PYTHON));
+    String json = CinchApiRunner.body(new Program("a\"b\\c\nd\u0001", Language.PYTHON));
 
     assertEquals("{\"code\":\"a\\\"b\\\\c\\nd\\u0001\",\"language\":\"python\"}", json);
   }
