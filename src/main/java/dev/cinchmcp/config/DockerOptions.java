@@ -1,7 +1,7 @@
 package dev.cinchmcp.config;
 
+import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -41,8 +41,8 @@ public record DockerOptions(
   public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
 
   /** The variables by which Docker's tools find the engine, and the homes they look in. */
-  public static final java.util.List<String> DISCOVERY =
-      java.util.List.of(
+  public static final List<String> DISCOVERY =
+      List.of(
           "DOCKER_HOST",
           "DOCKER_CONTEXT",
           "DOCKER_CONFIG",
@@ -52,25 +52,7 @@ public record DockerOptions(
           "XDG_RUNTIME_DIR",
           "TMPDIR");
 
-  public static final DockerOptions DEFAULTS =
-      new DockerOptions(DEFAULT_PYTHON_IMAGE, DEFAULT_NODE_IMAGE, Optional.empty(), Map.of());
-
   public DockerOptions {
-    Objects.requireNonNull(pythonImage, "pythonImage");
-    Objects.requireNonNull(nodeImage, "nodeImage");
-    Objects.requireNonNull(runtime, "runtime");
     discovery = Map.copyOf(discovery);
-    if (pool < 0 || pool > MAX_POOL) {
-      throw new IllegalArgumentException("pool must be 0 to " + MAX_POOL);
-    }
-  }
-
-  /** With the default pool. */
-  public DockerOptions(
-      String pythonImage,
-      String nodeImage,
-      Optional<String> runtime,
-      Map<String, String> discovery) {
-    this(pythonImage, nodeImage, runtime, discovery, DEFAULT_POOL);
   }
 }

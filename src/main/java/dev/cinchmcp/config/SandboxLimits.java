@@ -33,7 +33,7 @@ public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cp
 
   public static final int MAX_MEMORY_MEGABYTES = 8192;
 
-  /** A tenth of a CPU; the most is the machine's cores ({@link #maxCpus(int)}). */
+  /** A tenth of a CPU; the most is all the machine's cores. */
   public static final double MIN_CPUS = 0.1;
 
   public SandboxLimits {
@@ -46,11 +46,6 @@ public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cp
               + " MB, "
               + cpus);
     }
-  }
-
-  /** The most CPUs a sandbox may be given on a machine of {@code cores}: all of them. */
-  public static double maxCpus(int cores) {
-    return cores;
   }
 
   public Duration timeLimit() {

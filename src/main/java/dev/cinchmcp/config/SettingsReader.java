@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -12,9 +13,14 @@ import java.util.Optional;
 
 /**
  * Turns environment variables into {@link Settings}, collecting every problem rather than the
- * first.
+ * first. A bad value becomes a problem that names the variable, the value and what is allowed; the
+ * default stands in for it meanwhile.
  */
 final class SettingsReader {
+
+  /** The tail of a limit's message: what it is for, and that the hosted service has its own. */
+  private static final String APPLIES =
+      " in a local or docker sandbox (the hosted Cinch service keeps its own limits);";
 
   private SettingsReader() {}
 
@@ -34,47 +40,135 @@ final class SettingsReader {
     String runsc =
         env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
     DockerOptions docker = readDocker(env, problems);
-    int pool = readLocalPool(env.get(Settings.LOCAL_POOL), problems);
-    SandboxLimits limits = SandboxLimitsReader.read(env, cores, problems);
+    int pool =
+        readPool(
+            env,
+            Settings.LOCAL_POOL,
+            Settings.DEFAULT_LOCAL_POOL,
+            Settings.MAX_LOCAL_POOL,
+            "how many local sandboxes per language wait started for a call",
+            problems);
+    SandboxLimits limits = readLimits(env, cores, problems);
     return new Settings(key, base, timeout, problems, backend, runsc, docker, pool, limits);
   }
 
-  private static int readLocalPool(String raw, List<String> problems) {
-    return readPool(
-        Settings.LOCAL_POOL,
-        raw,
-        Settings.DEFAULT_LOCAL_POOL,
-        Settings.MAX_LOCAL_POOL,
-        "how many local sandboxes per language wait started for a call",
-        problems);
-  }
-
   /**
-   * A pool size: a whole number from 0 to {@code max}; anything else is a problem that names the
-   * variable, the range, the value and what the setting does, and the default is used meanwhile.
+   * A whole number from {@code min} to {@code max}, {@code fallback} when unset; anything else is a
+   * problem ending in {@code what} (which says what the setting does) and the default.
    */
-  private static int readPool(
-      String variable, String raw, int fallback, int max, String what, List<String> problems) {
+  private static int readWhole(
+      Map<String, String> env,
+      String variable,
+      String unit,
+      int min,
+      int max,
+      int fallback,
+      String what,
+      List<String> problems) {
+    String raw = env.get(variable);
     if (raw == null || raw.isBlank()) {
       return fallback;
     }
     String text = raw.strip();
-    int pool = digits(text, 1, 2) ? Integer.parseInt(text) : -1;
-    if (pool < 0 || pool > max) {
-      problems.add(
-          variable
-              + " must be a whole number from 0 to "
-              + max
-              + " (was \""
-              + raw
-              + "\"): "
-              + what
-              + "; 0 turns this off, unset means "
-              + fallback
-              + ".");
-      return fallback;
+    int value = digits(text, 1, 9) ? Integer.parseInt(text) : -1;
+    if (value >= min && value <= max) {
+      return value;
     }
-    return pool;
+    problems.add(
+        variable
+            + " must be a whole number"
+            + unit
+            + " from "
+            + min
+            + " to "
+            + max
+            + " (was \""
+            + raw
+            + "\"): "
+            + what
+            + " unset means "
+            + fallback
+            + ".");
+    return fallback;
+  }
+
+  private static int readPool(
+      Map<String, String> env,
+      String variable,
+      int fallback,
+      int max,
+      String what,
+      List<String> problems) {
+    return readWhole(env, variable, "", 0, max, fallback, what + "; 0 turns this off,", problems);
+  }
+
+  /**
+   * @param cores the machine's cores: the most CPUs a sandbox may be given
+   */
+  private static SandboxLimits readLimits(
+      Map<String, String> env, int cores, List<String> problems) {
+    SandboxLimits service = SandboxLimits.SERVICE;
+    int time =
+        readWhole(
+            env,
+            SandboxLimits.TIME_LIMIT_S,
+            " of seconds",
+            SandboxLimits.MIN_TIME_LIMIT_SECONDS,
+            SandboxLimits.MAX_TIME_LIMIT_SECONDS,
+            service.timeLimitSeconds(),
+            "how long a program may run" + APPLIES,
+            problems);
+    int memory =
+        readWhole(
+            env,
+            SandboxLimits.MEMORY_MB,
+            " of megabytes",
+            SandboxLimits.MIN_MEMORY_MEGABYTES,
+            SandboxLimits.MAX_MEMORY_MEGABYTES,
+            service.memoryMegabytes(),
+            "the memory a program may use" + APPLIES,
+            problems);
+    String raw = env.get(SandboxLimits.CPUS);
+    double cpus = readCpus(raw, cores);
+    if (cpus < 0) {
+      problems.add(
+          SandboxLimits.CPUS
+              + " must be a number of CPUs from "
+              + SandboxLimits.number(SandboxLimits.MIN_CPUS)
+              + " to "
+              + cores
+              + " (this machine's "
+              + (cores == 1 ? "core" : "cores")
+              + "), e.g. 1 or 1.5 (was \""
+              + raw
+              + "\"): the CPU a program may use"
+              + APPLIES
+              + " unset means "
+              + SandboxLimits.number(service.cpus())
+              + ".");
+      cpus = service.cpus();
+    }
+    return new SandboxLimits(time, memory, cpus);
+  }
+
+  /**
+   * Digits with at most one dot between them ("2", "0.5", "1.25"), from {@link
+   * SandboxLimits#MIN_CPUS} to the machine's cores; the default when unset; -1 when bad. No
+   * exponents, signs or "NaN": what a person would write in a configuration file.
+   */
+  private static double readCpus(String raw, int cores) {
+    if (raw == null || raw.isBlank()) {
+      return SandboxLimits.SERVICE.cpus();
+    }
+    String text = raw.strip();
+    int dot = text.indexOf('.');
+    String whole = dot < 0 ? text : text.substring(0, dot);
+    String fraction = dot < 0 ? "0" : text.substring(dot + 1);
+    if (!digits(whole, 1, 4) || !digits(fraction, 1, 6)) {
+      return -1;
+    }
+    double value = Double.parseDouble(whole + "." + fraction);
+    return value < SandboxLimits.MIN_CPUS || value > cores ? -1 : value;
   }
 
   private static Backend readBackend(String raw, List<String> problems) {
@@ -101,30 +195,21 @@ final class SettingsReader {
     String node =
         readName(env, DockerOptions.NODE_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE, problems);
     String runtime = readName(env, DockerOptions.RUNTIME, "", problems);
-    Map<String, String> discovery = new java.util.HashMap<>();
-    for (String name : DockerOptions.DISCOVERY) {
-      String value = env.get(name);
-      if (value != null) {
-        discovery.put(name, value);
-      }
-    }
+    Map<String, String> discovery = new HashMap<>(env);
+    discovery.keySet().retainAll(DockerOptions.DISCOVERY);
     return new DockerOptions(
         python,
         node,
         runtime.isEmpty() ? Optional.empty() : Optional.of(runtime),
         discovery,
-        readDockerPool(env.get(DockerOptions.POOL), problems));
-  }
-
-  private static int readDockerPool(String raw, List<String> problems) {
-    return readPool(
-        DockerOptions.POOL,
-        raw,
-        DockerOptions.DEFAULT_POOL,
-        DockerOptions.MAX_POOL,
-        "how many containers per language the docker backend starts ahead of time for the next"
-            + " call",
-        problems);
+        readPool(
+            env,
+            DockerOptions.POOL,
+            DockerOptions.DEFAULT_POOL,
+            DockerOptions.MAX_POOL,
+            "how many containers per language the docker backend starts ahead of time for the next"
+                + " call",
+            problems));
   }
 
   /** An image or runtime name: one word, no spaces or control characters. */

@@ -51,6 +51,7 @@ final class ApiCall {
     this.deadlineMillis = runner.clock.millis() + leftMillis;
     this.body = CinchApiRunner.body(program);
   }
+
   void start() {
     var deadline =
         runner.timers.schedule(() -> offTimer(this::timedOut), leftMillis, TimeUnit.MILLISECONDS);
@@ -104,8 +105,7 @@ final class ApiCall {
 
   private void handle(int attempt, HttpResponse<InputStream> response) {
     try (InputStream in = response.body()) {
-      ApiAnswer.Outcome outcome =
-          ApiAnswer.read(response, in, program, runner);
+      ApiAnswer.Outcome outcome = ApiAnswer.read(response, in, program, runner);
       if (outcome instanceof ApiAnswer.Ran ran) {
         result.complete(ran.result());
       } else if (outcome instanceof ApiAnswer.RateLimited limited) {
