@@ -129,11 +129,11 @@ final class HelpText {
                 + SandboxFacts.outputCut()),
         "",
         "Exit codes:",
-        "  " + ExitCode.OK + "  success; with --check: calls will work",
+        "  " + Cli.OK + "  success; with --check: calls will work",
         "  "
-            + ExitCode.CHECK_FAILED
+            + Cli.CHECK_FAILED
             + "  --check found a problem (the report says which and what to do)",
-        "  " + ExitCode.USAGE + "  usage error: an unknown option",
+        "  " + Cli.USAGE + "  usage error: an unknown option",
         "",
         "The server writes only JSON-RPC on stdout; its log goes to stderr.",
         "");

@@ -6,8 +6,11 @@ import java.io.Reader;
 
 /**
  * A small pull scanner for one JSON document read from a stream, built for one job: to read a run's
- * answer without ever holding more of a string than the caller keeps. Jackson would materialise
- * each string whole, and a program that prints 50 MB would then cost the server 100 MB of heap.
+ * answer without ever holding more of a string than the caller keeps. Jackson cannot: its streaming
+ * {@code JsonParser} (2.21.1) holds a string value whole, even through {@code getText(Writer)}.
+ * Measured on 7 Dec 2026 (a 2-core machine, a one-off program streaming an answer into it): a 5 MB
+ * stdout took 16 MB of heap, 100 MB took 201 MB and failed with OutOfMemoryError at -Xmx128m, and
+ * its default limits refuse any string over 20 M chars. This one keeps the capture's start and end.
  *
  * <p>It checks the grammar as far as the reading needs and reports anything else as a {@link
  * Malformed} exception; it does not build a tree.
