@@ -75,20 +75,8 @@ final class SettingsReader {
       return value;
     }
     problems.add(
-        variable
-            + " must be a whole number"
-            + unit
-            + " from "
-            + min
-            + " to "
-            + max
-            + " (was \""
-            + raw
-            + "\"): "
-            + what
-            + " unset means "
-            + fallback
-            + ".");
+        "%s must be a whole number%s from %d to %d (was \"%s\"): %s unset means %d."
+            .formatted(variable, unit, min, max, raw, what, fallback));
     return fallback;
   }
 
@@ -132,20 +120,14 @@ final class SettingsReader {
     double cpus = readCpus(raw, cores);
     if (cpus < 0) {
       problems.add(
-          SandboxLimits.CPUS
-              + " must be a number of CPUs from "
-              + SandboxLimits.number(SandboxLimits.MIN_CPUS)
-              + " to "
-              + cores
-              + " (this machine's "
-              + (cores == 1 ? "core" : "cores")
-              + "), e.g. 1 or 1.5 (was \""
-              + raw
-              + "\"): the CPU a program may use"
-              + APPLIES
-              + " unset means "
-              + SandboxLimits.number(service.cpus())
-              + ".");
+          "%s must be a number of CPUs from %s to %d (this machine's core%s), e.g. 1 or 1.5 (was"
+                  .formatted(
+                      SandboxLimits.CPUS,
+                      SandboxLimits.number(SandboxLimits.MIN_CPUS),
+                      cores,
+                      cores == 1 ? "" : "s")
+              + " \"%s\"): the CPU a program may use%s unset means %s."
+                  .formatted(raw, APPLIES, SandboxLimits.number(service.cpus())));
       cpus = service.cpus();
     }
     return new SandboxLimits(time, memory, cpus);
@@ -222,13 +204,12 @@ final class SettingsReader {
     String text = raw.strip();
     if (text.chars().anyMatch(c -> c <= 0x20 || c == 0x7f)) {
       problems.add(
-          variable
-              + " must be one name with no spaces (was \""
-              + raw
-              + "\"): e.g. "
-              + (fallback.isEmpty() ? "runsc" : fallback)
-              + ", or leave it unset"
-              + (fallback.isEmpty() ? "." : " for that default."));
+          "%s must be one name with no spaces (was \"%s\"): e.g. %s, or leave it unset%s"
+              .formatted(
+                  variable,
+                  raw,
+                  fallback.isEmpty() ? "runsc" : fallback,
+                  fallback.isEmpty() ? "." : " for that default."));
       return fallback;
     }
     return text;
@@ -275,11 +256,8 @@ final class SettingsReader {
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (uri.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
       problems.add(
-          Settings.BASE_URL
-              + " must be an http(s) URL with a host (was \""
-              + withoutUserInfo(raw)
-              + "\")."
-              + fix);
+          "%s must be an http(s) URL with a host (was \"%s\").%s"
+              .formatted(Settings.BASE_URL, withoutUserInfo(raw), fix));
       return Settings.DEFAULT_BASE_URI;
     }
     if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
@@ -291,10 +269,9 @@ final class SettingsReader {
     if (scheme.equals("http") && !isLoopback(uri.getHost())) {
       problems.add(
           Settings.BASE_URL
-              + " uses plain http to "
-              + uri.getHost()
-              + ", which would send the API key"
-              + " across the network in clear: use https (plain http is allowed only for localhost / 127.0.0.1 / [::1]).");
+              + " uses plain http to %s, which would send the API key across the network in clear:"
+                  .formatted(uri.getHost())
+              + " use https (plain http is allowed only for localhost / 127.0.0.1 / [::1]).");
       return Settings.DEFAULT_BASE_URI;
     }
     return uri;
@@ -374,22 +351,13 @@ final class SettingsReader {
       return Settings.DEFAULT_TIMEOUT;
     }
     String text = raw.strip();
-    long millis;
-    try {
-      millis = digits(text, 1, 12) ? Long.parseLong(text) : -1;
-    } catch (NumberFormatException e) {
-      millis = -1;
-    }
+    long millis = digits(text, 1, 12) ? Long.parseLong(text) : -1;
     if (millis <= 0) {
+      long fallback = Settings.DEFAULT_TIMEOUT.toMillis();
       problems.add(
-          Settings.TIMEOUT_MS
-              + " must be a positive whole number of milliseconds (was \""
-              + raw
-              + "\"): set it to e.g. "
-              + Settings.DEFAULT_TIMEOUT.toMillis()
-              + ", or leave it unset for the default of "
-              + Settings.DEFAULT_TIMEOUT.toMillis()
-              + ".");
+          ("%s must be a positive whole number of milliseconds (was \"%s\"): set it to e.g. %d,"
+                  + " or leave it unset for the default of %d.")
+              .formatted(Settings.TIMEOUT_MS, raw, fallback, fallback));
       return Settings.DEFAULT_TIMEOUT;
     }
     return Duration.ofMillis(millis);

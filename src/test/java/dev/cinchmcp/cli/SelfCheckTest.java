@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import dev.cinchmcp.backend.cinch.KeyEchoes;
 import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.KeyEchoes;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.HashMap;

@@ -224,17 +224,17 @@ final class ApiCall {
   private record QuietListener(RunListener inner) implements RunListener {
     @Override
     public void sent(int attempt) {
-      try {
-        inner.sent(attempt);
-      } catch (RuntimeException e) {
-        log.debug("A run listener failed: {}", e.toString());
-      }
+      quietly(() -> inner.sent(attempt));
     }
 
     @Override
     public void log(Level level, String message) {
+      quietly(() -> inner.log(level, message));
+    }
+
+    private static void quietly(Runnable call) {
       try {
-        inner.log(level, message);
+        call.run();
       } catch (RuntimeException e) {
         log.debug("A run listener failed: {}", e.toString());
       }

@@ -11,8 +11,8 @@ import java.util.Arrays;
  * <p>Decoded: {@code \"}, {@code \\}, {@code \/}, {@code \b \f \n \r \t}, {@code \}{@code uXXXX},
  * {@code \xHH}, {@code %HH} below 0x80 (the key's characters are ASCII; a non-ASCII key is masked
  * by its encoded forms instead, see {@link Redactor}) and {@code &#NNN;} / {@code &#xHH;}. Not
- * Jackson's work: a JSON parser decodes only JSON, and only whole documents, and cannot say where in
- * the original text a decoded character came from.
+ * Jackson's work: a JSON parser decodes only JSON, and only whole documents, and cannot say where
+ * in the original text a decoded character came from.
  */
 final class DecodedView {
 

@@ -3,8 +3,8 @@ package dev.cinchmcp.backend.cinch;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static dev.cinchmcp.backend.cinch.Runs.python;
-import static dev.cinchmcp.backend.cinch.Runs.runOk;
+import static dev.cinchmcp.testkit.Runs.python;
+import static dev.cinchmcp.testkit.Runs.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +15,7 @@ import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.CinchRunners;
 import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.Runs;
 import java.net.Socket;
 import java.security.cert.X509Certificate;
 import java.time.Duration;

@@ -21,6 +21,7 @@ import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.Runs;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
