@@ -41,7 +41,7 @@ public record DockerOptions(
   public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
 
   /** The variables by which Docker's tools find the engine, and the homes they look in. */
-  public static final List<String> DISCOVERY =
+  static final List<String> DISCOVERY =
       List.of(
           "DOCKER_HOST",
           "DOCKER_CONTEXT",
