@@ -69,17 +69,8 @@ public final class Cli {
    * @param out the real stdout: JSON-RPC alone in server mode, the human-readable text otherwise
    * @param err stderr, for the log, warnings and usage errors
    * @param env the environment the settings are read from (normally {@code System.getenv()})
-   * @return the process's exit code, see {@link #OK}
-   */
-  public int run(
-      String[] args, InputStream in, OutputStream out, PrintStream err, Map<String, String> env) {
-    return run(args, in, out, err, env, FirstLineHandOver.NONE);
-  }
-
-  /**
-   * The same, in a JVM whose fast launcher has read stdin's first line already.
-   *
-   * @param firstLine what the launcher did with it; the server reads stdin accordingly
+   * @param firstLine what a fast launcher did with stdin's first line; the server reads accordingly
+   * @return the process's exit code: {@link #OK}, {@link #CHECK_FAILED} or {@link #USAGE}
    */
   public int run(
       String[] args,

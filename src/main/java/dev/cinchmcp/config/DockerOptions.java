@@ -24,21 +24,19 @@ public record DockerOptions(
     int pool) {
 
   public static final String PYTHON_IMAGE = "CINCH_DOCKER_PYTHON_IMAGE";
+  public static final String DEFAULT_PYTHON_IMAGE = "python:3.12-slim";
   public static final String NODE_IMAGE = "CINCH_DOCKER_NODE_IMAGE";
+  public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
   public static final String RUNTIME = "CINCH_DOCKER_RUNTIME";
-  public static final String POOL = "CINCH_DOCKER_POOL";
 
   /**
-   * Containers per language started ahead of time unless {@value #POOL} says otherwise: one takes
-   * the container's start off sequential calls.
+   * Containers per language started ahead of time: by default one (it takes the container's start
+   * off sequential calls), at most 8 (each waiting container holds its interpreter's memory).
    */
+  public static final String POOL = "CINCH_DOCKER_POOL";
+
   public static final int DEFAULT_POOL = 1;
-
-  /** The most {@value #POOL} allows (each waiting container holds its interpreter's memory). */
   public static final int MAX_POOL = 8;
-
-  public static final String DEFAULT_PYTHON_IMAGE = "python:3.12-slim";
-  public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
 
   /** The variables by which Docker's tools find the engine, and the homes they look in. */
   static final List<String> DISCOVERY =

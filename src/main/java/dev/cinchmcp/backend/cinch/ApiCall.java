@@ -114,9 +114,8 @@ final class ApiCall {
         if (failed.failure().kind() == Kind.KEY_REFUSED) {
           listener.log(
               Level.ERROR,
-              "The Cinch API refused the API key (HTTP "
-                  + response.statusCode()
-                  + "): check CINCH_API_KEY.");
+              "The Cinch API refused the API key (HTTP %d): check CINCH_API_KEY."
+                  .formatted(response.statusCode()));
         }
         fail(failed.failure());
       }
@@ -138,13 +137,8 @@ final class ApiCall {
     }
     listener.log(
         Level.WARNING,
-        "The Cinch API is rate limiting (HTTP 429); retrying in "
-            + wait.toMillis()
-            + " ms (attempt "
-            + (attempt + 1)
-            + " of "
-            + CinchApiRunner.MAX_ATTEMPTS
-            + ").");
+        "The Cinch API is rate limiting (HTTP 429); retrying in %d ms (attempt %d of %d)."
+            .formatted(wait.toMillis(), attempt + 1, CinchApiRunner.MAX_ATTEMPTS));
     runner.timers.schedule(
         () -> offTimer(() -> attempt(attempt + 1)), wait.toMillis(), TimeUnit.MILLISECONDS);
   }
