@@ -39,12 +39,8 @@ public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cp
   public SandboxLimits {
     if (timeLimitSeconds < 1 || memoryMegabytes < 1 || !(cpus > 0)) {
       throw new IllegalArgumentException(
-          "limits must be positive: "
-              + timeLimitSeconds
-              + " s, "
-              + memoryMegabytes
-              + " MB, "
-              + cpus);
+          "limits must be positive: %d s, %d MB, %s"
+              .formatted(timeLimitSeconds, memoryMegabytes, cpus));
     }
   }
 

@@ -191,7 +191,7 @@ final class ApiCall {
       return;
     }
     log.debug("Request to the Cinch API failed: {}", runner.redactor.redact(cause.toString()));
-    fail(ApiErrors.exchangeFailed(runner.where(), cause, runner.redactor));
+    fail(ApiErrors.exchangeFailed(runner.where(), cause));
   }
 
   /**

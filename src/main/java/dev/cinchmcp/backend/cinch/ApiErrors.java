@@ -135,13 +135,12 @@ final class ApiErrors {
 
   /**
    * What an error that stopped the HTTP exchange before an answer was read means for the model:
-   * whether anything ran, and what to check.
+   * whether anything ran, and what to check. The error's message is quoted: the call masks it.
    *
    * @param where "the Cinch API at {base}/"
    * @param cause the error, unwrapped
-   * @param redactor masks the key in the error's message, which is quoted
    */
-  static RunFailure exchangeFailed(String where, Throwable cause, Redactor redactor) {
+  static RunFailure exchangeFailed(String where, Throwable cause) {
     if (cause instanceof HttpConnectTimeoutException) {
       return cannotReach(where, "the connection timed out");
     }
@@ -158,7 +157,7 @@ final class ApiErrors {
     return failure(
         Reason.CONNECTION_LOST,
         "The connection to %s failed before an answer arrived (%s)"
-            .formatted(where, redactor.redact(String.valueOf(cause.getMessage()))),
+            .formatted(where, cause.getMessage()),
         "Try again once, and tell the user if it fails again.");
   }
 
