@@ -36,21 +36,15 @@ final class CheckReport {
   CheckReport misconfigured(List<String> problems) {
     row("Configuration", "NOT OK");
     problems.forEach(p -> wrap("- " + p));
-    row("API reachable", NOT_CHECKED);
-    row("API key", NOT_CHECKED);
-    row("Credits", NOT_CHECKED);
+    answers(NOT_CHECKED, NOT_CHECKED, NOT_CHECKED);
     return fail("the configuration must be fixed first (see above); nothing was sent to the API.");
   }
 
-  CheckReport configured(String description) {
-    row("Configuration", "OK (" + description + ")");
-    return this;
-  }
-
   /**
-   * What a program can import besides the standard library (the tool's description says it too).
+   * @param packages what a program can import besides the standard library
    */
-  CheckReport packages(String packages) {
+  CheckReport configured(String description, String packages) {
+    row("Configuration", "OK (" + description + ")");
     row("Packages", packages);
     return this;
   }
@@ -63,9 +57,7 @@ final class CheckReport {
   CheckReport ran(String backend, RunResult result, long millis, String expectedStdout) {
     boolean local = backend.equals("local");
     if (!local && !backend.equals("docker")) {
-      row("API reachable", "yes");
-      row("API key", "accepted");
-      row("Credits", "available (the test run was accepted)");
+      answers("yes", "accepted", "available (the test run was accepted)");
       row("Round trip", millis + " ms");
       // The API took the call, so the tool will work, even if the sandbox did something odd.
       noteIfUnexpected(result, expectedStdout);

@@ -64,7 +64,7 @@ final class SelfCheck {
       if (!backend.usable()) {
         report.misconfigured(backend.problems());
       } else {
-        report.configured(backend.summary()).packages(backend.packages());
+        report.configured(backend.summary(), backend.packages());
         probe(report, backend.runner());
       }
     } finally {

@@ -22,7 +22,12 @@ final class SettingsReader {
   private static final String APPLIES =
       " in a local or docker sandbox (the hosted Cinch service keeps its own limits);";
 
-  private SettingsReader() {}
+  private final Map<String, String> env;
+  private final List<String> problems = new ArrayList<>();
+
+  private SettingsReader(Map<String, String> env) {
+    this.env = env;
+  }
 
   static Settings read(Map<String, String> env) {
     return read(env, Runtime.getRuntime().availableProcessors());
@@ -32,23 +37,24 @@ final class SettingsReader {
    * @param cores the machine's cores, the most {@value SandboxLimits#CPUS} may give a sandbox
    */
   static Settings read(Map<String, String> env, int cores) {
-    List<String> problems = new ArrayList<>();
-    Optional<String> key = readKey(env.get(Settings.API_KEY), problems);
-    URI base = readBaseUri(env.get(Settings.BASE_URL), problems);
-    Duration timeout = readTimeout(env.get(Settings.TIMEOUT_MS), problems);
-    Backend backend = readBackend(env.get(Settings.BACKEND), problems);
+    return new SettingsReader(env).settings(cores);
+  }
+
+  private Settings settings(int cores) {
+    Optional<String> key = readKey(env.get(Settings.API_KEY));
+    URI base = readBaseUri(env.get(Settings.BASE_URL));
+    Duration timeout = readTimeout(env.get(Settings.TIMEOUT_MS));
+    Backend backend = readBackend(env.get(Settings.BACKEND));
     String runsc =
         env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
-    DockerOptions docker = readDocker(env, problems);
+    DockerOptions docker = readDocker();
     int pool =
         readPool(
-            env,
             Settings.LOCAL_POOL,
             Settings.DEFAULT_LOCAL_POOL,
             Settings.MAX_LOCAL_POOL,
-            "how many local sandboxes per language wait started for a call",
-            problems);
-    SandboxLimits limits = readLimits(env, cores, problems);
+            "how many local sandboxes per language wait started for a call");
+    SandboxLimits limits = readLimits(cores);
     return new Settings(key, base, timeout, problems, backend, runsc, docker, pool, limits);
   }
 
@@ -56,15 +62,7 @@ final class SettingsReader {
    * A whole number from {@code min} to {@code max}, {@code fallback} when unset; anything else is a
    * problem ending in {@code what} (which says what the setting does) and the default.
    */
-  private static int readWhole(
-      Map<String, String> env,
-      String variable,
-      String unit,
-      int min,
-      int max,
-      int fallback,
-      String what,
-      List<String> problems) {
+  private int readWhole(String variable, String unit, int min, int max, int fallback, String what) {
     String raw = env.get(variable);
     if (raw == null || raw.isBlank()) {
       return fallback;
@@ -80,42 +78,31 @@ final class SettingsReader {
     return fallback;
   }
 
-  private static int readPool(
-      Map<String, String> env,
-      String variable,
-      int fallback,
-      int max,
-      String what,
-      List<String> problems) {
-    return readWhole(env, variable, "", 0, max, fallback, what + "; 0 turns this off,", problems);
+  private int readPool(String variable, int fallback, int max, String what) {
+    return readWhole(variable, "", 0, max, fallback, what + "; 0 turns this off,");
   }
 
   /**
    * @param cores the machine's cores: the most CPUs a sandbox may be given
    */
-  private static SandboxLimits readLimits(
-      Map<String, String> env, int cores, List<String> problems) {
+  private SandboxLimits readLimits(int cores) {
     SandboxLimits service = SandboxLimits.SERVICE;
     int time =
         readWhole(
-            env,
             SandboxLimits.TIME_LIMIT_S,
             " of seconds",
             SandboxLimits.MIN_TIME_LIMIT_SECONDS,
             SandboxLimits.MAX_TIME_LIMIT_SECONDS,
             service.timeLimitSeconds(),
-            "how long a program may run" + APPLIES,
-            problems);
+            "how long a program may run" + APPLIES);
     int memory =
         readWhole(
-            env,
             SandboxLimits.MEMORY_MB,
             " of megabytes",
             SandboxLimits.MIN_MEMORY_MEGABYTES,
             SandboxLimits.MAX_MEMORY_MEGABYTES,
             service.memoryMegabytes(),
-            "the memory a program may use" + APPLIES,
-            problems);
+            "the memory a program may use" + APPLIES);
     String raw = env.get(SandboxLimits.CPUS);
     double cpus = readCpus(raw, cores);
     if (cpus < 0) {
@@ -153,7 +140,7 @@ final class SettingsReader {
     return value < SandboxLimits.MIN_CPUS || value > cores ? -1 : value;
   }
 
-  private static Backend readBackend(String raw, List<String> problems) {
+  private Backend readBackend(String raw) {
     if (raw == null || raw.isBlank()) {
       return Backend.AUTO;
     }
@@ -171,12 +158,10 @@ final class SettingsReader {
             });
   }
 
-  private static DockerOptions readDocker(Map<String, String> env, List<String> problems) {
-    String python =
-        readName(env, DockerOptions.PYTHON_IMAGE, DockerOptions.DEFAULT_PYTHON_IMAGE, problems);
-    String node =
-        readName(env, DockerOptions.NODE_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE, problems);
-    String runtime = readName(env, DockerOptions.RUNTIME, "", problems);
+  private DockerOptions readDocker() {
+    String python = readName(DockerOptions.PYTHON_IMAGE, DockerOptions.DEFAULT_PYTHON_IMAGE);
+    String node = readName(DockerOptions.NODE_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE);
+    String runtime = readName(DockerOptions.RUNTIME, "");
     Map<String, String> discovery = new HashMap<>(env);
     discovery.keySet().retainAll(DockerOptions.DISCOVERY);
     return new DockerOptions(
@@ -185,18 +170,15 @@ final class SettingsReader {
         runtime.isEmpty() ? Optional.empty() : Optional.of(runtime),
         discovery,
         readPool(
-            env,
             DockerOptions.POOL,
             DockerOptions.DEFAULT_POOL,
             DockerOptions.MAX_POOL,
             "how many containers per language the docker backend starts ahead of time for the next"
-                + " call",
-            problems));
+                + " call"));
   }
 
   /** An image or runtime name: one word, no spaces or control characters. */
-  private static String readName(
-      Map<String, String> env, String variable, String fallback, List<String> problems) {
+  private String readName(String variable, String fallback) {
     String raw = env.get(variable);
     if (raw == null || raw.isBlank()) {
       return fallback;
@@ -215,7 +197,7 @@ final class SettingsReader {
     return text;
   }
 
-  private static Optional<String> readKey(String raw, List<String> problems) {
+  private Optional<String> readKey(String raw) {
     String key = raw == null ? "" : raw.strip();
     if (key.isEmpty()) {
       problems.add(Settings.MISSING_KEY);
@@ -233,7 +215,7 @@ final class SettingsReader {
     return Optional.of(key);
   }
 
-  private static URI readBaseUri(String raw, List<String> problems) {
+  private URI readBaseUri(String raw) {
     if (raw == null || raw.isBlank()) {
       return Settings.DEFAULT_BASE_URI;
     }
@@ -346,7 +328,7 @@ final class SettingsReader {
     return true;
   }
 
-  private static Duration readTimeout(String raw, List<String> problems) {
+  private Duration readTimeout(String raw) {
     if (raw == null || raw.isBlank()) {
       return Settings.DEFAULT_TIMEOUT;
     }
