@@ -33,11 +33,19 @@ final class SelfCheck {
 
   static final String PROBE_OUTPUT = "42";
 
-  /** The runner enforces its timeout itself; this margin guards against one that never ends. */
+  /**
+   * The runner enforces the timeout itself; this margin only guards against a runner that never
+   * ends.
+   */
   private static final Duration MARGIN = Duration.ofSeconds(5);
 
   /** The engine may pull the image first: that can take minutes on a slow line. */
   private static final Duration ENGINE_LIMIT = Duration.ofMinutes(5);
+
+  /** The backends' names ({@code DockerRunner.NAME}...), without loading their classes. */
+  private static final String DOCKER = "docker";
+
+  private static final String LOCAL = "local";
 
   private final Settings settings;
 
@@ -83,9 +91,8 @@ final class SelfCheck {
   }
 
   private void probe(CheckReport report, CodeRunner runner) {
-    // The backends' names, compared as text so that their classes are not loaded for it.
-    boolean local = runner.name().equals("local");
-    boolean engine = runner.name().equals("docker");
+    boolean local = LOCAL.equals(runner.name());
+    boolean engine = DOCKER.equals(runner.name());
     // The local sandbox stops a program at its time limit (CINCH_SANDBOX_TIME_LIMIT_S); the API
     // runner enforces CINCH_TIMEOUT_MS itself.
     Duration limit =
