@@ -20,7 +20,6 @@ import java.util.List;
 final class CheckReport {
 
   private static final String NOT_CHECKED = "not checked";
-  private static final int WIDTH = 100;
   private static final String INDENT = "                 ";
 
   private final Redactor redactor;
@@ -37,77 +36,50 @@ final class CheckReport {
   CheckReport misconfigured(List<String> problems) {
     row("Configuration", "NOT OK");
     problems.forEach(p -> wrap("- " + p));
-    row("API reachable", NOT_CHECKED);
-    row("API key", NOT_CHECKED);
-    row("Credits", NOT_CHECKED);
+    answers(NOT_CHECKED, NOT_CHECKED, NOT_CHECKED);
     return fail("the configuration must be fixed first (see above); nothing was sent to the API.");
   }
 
-  CheckReport configured(String description) {
-    row("Configuration", "OK (" + description + ")");
-    return this;
-  }
-
   /**
-   * What a program can import besides the standard library (the tool's description says it too).
+   * @param packages what a program can import besides the standard library
    */
-  CheckReport packages(String packages) {
+  CheckReport configured(String description, String packages) {
+    row("Configuration", "OK (" + description + ")");
     row("Packages", packages);
     return this;
   }
 
-  /** The test program ran: every question has a good answer. */
-  CheckReport ran(RunResult result, long millis, String expectedStdout) {
-    row("API reachable", "yes");
-    row("API key", "accepted");
-    row("Credits", "available (the test run was accepted)");
-    row("Round trip", millis + " ms");
-    // The API took the call, so the tool will work, even if the sandbox did something odd.
-    noteIfUnexpected(result, expectedStdout);
-    ok = true;
-    verdict = "OK: execute_code calls will work.";
-    return this;
-  }
-
-  /** The local sandbox ran the test program: there is no API, key or credit to ask about. */
-  CheckReport ranLocally(RunResult result, long millis, String expectedStdout) {
-    return ranInSandbox(
-        result,
-        expectedStdout,
-        "ran the test program in a fresh gVisor sandbox",
-        millis + " ms",
-        "the local sandbox started but did not run the test program correctly (see above).",
-        "OK: execute_code calls will work, in a local gVisor sandbox.");
-  }
-
-  /** The engine's container ran the test program: there is no API, key or credit to ask about. */
-  CheckReport ranInContainer(RunResult result, long millis, String expectedStdout) {
-    return ranInSandbox(
-        result,
-        expectedStdout,
-        "ran the test program in a fresh container of the engine",
-        millis + " ms (the first run of an image includes its pull)",
-        "the engine started a container but it did not run the test program correctly"
-            + " (see above).",
-        "OK: execute_code calls will work, in containers of the engine named above.");
-  }
-
-  /** A sandbox of this machine ran the test program: what it did decides the verdict. */
-  private CheckReport ranInSandbox(
-      RunResult result,
-      String expectedStdout,
-      String sandbox,
-      String runTime,
-      String ifWrong,
-      String ifRight) {
-    row("Sandbox", sandbox);
-    row("Run time", runTime);
-    if (noteIfUnexpected(result, expectedStdout)) {
-      return fail(ifWrong);
+  /**
+   * The test program ran: at the API every question has a good answer; in a sandbox of this machine
+   * (the local {@code local} or the engine's {@code docker}) there is no API, key or credit to ask
+   * about, and what the program did decides the verdict.
+   */
+  CheckReport ran(String backend, RunResult result, long millis, String expectedStdout) {
+    boolean local = backend.equals("local");
+    if (!local && !backend.equals("docker")) {
+      answers("yes", "accepted", "available (the test run was accepted)");
+      row("Round trip", millis + " ms");
+      // The API took the call, so the tool will work, even if the sandbox did something odd.
+      noteIfUnexpected(result, expectedStdout);
+      return passed("OK: execute_code calls will work.");
     }
-    ok = true;
-    verdict = ifRight;
-    return this;
+    row(
+        "Sandbox",
+        local
+            ? "ran the test program in a fresh gVisor sandbox"
+            : "ran the test program in a fresh container of the engine");
+    row("Run time", millis + (local ? " ms" : " ms (the first run of an image includes its pull)"));
+    if (noteIfUnexpected(result, expectedStdout)) {
+      return fail(
+          (local
+                  ? "the local sandbox started but did not run"
+                  : "the engine started a container but it did not run")
+              + " the test program correctly (see above).");
+    }
+    return passed(
+        local
+            ? "OK: execute_code calls will work, in a local gVisor sandbox."
+            : "OK: execute_code calls will work, in containers of the engine named above.");
   }
 
   /** Adds a note when the test program did not print what it should or exit 0; says whether. */
@@ -192,6 +164,12 @@ final class CheckReport {
     row("Credits", credits);
   }
 
+  private CheckReport passed(String why) {
+    ok = true;
+    verdict = why;
+    return this;
+  }
+
   private CheckReport fail(String why) {
     ok = false;
     verdict = "FAILED: " + redactor.redact(why);
@@ -204,19 +182,8 @@ final class CheckReport {
 
   /** Adds a long sentence under the table, broken at spaces to fit a terminal. */
   private void wrap(String text) {
-    text = redactor.redact(text); // before the text is broken up, so a key is masked whole
-    StringBuilder line = new StringBuilder(INDENT);
-    for (String word : text.split(" ")) {
-      if (line.length() > INDENT.length() && line.length() + 1 + word.length() > WIDTH) {
-        lines.add(line.toString());
-        line = new StringBuilder(INDENT);
-      }
-      if (line.length() > INDENT.length()) {
-        line.append(' ');
-      }
-      line.append(word);
-    }
-    lines.add(line.toString());
+    // Masked before the text is broken up, so a key is masked whole.
+    lines.add(HelpText.wrap(INDENT, redactor.redact(text)));
   }
 
   private static String shorten(String text) {

@@ -19,6 +19,49 @@ import java.util.Map;
  */
 public final class Cli {
 
+  static final int OK = 0;
+
+  /** {@code --check} found that a call would not work. */
+  static final int CHECK_FAILED = 1;
+
+  /** A command line this program does not understand; 2 as most Unix tools use. */
+  static final int USAGE = 2;
+
+  /** What the command line asks for: one flag at most, or none for the stdio server. */
+  enum Command {
+    SERVE,
+    HELP,
+    VERSION,
+    CHECK;
+
+    static Command parse(List<String> args) throws UsageException {
+      if (args.isEmpty()) {
+        return SERVE;
+      }
+      if (args.size() > 1) {
+        // Flags do not combine (what would "--check --version" mean?); saying so beats guessing.
+        throw new UsageException(
+            "expected at most one option, got " + args.size() + ": " + String.join(" ", args));
+      }
+      String arg = args.get(0);
+      return switch (arg) {
+        case "--help", "-h" -> HELP;
+        case "--version", "-V" -> VERSION;
+        case "--check" -> CHECK;
+        default ->
+            throw new UsageException(
+                arg.startsWith("-") ? "unknown option: " + arg : "unexpected argument: " + arg);
+      };
+    }
+  }
+
+  /** A command line this program does not understand; the message says what was wrong. */
+  static final class UsageException extends Exception {
+    UsageException(String message) {
+      super(message, null, false, false);
+    }
+  }
+
   /**
    * Runs one command line.
    *
@@ -26,17 +69,8 @@ public final class Cli {
    * @param out the real stdout: JSON-RPC alone in server mode, the human-readable text otherwise
    * @param err stderr, for the log, warnings and usage errors
    * @param env the environment the settings are read from (normally {@code System.getenv()})
-   * @return the process's exit code, see {@link ExitCode}
-   */
-  public int run(
-      String[] args, InputStream in, OutputStream out, PrintStream err, Map<String, String> env) {
-    return run(args, in, out, err, env, FirstLineHandOver.NONE);
-  }
-
-  /**
-   * The same, in a JVM whose fast launcher has read stdin's first line already.
-   *
-   * @param firstLine what the launcher did with it; the server reads stdin accordingly
+   * @param firstLine what a fast launcher did with stdin's first line; the server reads accordingly
+   * @return the process's exit code: {@link #OK}, {@link #CHECK_FAILED} or {@link #USAGE}
    */
   public int run(
       String[] args,
@@ -51,19 +85,19 @@ public final class Cli {
     Command command;
     try {
       command = Command.parse(List.of(args));
-    } catch (Command.UsageException e) {
+    } catch (UsageException e) {
       err.println("cinch-mcp: " + e.getMessage());
       err.println(HelpText.USAGE);
       err.println("Run with --help for more.");
       err.flush();
-      return ExitCode.USAGE;
+      return USAGE;
     }
 
     if (command == Command.SERVE) {
       // Before the server exists: a first server/discover is answered at once.
       InputStream input = EarlyInput.answerEarly(in, out, firstLine);
       new CinchMcpServer(Settings.fromEnvironment(env)).serve(input, out);
-      return ExitCode.OK;
+      return OK;
     }
     PrintStream text = new PrintStream(out, false, StandardCharsets.UTF_8);
     try {
@@ -80,6 +114,6 @@ public final class Cli {
 
   private static int print(PrintStream out, String text) {
     out.print(text);
-    return ExitCode.OK;
+    return OK;
   }
 }

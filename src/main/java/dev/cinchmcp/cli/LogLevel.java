@@ -40,16 +40,9 @@ final class LogLevel {
     Optional<String> level = parse(raw);
     if (level.isEmpty()) {
       if (raw != null && !raw.isBlank()) {
-        err.println(
-            "cinch-mcp: warning: "
-                + VARIABLE
-                + " must be one of "
-                + String.join(", ", LEVELS)
-                + " (was \""
-                + raw.strip()
-                + "\"); using "
-                + DEFAULT
-                + ".");
+        err.printf(
+            "cinch-mcp: warning: %s must be one of %s (was \"%s\"); using %s.%n",
+            VARIABLE, String.join(", ", LEVELS), raw.strip(), DEFAULT);
       }
       return;
     }

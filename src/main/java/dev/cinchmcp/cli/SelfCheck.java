@@ -8,7 +8,6 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.cinch.Redactor;
-import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.server.BackendChoice;
@@ -43,8 +42,10 @@ final class SelfCheck {
   /** The engine may pull the image first: that can take minutes on a slow line. */
   private static final Duration ENGINE_LIMIT = Duration.ofMinutes(5);
 
-  /** The docker backend's name ({@code DockerRunner.NAME}), without loading its classes. */
+  /** The backends' names ({@code DockerRunner.NAME}...), without loading their classes. */
   private static final String DOCKER = "docker";
+
+  private static final String LOCAL = "local";
 
   private final Settings settings;
 
@@ -71,7 +72,7 @@ final class SelfCheck {
       if (!backend.usable()) {
         report.misconfigured(backend.problems());
       } else {
-        report.configured(backend.summary()).packages(backend.packages());
+        report.configured(backend.summary(), backend.packages());
         probe(report, backend.runner());
       }
     } finally {
@@ -86,11 +87,11 @@ final class SelfCheck {
       timers.shutdownNow();
     }
     report.print(out);
-    return report.ok() ? ExitCode.OK : ExitCode.CHECK_FAILED;
+    return report.ok() ? Cli.OK : Cli.CHECK_FAILED;
   }
 
   private void probe(CheckReport report, CodeRunner runner) {
-    boolean local = LocalSandboxRunner.NAME.equals(runner.name());
+    boolean local = LOCAL.equals(runner.name());
     boolean engine = DOCKER.equals(runner.name());
     // The local sandbox stops a program at its time limit (CINCH_SANDBOX_TIME_LIMIT_S); the API
     // runner enforces CINCH_TIMEOUT_MS itself.
@@ -101,13 +102,7 @@ final class SelfCheck {
     try {
       RunResult result =
           runner.run(PROBE, RunListener.NONE).get(limit.toMillis(), TimeUnit.MILLISECONDS);
-      if (local) {
-        report.ranLocally(result, millisSince(start), PROBE_OUTPUT);
-      } else if (engine) {
-        report.ranInContainer(result, millisSince(start), PROBE_OUTPUT);
-      } else {
-        report.ran(result, millisSince(start), PROBE_OUTPUT);
-      }
+      report.ran(runner.name(), result, millisSince(start), PROBE_OUTPUT);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RunFailure failure) {
         report.failed(failure, millisSince(start), settings.timeout().toMillis());

@@ -1,5 +1,6 @@
 package dev.cinchmcp.config;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -22,11 +23,7 @@ public enum Backend {
   }
 
   static Optional<Backend> parse(String text) {
-    for (Backend b : values()) {
-      if (b.wireName().equals(text.strip().toLowerCase(Locale.ROOT))) {
-        return Optional.of(b);
-      }
-    }
-    return Optional.empty();
+    String name = text.strip().toLowerCase(Locale.ROOT);
+    return Arrays.stream(values()).filter(b -> b.wireName().equals(name)).findFirst();
   }
 }

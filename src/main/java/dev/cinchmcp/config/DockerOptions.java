@@ -1,7 +1,7 @@
 package dev.cinchmcp.config;
 
+import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -24,25 +24,23 @@ public record DockerOptions(
     int pool) {
 
   public static final String PYTHON_IMAGE = "CINCH_DOCKER_PYTHON_IMAGE";
+  public static final String DEFAULT_PYTHON_IMAGE = "python:3.12-slim";
   public static final String NODE_IMAGE = "CINCH_DOCKER_NODE_IMAGE";
+  public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
   public static final String RUNTIME = "CINCH_DOCKER_RUNTIME";
-  public static final String POOL = "CINCH_DOCKER_POOL";
 
   /**
-   * Containers per language started ahead of time unless {@value #POOL} says otherwise: one takes
-   * the container's start off sequential calls.
+   * Containers per language started ahead of time: by default one (it takes the container's start
+   * off sequential calls), at most 8 (each waiting container holds its interpreter's memory).
    */
-  public static final int DEFAULT_POOL = 1;
+  public static final String POOL = "CINCH_DOCKER_POOL";
 
-  /** The most {@value #POOL} allows (each waiting container holds its interpreter's memory). */
+  public static final int DEFAULT_POOL = 1;
   public static final int MAX_POOL = 8;
 
-  public static final String DEFAULT_PYTHON_IMAGE = "python:3.12-slim";
-  public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
-
   /** The variables by which Docker's tools find the engine, and the homes they look in. */
-  public static final java.util.List<String> DISCOVERY =
-      java.util.List.of(
+  static final List<String> DISCOVERY =
+      List.of(
           "DOCKER_HOST",
           "DOCKER_CONTEXT",
           "DOCKER_CONFIG",
@@ -52,25 +50,7 @@ public record DockerOptions(
           "XDG_RUNTIME_DIR",
           "TMPDIR");
 
-  public static final DockerOptions DEFAULTS =
-      new DockerOptions(DEFAULT_PYTHON_IMAGE, DEFAULT_NODE_IMAGE, Optional.empty(), Map.of());
-
   public DockerOptions {
-    Objects.requireNonNull(pythonImage, "pythonImage");
-    Objects.requireNonNull(nodeImage, "nodeImage");
-    Objects.requireNonNull(runtime, "runtime");
     discovery = Map.copyOf(discovery);
-    if (pool < 0 || pool > MAX_POOL) {
-      throw new IllegalArgumentException("pool must be 0 to " + MAX_POOL);
-    }
-  }
-
-  /** With the default pool. */
-  public DockerOptions(
-      String pythonImage,
-      String nodeImage,
-      Optional<String> runtime,
-      Map<String, String> discovery) {
-    this(pythonImage, nodeImage, runtime, discovery, DEFAULT_POOL);
   }
 }

@@ -33,24 +33,15 @@ public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cp
 
   public static final int MAX_MEMORY_MEGABYTES = 8192;
 
-  /** A tenth of a CPU; the most is the machine's cores ({@link #maxCpus(int)}). */
+  /** A tenth of a CPU; the most is all the machine's cores. */
   public static final double MIN_CPUS = 0.1;
 
   public SandboxLimits {
     if (timeLimitSeconds < 1 || memoryMegabytes < 1 || !(cpus > 0)) {
       throw new IllegalArgumentException(
-          "limits must be positive: "
-              + timeLimitSeconds
-              + " s, "
-              + memoryMegabytes
-              + " MB, "
-              + cpus);
+          "limits must be positive: %d s, %d MB, %s"
+              .formatted(timeLimitSeconds, memoryMegabytes, cpus));
     }
-  }
-
-  /** The most CPUs a sandbox may be given on a machine of {@code cores}: all of them. */
-  public static double maxCpus(int cores) {
-    return cores;
   }
 
   public Duration timeLimit() {

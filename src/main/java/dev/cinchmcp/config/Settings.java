@@ -3,7 +3,7 @@ package dev.cinchmcp.config;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -64,43 +64,11 @@ public record Settings(
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(20_000);
 
   public Settings {
-    Objects.requireNonNull(apiKey, "apiKey");
-    Objects.requireNonNull(baseUri, "baseUri");
-    Objects.requireNonNull(timeout, "timeout");
     problems = List.copyOf(problems);
-    Objects.requireNonNull(backend, "backend");
-    Objects.requireNonNull(runsc, "runsc");
-    Objects.requireNonNull(docker, "docker");
-    Objects.requireNonNull(limits, "limits");
-  }
-
-  /** The settings with the docker backend's defaults, the default local pool and limits. */
-  public Settings(
-      Optional<String> apiKey,
-      URI baseUri,
-      Duration timeout,
-      List<String> problems,
-      Backend backend,
-      String runsc) {
-    this(
-        apiKey,
-        baseUri,
-        timeout,
-        problems,
-        backend,
-        runsc,
-        DockerOptions.DEFAULTS,
-        DEFAULT_LOCAL_POOL,
-        SandboxLimits.SERVICE);
-  }
-
-  /** The settings of the Cinch API alone, with the default backend choice. */
-  public Settings(Optional<String> apiKey, URI baseUri, Duration timeout, List<String> problems) {
-    this(apiKey, baseUri, timeout, problems, Backend.AUTO, "runsc");
   }
 
   /** Reads and checks the settings from an environment map (normally {@code System.getenv()}). */
-  public static Settings fromEnvironment(java.util.Map<String, String> env) {
+  public static Settings fromEnvironment(Map<String, String> env) {
     return SettingsReader.read(env);
   }
 

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -12,11 +13,21 @@ import java.util.Optional;
 
 /**
  * Turns environment variables into {@link Settings}, collecting every problem rather than the
- * first.
+ * first. A bad value becomes a problem that names the variable, the value and what is allowed; the
+ * default stands in for it meanwhile.
  */
 final class SettingsReader {
 
-  private SettingsReader() {}
+  /** The tail of a limit's message: what it is for, and that the hosted service has its own. */
+  private static final String APPLIES =
+      " in a local or docker sandbox (the hosted Cinch service keeps its own limits);";
+
+  private final Map<String, String> env;
+  private final List<String> problems = new ArrayList<>();
+
+  private SettingsReader(Map<String, String> env) {
+    this.env = env;
+  }
 
   static Settings read(Map<String, String> env) {
     return read(env, Runtime.getRuntime().availableProcessors());
@@ -26,58 +37,110 @@ final class SettingsReader {
    * @param cores the machine's cores, the most {@value SandboxLimits#CPUS} may give a sandbox
    */
   static Settings read(Map<String, String> env, int cores) {
-    List<String> problems = new ArrayList<>();
-    Optional<String> key = readKey(env.get(Settings.API_KEY), problems);
-    URI base = readBaseUri(env.get(Settings.BASE_URL), problems);
-    Duration timeout = readTimeout(env.get(Settings.TIMEOUT_MS), problems);
-    Backend backend = readBackend(env.get(Settings.BACKEND), problems);
+    return new SettingsReader(env).settings(cores);
+  }
+
+  private Settings settings(int cores) {
+    Optional<String> key = readKey(env.get(Settings.API_KEY));
+    URI base = readBaseUri(env.get(Settings.BASE_URL));
+    Duration timeout = readTimeout(env.get(Settings.TIMEOUT_MS));
+    Backend backend = readBackend(env.get(Settings.BACKEND));
     String runsc =
         env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
-    DockerOptions docker = readDocker(env, problems);
-    int pool = readLocalPool(env.get(Settings.LOCAL_POOL), problems);
-    SandboxLimits limits = SandboxLimitsReader.read(env, cores, problems);
+    DockerOptions docker = readDocker();
+    int pool =
+        readPool(
+            Settings.LOCAL_POOL,
+            Settings.DEFAULT_LOCAL_POOL,
+            Settings.MAX_LOCAL_POOL,
+            "how many local sandboxes per language wait started for a call");
+    SandboxLimits limits = readLimits(cores);
     return new Settings(key, base, timeout, problems, backend, runsc, docker, pool, limits);
   }
 
-  private static int readLocalPool(String raw, List<String> problems) {
-    return readPool(
-        Settings.LOCAL_POOL,
-        raw,
-        Settings.DEFAULT_LOCAL_POOL,
-        Settings.MAX_LOCAL_POOL,
-        "how many local sandboxes per language wait started for a call",
-        problems);
-  }
-
   /**
-   * A pool size: a whole number from 0 to {@code max}; anything else is a problem that names the
-   * variable, the range, the value and what the setting does, and the default is used meanwhile.
+   * A whole number from {@code min} to {@code max}, {@code fallback} when unset; anything else is a
+   * problem ending in {@code what} (which says what the setting does) and the default.
    */
-  private static int readPool(
-      String variable, String raw, int fallback, int max, String what, List<String> problems) {
+  private int readWhole(String variable, String unit, int min, int max, int fallback, String what) {
+    String raw = env.get(variable);
     if (raw == null || raw.isBlank()) {
       return fallback;
     }
     String text = raw.strip();
-    int pool = digits(text, 1, 2) ? Integer.parseInt(text) : -1;
-    if (pool < 0 || pool > max) {
-      problems.add(
-          variable
-              + " must be a whole number from 0 to "
-              + max
-              + " (was \""
-              + raw
-              + "\"): "
-              + what
-              + "; 0 turns this off, unset means "
-              + fallback
-              + ".");
-      return fallback;
+    int value = digits(text, 1, 9) ? Integer.parseInt(text) : -1;
+    if (value >= min && value <= max) {
+      return value;
     }
-    return pool;
+    problems.add(
+        "%s must be a whole number%s from %d to %d (was \"%s\"): %s unset means %d."
+            .formatted(variable, unit, min, max, raw, what, fallback));
+    return fallback;
   }
 
-  private static Backend readBackend(String raw, List<String> problems) {
+  private int readPool(String variable, int fallback, int max, String what) {
+    return readWhole(variable, "", 0, max, fallback, what + "; 0 turns this off,");
+  }
+
+  /**
+   * @param cores the machine's cores: the most CPUs a sandbox may be given
+   */
+  private SandboxLimits readLimits(int cores) {
+    SandboxLimits service = SandboxLimits.SERVICE;
+    int time =
+        readWhole(
+            SandboxLimits.TIME_LIMIT_S,
+            " of seconds",
+            SandboxLimits.MIN_TIME_LIMIT_SECONDS,
+            SandboxLimits.MAX_TIME_LIMIT_SECONDS,
+            service.timeLimitSeconds(),
+            "how long a program may run" + APPLIES);
+    int memory =
+        readWhole(
+            SandboxLimits.MEMORY_MB,
+            " of megabytes",
+            SandboxLimits.MIN_MEMORY_MEGABYTES,
+            SandboxLimits.MAX_MEMORY_MEGABYTES,
+            service.memoryMegabytes(),
+            "the memory a program may use" + APPLIES);
+    String raw = env.get(SandboxLimits.CPUS);
+    double cpus = readCpus(raw, cores);
+    if (cpus < 0) {
+      problems.add(
+          "%s must be a number of CPUs from %s to %d (this machine's core%s), e.g. 1 or 1.5 (was"
+                  .formatted(
+                      SandboxLimits.CPUS,
+                      SandboxLimits.number(SandboxLimits.MIN_CPUS),
+                      cores,
+                      cores == 1 ? "" : "s")
+              + " \"%s\"): the CPU a program may use%s unset means %s."
+                  .formatted(raw, APPLIES, SandboxLimits.number(service.cpus())));
+      cpus = service.cpus();
+    }
+    return new SandboxLimits(time, memory, cpus);
+  }
+
+  /**
+   * Digits with at most one dot between them ("2", "0.5", "1.25"), from {@link
+   * SandboxLimits#MIN_CPUS} to the machine's cores; the default when unset; -1 when bad. No
+   * exponents, signs or "NaN": what a person would write in a configuration file.
+   */
+  private static double readCpus(String raw, int cores) {
+    if (raw == null || raw.isBlank()) {
+      return SandboxLimits.SERVICE.cpus();
+    }
+    String text = raw.strip();
+    int dot = text.indexOf('.');
+    String whole = dot < 0 ? text : text.substring(0, dot);
+    String fraction = dot < 0 ? "0" : text.substring(dot + 1);
+    if (!digits(whole, 1, 4) || !digits(fraction, 1, 6)) {
+      return -1;
+    }
+    double value = Double.parseDouble(whole + "." + fraction);
+    return value < SandboxLimits.MIN_CPUS || value > cores ? -1 : value;
+  }
+
+  private Backend readBackend(String raw) {
     if (raw == null || raw.isBlank()) {
       return Backend.AUTO;
     }
@@ -95,41 +158,27 @@ final class SettingsReader {
             });
   }
 
-  private static DockerOptions readDocker(Map<String, String> env, List<String> problems) {
-    String python =
-        readName(env, DockerOptions.PYTHON_IMAGE, DockerOptions.DEFAULT_PYTHON_IMAGE, problems);
-    String node =
-        readName(env, DockerOptions.NODE_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE, problems);
-    String runtime = readName(env, DockerOptions.RUNTIME, "", problems);
-    Map<String, String> discovery = new java.util.HashMap<>();
-    for (String name : DockerOptions.DISCOVERY) {
-      String value = env.get(name);
-      if (value != null) {
-        discovery.put(name, value);
-      }
-    }
+  private DockerOptions readDocker() {
+    String python = readName(DockerOptions.PYTHON_IMAGE, DockerOptions.DEFAULT_PYTHON_IMAGE);
+    String node = readName(DockerOptions.NODE_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE);
+    String runtime = readName(DockerOptions.RUNTIME, "");
+    Map<String, String> discovery = new HashMap<>(env);
+    discovery.keySet().retainAll(DockerOptions.DISCOVERY);
     return new DockerOptions(
         python,
         node,
         runtime.isEmpty() ? Optional.empty() : Optional.of(runtime),
         discovery,
-        readDockerPool(env.get(DockerOptions.POOL), problems));
-  }
-
-  private static int readDockerPool(String raw, List<String> problems) {
-    return readPool(
-        DockerOptions.POOL,
-        raw,
-        DockerOptions.DEFAULT_POOL,
-        DockerOptions.MAX_POOL,
-        "how many containers per language the docker backend starts ahead of time for the next"
-            + " call",
-        problems);
+        readPool(
+            DockerOptions.POOL,
+            DockerOptions.DEFAULT_POOL,
+            DockerOptions.MAX_POOL,
+            "how many containers per language the docker backend starts ahead of time for the next"
+                + " call"));
   }
 
   /** An image or runtime name: one word, no spaces or control characters. */
-  private static String readName(
-      Map<String, String> env, String variable, String fallback, List<String> problems) {
+  private String readName(String variable, String fallback) {
     String raw = env.get(variable);
     if (raw == null || raw.isBlank()) {
       return fallback;
@@ -137,19 +186,18 @@ final class SettingsReader {
     String text = raw.strip();
     if (text.chars().anyMatch(c -> c <= 0x20 || c == 0x7f)) {
       problems.add(
-          variable
-              + " must be one name with no spaces (was \""
-              + raw
-              + "\"): e.g. "
-              + (fallback.isEmpty() ? "runsc" : fallback)
-              + ", or leave it unset"
-              + (fallback.isEmpty() ? "." : " for that default."));
+          "%s must be one name with no spaces (was \"%s\"): e.g. %s, or leave it unset%s"
+              .formatted(
+                  variable,
+                  raw,
+                  fallback.isEmpty() ? "runsc" : fallback,
+                  fallback.isEmpty() ? "." : " for that default."));
       return fallback;
     }
     return text;
   }
 
-  private static Optional<String> readKey(String raw, List<String> problems) {
+  private Optional<String> readKey(String raw) {
     String key = raw == null ? "" : raw.strip();
     if (key.isEmpty()) {
       problems.add(Settings.MISSING_KEY);
@@ -167,7 +215,7 @@ final class SettingsReader {
     return Optional.of(key);
   }
 
-  private static URI readBaseUri(String raw, List<String> problems) {
+  private URI readBaseUri(String raw) {
     if (raw == null || raw.isBlank()) {
       return Settings.DEFAULT_BASE_URI;
     }
@@ -190,11 +238,8 @@ final class SettingsReader {
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (uri.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
       problems.add(
-          Settings.BASE_URL
-              + " must be an http(s) URL with a host (was \""
-              + withoutUserInfo(raw)
-              + "\")."
-              + fix);
+          "%s must be an http(s) URL with a host (was \"%s\").%s"
+              .formatted(Settings.BASE_URL, withoutUserInfo(raw), fix));
       return Settings.DEFAULT_BASE_URI;
     }
     if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
@@ -206,10 +251,9 @@ final class SettingsReader {
     if (scheme.equals("http") && !isLoopback(uri.getHost())) {
       problems.add(
           Settings.BASE_URL
-              + " uses plain http to "
-              + uri.getHost()
-              + ", which would send the API key"
-              + " across the network in clear: use https (plain http is allowed only for localhost / 127.0.0.1 / [::1]).");
+              + " uses plain http to %s, which would send the API key across the network in clear:"
+                  .formatted(uri.getHost())
+              + " use https (plain http is allowed only for localhost / 127.0.0.1 / [::1]).");
       return Settings.DEFAULT_BASE_URI;
     }
     return uri;
@@ -284,27 +328,18 @@ final class SettingsReader {
     return true;
   }
 
-  private static Duration readTimeout(String raw, List<String> problems) {
+  private Duration readTimeout(String raw) {
     if (raw == null || raw.isBlank()) {
       return Settings.DEFAULT_TIMEOUT;
     }
     String text = raw.strip();
-    long millis;
-    try {
-      millis = digits(text, 1, 12) ? Long.parseLong(text) : -1;
-    } catch (NumberFormatException e) {
-      millis = -1;
-    }
+    long millis = digits(text, 1, 12) ? Long.parseLong(text) : -1;
     if (millis <= 0) {
+      long fallback = Settings.DEFAULT_TIMEOUT.toMillis();
       problems.add(
-          Settings.TIMEOUT_MS
-              + " must be a positive whole number of milliseconds (was \""
-              + raw
-              + "\"): set it to e.g. "
-              + Settings.DEFAULT_TIMEOUT.toMillis()
-              + ", or leave it unset for the default of "
-              + Settings.DEFAULT_TIMEOUT.toMillis()
-              + ".");
+          ("%s must be a positive whole number of milliseconds (was \"%s\"): set it to e.g. %d,"
+                  + " or leave it unset for the default of %d.")
+              .formatted(Settings.TIMEOUT_MS, raw, fallback, fallback));
       return Settings.DEFAULT_TIMEOUT;
     }
     return Duration.ofMillis(millis);

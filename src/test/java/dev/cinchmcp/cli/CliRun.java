@@ -1,5 +1,6 @@
 package dev.cinchmcp.cli;
 
+import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,7 +24,14 @@ record CliRun(int exitCode, String out, String err) {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     InputStream in = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
     int code =
-        new Cli().run(args, in, out, new PrintStream(err, true, StandardCharsets.UTF_8), env);
+        new Cli()
+            .run(
+                args,
+                in,
+                out,
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                env,
+                FirstLineHandOver.NONE);
     return new CliRun(
         code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }

@@ -11,8 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import dev.cinchmcp.backend.cinch.KeyEchoes;
 import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.HangingApi;
+import dev.cinchmcp.testkit.KeyEchoes;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.HashMap;
@@ -114,14 +115,15 @@ class SelfCheckTest {
   }
 
   @Test
-  void noAnswerInTimeSaysSoAndFails() {
-    api.answer(okJson(CliRun.fixture("run-answer.json")).withFixedDelay(3_000));
+  void noAnswerInTimeSaysSoAndFails() throws Exception {
+    try (HangingApi hanging = new HangingApi()) {
+      CliRun run = check(env("CINCH_TIMEOUT_MS", "300", "CINCH_BASE_URL", hanging.baseUrl()));
 
-    CliRun run = check(env("CINCH_TIMEOUT_MS", "300"));
-
-    assertEquals(1, run.exitCode(), run.out());
-    assertLine(run, "API reachable  no answer within 300 ms");
-    assertSays(run, "CINCH_TIMEOUT_MS");
+      assertTrue(hanging.awaitRequest(5), "the request reached the API");
+      assertEquals(1, run.exitCode(), run.out());
+      assertLine(run, "API reachable  no answer within 300 ms");
+      assertSays(run, "CINCH_TIMEOUT_MS");
+    }
   }
 
   @Test

@@ -10,6 +10,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
 
 /**
  * What one answer of the API says: a run (with the key masked in all it holds), a failure ({@link
@@ -21,10 +25,12 @@ final class ApiAnswer {
   /** Wait this long after a 429 that names no Retry-After. */
   static final Duration DEFAULT_RETRY_WAIT = Duration.ofSeconds(1);
 
-  /** The most of an error body that is read, for its message. */
+  /** The most of an error body that is read, for its message: an error page can be any size. */
   private static final int ERROR_BODY_LIMIT = 16 * 1024;
 
-  /** What an answer says. */
+  /** Longer than any deadline; keeps Duration arithmetic far from overflow. */
+  private static final long MAX_SECONDS = 999_999_999_999_999L;
+
   sealed interface Outcome {}
 
   /** The program ran: here is its result. */
@@ -38,30 +44,22 @@ final class ApiAnswer {
 
   private ApiAnswer() {}
 
-  /**
-   * Reads the answer from {@code in}, the response's body, which the caller closes.
-   *
-   * @param backend the backend's name, for the result
-   */
+  /** Reads the answer from {@code in}, the response's body, which the caller closes. */
   static Outcome read(
-      HttpResponse<?> response,
-      InputStream in,
-      Program program,
-      Redactor redactor,
-      Clock clock,
-      String backend)
+      HttpResponse<?> response, InputStream in, Program program, CinchApiRunner runner)
       throws IOException {
     int status = response.statusCode();
     if (status == 200) {
-      return run(in, program, redactor, backend);
+      return run(in, program, runner.redactor, runner.name());
     }
     if (status == 429) {
-      BoundedBody.skip(in);
-      return new RateLimited(
-          RetryAfter.parse(response.headers().firstValue("Retry-After").orElse(null), clock)
-              .orElse(DEFAULT_RETRY_WAIT));
+      in.readNBytes(64 * 1024); // what is left of a small body, so the connection can be reused
+      String header = response.headers().firstValue("Retry-After").orElse(null);
+      return new RateLimited(retryAfter(header, runner.clock).orElse(DEFAULT_RETRY_WAIT));
     }
-    String text = redactor.redactCut(BoundedBody.read(in, ERROR_BODY_LIMIT));
+    String text =
+        runner.redactor.redactCut(
+            new String(in.readNBytes(ERROR_BODY_LIMIT), StandardCharsets.UTF_8));
     return new Failed(ApiErrors.forStatus(status, text));
   }
 
@@ -86,5 +84,30 @@ final class ApiAnswer {
               ? ApiErrors.creditsExhausted(ApiErrors.apiMessage(apiMessage))
               : ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt())));
     }
+  }
+
+  /** The {@code Retry-After} header: a number of seconds, or an HTTP date. */
+  static Optional<Duration> retryAfter(String header, Clock clock) {
+    if (header == null || header.isBlank()) {
+      return Optional.empty();
+    }
+    String value = header.strip();
+    if (value.matches("\\d+")) {
+      // Any number of digits: a huge wait is still a wait (longer than any deadline), not "none".
+      return Optional.of(
+          Duration.ofSeconds(value.length() > 15 ? MAX_SECONDS : Long.parseLong(value)));
+    }
+    try {
+      ZonedDateTime when = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME);
+      Duration wait = Duration.between(clock.instant(), when.toInstant());
+      return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** "about 30 s", for a message that tells the model how long to wait. */
+  static String describe(Duration wait) {
+    return "about " + Math.max(1, (wait.toMillis() + 999) / 1000) + " s";
   }
 }

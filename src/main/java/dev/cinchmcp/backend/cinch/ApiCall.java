@@ -8,59 +8,31 @@ import dev.cinchmcp.backend.RunListener.Level;
 import dev.cinchmcp.backend.RunResult;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One tool call at the API: up to {@link #MAX_ATTEMPTS} requests, one deadline, one result, and its
- * cancellation. It holds no thread while it waits: the request goes out with {@code sendAsync}, and
- * only the short read of an answer ({@link ApiAnswer}) holds one: the HTTP client's executor thread
- * that delivered the response (or one of {@code readers}, should it come before the callback was
- * attached).
+ * One tool call at the API: up to {@link CinchApiRunner#MAX_ATTEMPTS} requests, one deadline, one
+ * result, and its cancellation. It holds no thread while it waits: the request goes out with {@code
+ * sendAsync}, and only the short read of an answer ({@link ApiAnswer}) holds one: the HTTP client's
+ * thread that delivered the response (or one of the runner's readers, should it come before the
+ * callback was attached).
  */
 final class ApiCall {
 
-  /** The runner's logger: its log lines are the runner's, as before the call had its class. */
-  private static final Logger log = LoggerFactory.getLogger(CinchApiRunner.class);
-
-  /** At most this many attempts when the API says 429; a run refused with 429 never ran. */
-  static final int MAX_ATTEMPTS = 3;
-
-  /**
-   * What every call of one runner shares.
-   *
-   * @param http the one shared client; it must not follow redirects
-   * @param request the request every attempt sends
-   * @param timeout the longest a call waits for its answer, retries included
-   * @param readers where answers are read (blocking reads of a body that is already arriving)
-   * @param timers for deadlines and retry waits
-   * @param backend the backend's name, for results
-   */
-  record Setup(
-      HttpClient http,
-      RunRequest request,
-      Duration timeout,
-      Executor readers,
-      ScheduledExecutorService timers,
-      Redactor redactor,
-      Clock clock,
-      String backend) {}
+  private static final Logger log = LoggerFactory.getLogger(ApiCall.class);
 
   final CompletableFuture<RunResult> result = new CompletableFuture<>();
-  private final Setup setup;
+  private final CinchApiRunner runner;
   private final Program program;
   private final RunListener listener;
   private final long deadlineMillis;
@@ -71,18 +43,18 @@ final class ApiCall {
   /** Milliseconds from now to the call's deadline (less than the timeout if it waited). */
   private final long leftMillis;
 
-  ApiCall(Setup setup, Program program, RunListener listener, long leftMillis) {
-    this.setup = setup;
+  ApiCall(CinchApiRunner runner, Program program, RunListener listener, long leftMillis) {
+    this.runner = runner;
     this.program = program;
     this.listener = new QuietListener(listener);
     this.leftMillis = leftMillis;
-    this.deadlineMillis = setup.clock().millis() + leftMillis;
-    this.body = RunRequest.body(program);
+    this.deadlineMillis = runner.clock.millis() + leftMillis;
+    this.body = CinchApiRunner.body(program);
   }
 
   void start() {
     var deadline =
-        setup.timers().schedule(() -> offTimer(this::timedOut), leftMillis, TimeUnit.MILLISECONDS);
+        runner.timers.schedule(() -> offTimer(this::timedOut), leftMillis, TimeUnit.MILLISECONDS);
     result.whenComplete(
         (r, e) -> {
           deadline.cancel(false);
@@ -97,15 +69,15 @@ final class ApiCall {
     if (result.isDone()) {
       return;
     }
-    long remaining = deadlineMillis - setup.clock().millis();
+    long remaining = deadlineMillis - runner.clock.millis();
     if (remaining <= 0) {
       timedOut();
       return;
     }
-    var request = setup.request().of(body);
+    var request = runner.request(body);
     listener.sent(n);
     Thread caller = Thread.currentThread();
-    var sent = setup.http().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+    var sent = runner.http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
     inFlight = sent;
     sent.whenComplete(
         (response, error) -> {
@@ -122,7 +94,7 @@ final class ApiCall {
             // Completed before the callback was attached: never read a body on the caller's
             // thread (for the server, the one that reads stdin).
             try {
-              setup.readers().execute(() -> handle(n, response));
+              runner.readers.execute(() -> handle(n, response));
             } catch (RuntimeException rejected) { // the server is shutting down
               abort();
               fail(ApiErrors.abandoned());
@@ -133,8 +105,7 @@ final class ApiCall {
 
   private void handle(int attempt, HttpResponse<InputStream> response) {
     try (InputStream in = response.body()) {
-      ApiAnswer.Outcome outcome =
-          ApiAnswer.read(response, in, program, setup.redactor(), setup.clock(), setup.backend());
+      ApiAnswer.Outcome outcome = ApiAnswer.read(response, in, program, runner);
       if (outcome instanceof ApiAnswer.Ran ran) {
         result.complete(ran.result());
       } else if (outcome instanceof ApiAnswer.RateLimited limited) {
@@ -143,9 +114,8 @@ final class ApiCall {
         if (failed.failure().kind() == Kind.KEY_REFUSED) {
           listener.log(
               Level.ERROR,
-              "The Cinch API refused the API key (HTTP "
-                  + response.statusCode()
-                  + "): check CINCH_API_KEY.");
+              "The Cinch API refused the API key (HTTP %d): check CINCH_API_KEY."
+                  .formatted(response.statusCode()));
         }
         fail(failed.failure());
       }
@@ -155,33 +125,26 @@ final class ApiCall {
   }
 
   private void retryAfter429(int attempt, Duration wait) {
-    long remaining = deadlineMillis - setup.clock().millis();
+    long remaining = deadlineMillis - runner.clock.millis();
     if (wait.toMillis() >= remaining) {
       // Waiting would outlast the call: say so rather than pass on whatever the API asked.
-      fail(ApiErrors.rateLimitedPastDeadline(attempt, setup.timeout()));
+      fail(ApiErrors.rateLimitedPastDeadline(attempt, runner.timeout));
       return;
     }
-    if (attempt >= MAX_ATTEMPTS) {
-      fail(ApiErrors.rateLimited(attempt, RetryAfter.describe(wait)));
+    if (attempt >= CinchApiRunner.MAX_ATTEMPTS) {
+      fail(ApiErrors.rateLimited(attempt, ApiAnswer.describe(wait)));
       return;
     }
     listener.log(
         Level.WARNING,
-        "The Cinch API is rate limiting (HTTP 429); retrying in "
-            + wait.toMillis()
-            + " ms (attempt "
-            + (attempt + 1)
-            + " of "
-            + MAX_ATTEMPTS
-            + ").");
-    setup
-        .timers()
-        .schedule(
-            () -> offTimer(() -> attempt(attempt + 1)), wait.toMillis(), TimeUnit.MILLISECONDS);
+        "The Cinch API is rate limiting (HTTP 429); retrying in %d ms (attempt %d of %d)."
+            .formatted(wait.toMillis(), attempt + 1, CinchApiRunner.MAX_ATTEMPTS));
+    runner.timers.schedule(
+        () -> offTimer(() -> attempt(attempt + 1)), wait.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private void timedOut() {
-    if (fail(ApiErrors.timedOut(setup.timeout()))) {
+    if (fail(ApiErrors.timedOut(runner.timeout))) {
       abort();
     }
   }
@@ -193,7 +156,7 @@ final class ApiCall {
    */
   private boolean fail(RunFailure failure) {
     return result.completeExceptionally(
-        new RunFailure(failure.reason(), setup.redactor().redact(failure.getMessage())));
+        new RunFailure(failure.reason(), runner.redactor.redact(failure.getMessage())));
   }
 
   private void abort() {
@@ -227,8 +190,8 @@ final class ApiCall {
       timedOut();
       return;
     }
-    log.debug("Request to the Cinch API failed: {}", setup.redactor().redact(cause.toString()));
-    fail(ApiErrors.exchangeFailed(setup.request().where(), cause, setup.redactor()));
+    log.debug("Request to the Cinch API failed: {}", runner.redactor.redact(cause.toString()));
+    fail(ApiErrors.exchangeFailed(runner.where(), cause));
   }
 
   /**
@@ -238,7 +201,7 @@ final class ApiCall {
    */
   private void offTimer(Runnable action) {
     try {
-      setup.readers().execute(action);
+      runner.readers.execute(action);
     } catch (RejectedExecutionException shuttingDown) {
       action.run();
     }
@@ -255,17 +218,17 @@ final class ApiCall {
   private record QuietListener(RunListener inner) implements RunListener {
     @Override
     public void sent(int attempt) {
-      try {
-        inner.sent(attempt);
-      } catch (RuntimeException e) {
-        log.debug("A run listener failed: {}", e.toString());
-      }
+      quietly(() -> inner.sent(attempt));
     }
 
     @Override
     public void log(Level level, String message) {
+      quietly(() -> inner.log(level, message));
+    }
+
+    private static void quietly(Runnable call) {
       try {
-        inner.log(level, message);
+        call.run();
       } catch (RuntimeException e) {
         log.debug("A run listener failed: {}", e.toString());
       }

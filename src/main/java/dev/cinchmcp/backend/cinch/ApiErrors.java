@@ -49,11 +49,8 @@ final class ApiErrors {
       case 400, 413, 422 ->
           failure(
               Reason.REQUEST_REFUSED,
-              "The Cinch API refused the request (HTTP "
-                  + status
-                  + (status == 413 ? ", too large" : "")
-                  + ")"
-                  + suffix(message),
+              "The Cinch API refused the request (HTTP %d%s)%s"
+                  .formatted(status, status == 413 ? ", too large" : "", suffix(message)),
               "Change the program as the message says"
                   + (status == 413 ? " (make the code smaller)" : "")
                   + " before trying again.");
@@ -68,9 +65,8 @@ final class ApiErrors {
         if (status >= 300 && status < 400) {
           yield failure(
               Reason.REDIRECTED,
-              "The Cinch API answered with a redirect (HTTP "
-                  + status
-                  + "), which this server does not follow",
+              "The Cinch API answered with a redirect (HTTP %d), which this server does not follow"
+                  .formatted(status),
               "CINCH_BASE_URL is probably wrong: ask the user to check it (the default is "
                   + Settings.DEFAULT_BASE_URL
                   + ").");
@@ -106,11 +102,8 @@ final class ApiErrors {
    */
   static RunFailure rateLimitedPastDeadline(int attempts, Duration deadline) {
     return rateLimited(
-        "after "
-            + attempts(attempts)
-            + " and asked to wait longer than this call's "
-            + deadline.toMillis()
-            + " ms deadline (CINCH_TIMEOUT_MS) allows",
+        "after %s and asked to wait longer than this call's %d ms deadline (CINCH_TIMEOUT_MS) allows"
+            .formatted(attempts(attempts), deadline.toMillis()),
         "Wait a while before running code again; if it keeps happening, tell the user.");
   }
 
@@ -142,13 +135,12 @@ final class ApiErrors {
 
   /**
    * What an error that stopped the HTTP exchange before an answer was read means for the model:
-   * whether anything ran, and what to check.
+   * whether anything ran, and what to check. The error's message is quoted: the call masks it.
    *
    * @param where "the Cinch API at {base}/"
    * @param cause the error, unwrapped
-   * @param redactor masks the key in the error's message, which is quoted
    */
-  static RunFailure exchangeFailed(String where, Throwable cause, Redactor redactor) {
+  static RunFailure exchangeFailed(String where, Throwable cause) {
     if (cause instanceof HttpConnectTimeoutException) {
       return cannotReach(where, "the connection timed out");
     }
@@ -164,11 +156,8 @@ final class ApiErrors {
     }
     return failure(
         Reason.CONNECTION_LOST,
-        "The connection to "
-            + where
-            + " failed before an answer arrived ("
-            + redactor.redact(String.valueOf(cause.getMessage()))
-            + ")",
+        "The connection to %s failed before an answer arrived (%s)"
+            .formatted(where, cause.getMessage()),
         "Try again once, and tell the user if it fails again.");
   }
 

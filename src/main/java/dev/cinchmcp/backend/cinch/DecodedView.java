@@ -1,5 +1,7 @@
 package dev.cinchmcp.backend.cinch;
 
+import java.util.Arrays;
+
 /**
  * Text with one layer of escapes undone, each decoded character remembering the span of the
  * original text it came from. A server can echo a key JSON-escaped ({@code \/}, {@code \u0063}),
@@ -8,7 +10,9 @@ package dev.cinchmcp.backend.cinch;
  *
  * <p>Decoded: {@code \"}, {@code \\}, {@code \/}, {@code \b \f \n \r \t}, {@code \}{@code uXXXX},
  * {@code \xHH}, {@code %HH} below 0x80 (the key's characters are ASCII; a non-ASCII key is masked
- * by its encoded forms instead, see {@link Redactor}) and {@code &#NNN;} / {@code &#xHH;}.
+ * by its encoded forms instead, see {@link Redactor}) and {@code &#NNN;} / {@code &#xHH;}. Not
+ * Jackson's work: a JSON parser decodes only JSON, and only whole documents, and cannot say where
+ * in the original text a decoded character came from.
  */
 final class DecodedView {
 
@@ -53,16 +57,9 @@ final class DecodedView {
     int i = 0;
     while (i < s.length()) {
       int[] decoded = escapeAt(s, i); // {char, length} or null
-      int c;
-      int len;
-      if (decoded == null) {
-        c = s.charAt(i);
-        len = 1;
-      } else {
-        c = decoded[0];
-        len = decoded[1];
-        changed = true;
-      }
+      int c = decoded == null ? s.charAt(i) : decoded[0];
+      int len = decoded == null ? 1 : decoded[1];
+      changed |= decoded != null;
       f[out.length()] = from[i];
       t[out.length()] = to[i + len - 1];
       out.append((char) c);
@@ -72,45 +69,20 @@ final class DecodedView {
       return this;
     }
     int n = out.length();
-    return new DecodedView(
-        out.toString(), java.util.Arrays.copyOf(f, n), java.util.Arrays.copyOf(t, n));
+    return new DecodedView(out.toString(), Arrays.copyOf(f, n), Arrays.copyOf(t, n));
   }
 
   private static int[] escapeAt(String s, int i) {
     char c = s.charAt(i);
     if (c == '\\' && i + 1 < s.length()) {
       char e = s.charAt(i + 1);
-      switch (e) {
-        case '"', '\\', '/', '\'' -> {
-          return new int[] {e, 2};
-        }
-        case 'b' -> {
-          return new int[] {'\b', 2};
-        }
-        case 'f' -> {
-          return new int[] {'\f', 2};
-        }
-        case 'n' -> {
-          return new int[] {'\n', 2};
-        }
-        case 'r' -> {
-          return new int[] {'\r', 2};
-        }
-        case 't' -> {
-          return new int[] {'\t', 2};
-        }
-        case 'u' -> {
-          int v = hex(s, i + 2, 4);
-          return v < 0 ? null : new int[] {v, 6};
-        }
-        case 'x' -> {
-          int v = hex(s, i + 2, 2);
-          return v < 0 ? null : new int[] {v, 4};
-        }
-        default -> {
-          return null;
-        }
+      int simple = "\"\\/'bfnrt".indexOf(e);
+      if (simple >= 0) {
+        return new int[] {"\"\\/'\b\f\n\r\t".charAt(simple), 2};
       }
+      int digits = e == 'u' ? 4 : e == 'x' ? 2 : 0;
+      int v = digits == 0 ? -1 : hex(s, i + 2, digits);
+      return v < 0 ? null : new int[] {v, 2 + digits};
     }
     if (c == '%') {
       int v = hex(s, i + 1, 2);

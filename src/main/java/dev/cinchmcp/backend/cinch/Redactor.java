@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  */
 public final class Redactor {
 
-  public static final String MASK = "[REDACTED]";
+  static final String MASK = "[REDACTED]";
 
   /** Escape layers undone (a body can quote an escaped header inside an escaped string). */
   static final int LAYERS = 3;
@@ -60,7 +60,7 @@ public final class Redactor {
    * Text that may have been cut before it could be redacted (the start of a body, an excerpt): the
    * key masked, and also a key's start left at the end by the cut.
    */
-  public String redactCut(String text) {
+  String redactCut(String text) {
     return mask(text, true);
   }
 

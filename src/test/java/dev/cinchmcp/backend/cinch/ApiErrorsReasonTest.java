@@ -15,8 +15,6 @@ import org.junit.jupiter.api.Test;
 /** What a failure's words say about whether anything ran is what its {@link Reason} says. */
 class ApiErrorsReasonTest {
 
-  private static final Redactor NO_KEY = new Redactor(null);
-
   @Test
   void theWordsAgreeWithTheReason() {
     List<RunFailure> failures =
@@ -30,8 +28,8 @@ class ApiErrorsReasonTest {
             ApiErrors.rateLimitedPastDeadline(1, Duration.ofSeconds(20)),
             ApiErrors.notARun("not JSON", "<html>"),
             ApiErrors.timedOut(Duration.ofSeconds(20)),
-            ApiErrors.exchangeFailed("the Cinch API at x", new ConnectException(), NO_KEY),
-            ApiErrors.exchangeFailed("the Cinch API at x", new IOException("reset"), NO_KEY));
+            ApiErrors.exchangeFailed("the Cinch API at x", new ConnectException()),
+            ApiErrors.exchangeFailed("the Cinch API at x", new IOException("reset")));
     for (RunFailure f : failures) {
       String said = f.reason().ran() == Ran.NOTHING ? "Nothing ran." : "may or may not have run";
       assertTrue(f.getMessage().contains(said), f.reason() + ": " + f.getMessage());
@@ -49,10 +47,8 @@ class ApiErrorsReasonTest {
   @Test
   void aBrokenConnectionMayHaveRunUnlikeARefusedOne() {
     assertEquals(
-        Reason.CONNECTION_LOST,
-        ApiErrors.exchangeFailed("x", new IOException("reset"), NO_KEY).reason());
+        Reason.CONNECTION_LOST, ApiErrors.exchangeFailed("x", new IOException("reset")).reason());
     assertEquals(
-        Reason.API_UNREACHABLE,
-        ApiErrors.exchangeFailed("x", new ConnectException(), NO_KEY).reason());
+        Reason.API_UNREACHABLE, ApiErrors.exchangeFailed("x", new ConnectException()).reason());
   }
 }

@@ -3,8 +3,8 @@ package dev.cinchmcp.backend.cinch;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static dev.cinchmcp.backend.cinch.Runs.python;
-import static dev.cinchmcp.backend.cinch.Runs.runOk;
+import static dev.cinchmcp.testkit.Runs.python;
+import static dev.cinchmcp.testkit.Runs.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +15,7 @@ import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.CinchRunners;
 import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.Runs;
 import java.net.Socket;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The runner over TLS and HTTP/2, the way it talks to the real API, with the client's tasks on its
- * own threads ({@code ApiHttpClient.ITS_OWN_THREAD}): WireMock's HTTPS port (Jetty, with ALPN, so
+ * own threads ({@code CinchApiRunner.ITS_OWN_THREAD}): WireMock's HTTPS port (Jetty, with ALPN, so
  * the client gets HTTP/2). Sequential calls, 64 at once, a large answer and a deadline: none of
  * them may hang or mix up answers.
  */

@@ -21,6 +21,7 @@ import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.Runs;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -127,7 +128,7 @@ class CinchApiRunnerRequestTest {
 
   @Test
   void requestBodyEscapesWhatJsonRequires() {
-    String json = RequestBody.json(new Program("a\"b\\c\nd\u0001", Language.PYTHON));
+    String json = CinchApiRunner.body(new Program("a\"b\\c\nd\u0001", Language.PYTHON));
 
     assertEquals("{\"code\":\"a\\\"b\\\\c\\nd\\u0001\",\"language\":\"python\"}", json);
   }

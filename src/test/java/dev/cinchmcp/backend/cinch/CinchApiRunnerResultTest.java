@@ -1,8 +1,8 @@
 package dev.cinchmcp.backend.cinch;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static dev.cinchmcp.backend.cinch.Runs.python;
-import static dev.cinchmcp.backend.cinch.Runs.runOk;
+import static dev.cinchmcp.testkit.Runs.python;
+import static dev.cinchmcp.testkit.Runs.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.CinchRunners;
+import dev.cinchmcp.testkit.Runs;
 import dev.cinchmcp.testkit.StalledApi;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -13,6 +13,7 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.Runs;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

@@ -1,8 +1,8 @@
 package dev.cinchmcp.backend.cinch;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static dev.cinchmcp.backend.cinch.Runs.python;
 import static dev.cinchmcp.testkit.FakeCinchApi.KEY;
+import static dev.cinchmcp.testkit.Runs.python;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +12,8 @@ import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.KeyEchoes;
+import dev.cinchmcp.testkit.Runs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

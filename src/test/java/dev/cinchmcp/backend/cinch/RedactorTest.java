@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.WrittenFiles;
 import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.testkit.KeyEchoes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -13,48 +13,48 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class RetryAfterTest {
+class ApiAnswerRetryTest {
 
   private static final Clock NOW =
       Clock.fixed(Instant.parse("2026-03-01T12:00:00Z"), ZoneOffset.UTC);
 
   @Test
   void secondsAreSeconds() {
-    assertEquals(Optional.of(Duration.ofSeconds(0)), RetryAfter.parse("0", NOW));
-    assertEquals(Optional.of(Duration.ofSeconds(7)), RetryAfter.parse(" 7 ", NOW));
+    assertEquals(Optional.of(Duration.ofSeconds(0)), ApiAnswer.retryAfter("0", NOW));
+    assertEquals(Optional.of(Duration.ofSeconds(7)), ApiAnswer.retryAfter(" 7 ", NOW));
   }
 
   @Test
   void httpDateIsTheTimeUntilThen() {
     assertEquals(
         Optional.of(Duration.ofSeconds(30)),
-        RetryAfter.parse("Sun, 01 Mar 2026 12:00:30 GMT", NOW));
+        ApiAnswer.retryAfter("Sun, 01 Mar 2026 12:00:30 GMT", NOW));
   }
 
   @Test
   void httpDateInThePastMeansNoWait() {
     assertEquals(
-        Optional.of(Duration.ZERO), RetryAfter.parse("Sun, 01 Mar 2026 11:00:00 GMT", NOW));
+        Optional.of(Duration.ZERO), ApiAnswer.retryAfter("Sun, 01 Mar 2026 11:00:00 GMT", NOW));
   }
 
   @ParameterizedTest
   @NullAndEmptySource
   @ValueSource(strings = {" ", "soon", "-1", "1.5", "2026-03-01T12:00:30Z"})
   void anythingElseIsNoHint(String header) {
-    assertTrue(RetryAfter.parse(header, NOW).isEmpty(), header);
+    assertTrue(ApiAnswer.retryAfter(header, NOW).isEmpty(), header);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"99999999999", "999999999999999999999999"})
   void aHugeNumberIsAHugeWaitNotNone(String header) {
     // Read as "no hint" it would be retried after a second; it is a wait past any deadline.
-    assertTrue(RetryAfter.parse(header, NOW).orElseThrow().toDays() > 365, header);
+    assertTrue(ApiAnswer.retryAfter(header, NOW).orElseThrow().toDays() > 365, header);
   }
 
   @Test
   void describeRoundsUpToWholeSecondsAndSaysAtLeastOne() {
-    assertEquals("about 1 s", RetryAfter.describe(Duration.ZERO));
-    assertEquals("about 2 s", RetryAfter.describe(Duration.ofMillis(1_001)));
-    assertEquals("about 60 s", RetryAfter.describe(Duration.ofSeconds(60)));
+    assertEquals("about 1 s", ApiAnswer.describe(Duration.ZERO));
+    assertEquals("about 2 s", ApiAnswer.describe(Duration.ofMillis(1_001)));
+    assertEquals("about 60 s", ApiAnswer.describe(Duration.ofSeconds(60)));
   }
 }

@@ -1,4 +1,8 @@
-package dev.cinchmcp.backend.cinch;
+package dev.cinchmcp.testkit;
+
+import java.util.regex.MatchResult;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The encodings a hostile or careless API might echo the key in, and a check that none is left. */
 public final class KeyEchoes {
@@ -47,10 +51,10 @@ public final class KeyEchoes {
   public static void assertNoKey(String key, String text) {
     java.util.List<String> views = new java.util.ArrayList<>();
     views.add(text);
-    DecodedView view = DecodedView.of(text);
+    String view = text;
     for (int i = 0; i < 4; i++) {
-      view = view.decodeOnce();
-      views.add(view.text);
+      view = decodeOnce(view);
+      views.add(view);
     }
     for (String v : views) {
       org.junit.jupiter.api.Assertions.assertFalse(
@@ -73,5 +77,32 @@ public final class KeyEchoes {
         }
       }
     }
+  }
+
+  /** The escapes a server might echo the key in: JSON, \\x, percent and HTML. */
+  private static final Pattern ESCAPE =
+      Pattern.compile(
+          "\\\\u(\\p{XDigit}{4})|\\\\x(\\p{XDigit}{2})|%(\\p{XDigit}{2})|&#[xX](\\p{XDigit}{1,6});"
+              + "|&#(\\d{1,7});|\\\\(.)");
+
+  /**
+   * One layer of escapes undone, written apart from the redactor's own decoding so that the tests
+   * do not check it against itself.
+   */
+  static String decodeOnce(String text) {
+    return ESCAPE.matcher(text).replaceAll(m -> Matcher.quoteReplacement(decoded(m)));
+  }
+
+  private static String decoded(MatchResult m) {
+    for (int g = 1; g <= 4; g++) {
+      if (m.group(g) != null) {
+        return String.valueOf((char) Integer.parseInt(m.group(g), 16));
+      }
+    }
+    if (m.group(5) != null) {
+      return String.valueOf((char) Integer.parseInt(m.group(5)));
+    }
+    int simple = "bfnrt".indexOf(m.group(6));
+    return simple >= 0 ? String.valueOf("\b\f\n\r\t".charAt(simple)) : m.group(6);
   }
 }

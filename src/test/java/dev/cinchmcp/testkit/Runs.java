@@ -1,4 +1,4 @@
-package dev.cinchmcp.backend.cinch;
+package dev.cinchmcp.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -8,6 +8,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,17 +18,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** Running a program on a Cinch runner in a test: its result, or its failure, within a bound. */
-final class Runs {
+public final class Runs {
 
   /** How long a test waits for a run's future at most; far above every configured timeout. */
-  static final Duration TEST_WAIT = Duration.ofSeconds(20);
+  public static final Duration TEST_WAIT = Duration.ofSeconds(20);
 
   private Runs() {}
 
   /** A listener that keeps what it is told. */
-  static final class Recorder implements RunListener {
-    final List<Integer> sent = new CopyOnWriteArrayList<>();
-    final List<String> logs = new CopyOnWriteArrayList<>();
+  public static final class Recorder implements RunListener {
+    public final List<Integer> sent = new CopyOnWriteArrayList<>();
+    public final List<String> logs = new CopyOnWriteArrayList<>();
 
     @Override
     public void sent(int attempt) {
@@ -40,11 +41,11 @@ final class Runs {
     }
   }
 
-  static Program python(String code) {
+  public static Program python(String code) {
     return new Program(code, Language.PYTHON);
   }
 
-  static RunResult runOk(CinchApiRunner runner, Program program) {
+  public static RunResult runOk(CinchApiRunner runner, Program program) {
     try {
       return runner.run(program, RunListener.NONE).get(TEST_WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
@@ -55,7 +56,7 @@ final class Runs {
     }
   }
 
-  static RunFailure runFails(CinchApiRunner runner, Program program, RunListener listener) {
+  public static RunFailure runFails(CinchApiRunner runner, Program program, RunListener listener) {
     CompletableFuture<RunResult> future = runner.run(program, listener);
     try {
       RunResult result = future.get(TEST_WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -67,7 +68,7 @@ final class Runs {
     }
   }
 
-  static RunFailure runFails(CinchApiRunner runner) {
+  public static RunFailure runFails(CinchApiRunner runner) {
     return runFails(runner, python("print(1)"), RunListener.NONE);
   }
 }
