@@ -1,5 +1,7 @@
 package dev.cinchmcp.backend;
 
+import dev.cinchmcp.text.CappedText;
+
 /** One output stream of a sandbox of this machine as captured, read once the sandbox has ended. */
 public interface CapturedStream {
 

@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend;
 
 import dev.cinchmcp.config.SandboxLimits;
+import dev.cinchmcp.text.CappedText;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,6 @@
 package dev.cinchmcp.cli;
 
+import dev.cinchmcp.backend.BackendChoice;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Language;
@@ -8,10 +9,8 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.cinch.Redactor;
-import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
-import dev.cinchmcp.server.BackendChoice;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -43,8 +42,10 @@ final class SelfCheck {
   /** The engine may pull the image first: that can take minutes on a slow line. */
   private static final Duration ENGINE_LIMIT = Duration.ofMinutes(5);
 
-  /** The docker backend's name ({@code DockerRunner.NAME}), without loading its classes. */
+  /** The backends' names ({@code DockerRunner.NAME}...), without loading their classes. */
   private static final String DOCKER = "docker";
+
+  private static final String LOCAL = "local";
 
   private final Settings settings;
 
@@ -90,7 +91,7 @@ final class SelfCheck {
   }
 
   private void probe(CheckReport report, CodeRunner runner) {
-    boolean local = LocalSandboxRunner.NAME.equals(runner.name());
+    boolean local = LOCAL.equals(runner.name());
     boolean engine = DOCKER.equals(runner.name());
     // The local sandbox stops a program at its time limit (CINCH_SANDBOX_TIME_LIMIT_S); the API
     // runner enforces CINCH_TIMEOUT_MS itself.

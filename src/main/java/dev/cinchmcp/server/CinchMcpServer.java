@@ -1,5 +1,6 @@
 package dev.cinchmcp.server;
 
+import dev.cinchmcp.backend.BackendChoice;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;

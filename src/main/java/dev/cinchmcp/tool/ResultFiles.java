@@ -1,6 +1,6 @@
 package dev.cinchmcp.tool;
 
-import static dev.cinchmcp.backend.CappedText.count;
+import static dev.cinchmcp.text.CappedText.count;
 
 import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.ProgramInput;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.WrittenFiles.Kind;
 import dev.cinchmcp.backend.WrittenFiles.State;
+import dev.cinchmcp.text.CappedText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -187,7 +188,7 @@ class FramedStdoutTest {
   void aLongOutputIsCutAsWithoutTheFrame() {
     String big = "x".repeat(CappedText.LIMIT * 3) + "\nend\n";
     Split framed = feed(big + frame(FRAME, line('p', "p.png", PNG)), 8192);
-    CappedText plain = CappedText.of(big);
+    CappedText plain = StreamCapture.of(big);
     assertEquals(plain.text(), framed.stdout());
     assertEquals(plain.originalLength(), framed.length());
   }

@@ -18,7 +18,7 @@ class InputLauncherTest {
   private static final ProgramInput ARGS = new ProgramInput(null, Map.of(), List.of("a"));
 
   private static RunResult withStderr(String stderr) {
-    return new RunResult(CappedText.of(""), CappedText.of(stderr), 1, false, 3L, "cinch");
+    return new RunResult(StreamCapture.of(""), StreamCapture.of(stderr), 1, false, 3L, "cinch");
   }
 
   @Test

@@ -2,8 +2,8 @@ package dev.cinchmcp.tool;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.text.CappedText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

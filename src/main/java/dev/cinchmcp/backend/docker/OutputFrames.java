@@ -1,12 +1,12 @@
 package dev.cinchmcp.backend.docker;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.CapturedStream;
 import dev.cinchmcp.backend.FramedStdout;
 import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.SandboxOutput;
 import dev.cinchmcp.backend.StreamCapture;
 import dev.cinchmcp.backend.WrittenFiles;
+import dev.cinchmcp.text.CappedText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -1,20 +1,19 @@
-package dev.cinchmcp.server;
+package dev.cinchmcp.backend;
 
-import dev.cinchmcp.backend.CodeRunner;
-import dev.cinchmcp.backend.DeferredRunner;
-import dev.cinchmcp.backend.RunFailure;
-import dev.cinchmcp.backend.SandboxFacts;
-import dev.cinchmcp.backend.UnavailableRunner;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
+import dev.cinchmcp.backend.docker.DockerRunner;
+import dev.cinchmcp.backend.docker.DockerSettings;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.backend.local.LocalSandboxSettings;
 import dev.cinchmcp.config.Backend;
+import dev.cinchmcp.config.DockerOptions;
 import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,8 +28,8 @@ import java.util.function.BiFunction;
  *       fix.
  *   <li>{@code local}: a local gVisor sandbox; without a working {@code runsc}, every call says
  *       what to install. Code never runs outside gVisor.
- *   <li>{@code docker}: a container of a Docker-compatible engine ({@link DockerChoice}); without
- *       one that answers and can be used, every call says what to fix.
+ *   <li>{@code docker}: a container of a Docker-compatible engine ({@link Docker}); without one
+ *       that answers and can be used, every call says what to fix.
  *   <li>{@code auto} (the default): {@code cinch} when a key is set; else {@code local} when gVisor
  *       works; else {@code docker} when an engine answers and can be used; else the missing-key
  *       error, with why neither could stand in.
@@ -101,7 +100,7 @@ public record BackendChoice(
               : settings.limitProblems());
     }
     if (backend == Backend.DOCKER) {
-      return DockerChoice.docker(settings, cinchAfter);
+      return Docker.docker(settings, cinchAfter);
     }
     if (backend == Backend.AUTO && !settings.onlyKeyMissing()) {
       return unavailable(settings.problems()); // something is set wrong: say so rather than guess
@@ -138,7 +137,7 @@ public record BackendChoice(
           local.settings().wallClock().toSeconds());
     }
     local.close();
-    DockerChoice.Result engine = DockerChoice.standIn(settings, cinchAfter);
+    Docker.Result engine = Docker.standIn(settings, cinchAfter);
     if (engine.choice() != null) {
       return engine.choice();
     }
@@ -261,5 +260,76 @@ public record BackendChoice(
   /** {@link #CONNECT_LIMIT}, and never longer than the whole call ({@code CINCH_TIMEOUT_MS}). */
   private static Duration connectTimeout(Settings settings) {
     return settings.timeout().compareTo(CONNECT_LIMIT) < 0 ? settings.timeout() : CONNECT_LIMIT;
+  }
+
+  /**
+   * The docker backend's part, in a class of its own so that nothing of the engine client is loaded
+   * unless that backend is asked for (or {@code auto} has nothing else).
+   */
+  static final class Docker {
+
+    private Docker() {}
+
+    static DockerSettings settingsOf(Settings settings) {
+      DockerOptions options = settings.docker();
+      return DockerSettings.of(
+          options.pythonImage(),
+          options.nodeImage(),
+          options.runtime().orElse(null),
+          options.discovery(),
+          settings.limits());
+    }
+
+    /**
+     * {@code CINCH_BACKEND=docker}: the engine's runner, or one that says what to fix (the runner
+     * itself answers every call then); a docker setting given wrong ({@code CINCH_DOCKER_*}) is
+     * said rather than run with its default.
+     */
+    static BackendChoice docker(Settings settings, CompletableFuture<?> after) {
+      List<String> wrong =
+          settings.problems().stream().filter(p -> p.startsWith("CINCH_DOCKER_")).toList();
+      if (!wrong.isEmpty()) {
+        return unavailable(wrong);
+      }
+      DockerRunner runner =
+          DockerRunner.start(settingsOf(settings), settings.docker().pool(), after);
+      return of(
+          runner,
+          runner.usable()
+              ? List.of()
+              : List.of("The docker backend is not available: " + runner.unavailableReason()));
+    }
+
+    /**
+     * For {@code auto} with no key and no local gVisor: the engine's runner when an engine answers
+     * and can be used, else why not.
+     */
+    static Result standIn(Settings settings, CompletableFuture<?> after) {
+      DockerSettings docker = settingsOf(settings);
+      Optional<String> answering = DockerRunner.engineAnswers(docker);
+      if (answering.isEmpty()) {
+        return new Result(null, "no container engine answered either");
+      }
+      DockerRunner runner = DockerRunner.start(docker, settings.docker().pool(), after);
+      if (runner.usable()) {
+        return new Result(of(runner, List.of()), null);
+      }
+      runner.close();
+      return new Result(null, "nor the container engine: " + runner.unavailableReason());
+    }
+
+    record Result(BackendChoice choice, String whyNot) {}
+
+    private static BackendChoice of(DockerRunner runner, List<String> problems) {
+      return new BackendChoice(
+          runner,
+          runner.runtimes(),
+          runner.limits(),
+          runner.isolation(),
+          runner.packages(),
+          runner.summary(),
+          problems,
+          runner.timeLimitSeconds());
+    }
   }
 }
