@@ -189,10 +189,10 @@ public final class FramedStdout implements TextSink {
     }
     boolean fits =
         k == Kind.PICTURE
-            ? size <= OutFrame.MAX_FILE_BYTES
-                && pictureBytes + size <= OutFrame.MAX_TOTAL_BYTES
-                && count(Kind.PICTURE) < OutFrame.MAX_PICTURES
-            : size <= OutFrame.MAX_TEXT_BYTES && texts < OutFrame.MAX_TEXTS;
+            ? size <= WrittenFiles.MAX_FILE_BYTES
+                && pictureBytes + size <= WrittenFiles.MAX_TOTAL_BYTES
+                && count(Kind.PICTURE) < WrittenFiles.MAX_PICTURES
+            : size <= WrittenFiles.MAX_TEXT_BYTES && texts < WrittenFiles.MAX_TEXTS;
     if (!fits) {
       broken("more than its limits allow");
       return;
@@ -282,7 +282,11 @@ public final class FramedStdout implements TextSink {
       return;
     }
     Kind k = parts[0].length() == 1 ? Kind.of(parts[0].charAt(0)) : null;
-    if (k == null || k.hasData() || n == null || size < 0 || files.size() >= OutFrame.MAX_LISTED) {
+    if (k == null
+        || k.hasData()
+        || n == null
+        || size < 0
+        || files.size() >= WrittenFiles.MAX_LISTED) {
       broken("a malformed line");
       return;
     }

@@ -38,6 +38,15 @@ public final class InputLauncher {
     return PROGRAM_DIR + (language == Language.PYTHON ? "/main.py" : "/main.js");
   }
 
+  /**
+   * What to send for a call: the program itself when it has no input and shows no sign of writing
+   * files ({@link FileHint}).
+   */
+  public static Launch prepare(Program program) {
+    return prepare(
+        program, program.input(), FileHint.mayWriteFiles(program) ? OutFrame.fresh() : null);
+  }
+
   /** What to send for this program and input: the program itself when there is no input. */
   public static Launch prepare(Program program, ProgramInput input) {
     return prepare(program, input, null);
@@ -56,7 +65,8 @@ public final class InputLauncher {
     String template = program.language() == Language.PYTHON ? Loaded.PYTHON : Loaded.JAVASCRIPT;
     String code =
         template.replace("@MARKER@", marker).replace("@PAYLOAD@", payload(program, input, out));
-    return new Launch(new Program(code, program.language(), out, program.source()), marker);
+    return new Launch(
+        new Program(code, program.language(), ProgramInput.NONE, out, program.source()), marker);
   }
 
   private static String payload(Program program, ProgramInput input, OutFrame out) {
