@@ -1,6 +1,5 @@
 package dev.cinchmcp.cli;
 
-import dev.cinchmcp.backend.BackendChoice;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Language;
@@ -8,6 +7,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.choice.BackendChoice;
 import dev.cinchmcp.backend.cinch.Redactor;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;

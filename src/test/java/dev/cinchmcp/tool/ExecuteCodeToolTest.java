@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.SandboxFacts;
-import dev.cinchmcp.backend.UnavailableRunner;
+import dev.cinchmcp.backend.choice.UnavailableRunner;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.testkit.FakeCinchApi;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;

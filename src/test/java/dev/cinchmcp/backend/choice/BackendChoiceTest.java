@@ -1,4 +1,4 @@
-package dev.cinchmcp.backend;
+package dev.cinchmcp.backend.choice;
 
 import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
@@ -7,6 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.testkit.Requires;

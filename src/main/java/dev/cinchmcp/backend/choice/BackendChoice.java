@@ -1,5 +1,8 @@
-package dev.cinchmcp.backend;
+package dev.cinchmcp.backend.choice;
 
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.backend.docker.DockerRunner;
 import dev.cinchmcp.backend.docker.DockerSettings;
