@@ -39,30 +39,12 @@ import java.util.function.BiFunction;
  * </ul>
  *
  * @param runner what runs the code
- * @param runtimes the language versions it offers, for the tool's description
- * @param limits what a program may use, for the tool's description (which limits hold)
- * @param isolation what keeps a program in, for the tool's description ("gVisor")
- * @param packages what a program can import besides the standard library, for the tool's
- *     description and {@code --check} ({@link SandboxFacts#packages()})
+ * @param facts what the tool's description, its results and {@code --check} state about the sandbox
  * @param summary one line for the log and {@code --check}: which backend, and how it is set up
  * @param problems what stops it from running code; empty when it can
- * @param timeLimitSeconds the wall clock a run is stopped at, for the notes of a run that timed out
  */
 public record BackendChoice(
-    CodeRunner runner,
-    String runtimes,
-    String limits,
-    String isolation,
-    String packages,
-    String summary,
-    List<String> problems,
-    long timeLimitSeconds) {
-
-  /** What the Cinch service runs. */
-  static final String CINCH_RUNTIMES = SandboxFacts.SERVICE_RUNTIMES;
-
-  /** The limits of the Cinch service's sandboxes. */
-  static final String CINCH_LIMITS = SandboxFacts.SERVICE_LIMITS;
+    CodeRunner runner, SandboxFacts facts, String summary, List<String> problems) {
 
   /** The restart hint every configuration message ends with. */
   private static final String RESTART =
@@ -72,9 +54,9 @@ public record BackendChoice(
     return problems.isEmpty();
   }
 
-  /** What the tool's description and its results state about the sandbox. */
-  public SandboxFacts facts() {
-    return new SandboxFacts(runtimes, limits, isolation, packages, timeLimitSeconds);
+  /** What a program can import besides the standard library, for {@code --check}. */
+  public String packages() {
+    return facts.packages();
   }
 
   /**
@@ -114,30 +96,32 @@ public record BackendChoice(
       String versions = local.versions().describe();
       return new BackendChoice(
           local,
-          versions,
-          local.limits().describe(),
-          SandboxFacts.GVISOR,
-          SandboxFacts.installedPackages(local.packages().describe()),
+          new SandboxFacts(
+              versions,
+              local.limits().describe(),
+              SandboxFacts.GVISOR,
+              SandboxFacts.installedPackages(local.packages().describe()),
+              local.settings().wallClock().toSeconds()),
           "backend local: a gVisor sandbox on this machine, "
               + versions
               + "; "
               + local.limits().summary()
               + "; "
               + poolSummary(local.settings().poolSize()),
-          List.of(),
-          local.settings().wallClock().toSeconds());
+          List.of());
     }
     if (backend == Backend.LOCAL) {
       // The runner itself answers every call with what to install.
       return new BackendChoice(
           local,
-          "Python and Node.js",
-          SandboxFacts.limits(settings.limits()),
-          SandboxFacts.GVISOR,
-          SandboxFacts.STANDARD_LIBRARY_ONLY,
+          new SandboxFacts(
+              "Python and Node.js",
+              SandboxFacts.limits(settings.limits()),
+              SandboxFacts.GVISOR,
+              SandboxFacts.STANDARD_LIBRARY_ONLY,
+              local.settings().wallClock().toSeconds()),
           "backend local: UNAVAILABLE, " + local.unavailableReason(),
-          List.of("The local gVisor sandbox is not available: " + local.unavailableReason()),
-          local.settings().wallClock().toSeconds());
+          List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
     }
     local.close();
     Docker.Result engine = Docker.standIn(settings, cinchAfter);
@@ -215,7 +199,7 @@ public record BackendChoice(
    */
   static String serviceLimits(Settings settings) {
     return "limits: the service's ("
-        + CINCH_LIMITS
+        + SandboxFacts.SERVICE_LIMITS
         + ")"
         + (settings.limits().isService()
             ? ""
@@ -237,22 +221,10 @@ public record BackendChoice(
         new UnavailableRunner("none", failure), "no backend can run code", problems);
   }
 
-  /**
-   * A choice whose tool description states the Cinch service's facts ({@link
-   * SandboxFacts#SERVICE}).
-   */
+  /** A choice whose tool description states the Cinch service's facts. */
   private static BackendChoice withServiceFacts(
       CodeRunner runner, String summary, List<String> problems) {
-    SandboxFacts facts = SandboxFacts.SERVICE;
-    return new BackendChoice(
-        runner,
-        facts.runtimes(),
-        facts.limits(),
-        facts.isolation(),
-        facts.packages(),
-        summary,
-        problems,
-        facts.timeLimitSeconds());
+    return new BackendChoice(runner, SandboxFacts.SERVICE, summary, problems);
   }
 
   /**
@@ -326,13 +298,14 @@ public record BackendChoice(
     private static BackendChoice of(DockerRunner runner, List<String> problems) {
       return new BackendChoice(
           runner,
-          runner.runtimes(),
-          runner.limits(),
-          runner.isolation(),
-          runner.packages(),
+          new SandboxFacts(
+              runner.runtimes(),
+              runner.limits(),
+              runner.isolation(),
+              runner.packages(),
+              runner.timeLimitSeconds()),
           runner.summary(),
-          problems,
-          runner.timeLimitSeconds());
+          problems);
     }
   }
 }
