@@ -51,6 +51,14 @@ public class CapturedStream {
   }
 
   /**
+   * Where a stream that arrives as text (inside a JSON answer) is appended instead of {@link
+   * #feed}, on the one thread that reads it.
+   */
+  public TextSink chars() {
+    return framed != null ? framed : capture;
+  }
+
+  /**
    * The stream as shown; with {@code note} not null, a line of the sandbox's own after it (why it
    * was stopped): the last thing in the stream, so it is always shown, and it counts in the length.
    */

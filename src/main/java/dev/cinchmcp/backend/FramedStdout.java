@@ -16,7 +16,7 @@ import java.util.List;
  * <p>Text that only looks like the frame is passed on as text: a frame opens only with this call's
  * nonce, and the held start of a marker that turns out not to be one goes to the capture as it was.
  */
-public final class FramedStdout implements TextSink {
+final class FramedStdout implements TextSink {
 
   /** The longest line without data: a name of 1,024 bytes in base64, and room around it. */
   private static final int MAX_LINE = 1_500;
@@ -111,11 +111,6 @@ public final class FramedStdout implements TextSink {
       capture.append(open, 0, matched);
       matched = 0;
     }
-  }
-
-  /** The capture the program's own output went to. */
-  public StreamCapture capture() {
-    return capture;
   }
 
   /** What the frame brought, or why nothing came; call after {@link #finish()}. */
