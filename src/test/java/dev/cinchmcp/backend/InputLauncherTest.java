@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** How a launch is prepared and how its result is read (the runs themselves: InputScenarios). */
+/**
+ * How a launch is prepared and how its result is read (the runs themselves:
+ * testkit.InputScenarios).
+ */
 class InputLauncherTest {
 
   private static final Program PROGRAM = new Program("print(1)", Language.PYTHON);
