@@ -8,19 +8,15 @@
 // Prints per program the p50 (and min, max) of the client's round trip, the ratio pool / no pool,
 // and for the pool the idle cost of the server's process tree before any data call and with a data
 // sandbox waiting (PSS, its anonymous part, CPU over 10 s).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { descendants, median, routeReplies, treeCpu, treePss, untilQuiet } from './lib.mjs';
+import { descendants, jarServer, loadavg, median, options, sleep, treeCpuShare, treePss, untilQuiet } from './lib.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
+const args = options();
 const jar = args.jar ?? 'target/cinch-mcp.jar';
 const rounds = Number(args.rounds ?? 5);
 const gap = Number(args.gap ?? 9000);
 const pools = (args.pools ?? '1,0').split(',').map(Number);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const now = () => Number(process.hrtime.bigint()) / 1e6;
-const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const load = () => loadavg().split(' ').slice(0, 3).join(' ');
 
 const PROGRAMS = {
   table: {
@@ -44,35 +40,20 @@ const PROGRAMS = {
 };
 
 function server(pool) {
-  const child = spawn('java', ['-jar', jar], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, CINCH_BACKEND: 'local', CINCH_LOCAL_POOL: String(pool) },
-    stdio: ['pipe', 'pipe', 'pipe'] });
-  let id = 0;
-  const waiting = new Map();
-  routeReplies(child.stdout, waiting);
-  let err = '';
-  child.stderr.on('data', (d) => { err += d; });
-  const request = (method, params) => new Promise((resolve) => {
-    const n = ++id; waiting.set(n, resolve);
-    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: n, method, params }) + '\n');
-  });
-  const call = async (name) => {
-    const t = now();
-    const msg = await request('tools/call', { name: 'execute_code', arguments: { code: PROGRAMS[name].code, language: 'python' } });
-    const ms = now() - t;
+  const s = jarServer(jar, { CINCH_BACKEND: 'local', CINCH_LOCAL_POOL: String(pool) });
+  s.call = async (name) => {
+    const { msg, ms } = await s.callTool({ code: PROGRAMS[name].code, language: 'python' });
     if (msg.result?.isError || !PROGRAMS[name].check(msg.result ?? {})) {
-      throw new Error(`${name}: unexpected answer: ${JSON.stringify(msg).slice(0, 600)}\n${err.slice(-2000)}`);
+      throw new Error(`${name}: unexpected answer: ${JSON.stringify(msg).slice(0, 600)}\n${s.stderr().slice(-2000)}`);
     }
     return ms;
   };
-  return { child, request, call };
+  return s;
 }
 
 async function idleCost(pid) {
   await untilQuiet(pid, 60_000);
-  const cpu0 = treeCpu(pid).ms, t0 = now();
-  await sleep(10_000);
-  const cpu = (treeCpu(pid).ms - cpu0) / (now() - t0) * 100;
+  const cpu = await treeCpuShare(pid);
   const pss = treePss(pid);
   const sandboxes = descendants(pid).filter((p) => {
     try { return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('runsc-sandbox'); } catch { return false; }
@@ -85,8 +66,7 @@ console.log(`load before: ${load()}; ${rounds} rounds, calls ${gap} ms apart`);
 const results = {};
 for (const pool of pools) {
   const s = server(pool);
-  await s.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-  s.child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+  await s.open();
   await s.call('print'); // the self-test is over, the plain pool filling
   const before = pool > 0 ? await idleCost(s.child.pid) : null;
   const times = { table: [], chart: [], print: [] };
@@ -105,8 +85,7 @@ for (const pool of pools) {
     await s.call('table');
     console.log(`  idle, a data sandbox waits: ${await idleCost(s.child.pid)}`);
   }
-  s.child.stdin.end();
-  await new Promise((r) => s.child.on('exit', r));
+  await s.stop();
 }
 if (results[0] && pools.some((p) => p > 0)) {
   const pool = pools.find((p) => p > 0);

@@ -9,12 +9,10 @@
 // engine reports it (docker stats: memory, CPU). Prints the p50s, the ratios of pool to none and
 // the issue's targets (Python <= 0.15x, JavaScript <= 0.2x), and the load before and after.
 // Round trips are the client's: a tools/call written -> its answer read (process.hrtime).
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import { routeReplies } from './lib.mjs';
+import { spawnSync } from 'node:child_process';
+import { jarServer, loadavg, options, pct, sleep } from './lib.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
+const args = options();
 const jar = args.jar ?? 'target/cinch-mcp.jar';
 const image = args.image ?? 'cinch-test:1';
 const calls = Number(args.calls ?? 15);
@@ -22,36 +20,20 @@ const gap = Number(args.gap ?? 1000);
 const runtimes = (args.runtimes ?? 'runc,runsc').split(',');
 const pools = (args.pools ?? '1,0').split(',').map(Number);
 if (!process.env.DOCKER_HOST) throw new Error('set DOCKER_HOST to the engine to measure');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const now = () => Number(process.hrtime.bigint()) / 1e6;
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
 const fmt = (xs) => `p50 ${pct(xs, 0.5).toFixed(0)} ms, p90 ${pct(xs, 0.9).toFixed(0)} ms, min ${Math.min(...xs).toFixed(0)} (n=${xs.length})`;
-const load = () => fs.readFileSync('/proc/loadavg', 'utf8').trim();
 const docker = (...a) => spawnSync('docker', a, { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
 
 function server(runtime, pool) {
-  const child = spawn('java', ['-jar', jar], {
-    env: {
-      PATH: process.env.PATH, HOME: process.env.HOME, DOCKER_HOST: process.env.DOCKER_HOST, CINCH_FAST_START: '0',
-      CINCH_BACKEND: 'docker', CINCH_DOCKER_RUNTIME: runtime, CINCH_DOCKER_POOL: String(pool),
-      CINCH_DOCKER_PYTHON_IMAGE: image, CINCH_DOCKER_NODE_IMAGE: image },
-    stdio: ['pipe', 'pipe', 'pipe'] });
-  let err = '', id = 0;
-  const waiting = new Map();
-  routeReplies(child.stdout, waiting);
-  child.stderr.on('data', (d) => { err += d; });
-  const request = (method, params) => new Promise((resolve) => {
-    const n = ++id; waiting.set(n, resolve);
-    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: n, method, params }) + '\n');
-  });
-  const call = async (language, code) => {
-    const t = now();
-    const msg = await request('tools/call', { name: 'execute_code', arguments: { code, language } });
-    const ms = now() - t;
-    if (msg.result?.structuredContent?.stdout !== '4\n') throw new Error('unexpected answer: ' + JSON.stringify(msg) + '\n' + err);
+  const s = jarServer(jar, {
+    DOCKER_HOST: process.env.DOCKER_HOST, CINCH_FAST_START: '0',
+    CINCH_BACKEND: 'docker', CINCH_DOCKER_RUNTIME: runtime, CINCH_DOCKER_POOL: String(pool),
+    CINCH_DOCKER_PYTHON_IMAGE: image, CINCH_DOCKER_NODE_IMAGE: image });
+  s.call = async (language, code) => {
+    const { msg, ms } = await s.callTool({ code, language });
+    if (msg.result?.structuredContent?.stdout !== '4\n') throw new Error('unexpected answer: ' + JSON.stringify(msg) + '\n' + s.stderr());
     return ms;
   };
-  return { child, request, call, stderr: () => err };
+  return s;
 }
 
 // This backend's running containers, as "name interpreter".
@@ -69,12 +51,11 @@ async function waitForPool(s, pool) {
 const PY = 'print(2+2)';
 const JS = 'console.log(2+2)';
 const results = {};
-console.log(`load before: ${load()}  (${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()})`);
+console.log(`load before: ${loadavg()}  (${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()})`);
 for (const runtime of runtimes) {
   for (const pool of pools) {
     const s = server(runtime, pool);
-    await s.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-    s.child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    await s.open();
     await s.call('python', PY); // the image looked for; not counted
     await waitForPool(s, pool);
     const py = [], js = [];
@@ -83,7 +64,7 @@ for (const runtime of runtimes) {
       await sleep(gap); js.push(await s.call('javascript', JS));
     }
     results[`${runtime}/${pool}`] = { py, js };
-    console.log(`\n${runtime}, CINCH_DOCKER_POOL=${pool} (load ${load()})`);
+    console.log(`\n${runtime}, CINCH_DOCKER_POOL=${pool} (load ${loadavg()})`);
     console.log(`  python, ${gap} ms apart:     ${fmt(py)}`);
     console.log(`  javascript, ${gap} ms apart: ${fmt(js)}`);
     if (pool > 0) {
@@ -97,8 +78,7 @@ for (const runtime of runtimes) {
         console.log(`  idle, waiting ${kind} container: ${rest.join(' ')}`);
       }
     }
-    s.child.stdin.end();
-    await new Promise((r) => s.child.on('exit', r));
+    await s.stop();
   }
   const withPool = results[`${runtime}/${pools[0]}`], without = results[`${runtime}/${pools[1]}`];
   if (withPool && without) {
@@ -107,4 +87,4 @@ for (const runtime of runtimes) {
       ` javascript ${ratio(withPool.js, without.js)}x (target <= 0.2x)`);
   }
 }
-console.log(`\nload after: ${load()}  (${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()})`);
+console.log(`\nload after: ${loadavg()}  (${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()})`);

@@ -1,8 +1,53 @@
-// What the bench scripts share: the local fake Cinch API, and memory summed over a process tree.
+// What the bench scripts share: the command line, the jar as a server, the local fake Cinch API,
+// and memory and CPU summed over a process tree.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+/** The command line's `--name value` pairs, as an object. */
+export const options = () => Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Milliseconds on a monotonic clock (process.hrtime). */
+export const now = () => Number(process.hrtime.bigint()) / 1e6;
+/** The p-quantile (0 to 1) of xs, by nearest rank. */
+export const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
+/** The load averages (1, 5 and 15 minutes) and the rest of /proc/loadavg. */
+export const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').trim();
+
+/**
+ * `java -jar jar` as an MCP server on stdio, with PATH, HOME and `env`. request() resolves with the
+ * reply; callTool() with { msg, ms }, ms being the client's round trip (a tools/call written -> its
+ * answer read); open() does the 2025 handshake; stop() ends stdin and waits for the exit.
+ */
+export function jarServer(jar, env, java = 'java') {
+  const spawned = now();
+  const child = spawn(java, ['-jar', jar], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '', id = 0;
+  const waiting = new Map();
+  routeReplies(child.stdout, waiting);
+  child.stderr.on('data', (d) => { err += d; });
+  const request = (method, params) => new Promise((resolve) => {
+    const n = ++id; waiting.set(n, resolve);
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: n, method, params }) + '\n');
+  });
+  const exited = new Promise((r) => child.on('exit', r));
+  return {
+    child, spawned, request, stderr: () => err,
+    async callTool(args) {
+      const t = now();
+      const msg = await request('tools/call', { name: 'execute_code', arguments: args });
+      return { msg, ms: now() - t };
+    },
+    async open() {
+      const reply = await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+      return reply;
+    },
+    stop() { child.stdin.end(); return exited; },
+  };
+}
 
 /** Starts scripts/fake-cinch-api.mjs on a free port; resolves with { child, port }. */
 export function startFake(repoRoot, onStderr = (d) => process.stderr.write(`[fake-api] ${d}`)) {
@@ -121,6 +166,13 @@ export function treeCpu(pid) {
     } catch { /* gone */ }
   }
   return { ms: ticks * 10, pids: pids.join(' ') };
+}
+
+/** The CPU a process tree uses over `ms` of wall clock, in % of a core. */
+export async function treeCpuShare(pid, ms = 10_000) {
+  const cpu0 = treeCpu(pid).ms, t0 = now();
+  await sleep(ms);
+  return (treeCpu(pid).ms - cpu0) / (now() - t0) * 100;
 }
 
 /**

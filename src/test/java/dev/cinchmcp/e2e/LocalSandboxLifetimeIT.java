@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Processes;
 import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -131,10 +132,20 @@ class LocalSandboxLifetimeIT {
    */
   private static List<ProcessHandle> awaitSandbox(JarProcess jar) throws InterruptedException {
     Await.until(
-        () -> Processes.sentries(jar.process().pid()) >= 1,
+        () -> sandboxUp(Processes.ofRuns(jar.process().pid())),
         Duration.ofSeconds(20),
         () -> "a sandbox to start; stderr:\n" + jar.stderr());
-    Await.timePasses(Duration.ofMillis(500), "the gofer and the program's stub start too");
     return Processes.ofRuns(jar.process().pid());
+  }
+
+  /** Its gofer runs, and its Sentry ("boot") has a child: the stub of the program's process. */
+  private static boolean sandboxUp(List<ProcessHandle> runs) {
+    return runs.stream().anyMatch(p -> hasArgument(p, "gofer"))
+        && runs.stream()
+            .anyMatch(p -> hasArgument(p, "boot") && p.children().findAny().isPresent());
+  }
+
+  private static boolean hasArgument(ProcessHandle p, String argument) {
+    return p.info().arguments().map(args -> List.of(args).contains(argument)).orElse(false);
   }
 }

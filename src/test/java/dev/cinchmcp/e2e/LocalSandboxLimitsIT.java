@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.LimitAnswers;
 import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,14 +48,7 @@ class LocalSandboxLimitsIT {
   void theLimitsSetAreStatedAndHold() throws Exception {
     try (JarProcess jar = JarProcess.start(SET)) {
       jar.initialize();
-      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
-      String description =
-          jar.awaitReply("list", Duration.ofSeconds(30))
-              .path("result")
-              .path("tools")
-              .get(0)
-              .path("description")
-              .asText();
+      String description = LimitAnswers.toolDescription(jar);
       boolean cgroups = description.contains("64 processes, 1 CPU.");
       assertTrue(
           description.contains(
@@ -63,20 +57,10 @@ class LocalSandboxLimitsIT {
                   : "- 2 seconds, 128 MB of memory per process"),
           description);
 
-      jar.send(JarProcess.call(1, "import time\nprint('before', flush=True)\ntime.sleep(5)"));
-      JsonNode slept = jar.awaitReply(1, Duration.ofSeconds(30)).path("result");
-      JsonNode out = slept.path("structuredContent");
-      assertTrue(out.path("timedOut").asBoolean(), slept.toString());
-      assertEquals("before\n", out.path("stdout").asText(), slept.toString());
-      assertTrue(out.path("summary").asText().contains("2 s"), slept.toString());
-
-      jar.send(JarProcess.call(2, "b = bytearray(200 * 2**20)\nprint('200 MB ok')"));
-      JsonNode big = jar.awaitReply(2, Duration.ofSeconds(30)).path("result");
-      String stderr = big.path("structuredContent").path("stderr").asText();
-      assertEquals("", big.path("structuredContent").path("stdout").asText(), big.toString());
-      assertTrue(
-          stderr.contains("more than its 128 MB of memory") || stderr.contains("MemoryError"),
-          big.toString());
+      jar.send(JarProcess.call(1, LimitAnswers.SLEEPER));
+      LimitAnswers.assertTimedOut(jar.awaitReply(1, Duration.ofSeconds(30)).path("result"));
+      jar.send(JarProcess.call(2, LimitAnswers.BIG));
+      LimitAnswers.assertMemoryRefused(jar.awaitReply(2, Duration.ofSeconds(30)).path("result"));
 
       if (cgroups) {
         // Every run cgroup of this server, a waiting sandbox's included, carries 1 CPU's quota.

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Processes;
 import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,8 +71,13 @@ class LocalSandboxPoolLifetimeIT {
       Set<String> waiting = awaitWaitingSandboxes(jar, 2);
       jar.send(JarProcess.call(1, SPIN));
       long sent = System.nanoTime();
-      Await.timePasses(
-          Duration.ofSeconds(1), "the program spins; a cold run would have a run id of its own");
+      // Handed over: the supervisor's backstop (its sleep) is armed just before the program goes.
+      Await.until(
+          () ->
+              Processes.ofRuns(jar.process().pid()).stream()
+                  .anyMatch(LocalSandboxPoolLifetimeIT::isSleep),
+          Duration.ofSeconds(10),
+          "the backstop armed at hand-over (a cold run has none)");
       assertEquals(
           waiting,
           runIds(jar.process().pid()),
@@ -131,6 +137,10 @@ class LocalSandboxPoolLifetimeIT {
       }
     }
     return ids;
+  }
+
+  private static boolean isSleep(ProcessHandle p) {
+    return p.info().command().map(command -> command.endsWith("/sleep")).orElse(false);
   }
 
   private static Set<String> bundles() throws IOException {

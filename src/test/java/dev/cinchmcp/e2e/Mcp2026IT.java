@@ -10,6 +10,7 @@ import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.FakeCinchApi;
 import dev.cinchmcp.testkit.HangingApi;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Processes;
 import dev.cinchmcp.testkit.TestHomes;
 import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.IOException;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Processes;
 import dev.cinchmcp.testkit.Requires;
 import java.time.Duration;
 import java.util.Map;
@@ -41,7 +42,9 @@ class PicturesLocalWarmIT extends PictureCases {
       if (warmRuns() > warmBefore) {
         return;
       }
-      Await.timePasses(Duration.ofMillis(500), "the server refills its sandbox when idle");
+      // The server refills its sandbox once idle: its Sentry runs.
+      Await.holdsWithin(
+          () -> Processes.sentries(jar().process().pid()) >= 1, Duration.ofSeconds(5));
     }
     assertTrue(false, "no call found a sandbox waiting: " + jar().stderr());
   }

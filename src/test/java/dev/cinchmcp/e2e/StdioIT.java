@@ -13,6 +13,7 @@ import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.FakeCinchApi;
 import dev.cinchmcp.testkit.HangingApi;
 import dev.cinchmcp.testkit.JarProcess;
+import dev.cinchmcp.testkit.Processes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

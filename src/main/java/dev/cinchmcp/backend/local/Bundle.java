@@ -13,14 +13,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One sandbox's OCI bundle on the host: a private directory (mode 700, inside the private state
- * directory) holding the spec (600), runsc's log, and a root whose only content is the program. The
- * root must stay readable inside the sandbox, where the program runs as another uid; no other host
- * user can reach it.
- *
- * <p>The program travels as a file inside the bundle's own read-only root ({@code /code/main.py} or
- * {@code /code/main.js}), not as an argument: no size limit of argv applies, nothing of the host
- * beyond the bundle has to be visible, and the program cannot change its own source.
+ * One sandbox's OCI bundle on the host: a private directory (700) with the spec (600), runsc's log,
+ * and a root whose only content is the program, as a file ({@code /code/main.py}): no argv size
+ * limit, nothing else of the host visible, and the program cannot change its own source.
  */
 record Bundle(Path dir) {
 
@@ -30,10 +25,9 @@ record Bundle(Path dir) {
       PosixFilePermissions.fromString("rw-------");
 
   /**
-   * Writes the bundle without its program: the directories, the spec, and what the spec's argv
-   * needs besides the program (Node's memory watchdog; a waiting sandbox's Node launcher). Cold
-   * sandboxes and those started ahead differ only in the argv's first part ({@link WarmLauncher}),
-   * which in a data sandbox also imports {@code preload}.
+   * Writes the bundle without its program: directories, spec, and what the argv needs besides
+   * (Node's memory watchdog; a waiting sandbox's launcher, which in a data sandbox imports {@code
+   * preload}).
    */
   void write(
       Language language,
@@ -54,9 +48,7 @@ record Bundle(Path dir) {
       preloads.add("/code/" + WarmLauncher.NODE_FILE);
     }
     if (language == Language.JAVASCRIPT && !hostLimits) {
-      // After the warm launcher: its watching thread starts with the program, not during the wait
-      // (polling every 10 ms, it would burn CPU while the sandbox waits, and count it as the
-      // program's).
+      // After the warm launcher: polling during the wait would count as the program's CPU.
       Files.writeString(
           code.resolve(NodeMemoryWatchdog.FILE),
           NodeMemoryWatchdog.source(settings.memoryBytes(), settings.memoryNote()));
@@ -86,13 +78,11 @@ record Bundle(Path dir) {
             HostEtc.binds(settings.hostEtc())));
   }
 
-  /** Writes the program where the spec's argv runs it, in the bundle's read-only root. */
   void writeProgram(Program program) throws IOException {
     Path file = dir.resolve("rootfs").resolve(codePath(program.language()).substring(1));
     Files.writeString(file, program.code(), StandardCharsets.UTF_8);
   }
 
-  /** The program's path inside the sandbox. */
   static String codePath(Language language) {
     return language == Language.PYTHON ? "/code/main.py" : "/code/main.js";
   }
@@ -102,12 +92,10 @@ record Bundle(Path dir) {
   }
 
   /**
-   * {@code runsc ... run --bundle DIR ID}, with its log in the bundle. The host's read-only folders
-   * (/usr, /lib, /bin) with exclusive file access: the sandbox keeps what it looked up instead of
-   * asking the host again at every lookup: a cold {@code import numpy, pandas} took 0.75-0.83x the
-   * time here on a quiet machine (bench/file-access.mjs). A sandbox then does not see what changes
-   * on the host after its start, which a run never needs; a waiting one is not handed out once a
-   * package folder has changed ({@link SandboxRuntimes#fingerprint}).
+   * {@code runsc ... run --bundle DIR ID}. The host's read-only folders with exclusive file access:
+   * the sandbox keeps what it looked up, a cold {@code import numpy, pandas} took 0.75-0.83x the
+   * time (bench/file-access.mjs). It then misses host changes after its start; a waiting one is not
+   * handed out once a package folder changed ({@link SandboxRuntimes#fingerprint}).
    */
   List<String> runscRun(Runsc runsc, String id) {
     return runsc.command(

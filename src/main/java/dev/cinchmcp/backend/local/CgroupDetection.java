@@ -14,10 +14,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Finds which host cgroups this server may use for its sandboxes, and proves it: a {@code cinchmcp}
- * parent directory that merely exists (say, left by root) proves nothing, so the check makes a real
- * run cgroup, writes its limits, moves a process into it and removes it again. When that fails, the
- * reason names the cause and what to do.
+ * Finds which host cgroups this server may use, and proves it by making a real run cgroup, writing
+ * its limits and moving a process into it (a {@code cinchmcp} parent left by root proves nothing).
+ * When that fails, the reason names the cause and what to do.
  */
 final class CgroupDetection {
 
@@ -36,7 +35,6 @@ final class CgroupDetection {
 
   private CgroupDetection() {}
 
-  /** The real machine's cgroups, checked by making and joining one. */
   static Result detect() {
     Result found;
     try {
@@ -52,10 +50,8 @@ final class CgroupDetection {
   }
 
   /**
-   * Chooses cgroup v1 when the memory, pids and cpu controllers are v1 hierarchies, else cgroup v2
-   * when /sys/fs/cgroup is a v2 mount; makes the parent directories.
-   *
-   * @param procSelfCgroup the text of /proc/self/cgroup
+   * cgroup v1 when memory, pids and cpu are v1 hierarchies, else v2 when /sys/fs/cgroup is a v2
+   * mount.
    */
   static Result find(Path cgroupFs, String procSelfCgroup, int uid) {
     Map<String, String> v1 = new LinkedHashMap<>();
@@ -104,16 +100,10 @@ final class CgroupDetection {
   }
 
   /**
-   * cgroup v2: finds the delegated ancestor of {@code ownPath} (the "0::" line of
-   * /proc/self/cgroup) under {@code mount} and makes the {@code cinchmcp} parent there, or says why
-   * it cannot.
-   *
-   * <p>The rules that shape it: a cgroup that holds processes cannot hand controllers to children
-   * (so the run cgroups cannot live under the server's own cgroup, which holds the server), and a
-   * process may be moved only by a user who can write the {@code cgroup.procs} of the common
-   * ancestor of where it is and where it goes. So the parent is made beside the server's cgroup,
-   * under the nearest ancestor this user owns that enables all three controllers: {@code
-   * <ancestor>/cinchmcp/<run>}.
+   * cgroup v2: a cgroup that holds processes cannot hand controllers to children, and a process may
+   * be moved only by who can write the common ancestor's {@code cgroup.procs}: so the parent is
+   * made beside the server's cgroup, under the nearest ancestor this user owns that enables all
+   * three.
    */
   private static Result v2(Path mount, String ownPath, int uid) {
     Path own = mount.resolve(ownPath.replaceFirst("^/+", ""));
@@ -134,13 +124,14 @@ final class CgroupDetection {
       }
       candidate = candidate.equals(mount) ? null : candidate.getParent();
     }
+    String why =
+        "no cgroup above " + own + " is owned by uid " + uid + " with memory, pids and cpu";
     return Result.unavailable(
-        "cgroup v2 is not delegated to this user here (no cgroup above "
-            + own
-            + " is owned by uid "
-            + uid
-            + " with memory, pids and cpu enabled): start the server from a systemd user session"
-            + " (for example systemd-run --user --scope -p Delegate=yes <command>), or as root");
+        "cgroup v2 is not delegated to this user here ("
+            + why
+            + " enabled): start the server from"
+            + " a systemd user session (for example systemd-run --user --scope -p Delegate=yes"
+            + " <command>), or as root");
   }
 
   private static boolean ownedBy(Path dir, int uid) {
@@ -156,7 +147,6 @@ final class CgroupDetection {
     }
   }
 
-  /** Whether {@code dir} enables memory, pids and cpu for its children. */
   private static boolean enablesAll(Path dir) {
     try {
       String enabled = Files.readString(dir.resolve("cgroup.subtree_control"));
@@ -171,14 +161,12 @@ final class CgroupDetection {
   }
 
   private static String rootNeeded(int uid, String path) {
-    return "this machine has cgroup v1, which only root can divide (uid "
-        + uid
-        + " may not write "
-        + path
-        + "): run the server as root for the memory, process and CPU limits";
+    String who = "(uid " + uid + " may not write " + path + ")";
+    return "this machine has cgroup v1, which only root can divide "
+        + who
+        + ": run the server as root for the memory, process and CPU limits";
   }
 
-  /** Makes a run cgroup with limits, runs {@code /bin/true} inside it, removes it. */
   private static Result proveByJoining(HostCgroups limits) {
     String id = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-cgroup-check";
     RunCgroup probe = null;

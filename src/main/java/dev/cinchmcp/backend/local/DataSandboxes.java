@@ -23,25 +23,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Python sandboxes started ahead that have already imported a data program's heavy modules (numpy,
- * pandas, matplotlib...): the imports take seconds at half a CPU, and are most of a data call's
- * time. Each is used once, like any sandbox started ahead ({@link Sandbox#startAhead}).
+ * Python sandboxes started ahead that imported a data program's heavy modules (numpy, pandas...):
+ * the imports take seconds at half a CPU, most of a data call's time.
  *
- * <p>Which modules: those the program's own import statements name ({@link PythonImports}) that are
- * installed where the sandbox sees them, with their parent packages. A program gets a data sandbox
- * only when it imports every module that sandbox imported, so that its memory limit holds exactly
- * what it would hold had the program imported them itself; a program that imports none of them gets
- * a plain sandbox and pays nothing.
- *
- * <p>When, and how many: none until a data call shows the demand; then the pool size of them (as
- * for each language), started only while no call runs (the plain pool's rule), for each of the
- * {@value #KINDS} sets of modules the latest data calls imported: work that alternates between a
- * pandas table and a matplotlib chart keeps one of each. After the pool's idle limit with no data
- * call, none is kept until the next data call.
+ * <p>A program gets one only when it imports every module that sandbox imported ({@link
+ * PythonImports}, those installed, with their parents), so its memory limit holds what it would had
+ * it imported them itself. None until a data call shows the demand; then the pool size of them for
+ * each of the {@value #KINDS} latest sets of modules (a pandas table and a matplotlib chart in turn
+ * keep one of each), started only while no call runs; none after the pool's idle limit.
  */
 final class DataSandboxes implements AutoCloseable {
 
-  /** Starts one data sandbox that imports the given modules. */
   @FunctionalInterface
   interface Starter {
     Sandbox start(List<String> modules) throws IOException;
@@ -49,10 +41,7 @@ final class DataSandboxes implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DataSandboxes.class);
 
-  /**
-   * What importing a package imports in any case: pandas imports numpy, so a program that imports
-   * pandas may take a sandbox that imported numpy alone, and its memory holds what it would anyway.
-   */
+  /** What importing a package imports in any case (pandas imports numpy). */
   private static final Map<String, List<String>> IMPORTS_TOO =
       Map.of(
           "pandas", List.of("numpy"),
@@ -69,7 +58,6 @@ final class DataSandboxes implements AutoCloseable {
   private final LongSupplier clock;
   private final ExecutorService closer;
 
-  /** How many sets of modules have sandboxes kept at once. */
   static final int KINDS = 2;
 
   // Guarded by this. The pools by their modules, the one of the latest data call last.
@@ -79,10 +67,6 @@ final class DataSandboxes implements AutoCloseable {
   private int callsRunning;
   private boolean closed;
 
-  /**
-   * @param size how many to keep at most (the pool setting); 0 keeps none
-   * @param pythonDirs where the sandbox's Python finds installed packages, in its order
-   */
   DataSandboxes(
       int size, Duration idleLimit, List<String> pythonDirs, Starter starter, LongSupplier clock) {
     this.size = size;
@@ -94,9 +78,8 @@ final class DataSandboxes implements AutoCloseable {
   }
 
   /**
-   * The heavy modules {@code program} imports that are installed for the sandbox, with their
-   * parents and what they import in any case, sorted ("matplotlib", "matplotlib.pyplot", "numpy");
-   * empty for JavaScript and for a program that imports none.
+   * The heavy modules {@code program} imports that are installed, with parents and what they import
+   * anyway, sorted; empty for JavaScript and for a program that imports none.
    */
   List<String> modulesOf(Program program) {
     if (program.language() != Language.PYTHON || pythonDirs.isEmpty()) {
@@ -120,7 +103,6 @@ final class DataSandboxes implements AutoCloseable {
     return List.copyOf(installed);
   }
 
-  /** Whether a module of this dotted name is installed in one of the Python dirs. */
   private boolean installed(String module) {
     String relative = module.replace('.', '/');
     int slash = relative.lastIndexOf('/');
@@ -144,11 +126,7 @@ final class DataSandboxes implements AutoCloseable {
     return false;
   }
 
-  /**
-   * A call began that imports {@code modules} (empty: a plain call): no start competes with it. A
-   * data call records the demand, so that a sandbox for its modules is started once the calls are
-   * over.
-   */
+  /** A call began (a data one records the demand): no start competes with it. */
   synchronized void callStarted(List<String> modules) {
     long now = clock.getAsLong();
     if (!pools.isEmpty() && now - lastDataCall > idleLimitNanos) {
@@ -179,7 +157,6 @@ final class DataSandboxes implements AutoCloseable {
     }
   }
 
-  /** A call ended: with none left running, the data sandboxes in demand are started. */
   synchronized void callEnded() {
     callsRunning--;
     for (WarmPool<Sandbox> pool : pools.values()) {
@@ -188,9 +165,7 @@ final class DataSandboxes implements AutoCloseable {
   }
 
   /**
-   * A waiting sandbox for a program that imports {@code modules}: of those that imported only
-   * modules among them, one that imported the most; empty when there is none (the caller takes a
-   * plain one).
+   * Of the sandboxes that imported only modules among {@code modules}, one that imported the most.
    */
   Optional<Sandbox> take(List<String> modules) {
     List<WarmPool<Sandbox>> fitting = new ArrayList<>();
@@ -212,17 +187,14 @@ final class DataSandboxes implements AutoCloseable {
     return Optional.empty();
   }
 
-  /** The sets of modules sandboxes are kept for, the latest data call's last. */
   synchronized List<List<String>> demand() {
     return List.copyOf(pools.keySet());
   }
 
-  /** How many data sandboxes wait now (for tests). */
   synchronized int waiting() {
     return pools.values().stream().mapToInt(pool -> pool.waiting(Language.PYTHON)).sum();
   }
 
-  /** Kills the sandboxes of {@code modules} and removes them in the background. */
   private void retire(List<String> modules) {
     WarmPool<Sandbox> old = pools.remove(modules);
     if (old != null) {
@@ -232,7 +204,6 @@ final class DataSandboxes implements AutoCloseable {
     }
   }
 
-  /** Kills every waiting data sandbox at once (a stop on a signal); says whether it killed any. */
   boolean stopNow() {
     List<WarmPool<Sandbox>> all;
     synchronized (this) {
@@ -246,7 +217,6 @@ final class DataSandboxes implements AutoCloseable {
     return killed;
   }
 
-  /** Kills and removes every waiting data sandbox, and the ones being retired. */
   @Override
   public void close() {
     List<WarmPool<Sandbox>> all;

@@ -3,16 +3,13 @@ package dev.cinchmcp.backend.local;
 import dev.cinchmcp.backend.SandboxFacts;
 
 /**
- * Which of the sandbox's limits this machine lets the backend hold, in plain words, for the ready
- * line, {@code --check} and the tool's description. The wall clock, the file system, the network
- * wall and the process count (RLIMIT_NPROC, enforced by gVisor) hold everywhere; a memory cap over
- * the whole sandbox and the CPU share need host cgroups.
+ * Which of the sandbox's limits hold on this machine, for the ready line, {@code --check} and the
+ * tool's description. Wall clock, files, network and RLIMIT_NPROC hold everywhere; a memory cap
+ * over the whole sandbox and the CPU share need host cgroups.
  *
- * @param hostCgroups where the cgroup limits come from ("cgroup v1"), or null when there are none
- * @param withoutCgroupsReason why there are no host cgroups (names the cause and what to do), or
- *     null
- * @param allTogether the cap on all sandboxes together ({@link HostCgroups#capAll}), or null when
- *     there is none
+ * @param hostCgroups where the cgroup limits come from ("cgroup v1"), or null without
+ * @param withoutCgroupsReason why there are no host cgroups, and what to do; or null
+ * @param allTogether the cap on all sandboxes together ({@link HostCgroups#capAll}), or null
  */
 public record EnforcedLimits(
     long wallClockSeconds,
@@ -35,58 +32,30 @@ public record EnforcedLimits(
         allTogether);
   }
 
-  /** Whether memory and CPU are held by host cgroups (the strongest form). */
   boolean hostCgroupsHold() {
     return hostCgroups != null;
   }
 
-  /** For the tool's description: what a program may use here. */
+  /** For the tool's description. */
   public String describe() {
+    String start = wallClockSeconds + " seconds, " + memoryMebibytes + " MB of memory";
     if (hostCgroupsHold()) {
-      return wallClockSeconds
-          + " seconds, "
-          + memoryMebibytes
-          + " MB of memory, "
-          + maxProcesses
-          + " processes, "
-          + cpu();
+      return start + ", " + maxProcesses + " processes, " + SandboxFacts.cpuShare(cpuShare);
     }
-    return wallClockSeconds
-        + " seconds, "
-        + memoryMebibytes
-        + " MB of memory per process (more is refused, or the program is killed), "
-        + maxProcesses
-        + " processes; the CPU is not limited on this machine";
+    String perProcess = " per process (more is refused, or the program is killed), ";
+    return start + perProcess + maxProcesses + " processes; the CPU is not limited on this machine";
   }
 
   /** For the ready line and {@code --check}: what holds, what does not, and why. */
   public String summary() {
+    String held = "limits held: " + wallClockSeconds + " s, " + memoryMebibytes + " MB";
     if (hostCgroupsHold()) {
-      return "limits held: "
-          + wallClockSeconds
-          + " s, "
-          + memoryMebibytes
-          + " MB, "
-          + maxProcesses
-          + " processes, "
-          + cpu()
-          + " ("
-          + hostCgroups
-          + (allTogether != null ? "; " + allTogether : "")
-          + ")";
+      String how = " (" + hostCgroups + (allTogether != null ? "; " + allTogether : "") + ")";
+      return held + ", " + maxProcesses + " processes, " + SandboxFacts.cpuShare(cpuShare) + how;
     }
-    return "limits held: "
-        + wallClockSeconds
-        + " s, "
-        + memoryMebibytes
-        + " MB per process (inside gVisor: RLIMIT_AS for Python, a watchdog for Node), "
-        + maxProcesses
-        + " processes; NOT held: the CPU share and one memory cap over all of a program's"
-        + " processes, because "
-        + withoutCgroupsReason;
-  }
-
-  private String cpu() {
-    return SandboxFacts.cpuShare(cpuShare);
+    String inside = " per process (inside gVisor: RLIMIT_AS for Python, a watchdog for Node), ";
+    String notHeld = "NOT held: the CPU share and one memory cap over all of a program's processes";
+    String tail = maxProcesses + " processes; " + notHeld + ", because ";
+    return held + inside + tail + withoutCgroupsReason;
   }
 }

@@ -21,21 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides whether the local backend can be used, in two steps.
- *
- * <ol>
- *   <li>{@link #prepare} (tens of milliseconds, before the server is ready): runsc and {@code
- *       timeout} are there, an interpreter the sandbox can see is there (and its version), the
- *       private state directory is made, and which host cgroups this user may use (made and joined
- *       for real). Enough for the ready line and the tool description.
- *   <li>{@link #selfTest} (~0.8 s, in the background while the client starts; a first call waits
- *       for it): the leftovers of dead servers are cleaned, and one real sandbox per language runs
- *       a real program, which also measures what gVisor and the interpreter use before a program's
- *       first line.
- * </ol>
- *
- * <p>When anything is missing the answer says what to install; there is never a fallback to running
- * code outside gVisor.
+ * Whether the local backend can be used, in two steps: {@link #prepare} (tens of ms, before the
+ * server is ready: runsc, {@code timeout}, interpreters, the state directory, host cgroups made and
+ * joined for real) and {@link #selfTest} (~0.8 s in the background: leftovers cleaned, one real
+ * program per language, which also measures what gVisor and the interpreter use before a program's
+ * first line). What is missing is named with what to install; there is never a fallback.
  */
 final class GvisorProbe {
 
@@ -60,12 +50,10 @@ final class GvisorProbe {
       return unusableReason == null;
     }
 
-    /** The sandbox's Python, its links resolved; empty without one. */
     Optional<Path> python() {
       return host.runtimes().interpreter(Language.PYTHON).flatMap(GvisorProbe::realPath);
     }
 
-    /** Where the sandbox's Python finds installed packages, in its order; empty without one. */
     List<String> pythonDirs() {
       return python()
           .map(real -> HostPackages.pythonDirs(real, versions.version(Language.PYTHON).orElse("")))
@@ -74,8 +62,6 @@ final class GvisorProbe {
   }
 
   /**
-   * What the self-test found: the host with measured overheads, or why sandboxes cannot run.
-   *
    * @param failure null when the self-test passed
    */
   record SelfTest(String failure, SandboxHost host) {}
@@ -99,22 +85,17 @@ final class GvisorProbe {
     SandboxRuntimes runtimes = SandboxRuntimes.find();
     if (runtimes.interpreter(Language.PYTHON).isEmpty()
         && runtimes.interpreter(Language.JAVASCRIPT).isEmpty()) {
-      return unusable(
-          "no interpreter the sandbox can see: "
-              + SandboxRuntimes.missingMessage(Language.PYTHON)
-              + "; "
-              + SandboxRuntimes.missingMessage(Language.JAVASCRIPT));
+      String python = SandboxRuntimes.missingMessage(Language.PYTHON);
+      String node = SandboxRuntimes.missingMessage(Language.JAVASCRIPT);
+      return unusable("no interpreter the sandbox can see: " + python + "; " + node);
     }
     StateDirectory.Prepared state;
     try {
       state = StateDirectory.prepare(settings.stateDir());
     } catch (IOException | RuntimeException e) {
-      return unusable(
-          "no private state directory could be made next to "
-              + settings.stateDir()
-              + " ("
-              + e.getMessage()
-              + "): set java.io.tmpdir or XDG_RUNTIME_DIR to a directory of this user's own");
+      String cause = settings.stateDir() + " (" + e.getMessage() + ")";
+      String fix = "set java.io.tmpdir or XDG_RUNTIME_DIR to a directory of this user's own";
+      return unusable("no private state directory could be made next to " + cause + ": " + fix);
     }
     CgroupDetection.Result cgroups =
         settings.hostCgroups() ? CgroupDetection.detect() : noCgroups();
@@ -150,7 +131,7 @@ final class GvisorProbe {
         packages(runtimes, versions));
   }
 
-  /** The known packages the sandbox's interpreters find under /usr (~6 ms on a fresh JVM). */
+  /** ~6 ms on a fresh JVM. */
   private static HostPackages packages(SandboxRuntimes runtimes, Map<Language, String> versions) {
     return HostPackages.find(
         Path.of("/"),
@@ -159,7 +140,7 @@ final class GvisorProbe {
         runtimes.interpreter(Language.JAVASCRIPT).isPresent());
   }
 
-  /** Holds all sandboxes together off a reserve of the CPU; says how, or null when it does not. */
+  /** Holds all sandboxes together off a reserve of the CPU; says how, or null. */
   private static String capAll(HostCgroups limits, LocalSandboxSettings settings) {
     int cores = Runtime.getRuntime().availableProcessors();
     OptionalDouble cap = CpuReserve.cap(cores, settings.maxConcurrent(), settings.cpuShare());
@@ -185,8 +166,8 @@ final class GvisorProbe {
   }
 
   /**
-   * The self-test, on {@code executor} once {@code after} completes; once it passed, matplotlib's
-   * font list for the sandboxes is started. Completes with a verdict whatever happens.
+   * The self-test once {@code after} completes, then matplotlib's font list; always completes with
+   * a verdict.
    */
   static CompletableFuture<SelfTest> selfTestAfter(
       CompletableFuture<?> after,
@@ -200,8 +181,6 @@ final class GvisorProbe {
         after
             .handleAsync(
                 (ignored, error) -> selfTest(prepared, settings, streamThreads, running), executor)
-            // Closed before it could start (or a bug in it): a verdict all the same, so that no
-            // caller waits for ever.
             .exceptionally(
                 error ->
                     new SelfTest(
@@ -225,11 +204,7 @@ final class GvisorProbe {
     return test;
   }
 
-  /**
-   * Starts making matplotlib's font list for the sandboxes, where the sandbox's Python has
-   * matplotlib ({@link MatplotlibFontCache}: about a second of CPU on the host, on a thread of its
-   * own, once the self-test is done; nothing when the list is up to date).
-   */
+  /** Starts matplotlib's font list where the sandbox's Python has matplotlib (~1 s of CPU once). */
   private static void makeFontList(Prepared prepared, SandboxHost host) {
     boolean matplotlib =
         prepared.packages().found(Language.PYTHON).stream()
@@ -243,8 +218,8 @@ final class GvisorProbe {
   }
 
   /**
-   * Cleans what dead servers left, then runs one real program per language. Each run is in {@code
-   * running} while it runs, so that a stop kills it with the calls' own.
+   * Cleans what dead servers left, then runs one program per language (in {@code running}, for a
+   * stop).
    */
   static SelfTest selfTest(
       Prepared prepared,
@@ -268,15 +243,10 @@ final class GvisorProbe {
       try {
         RunResult result = run.run(program);
         if (!result.succeeded()) {
-          return new SelfTest(
-              "the gVisor self-test ("
-                  + language.wireName()
-                  + ") failed with exit code "
-                  + result.exitCode()
-                  + (result.timedOut() ? " (timed out)" : "")
-                  + ": "
-                  + result.stderr().text().strip().lines().findFirst().orElse("no output"),
-              host);
+          String how = result.exitCode() + (result.timedOut() ? " (timed out)" : "");
+          String said = result.stderr().text().strip().lines().findFirst().orElse("no output");
+          String test = "the gVisor self-test (" + language.wireName() + ")";
+          return new SelfTest(test + " failed with exit code " + how + ": " + said, host);
         }
         String inside = result.stdout().text().strip();
         String outside = prepared.versions().version(language).orElse(inside);

@@ -1,6 +1,5 @@
 package dev.cinchmcp.backend.local;
 
-import dev.cinchmcp.backend.CpuReserve;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -13,33 +12,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Memory, process and CPU limits for whole sandboxes through host cgroups this backend makes
- * itself, one per run ({@link RunCgroup}), under a {@code cinchmcp} parent. {@link CgroupDetection}
- * decides which layout this machine allows, by really making and joining one:
+ * Memory, process and CPU limits for whole sandboxes through host cgroups this backend makes, one
+ * per run ({@link RunCgroup}) under a {@code cinchmcp} parent: with cgroup v1 (needs root) a parent
+ * in each hierarchy beneath the server's own cgroup (no cost measured: ~0.17 s per run with or
+ * without); with v2 one parent where a subtree is delegated to this user.
  *
- * <ul>
- *   <li>cgroup v1 (the layout of these machines; needs root): a parent in each of the memory, pids
- *       and cpu hierarchies, beneath the server's own cgroup (so the server's own limits still
- *       apply on top). Measured cost: none visible (~0.17 s per run with or without).
- *   <li>cgroup v2, where the system delegates a subtree to this user (systemd does for each user's
- *       {@code user@UID.service}) or the server runs as root: one parent for all three.
- * </ul>
+ * <p>Not runsc's own cgroup support: measured, it costs ~2 s per run. runsc runs with {@code
+ * --ignore-cgroups} and a tiny shell joins the run's cgroup first ({@link RunCgroup#wrap}), so
+ * every process of the sandbox is in it from its first instruction.
  *
- * <p>Why not runsc's own cgroup support ({@code linux.resources} without {@code --ignore-cgroups})?
- * Measured: it costs ~2 s per run. Here runsc runs with {@code --ignore-cgroups}, and a tiny shell
- * joins the run's cgroup and then execs runsc, so runsc, its gofer, the Sentry and every stub
- * process are in it from their first instruction (see {@link RunCgroup#wrap}).
- *
- * <p>The parent also holds all sandboxes together off a reserve of the CPU ({@link CpuReserve},
- * {@link #capAll}). Its period is short, so that the reserve is there within milliseconds, not once
- * a 100 ms period's quota has run out. Unlike a lower priority, the cap does not make sandboxes
- * yield to the user's other programs.
+ * <p>The parent also holds all sandboxes off a reserve of the CPU ({@link #capAll}), with a short
+ * period so the reserve is there within milliseconds.
  */
 final class HostCgroups {
 
   private static final Logger log = LoggerFactory.getLogger(HostCgroups.class);
 
-  /** The directory (per controller, for v1) under which this backend makes its run cgroups. */
   static final String PARENT = "cinchmcp";
 
   static final List<String> CONTROLLERS = List.of("memory", "pids", "cpu");
@@ -47,9 +35,7 @@ final class HostCgroups {
   /** The period of the cap on all sandboxes together, in microseconds. */
   static final long ALL_PERIOD_US = 5_000;
 
-  /**
-   * controller name → the directory that holds this backend's run cgroups (one for all with v2).
-   */
+  // controller -> the directory of the run cgroups (one for all with v2)
   private final Map<String, Path> parents;
 
   private final boolean v2;
@@ -59,30 +45,23 @@ final class HostCgroups {
     this.v2 = v2;
   }
 
-  /** cgroup v1: the parent in each controller's hierarchy. */
   static HostCgroups v1(Map<String, Path> parents) {
     return new HostCgroups(parents, false);
   }
 
-  /** cgroup v2: one parent, with memory, pids and cpu enabled for its children. */
   static HostCgroups v2(Path parent) {
     return new HostCgroups(Map.of("memory", parent, "pids", parent, "cpu", parent), true);
   }
 
-  /** Where the run cgroups are made (with v1, in the memory hierarchy). */
   Path parent() {
     return parents.get("memory");
   }
 
-  /** Where the limits come from, for the ready line, e.g. "cgroup v1". */
   String describe() {
     return v2 ? "cgroup v2 at " + parent() : "cgroup v1";
   }
 
-  /**
-   * Makes the cgroup(s) of one run and writes its limits; when one cannot be written, the cgroup is
-   * removed and the failure thrown: a run never starts in a cgroup without all of its limits.
-   */
+  /** Makes the cgroup(s) of one run with all of its limits, or removes them and throws. */
   RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare)
       throws IOException {
     RunCgroup run =
@@ -121,8 +100,8 @@ final class HostCgroups {
   }
 
   /**
-   * Holds all run cgroups under the parent together to {@code cpus} CPUs, or lets them use any
-   * (empty). Servers that share the parent write the same value.
+   * All run cgroups together to {@code cpus} CPUs, or any (empty); servers sharing the parent write
+   * the same.
    */
   void capAll(OptionalDouble cpus) throws IOException {
     Path cpu = parents.get("cpu");
@@ -140,12 +119,11 @@ final class HostCgroups {
     }
   }
 
-  /** The quota per {@link #ALL_PERIOD_US} of {@code cpus}, in microseconds. */
   static long allQuotaUs(double cpus) {
     return Math.round(cpus * ALL_PERIOD_US);
   }
 
-  /** "all sandboxes together at most 1.5 of 2 cores", for the ready line. */
+  /** "all sandboxes together at most 1.5 of 2 cores". */
   static String describeCap(double cpus, int cores) {
     return "all sandboxes together at most "
         + (cpus == Math.rint(cpus) ? Long.toString((long) cpus) : Double.toString(cpus))
@@ -154,10 +132,7 @@ final class HostCgroups {
         + (cores == 1 ? " core" : " cores");
   }
 
-  /**
-   * Removes the run cgroups whose name {@code isLeftover} says belongs to a server that is gone; a
-   * parent that cannot be listed is only logged (the next start tries again).
-   */
+  /** Removes the run cgroups of servers that are gone. */
   void removeLeftovers(Predicate<String> isLeftover) {
     for (Path parent : v2 ? List.of(parent()) : parents.values()) {
       try (DirectoryStream<Path> runs = Files.newDirectoryStream(parent)) {

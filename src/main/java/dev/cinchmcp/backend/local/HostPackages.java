@@ -16,94 +16,51 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
- * The well-known packages installed under /usr that the sandbox's interpreters find, for the tool
- * description ("Python: numpy 1.24, pandas 1.5, matplotlib 3.6"). Found at start from the files the
- * package managers leave, without starting an interpreter: Python's {@code *.dist-info} and {@code
- * *.egg-info} entries (one directory listing per site directory), Node's {@code package.json} of
- * each known name. A short list of names a model would reach for, not everything installed: the
- * rest imports just as well, it is only not named.
+ * The well-known packages under /usr that the sandbox's interpreters find, for the tool description
+ * ("Python: numpy 1.24, pandas 1.5"), found from the package managers' files without starting an
+ * interpreter. Only names a model would reach for; the rest imports as well, unnamed.
  */
 public final class HostPackages {
 
-  /** None found, or not looked for. */
   public static final HostPackages NONE = new HostPackages(Map.of());
 
   /**
-   * Where Node looks for packages inside the sandbox ({@link OciSpec#NODE_PATH}): {@code npm
-   * install -g} of a Node under /usr/local or /usr, and Debian's node-* packages.
+   * Where Node looks inside the sandbox: {@code npm install -g} under /usr/local or /usr, Debian's
+   * node-*.
    */
   static final List<String> NODE_DIRS =
       List.of("/usr/local/lib/node_modules", "/usr/lib/node_modules", "/usr/share/nodejs");
 
-  /** Python's, in the order they are named: the name as installed, and as imported if different. */
+  /** The name as installed, and as imported if different. */
   static final List<Known> PYTHON =
-      List.of(
-          new Known("numpy"),
-          new Known("pandas"),
-          new Known("matplotlib"),
-          new Known("scipy"),
-          new Known("sympy"),
-          new Known("scikit-learn", "sklearn"),
-          new Known("statsmodels"),
-          new Known("seaborn"),
-          new Known("networkx"),
-          new Known("Pillow", "PIL"),
-          new Known("polars"),
-          new Known("pyarrow"),
-          new Known("openpyxl"),
-          new Known("lxml"),
-          new Known("beautifulsoup4", "bs4"),
-          new Known("PyYAML", "yaml"),
-          new Known("shapely"),
-          new Known("scikit-image", "skimage"),
-          new Known("numba"),
-          new Known("tables"),
-          new Known("h5py"));
+      known(
+          "numpy pandas matplotlib scipy sympy scikit-learn=sklearn statsmodels seaborn networkx"
+              + " Pillow=PIL polars pyarrow openpyxl lxml beautifulsoup4=bs4 PyYAML=yaml shapely"
+              + " scikit-image=skimage numba tables h5py");
 
-  /** Node's, in the order they are named; a Node package is required by its own name. */
+  /** A Node package is required by its own name. */
   static final List<Known> NODE =
-      Stream.of(
-              "lodash",
-              "d3",
-              "mathjs",
-              "decimal.js",
-              "big.js",
-              "date-fns",
-              "dayjs",
-              "moment",
-              "luxon",
-              "papaparse",
-              "csv-parse",
-              "xlsx",
-              "yaml",
-              "js-yaml",
-              "marked",
-              "cheerio",
-              "jsdom",
-              "pngjs",
-              "canvas",
-              "sharp",
-              "typescript")
-          .map(Known::new)
-          .toList();
+      known(
+          "lodash d3 mathjs decimal.js big.js date-fns dayjs moment luxon papaparse csv-parse xlsx"
+              + " yaml js-yaml marked cheerio jsdom pngjs canvas sharp typescript");
 
-  /**
-   * @param name the distribution's name as installed ("scikit-learn")
-   * @param module the name a program imports or requires ("sklearn")
-   */
-  record Known(String name, String module) {
-    /** A package imported or required by its own name. */
-    Known(String name) {
-      this(name, name);
+  record Known(String name, String module) {}
+
+  /** "name" or "name=module" (as installed, then as imported), space-separated. */
+  private static List<Known> known(String names) {
+    List<Known> known = new ArrayList<>();
+    for (String name : names.split(" ")) {
+      int eq = name.indexOf('=');
+      known.add(new Known(eq < 0 ? name : name.substring(0, eq), name.substring(eq + 1)));
     }
+    return List.copyOf(known);
   }
 
   /** One package found, with its version ("1.24"; empty when the files do not say). */
   record Found(Known known, String version) {
-    /** As a program names it: "numpy 1.24", "PIL 9.4" (Pillow), "sklearn 1.2" (scikit-learn). */
+    /** As a program names it: "numpy 1.24", "PIL 9.4" (Pillow). */
     String describe() {
       return known.module() + (version.isEmpty() ? "" : " " + version);
     }
@@ -118,13 +75,9 @@ public final class HostPackages {
   }
 
   /**
-   * Looks under {@code root} ("/" on a real machine) for the known packages the sandbox's
-   * interpreters would find.
+   * Looks under {@code root} ("/" on a real machine).
    *
-   * @param python the Python interpreter the sandbox runs (its real path, e.g.
-   *     /usr/bin/python3.11), if any
-   * @param pythonVersion its version ("3.11.2"), if known
-   * @param node whether the sandbox has Node
+   * @param python the sandbox's Python, its real path (/usr/bin/python3.11), if any
    */
   static HostPackages find(
       Path root, Optional<Path> python, Optional<String> pythonVersion, boolean node) {
@@ -139,10 +92,7 @@ public final class HostPackages {
     return new HostPackages(found);
   }
 
-  /**
-   * Where an interpreter at {@code <prefix>/bin/python3.X} finds installed packages: Debian's
-   * dist-packages (pip's under /usr/local, then the system's), and site-packages elsewhere.
-   */
+  /** Where {@code <prefix>/bin/python3.X} finds packages, in sys.path's order. */
   static List<String> pythonDirs(Path interpreter, String version) {
     Path bin = interpreter.getParent();
     if (bin == null || bin.getParent() == null) {
@@ -151,7 +101,6 @@ public final class HostPackages {
     String prefix = bin.getParent().toString();
     String[] parts = version.split("\\.");
     String python = parts.length >= 2 ? "python" + parts[0] + "." + parts[1] : null;
-    // In sys.path's order: the first copy of a package is the one imported.
     List<String> dirs = new ArrayList<>();
     if (python != null && prefix.equals("/usr")) {
       dirs.add("/usr/local/lib/" + python + "/dist-packages");
@@ -180,9 +129,9 @@ public final class HostPackages {
       if (!Files.isDirectory(site)) {
         continue;
       }
-      // One listing per directory, plain string work per entry: this runs before the server is
-      // ready, mostly still interpreted, over a few hundred names. (A glob filter here cost ~25 ms
-      // more on a fresh JVM: it compiles a regular expression.)
+      // Plain string work per entry: this runs before the server is ready, mostly interpreted (a
+      // glob
+      // filter cost ~25 ms more on a fresh JVM).
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(site)) {
         for (Path entry : entries) {
           String[] nameAndVersion = metadataName(entry.getFileName().toString());
@@ -208,9 +157,8 @@ public final class HostPackages {
   }
 
   /**
-   * The name and version of a metadata directory: "numpy-1.24.2.egg-info",
-   * "scikit_learn-1.2.1.dist-info", "numba-0.56.4-py3.11.egg-info"; null for anything else (e.g.
-   * "cryptography.egg-info", which has no version).
+   * "scikit_learn-1.2.1.dist-info", "numba-0.56.4-py3.11.egg-info" -> name and version; null for
+   * anything else ("cryptography.egg-info" has no version).
    */
   static String[] metadataName(String entry) {
     int end =
@@ -303,7 +251,6 @@ public final class HostPackages {
     return shortened.startsWith(".") ? "" : shortened;
   }
 
-  /** The packages found for a language, in the list's order. */
   List<Found> found(Language language) {
     return found.getOrDefault(language, List.of());
   }
@@ -312,10 +259,7 @@ public final class HostPackages {
     return found.values().stream().allMatch(List::isEmpty);
   }
 
-  /**
-   * "Python: numpy 1.24, pandas 1.5; Node.js: lodash 4.17", or "" when none was found. Only the
-   * languages with packages are named.
-   */
+  /** "Python: numpy 1.24, pandas 1.5; Node.js: lodash 4.17", or "" when none was found. */
   public String describe() {
     List<String> parts = new ArrayList<>();
     for (Language language : Language.values()) {

@@ -13,11 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Run ids, and the clean-up of what an earlier server process left behind when it crashed.
- *
- * <p>Every run is {@code cinchmcp-<pid>-<n>}: the server's pid tells whose a leftover is, so that
- * two servers sharing a state directory never delete each other's running sandboxes — only those of
- * a process that is gone.
+ * Run ids ({@code cinchmcp-<pid>-<n>}), and the clean-up of what servers that are gone left: the
+ * pid says whose a leftover is, so two servers sharing a state directory never delete each other's.
  */
 final class Housekeeping {
 
@@ -32,10 +29,6 @@ final class Housekeeping {
     return PREFIX + OWN_PID + "-" + COUNTER.incrementAndGet();
   }
 
-  /**
-   * Whether {@code name} (a run id, or a state file named after one) belongs to a process that is
-   * gone.
-   */
   static boolean isLeftover(String name) {
     if (!name.startsWith(PREFIX)) {
       return false;
@@ -53,11 +46,7 @@ final class Housekeeping {
     }
   }
 
-  /**
-   * Stops and deletes sandboxes, bundles and cgroups of server processes that are gone. Only this
-   * user's own state directory is looked at, so another user's server is never touched; in it, the
-   * pid in each name keeps a live server's runs alive.
-   */
+  /** Sandboxes, bundles and cgroups of servers that are gone, in this user's state directory. */
   static void removeLeftovers(SandboxHost host) {
     int removed = 0;
     Runsc runsc = host.runsc();
@@ -93,10 +82,9 @@ final class Housekeeping {
     return removed;
   }
 
-  /** Deletes a file or a directory tree; quiet when it is already gone. */
   static void deleteTree(Path root) {
     try {
-      // walkFileTree does not follow links: a link in the tree is deleted, never its target.
+      // walkFileTree does not follow links: a link is deleted, never its target.
       Files.walkFileTree(
           root,
           new SimpleFileVisitor<>() {

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
@@ -9,19 +10,17 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One call's way through the local backend, once its turn in the queue comes: a sandbox started
- * ahead when one fits (its answer goes out before its clean-up, which takes tens of ms), else a
- * cold one, and a cold one too when the one taken died just before its hand-over. Cancelling the
- * caller's future kills whichever sandbox runs it (or, while queued, keeps it from starting).
- *
- * <p>A run that ends in a stop on a signal is not answered: nothing is written any more, and making
- * its answer would only take the CPU the stop needs.
+ * One call's way through the local backend once its turn comes: a sandbox started ahead when one
+ * fits (its answer goes out before its clean-up, tens of ms), else a cold one, and a cold one when
+ * the one taken died just before its hand-over. Cancelling the future kills its sandbox. A run
+ * ended by a stop on a signal is not answered.
  */
 final class LocalCall {
 
@@ -30,13 +29,11 @@ final class LocalCall {
   /**
    * What every call of one runner shares.
    *
-   * @param ahead the sandboxes started ahead, or null with none
-   * @param running the sandboxes started and not yet cleaned up, which the runner's stop kills
-   * @param cold makes a cold sandbox for a program
-   * @param stopping whether a stop on a signal has begun
+   * @param ahead takes a sandbox started ahead, when one fits
+   * @param running started and not yet cleaned up: what the runner's stop kills
    */
   record Shared(
-      SandboxesAhead ahead,
+      BiFunction<Language, List<String>, Optional<Sandbox>> ahead,
       Set<Sandbox> running,
       Function<Program, Sandbox> cold,
       BooleanSupplier stopping) {}
@@ -47,9 +44,6 @@ final class LocalCall {
   private final RunListener events;
   private volatile Sandbox current;
 
-  /**
-   * @param modules the heavy modules the program imports ({@link SandboxesAhead#callStarted})
-   */
   LocalCall(
       Program program,
       List<String> modules,
@@ -68,14 +62,14 @@ final class LocalCall {
         });
   }
 
-  /** Runs the program and completes the future; on a sandbox thread. */
   void execute(Shared runner) {
     if (future.isDone()) {
       return; // cancelled while queued
     }
     Sandbox sandbox =
-        Optional.ofNullable(runner.ahead())
-            .flatMap(ahead -> ahead.take(program.language(), modules))
+        runner
+            .ahead()
+            .apply(program.language(), modules)
             .map(taken -> taken.onResult(result -> answer(runner, result)))
             .orElseGet(() -> runner.cold().apply(program));
     try {
@@ -116,7 +110,6 @@ final class LocalCall {
     }
   }
 
-  /** Runs the program in {@code sandbox}, which a stop or a cancel can kill meanwhile. */
   private RunResult runIn(Sandbox sandbox, Shared runner) {
     current = sandbox;
     runner.running().add(sandbox);

@@ -8,8 +8,11 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
+import dev.cinchmcp.backend.WarmPool;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -18,41 +21,27 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each program in a fresh gVisor sandbox on this machine (see {@link OciSpec} for what the
- * program can see, {@link EnforcedLimits} for which limits hold here, {@link Sandbox} for one
- * sandbox's life).
- *
- * <p>{@link #start} returns in tens of milliseconds: the gVisor self-test runs in the background
- * ({@link GvisorProbe}), and a run that arrives before it is done waits for it.
- *
- * <p>At most {@link LocalSandboxSettings#maxConcurrent()} sandboxes run at once (4 by default); the
- * rest wait in a queue, and their time starts only when their sandbox does. Cancelling a returned
- * future kills its sandbox (or drops it from the queue).
- *
- * <p>Once the self-test has passed, {@link LocalSandboxSettings#poolSize()} sandboxes per language
- * are started ahead of time and wait for a call ({@link SandboxesAhead}): a call that finds one
- * pays only for its program (~20 ms for Python here, against ~280 ms cold). Each is used once; an
- * empty pool means a cold start, as without one.
- *
- * <p>If the start-up probe failed, every call fails with {@link
- * RunFailure.Reason#SANDBOX_UNAVAILABLE} and the probe's reason: code never runs outside gVisor.
+ * Runs each program in a fresh gVisor sandbox on this machine ({@link Sandbox}); {@link #start}
+ * returns in tens of milliseconds and the self-test ({@link GvisorProbe}) runs in the background.
+ * At most {@link LocalSandboxSettings#maxConcurrent()} sandboxes run at once, the rest queue (their
+ * time starts with their sandbox); sandboxes started ahead ({@link Sandbox#startAhead}; Python ones
+ * that imported a data program's modules: {@link DataSandboxes}), each used once, make a call pay
+ * ~20 ms for Python here against ~280 ms cold. If the probe failed every call fails with {@link
+ * RunFailure.Reason#SANDBOX_UNAVAILABLE}: code never runs outside gVisor.
  */
 public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
   public static final String NAME = "local";
   private static final Logger log = LoggerFactory.getLogger(LocalSandboxRunner.class);
 
-  /** How long {@link #close()} waits for killed sandboxes to be cleaned up. */
   private static final long CLOSE_WAIT_MILLIS = 5_000;
 
-  /**
-   * How long a stop waits for a sandbox or runsc command being started (a few ms; more on a busy
-   * machine) to be out, so that it can be killed.
-   */
+  /** How long a stop waits for a runsc start under way to be out (a few ms), to kill it. */
   private static final long START_WAIT_MILLIS = 100;
 
   private final LocalSandboxSettings settings;
@@ -61,14 +50,14 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   private final ExecutorService sandboxes;
   private final ExecutorService streamThreads;
 
-  /** Futures not yet complete, so that {@link #close()} can answer the queued ones. */
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
 
-  /** Sandboxes started and not yet cleaned up, so that {@link #close()} can kill them. */
   private final Set<Sandbox> running = ConcurrentHashMap.newKeySet();
 
-  /** The sandboxes started ahead of time (filled once the self-test passed); null with none. */
-  private final SandboxesAhead ahead;
+  // Sandboxes started ahead (filled once the self-test passed): null without a pool; data ones
+  // null without a Python too.
+  private final WarmPool<Sandbox> pool;
+  private final DataSandboxes data;
 
   private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
     this.settings = settings;
@@ -82,54 +71,74 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       this.selfTest =
           GvisorProbe.selfTestAfter(
               selfTestAfter, prepared, settings, streamThreads, running, sandboxes);
-      this.ahead =
-          settings.poolSize() == 0
-              ? null
-              : new SandboxesAhead(settings, prepared, () -> selfTest.join().host(), streamThreads);
+      Supplier<SandboxHost> host = () -> selfTest.join().host(); // asked once the test passed
+      this.pool = settings.poolSize() == 0 ? null : plainPool(host);
+      this.data = pool == null || prepared.python().isEmpty() ? null : dataSandboxes(host);
       selfTest.thenAccept(
           test -> {
-            if (test.failure() == null && ahead != null) {
-              ahead.fill();
+            if (test.failure() == null && pool != null) {
+              pool.fill();
             }
           });
     } else {
       this.selfTest = CompletableFuture.completedFuture(null);
-      this.ahead = null;
+      this.pool = null;
+      this.data = null;
       log.warn("Local gVisor sandbox unavailable: {}", prepared.unusableReason());
     }
   }
 
-  /** How many data sandboxes wait now (for tests). */
+  private WarmPool<Sandbox> plainPool(Supplier<SandboxHost> host) {
+    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
+    for (Language language : Language.values()) {
+      if (prepared.host().runtimes().interpreter(language).isPresent()) {
+        sizes.put(language, settings.poolSize());
+      }
+    }
+    return new WarmPool<>(
+        sizes,
+        settings.poolIdleLimit(),
+        language -> Sandbox.startAhead(language, List.of(), settings, host.get(), streamThreads),
+        "cinchmcp-sandbox-pool");
+  }
+
+  private DataSandboxes dataSandboxes(Supplier<SandboxHost> host) {
+    return new DataSandboxes(
+        settings.poolSize(),
+        settings.poolIdleLimit(),
+        prepared.pythonDirs(),
+        modules ->
+            Sandbox.startAhead(Language.PYTHON, modules, settings, host.get(), streamThreads),
+        System::nanoTime);
+  }
+
+  /** A data sandbox when one imported only modules the program imports; else a plain one. */
+  private Optional<Sandbox> takeAhead(Language language, List<String> modules) {
+    return (data == null ? Optional.<Sandbox>empty() : data.take(modules))
+        .or(() -> pool == null ? Optional.empty() : pool.take(language));
+  }
+
   int dataWaiting() {
-    return ahead == null ? 0 : ahead.dataWaiting();
+    return data == null ? 0 : data.waiting();
   }
 
-  /**
-   * How many sandboxes wait for {@code language} now (for tests and the benchmark's checks): at
-   * most {@link LocalSandboxSettings#poolSize()}, 0 before the self-test passed and after a long
-   * idle.
-   */
+  /** How many sandboxes wait for {@code language} now (for tests and the benchmark). */
   public int waiting(Language language) {
-    return ahead == null ? 0 : ahead.waiting(language);
+    return pool == null ? 0 : pool.waiting(language);
   }
 
-  /** Whether every language has its full count of sandboxes waiting (false with a pool of 0). */
-  boolean poolFull() {
-    return ahead != null && ahead.full();
+  /** Whether every language has its full count of sandboxes waiting (for tests). */
+  public boolean poolFull() {
+    return pool != null && pool.full();
   }
 
-  /**
-   * Checks what can be checked at once (runsc, interpreters, state directory, cgroups) and starts
-   * the self-test in the background; returns a runner either way.
-   */
   public static LocalSandboxRunner start(LocalSandboxSettings settings) {
     return start(settings, CompletableFuture.completedFuture(null));
   }
 
   /**
-   * Like {@link #start(LocalSandboxSettings)}, with the self-test held until {@code after}
-   * completes: the server lets it start once what {@code initialize} needs is ready, so that its
-   * sandboxes (CPU-heavy for a moment) do not slow the answer on a small machine.
+   * With the self-test held until {@code after}: its sandboxes, CPU-heavy for a moment, must not
+   * slow the answer to {@code initialize} on a small machine.
    */
   public static LocalSandboxRunner start(
       LocalSandboxSettings settings, CompletableFuture<?> after) {
@@ -141,15 +150,11 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return NAME;
   }
 
-  /**
-   * Whether runs can happen, as far as known now: false when something is missing ({@link
-   * #unavailableReason()} says what), or once the self-test has failed.
-   */
   public boolean usable() {
     return unavailableReason() == null;
   }
 
-  /** Why runs cannot happen, or null. */
+  /** Why runs cannot happen (something missing, or the self-test failed), or null. */
   public String unavailableReason() {
     if (!prepared.usable()) {
       return prepared.unusableReason();
@@ -158,22 +163,19 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return test == null ? null : test.failure();
   }
 
-  /** Completes when the self-test is over, with why it failed, if it did. */
-  CompletableFuture<Optional<String>> selfTestOutcome() {
+  /** Completes when the self-test is over, with why it failed, if it did (for tests). */
+  public CompletableFuture<Optional<String>> selfTestOutcome() {
     return selfTest.thenApply(test -> Optional.ofNullable(unavailableReason()));
   }
 
-  /** The interpreter versions the sandbox runs, for the tool description. */
   public RuntimeVersions versions() {
     return prepared.versions();
   }
 
-  /** matplotlib's font list for the sandboxes, once made (for tests). */
   Optional<Path> fontList() {
     return prepared.usable() ? prepared.host().fontCache().file() : Optional.empty();
   }
 
-  /** The well-known packages installed under /usr that the sandbox finds, found at start. */
   public HostPackages packages() {
     return prepared.packages();
   }
@@ -187,8 +189,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return settings;
   }
 
-  /** The private state directory in use (the settings' one, or a fresh one if that was unsafe). */
-  Path stateDir() {
+  /** The state directory in use (the settings' one, or a fresh one if that was unsafe). */
+  public Path stateDir() {
     return prepared.usable() ? prepared.host().state().root() : settings.stateDir();
   }
 
@@ -210,12 +212,22 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     pending.add(future);
-    List<String> modules = ahead == null ? List.of() : ahead.callStarted(program);
+    // From now to its answer (it may wait for the self-test) no start ahead competes with it.
+    List<String> modules = data == null ? List.of() : data.modulesOf(program);
+    if (pool != null) {
+      pool.callStarted();
+    }
+    if (data != null) {
+      data.callStarted(modules);
+    }
     future.whenComplete(
         (result, error) -> {
           pending.remove(future);
-          if (ahead != null) {
-            ahead.callEnded();
+          if (pool != null) {
+            pool.callEnded();
+          }
+          if (data != null) {
+            data.callEnded();
           }
         });
     // A run that arrives before the self-test is done waits for it.
@@ -245,7 +257,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     LocalCall call = new LocalCall(program, modules, future, events);
     LocalCall.Shared runner =
         new LocalCall.Shared(
-            ahead,
+            this::takeAhead,
             running,
             cold -> Sandbox.cold(cold.language(), settings, host, streamThreads),
             this::stopping);
@@ -260,8 +272,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * Kills every running sandbox and every waiting one (started ahead of time), and starts no other;
-   * the clean-up is left to the next start.
+   * Kills every sandbox, running or waiting, and starts no other; the clean-up is left to the next
+   * start.
    */
   @Override
   public boolean stopNow() {
@@ -285,12 +297,10 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return idle;
   }
 
-  /** Whether a stop on a signal has begun ({@link #stopNow}). */
   private boolean stopping() {
     return prepared.usable() && prepared.host().runsc().refusesStarts();
   }
 
-  /** Kills every process this one started, and theirs; says whether there was any. */
   private static boolean killDescendants() {
     boolean any = false;
     for (ProcessHandle p : ProcessHandle.current().descendants().toList()) { // no lambda: cold
@@ -306,7 +316,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     for (Sandbox sandbox : running) { // a loop, not a lambda: a stop runs this cold
       sandbox.cancel();
     }
-    if (ahead != null && ahead.stopNow()) {
+    if ((pool != null && pool.stopNow()) | (data != null && data.stopNow())) {
       idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
     }
     if (prepared.usable() && prepared.host().fontCache().stop()) {
@@ -315,16 +325,15 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return idle;
   }
 
-  /**
-   * Stops taking runs, kills every running sandbox and every waiting one, fails every unfinished
-   * future (queued or running), and waits (up to {@value #CLOSE_WAIT_MILLIS} ms) until the
-   * sandboxes are cleaned up: after it returns, none of this runner's sandboxes is left.
-   */
+  /** Fails every unfinished future, kills every sandbox and waits until they are cleaned up. */
   @Override
   public void close() {
     killSandboxes(); // the clean-up below runs its runsc deletes to their end
-    if (ahead != null) {
-      ahead.close(); // what the waiting sandboxes left, removed
+    if (pool != null) {
+      pool.close(); // what the waiting sandboxes left, removed
+    }
+    if (data != null) {
+      data.close();
     }
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("local sandbox runner"));

@@ -10,31 +10,21 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Everything the local gVisor backend can be told. {@link #defaults()} is what the server uses;
- * tests change single fields (a missing runsc, a planted environment) through the {@code with...}
- * methods.
+ * Everything the local gVisor backend can be told; {@link #defaults()} is what the server uses,
+ * tests change single fields through the {@code with...} methods.
  *
- * @param runsc the runsc binary: a bare name is looked up on PATH, a path is used as is
- * @param stateDir where runsc keeps its state ({@code --root}) and where bundles are written; it
- *     must be private to this user ({@link StateDirectory} checks it, and takes a fresh one instead
- *     when it is not); leftovers of dead servers in it are deleted at start-up
- * @param wallClock how long a run may take, from the start of runsc, before it is killed
- * @param memoryBytes memory for the program itself; a run's cgroup also allows what gVisor and the
- *     interpreter use before the program starts, as the self-test measured it
- * @param maxProcesses the most processes (and threads) the program may have at once
- * @param cpuShare the CPUs the sandbox may use, e.g. 0.5 for half a CPU
- * @param maxConcurrent how many sandboxes may run at once; further runs queue
- * @param runscEnvironment the environment runsc itself starts with. Never reaches the program: its
- *     environment is written into config.json from scratch; this only keeps the server's secrets
- *     away from runsc as well (and lets a test plant a marker to prove the first point)
- * @param hostCgroups whether to use host cgroups when this user may make them; off, only the
- *     in-sandbox limits hold (how a user without cgroups runs; tests use it)
- * @param poolSize how many sandboxes per language are started ahead of time and wait for a call (0:
- *     none, every run starts its own sandbox); see {@link SandboxesAhead}
- * @param poolIdleLimit how long after the last call the waiting sandboxes are stopped, so that an
- *     idle server costs nothing; the next call refills them
- * @param hostEtc the host's /etc, whose few pieces installed packages need are shown ({@link
- *     HostEtc}); a planted tree in tests
+ * @param runsc a bare name is looked up on PATH, a path is used as is
+ * @param stateDir runsc's {@code --root} and the bundles; must be private to this user ({@link
+ *     StateDirectory}); leftovers of dead servers in it are deleted at start-up
+ * @param memoryBytes for the program itself; a run's cgroup also allows what gVisor and the
+ *     interpreter use before its first line, as the self-test measured it
+ * @param runscEnvironment runsc's own environment (never the program's, which config.json writes
+ *     from scratch): keeps the server's secrets away from runsc too
+ * @param hostCgroups whether to use host cgroups when this user may make them
+ * @param poolSize sandboxes per language started ahead of time (0: none; {@link
+ *     Sandbox#startAhead})
+ * @param poolIdleLimit how long after the last call the waiting sandboxes are stopped
+ * @param hostEtc the host's /etc ({@link HostEtc}); a planted tree in tests
  */
 public record LocalSandboxSettings(
     String runsc,
@@ -50,7 +40,7 @@ public record LocalSandboxSettings(
     Duration poolIdleLimit,
     Path hostEtc) {
 
-  /** The most a runner takes (the server allows fewer: Settings.MAX_LOCAL_POOL); ~20-25 MB each. */
+  /** The most a runner takes (the server allows fewer); ~20-25 MB each. */
   public static final int MAX_POOL_SIZE = 16;
 
   public static final Duration DEFAULT_POOL_IDLE_LIMIT = Duration.ofMinutes(10);
@@ -74,9 +64,8 @@ public record LocalSandboxSettings(
   }
 
   /**
-   * The service's limits ({@link SandboxLimits#SERVICE}: 10 s, 256 MB, half a CPU), 64 processes as
-   * {@link SandboxFacts} states them, 4 sandboxes at once (2 cores: more only queue on the CPU;
-   * each sandbox is held to half a CPU, so 4 fill 2 cores).
+   * The service's limits ({@link SandboxLimits#SERVICE}), 4 sandboxes at once (each held to half a
+   * CPU, 4 fill 2 cores).
    */
   public static LocalSandboxSettings defaults() {
     String path =
@@ -101,19 +90,17 @@ public record LocalSandboxSettings(
     return with(c -> c.runsc = value);
   }
 
-  LocalSandboxSettings withStateDir(Path value) {
+  public LocalSandboxSettings withStateDir(Path value) {
     return with(c -> c.stateDir = value);
   }
 
-  /** With runs allowed {@code value} from their start (the service's 10 s by default; tests). */
   LocalSandboxSettings withWallClock(Duration value) {
     return with(c -> c.wallClock = value);
   }
 
   /**
-   * With the limits the user set ({@code CINCH_SANDBOX_*}): the wall clock, the program's memory
-   * and its CPU share. Everything that derives from them follows (the run's cgroup, RLIMIT_AS,
-   * Node's heap and watchdog, the backstops, the cap on all sandboxes together).
+   * With the user's limits ({@code CINCH_SANDBOX_*}); all that derives from them follows (cgroup,
+   * RLIMIT_AS, Node's heap and watchdog, the backstops, the cap on all sandboxes together).
    */
   public LocalSandboxSettings withLimits(SandboxLimits limits) {
     return with(
@@ -132,12 +119,10 @@ public record LocalSandboxSettings(
     return with(c -> c.runscEnvironment = value);
   }
 
-  /** Without host cgroups, as for a user who may not make any: the in-sandbox limits only. */
   LocalSandboxSettings withoutHostCgroups() {
     return with(c -> c.hostCgroups = false);
   }
 
-  /** With {@code value} sandboxes per language started ahead of time (0: none). */
   public LocalSandboxSettings withPoolSize(int value) {
     return with(c -> c.poolSize = value);
   }
@@ -146,14 +131,12 @@ public record LocalSandboxSettings(
     return with(c -> c.poolIdleLimit = value);
   }
 
-  /** With {@code value} standing for the host's /etc (a planted tree, in tests). */
   LocalSandboxSettings withHostEtc(Path value) {
     return with(c -> c.hostEtc = value);
   }
 
-  /** These settings with what {@code change} sets; the one place that copies every field. */
   private LocalSandboxSettings with(Consumer<Copy> change) {
-    Copy c = new Copy(this);
+    Copy c = new Copy();
     change.accept(c);
     return new LocalSandboxSettings(
         c.runsc,
@@ -170,35 +153,20 @@ public record LocalSandboxSettings(
         c.hostEtc);
   }
 
-  /** The fields of one settings, to change before they become new settings. */
-  private static final class Copy {
-    String runsc;
-    Path stateDir;
-    Duration wallClock;
-    long memoryBytes;
-    final int maxProcesses;
-    double cpuShare;
-    int maxConcurrent;
-    Map<String, String> runscEnvironment;
-    boolean hostCgroups;
-    int poolSize;
-    Duration poolIdleLimit;
-    Path hostEtc;
-
-    Copy(LocalSandboxSettings s) {
-      runsc = s.runsc;
-      stateDir = s.stateDir;
-      wallClock = s.wallClock;
-      memoryBytes = s.memoryBytes;
-      maxProcesses = s.maxProcesses;
-      cpuShare = s.cpuShare;
-      maxConcurrent = s.maxConcurrent;
-      runscEnvironment = s.runscEnvironment;
-      hostCgroups = s.hostCgroups;
-      poolSize = s.poolSize;
-      poolIdleLimit = s.poolIdleLimit;
-      hostEtc = s.hostEtc;
-    }
+  /** The fields of these settings, to change before they become new settings. */
+  private final class Copy {
+    String runsc = LocalSandboxSettings.this.runsc;
+    Path stateDir = LocalSandboxSettings.this.stateDir;
+    Duration wallClock = LocalSandboxSettings.this.wallClock;
+    long memoryBytes = LocalSandboxSettings.this.memoryBytes;
+    int maxProcesses = LocalSandboxSettings.this.maxProcesses;
+    double cpuShare = LocalSandboxSettings.this.cpuShare;
+    int maxConcurrent = LocalSandboxSettings.this.maxConcurrent;
+    Map<String, String> runscEnvironment = LocalSandboxSettings.this.runscEnvironment;
+    boolean hostCgroups = LocalSandboxSettings.this.hostCgroups;
+    int poolSize = LocalSandboxSettings.this.poolSize;
+    Duration poolIdleLimit = LocalSandboxSettings.this.poolIdleLimit;
+    Path hostEtc = LocalSandboxSettings.this.hostEtc;
   }
 
   long memoryMebibytes() {
@@ -213,17 +181,15 @@ public record LocalSandboxSettings(
   }
 
   /**
-   * Host threads a whole sandbox may have: the Sentry and gofer use ~50; under ptrace each sandbox
-   * process adds stub threads (measured: 64 processes that exec'd /bin/sleep needed more than 8
-   * each, and 16 each was still hit once on a loaded machine, so the sandbox died before the
-   * program's own fork was refused). This is the backstop against a runaway Sentry; RLIMIT_NPROC
-   * inside stops the program's forks first, with a clean EAGAIN.
+   * Host threads a whole sandbox may have: the Sentry and gofer use ~50, and under ptrace each
+   * sandbox process adds stub threads (64 processes that exec'd /bin/sleep needed more than 8 each;
+   * 16 each was still hit once on a loaded machine). A backstop: RLIMIT_NPROC inside refuses forks
+   * first.
    */
   int hostTaskLimit() {
     return 128 + 32 * maxProcesses;
   }
 
-  /** What a program killed for its memory is told, on its stderr. */
   String memoryNote() {
     return "[sandbox] killed: the program used more than its "
         + memoryMebibytes()

@@ -19,20 +19,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * matplotlib's list of the machine's fonts, made once on the host and given to every sandbox: a
- * sandbox starts with an empty {@code /tmp}, so each program's first {@code import matplotlib}
- * would otherwise scan every font again, 1.5-3 s of its 10 s at half a CPU under gVisor (measured
- * here). The list names only files under /usr, which the sandbox sees at the same paths.
- *
- * <p>It is made by the interpreter the sandbox runs, with an empty home and a bare environment
- * (nothing of the server's), in this user's private state directory, and remade when matplotlib or
- * the fonts change. Each bundle gets a hard link to it in {@value #SANDBOX_DIR}, read-only; the
- * Python bootstrap copies it into matplotlib's cache folder in the sandbox's own {@code /tmp} when,
- * and only when, the program imports matplotlib ({@link PythonBootstrap}).
+ * matplotlib's font list, made once on the host for every sandbox: each sandbox starts with an
+ * empty {@code /tmp}, so a program's first {@code import matplotlib} would scan the fonts again,
+ * 1.5-3 s of its 10 s at half a CPU under gVisor (measured here). Made by the sandbox's interpreter
+ * with an empty home and a bare environment, in the private state directory, and remade when
+ * matplotlib or the fonts change; each bundle gets a hard link to it, which the Python bootstrap
+ * copies into the sandbox's {@code /tmp} only when the program imports matplotlib ({@link
+ * PythonBootstrap}).
  */
 final class MatplotlibFontCache {
 
-  /** Where a sandbox finds the list: {@link PythonBootstrap#FONT_CACHE_DIR}. */
   static final String SANDBOX_DIR = PythonBootstrap.FONT_CACHE_DIR;
 
   private static final Logger log = LoggerFactory.getLogger(MatplotlibFontCache.class);
@@ -52,19 +48,17 @@ final class MatplotlibFontCache {
   private volatile boolean stopped;
   private volatile Thread builder;
 
-  /** A cache kept in {@code stateRoot} (this user's private state directory). */
   MatplotlibFontCache(Path stateRoot) {
     this.dir = stateRoot.resolve("matplotlib");
   }
 
-  /** The list, once made (or found up to date); empty before, and where matplotlib is missing. */
+  /** The list, once made or found up to date. */
   Optional<Path> file() {
     return Optional.ofNullable(file);
   }
 
   /**
-   * {@link #build} on a thread of its own, at the lowest priority; nothing once {@link #stop} has
-   * come, so a server closed before its self-test ended writes nothing more in its state.
+   * {@link #build} on a thread of its own at the lowest priority; nothing once {@link #stop} came.
    */
   synchronized void buildInBackground(Path python, Path matplotlib) {
     if (stopped) {
@@ -77,11 +71,7 @@ final class MatplotlibFontCache {
     maker.start();
   }
 
-  /**
-   * Makes the list with {@code python} unless an up-to-date one is there; blocking (see {@link
-   * #buildInBackground}). {@code matplotlib} is the package's folder, whose change makes the list
-   * old.
-   */
+  /** Makes the list unless one newer than {@code matplotlib}'s folder and the fonts is there. */
   void build(Path python, Path matplotlib) {
     if (stopped) {
       return;
@@ -105,10 +95,7 @@ final class MatplotlibFontCache {
     }
   }
 
-  /**
-   * The server is stopping: kills a scan under way, and starts no other; says whether there was
-   * one. Its thread still removes its build folder: {@link #awaitStopped} waits for that.
-   */
+  /** Kills a scan under way and starts no other; says whether there was one. */
   boolean stop() {
     synchronized (this) {
       stopped = true;
@@ -121,10 +108,7 @@ final class MatplotlibFontCache {
     return false;
   }
 
-  /**
-   * Waits, at most {@code millis}, until a build started in the background has ended and removed
-   * its folder: after a {@link #stop}, nothing of it writes in the state directory any more.
-   */
+  /** Waits until a background build has ended and removed its folder. */
   void awaitStopped(long millis) throws InterruptedException {
     Thread maker = builder;
     if (maker != null) {
@@ -132,10 +116,7 @@ final class MatplotlibFontCache {
     }
   }
 
-  /**
-   * Links the list into a bundle's root, where the sandbox sees it; nothing when there is none, or
-   * when the bundle has it already.
-   */
+  /** Links the list into a bundle's root, unless there is none or it has it. */
   void addTo(Path rootfs) throws IOException {
     Path list = file;
     Path inside = rootfs.resolve(SANDBOX_DIR.substring(1));
@@ -184,7 +165,6 @@ final class MatplotlibFontCache {
     return newest;
   }
 
-  /** Runs matplotlib's font scan into a fresh folder, then moves its list into place. */
   private Path make(Path python) throws IOException, InterruptedException {
     Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PRIVATE));
     removeAbandonedBuilds();
@@ -239,10 +219,7 @@ final class MatplotlibFontCache {
     }
   }
 
-  /**
-   * Removes the build folders of servers stopped while they scanned (a stop ends the process before
-   * its clean-up): those older than a build may take, so never another server's under way.
-   */
+  /** The build folders of servers stopped mid-scan: only those older than a build may take. */
   private void removeAbandonedBuilds() throws IOException {
     long before = System.currentTimeMillis() - TimeUnit.SECONDS.toMillis(2 * BUILD_TIMEOUT_SECONDS);
     try (DirectoryStream<Path> builds =

@@ -1,18 +1,15 @@
 package dev.cinchmcp.backend.local;
 
 /**
- * Holds a Node program to its memory where no host cgroup can: a script loaded before the program
- * ({@code node --require}) starts a worker thread that reads the process's resident memory every 10
- * ms and kills the process, with the same note a cgroup kill gets, once the program has grown by
- * more than its allowance past what Node itself used at start.
+ * Holds a Node program to its memory where no host cgroup can: a script loaded first ({@code node
+ * --require}) starts a worker thread that reads the resident memory every 10 ms and kills the
+ * process, with a cgroup kill's note, once it grew by more than the allowance.
  *
- * <p>Why a watchdog: measured under gVisor, no in-sandbox limit holds Node. RLIMIT_AS either stops
- * Node from starting or, set above V8's reservations, kills ordinary programs (V8 reserves about
- * three times the heap it uses: a 150 MB heap needed 450 MB more address space) while still letting
- * a 400 MB Buffer through; RLIMIT_DATA is not enforced by gVisor; {@code --max-old-space-size} does
- * not count Buffers. A worker thread keeps watching while the program's own thread spins. A single
- * allocation can overshoot by what one 10 ms tick allows, so this is the weaker guarantee, and the
- * ready line and the tool description say so.
+ * <p>Measured under gVisor, no in-sandbox limit holds Node: RLIMIT_AS stops Node from starting or,
+ * above V8's reservations (~3x the heap), kills ordinary programs while letting a 400 MB Buffer
+ * through; gVisor does not enforce RLIMIT_DATA; {@code --max-old-space-size} does not count
+ * Buffers. One allocation can overshoot by a 10 ms tick: the weaker guarantee, and the tool says
+ * so.
  */
 final class NodeMemoryWatchdog {
 

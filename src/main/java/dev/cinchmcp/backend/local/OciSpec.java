@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend.local;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.SandboxFacts;
@@ -27,15 +27,13 @@ import java.util.List;
  */
 final class OciSpec {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   /**
    * The environment of every program, complete (Node's adds {@link #NODE_PATH}). One thread for
    * OpenBLAS and OpenMP (numpy, scipy): with half a CPU more threads compute nothing faster, and
    * each reserves a stack and a buffer that RLIMIT_AS counts (without host cgroups, numpy's threads
    * alone exhausted 256 MB: "pthread_create() is 11", then "can't start new thread").
    */
-  static final List<String> ENVIRONMENT =
+  private static final List<String> ENVIRONMENT =
       List.of(
           "PATH=/usr/local/bin:/usr/bin:/bin",
           "HOME=/tmp",
@@ -44,32 +42,22 @@ final class OciSpec {
           "OPENBLAS_NUM_THREADS=1",
           "OMP_NUM_THREADS=1");
 
-  /**
-   * Where Node finds packages installed under /usr ({@code npm install -g}, Debian's node-*
-   * packages): a Node built upstream looks in none of these by itself.
-   */
-  static final String NODE_PATH = "NODE_PATH=" + String.join(":", HostPackages.NODE_DIRS);
-
-  static final String TMP_SIZE = SandboxFacts.TMP_MEGABYTES + "m";
+  /** Where Node finds packages under /usr: a Node built upstream looks in none by itself. */
+  private static final String NODE_PATH = "NODE_PATH=" + String.join(":", HostPackages.NODE_DIRS);
 
   private OciSpec() {}
 
-  /** A program's environment, complete. */
-  static List<String> environment(Language language) {
+  private static List<String> environment(Language language) {
+    List<String> env = new ArrayList<>(ENVIRONMENT);
     if (language == Language.JAVASCRIPT) {
-      List<String> env = new ArrayList<>(ENVIRONMENT);
       env.add(NODE_PATH);
-      return List.copyOf(env);
     }
-    return ENVIRONMENT;
+    return env;
   }
 
   /**
-   * @param args the program's argv
-   * @param language the program's language, for its environment
    * @param addressSpaceLimit RLIMIT_AS in bytes, or 0 for none (Node cannot start under one)
    * @param maxProcesses RLIMIT_NPROC, which gVisor enforces itself (fork then fails with EAGAIN)
-   * @param etc the pieces of the host's /etc to show ({@link HostEtc#binds})
    */
   static String json(
       List<String> args,
@@ -77,7 +65,7 @@ final class OciSpec {
       long addressSpaceLimit,
       int maxProcesses,
       List<HostEtc.Bind> etc) {
-    ObjectNode spec = JSON.createObjectNode();
+    ObjectNode spec = JsonNodeFactory.instance.objectNode();
     spec.put("ociVersion", "1.0.0");
 
     ObjectNode process = spec.putObject("process");
@@ -114,16 +102,13 @@ final class OciSpec {
         "/tmp",
         "tmpfs",
         "tmpfs",
-        List.of("nosuid", "nodev", "mode=1777", "size=" + TMP_SIZE));
+        List.of("nosuid", "nodev", "mode=1777", "size=" + SandboxFacts.TMP_MEGABYTES + "m"));
     for (String dir : SandboxRuntimes.VISIBLE_DIRS) {
-      if (!Files.exists(Path.of(dir))) {
-        // e.g. no /lib64 on some architectures; a bind of a missing source fails the start
-        continue;
+      if (Files.exists(Path.of(dir))) { // no /lib64 on some machines; a missing source fails
+        mount(mounts, dir, "bind", dir, List.of("rbind", "ro", "nosuid", "nodev"));
       }
-      mount(mounts, dir, "bind", dir, List.of("rbind", "ro", "nosuid", "nodev"));
     }
-    for (HostEtc.Bind bind : etc) {
-      // Configuration only: nothing in it is run.
+    for (HostEtc.Bind bind : etc) { // configuration only: noexec
       mount(
           mounts,
           bind.destination(),

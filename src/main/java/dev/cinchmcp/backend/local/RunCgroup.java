@@ -11,13 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cgroup(s) of one run, made by {@link HostCgroups#create}: with cgroup v1 one directory in
- * each of the memory, pids and cpu hierarchies, with cgroup v2 one directory for all three (then
- * {@code memory}, {@code pids} and {@code cpu} are the same). Also the place that learns afterwards
- * whether a limit was what ended the run.
- *
- * @param pids the directory of the run's task limit: its pids.events and the run's processes
- * @param v2 whether these are cgroup v2 directories (the file names and formats differ)
+ * The cgroup(s) of one run: with v1 a directory in each of the memory, pids and cpu hierarchies,
+ * with v2 one for all three; also where one learns whether a limit ended the run.
  */
 record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
 
@@ -26,43 +21,32 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
   /** The shell's exit status when it could not join a cgroup (runsc is then never started). */
   static final int JOIN_FAILED = 125;
 
-  /**
-   * Joins the cgroups given as the first {@code $1} arguments, then execs the rest of argv. If
-   * joining fails, runsc is never started outside its limits: the script exits {@value
-   * #JOIN_FAILED} without a runsc log.
-   */
+  /** Joins the cgroups named by the first {@code $1} arguments, then execs the rest. */
   static final String JOIN_THEN_EXEC =
       "n=$1; shift; while [ \"$n\" -gt 0 ]; do echo $$ > \"$1\" || exit "
           + JOIN_FAILED
           + "; shift; n=$((n - 1)); done; exec \"$@\"";
 
-  /**
-   * For {@link #capCpu}: no cap of the run's own (the parent's cap on all sandboxes still holds).
-   */
+  /** For {@link #capCpu}: no cap of the run's own (the parent's still holds). */
   static final double ANY_CPU = 0;
 
-  /** The period of a run's CPU cap, in microseconds. */
   static final long CPU_PERIOD_US = 100_000;
 
-  /** The one directory of a cgroup v2 run. */
   static RunCgroup v2(Path dir) {
     return new RunCgroup(dir, dir, dir, true);
   }
 
-  /** Its directories, each once. */
   List<Path> dirs() {
     return v2 ? List.of(memory) : List.of(memory, pids, cpu);
   }
 
-  /** The cgroup.procs files a process must be written to, to be inside this run's limits. */
   List<Path> procsFiles() {
     return dirs().stream().map(dir -> dir.resolve("cgroup.procs")).toList();
   }
 
   /**
-   * Holds the run to {@code cpus} CPUs from now on, or lifts its own cap ({@link #ANY_CPU}): a data
-   * sandbox imports its modules with what the machine spares and gets its program's cap at
-   * hand-over.
+   * From now on (a data sandbox imports with what the machine spares, then gets its cap at
+   * hand-over).
    */
   void capCpu(double cpus) throws IOException {
     String quota = Long.toString(Math.max(1000, (long) (cpus * CPU_PERIOD_US))); // 1 ms at least
@@ -73,19 +57,19 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     }
   }
 
-  /** Whether the kernel's OOM killer killed something in the sandbox (the memory limit was hit). */
   boolean memoryExceeded() {
     return counter(memory.resolve(v2 ? "memory.events" : "memory.oom_control"), "oom_kill") > 0;
   }
 
-  /** Whether the host task limit refused a new process or thread (gVisor then stops). */
   boolean processLimitHit() {
     return counter(pids.resolve("pids.events"), "max") > 0;
   }
 
-  /** The most memory the whole sandbox used, in bytes, or -1 when the kernel does not say. */
+  /**
+   * The most memory the whole sandbox used, or -1 when the kernel does not say (memory.peak: Linux
+   * 5.19+).
+   */
   long peakMemory() {
-    // memory.peak: Linux 5.19+
     Path file = memory.resolve(v2 ? "memory.peak" : "memory.max_usage_in_bytes");
     try {
       return Long.parseLong(Files.readString(file).trim());
@@ -95,8 +79,8 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
   }
 
   /**
-   * Sends SIGKILL to every process in the run's cgroup(s). Loops, not lambdas, here and on the rest
-   * of a stop's path: it runs cold, and each lambda's first use cost 1-4 ms here.
+   * SIGKILL to every process in the cgroup(s). Loops, not lambdas, on a stop's path: each lambda's
+   * first use cost 1-4 ms.
    */
   void killAll() {
     // cgroup.kill (Linux 5.14+) kills every process at once, including ones forked meanwhile.
@@ -116,7 +100,6 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     }
   }
 
-  /** Kills whatever is still in the cgroup(s) and removes them. */
   void remove() {
     if (v2) {
       killAll();
@@ -126,7 +109,6 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     }
   }
 
-  /** The argv that runs {@code command} inside this run's cgroups. */
   List<String> wrap(List<String> command) {
     List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", JOIN_THEN_EXEC, "cinchmcp-join"));
     argv.add(Integer.toString(procsFiles().size()));
@@ -139,7 +121,6 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     Files.writeString(file, value, StandardCharsets.US_ASCII);
   }
 
-  /** The pids listed in a cgroup.procs file; empty when it cannot be read. */
   private static List<Long> pids(Path procs) {
     try {
       List<Long> pids = new ArrayList<>();
@@ -170,12 +151,10 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
   }
 
   /**
-   * Kills every process left in one cgroup directory, then removes it. A cgroup can only be removed
-   * once empty, and a killed process takes a moment to leave, hence the short retry.
+   * Kills what is left in one cgroup directory and removes it, retrying while killed processes
+   * leave; an interrupt must not leave the cgroup behind (the retries are bounded, ~1 s).
    */
   static void killAndRemove(Path dir) {
-    // An interrupt (the runner closing while a run cleans up) must not leave the cgroup behind:
-    // the retries are bounded anyway (~1 s), and the interrupt is kept for the caller.
     boolean interrupted = false;
     try {
       for (int attempt = 0; attempt < 50; attempt++) {

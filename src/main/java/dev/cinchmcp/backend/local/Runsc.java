@@ -26,8 +26,7 @@ final class Runsc {
   private final Path root;
   private final Map<String, String> environment;
 
-  // Guarded by this: the runsc commands being started now, and whether a stop has begun (then none
-  // starts). Volatile too: a failed housekeeping command reads it to stay quiet.
+  // Guarded by this: the starts under way; stopped: no start from now (volatile: read unlocked).
   private int starting;
   private volatile boolean stopped;
 
@@ -37,10 +36,7 @@ final class Runsc {
     this.environment = environment;
   }
 
-  /**
-   * Resolves a bare name on the PATH of {@code environment}; a name with a slash is taken as a
-   * path.
-   */
+  /** A bare name on the PATH of {@code environment}; a name with a slash is a path. */
   static Optional<Path> locate(String runsc, Map<String, String> environment) {
     if (runsc.contains("/")) {
       Path path = Path.of(runsc);
@@ -63,9 +59,8 @@ final class Runsc {
   }
 
   /**
-   * The global flags of every call. {@code --rootless} so that no host privilege is used; {@code
-   * --network=none}: the sandbox gets a loopback device and nothing else; {@code --ignore-cgroups}:
-   * limits come from {@link HostCgroups}, which is ~2 s per run faster.
+   * {@code --rootless}: no host privilege; {@code --network=none}: loopback only; {@code
+   * --ignore-cgroups}: {@link HostCgroups} holds the limits, ~2 s per run faster.
    */
   List<String> command(String... rest) {
     List<String> argv =
@@ -81,7 +76,6 @@ final class Runsc {
     return argv;
   }
 
-  /** A process builder for {@code argv} with runsc's own, minimal environment. */
   ProcessBuilder processBuilder(List<String> argv) {
     ProcessBuilder builder = new ProcessBuilder(argv);
     builder.environment().clear();
@@ -89,23 +83,19 @@ final class Runsc {
     return builder;
   }
 
-  /** The ids of the containers in this state directory. */
   List<String> list() {
     return housekeeping("list", "-quiet")
         .map(out -> out.lines().filter(l -> !l.isBlank()).toList())
         .orElse(List.of());
   }
 
-  /** Kills and deletes a container; quiet when it is already gone. */
   void deleteForce(String id) {
     housekeeping("delete", "-force", id);
   }
 
   /**
-   * Removes what runsc keeps of container {@code id}: with {@code runsc delete -force} after a run
-   * (when it kept anything, or when that cannot be told), or, for a sandbox whose every process is
-   * already killed, by deleting its state files directly ({@code runsc delete -force} of a killed
-   * sandbox takes ~0.9 s here; nothing of it runs any more to be told).
+   * Removes runsc's state of {@code id}: by {@code delete -force} after a run, or for a sandbox
+   * already {@code killed} by deleting its files (a delete of a killed sandbox takes ~0.9 s here).
    */
   void removeState(String id, boolean killed) {
     try (var entries = Files.list(root)) {
@@ -157,11 +147,8 @@ final class Runsc {
   }
 
   /**
-   * Starts a runsc command (a sandbox, or housekeeping) unless a stop has begun. Every start goes
-   * through here, so that a stop can wait for one under way: a process whose start is under way
-   * when this JVM ends is started all the same, and would outlive it.
-   *
-   * @throws IOException when a stop has begun, or the start failed
+   * Every runsc start goes through here, so that a stop can wait for one under way (a process being
+   * started when this JVM ends would outlive it); refused once a stop has begun.
    */
   Process start(ProcessBuilder builder) throws IOException {
     synchronized (this) {
@@ -181,23 +168,16 @@ final class Runsc {
   }
 
   /**
-   * A stop has begun: no runsc command starts from now on ({@link #start} refuses). What is under
-   * way (a delete takes ~1 s) is this JVM's child, for the stop to kill; what it would have
-   * removed, the next start's {@link Housekeeping} removes.
+   * A stop has begun: what it would have removed, the next start's {@link Housekeeping} removes.
    */
   synchronized void refuseStarts() {
     stopped = true;
   }
 
-  /** Whether {@link #refuseStarts} came: the server is ending on a signal. */
   boolean refusesStarts() {
     return stopped;
   }
 
-  /**
-   * Waits, at most {@code millis}, for the starts that were under way when {@link #refuseStarts}
-   * came; once they are out, their processes are this JVM's children.
-   */
   synchronized void awaitStarts(long millis) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     try {

@@ -6,10 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-/**
- * The interpreter versions the local sandbox really runs, as reported from inside a sandbox at
- * start-up, for the tool description (e.g. "Python 3.11.2, Node.js 20.20.2").
- */
+/** The interpreter versions the sandbox runs, as reported from inside one at start-up. */
 public final class RuntimeVersions {
 
   public static final RuntimeVersions NONE = new RuntimeVersions(Map.of());
@@ -20,7 +17,6 @@ public final class RuntimeVersions {
     this.versions = versions.isEmpty() ? Map.of() : new EnumMap<>(versions);
   }
 
-  /** The version of a language's interpreter, e.g. "3.11.2", if the sandbox has one. */
   public Optional<String> version(Language language) {
     return Optional.ofNullable(versions.get(language));
   }

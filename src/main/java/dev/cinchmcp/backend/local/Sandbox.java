@@ -20,24 +20,16 @@ import org.slf4j.LoggerFactory;
 /**
  * One gVisor sandbox, its whole life: start, wait, hand-over, run, kill, clean up. It runs exactly
  * one program and is then removed, whatever happens: its run id (also runsc's container id and its
- * cgroup's name), its {@link Bundle}, the process that runs runsc and its {@link RunCgroup}.
+ * cgroup's name), its {@link Bundle}, the runsc process and its {@link RunCgroup}.
  *
- * <p>Two ways in, one way out. A <b>cold</b> sandbox ({@link #cold}) is made by {@link #run}: the
- * bundle with the program, the cgroup, then runsc under {@code timeout -s KILL}, stdin closed. One
- * <b>started ahead</b> ({@link #startAhead}, for the pool) fixes everything a cold run fixes before
- * its program at the same point (the bundle and spec but for the launcher's first lines, the cgroup
- * with its memory, task and CPU limits, the namespaces), its interpreter waits ({@link
- * WarmLauncher}), and {@link #run} hands it the program. From there both are the same: drain both
- * streams, hold the wall clock, read the kernel's verdicts, clean up.
+ * <p>A <b>cold</b> sandbox is started by {@link #run} with its program, stdin closed. One
+ * <b>started ahead</b> ({@link #startAhead}) has every wall a cold one has fixed before its start,
+ * its interpreter waits ({@link WarmLauncher}), and {@link #run} hands it the program.
  *
- * <p>The wall clock is enforced twice. This class kills the sandbox at the limit and reports {@code
- * timedOut}; a backstop kills it one second later whatever becomes of the server (a SIGKILL of the
- * JVM included): {@code timeout} around a cold one, the supervisor shell ({@link
- * WarmLauncher#SUPERVISOR}), armed at hand-over, around one started ahead. runsc then takes the
- * sandbox with it (it starts the Sentry and gofer with a parent-death signal). Before hand-over, a
- * server that dies closes the launcher's stdin, which ends the sandbox at once; what a killed
- * server leaves (state, bundle, cgroup) is named like any run, so the next start's housekeeping
- * removes it.
+ * <p>The wall clock is enforced twice: this class kills at the limit; a backstop one second later
+ * ({@code timeout} around a cold one, the supervisor shell around one started ahead, armed at
+ * hand-over) survives even a SIGKILL of the JVM. What a killed server leaves is named like any run,
+ * so the next start's housekeeping removes it.
  */
 final class Sandbox implements StartedSandbox {
 
@@ -50,11 +42,8 @@ final class Sandbox implements StartedSandbox {
   private final ExecutorService streamThreads;
   private final Bundle bundle;
 
-  /** The modules a data sandbox imported before it waited; empty for a plain one. */
-  private final List<String> preload;
-
-  /** The interpreter's fingerprint when one started ahead; null for a cold one. */
-  private final String fingerprint;
+  private final List<String> preload; // imported before the wait (a data sandbox); else empty
+  private final String fingerprint; // the interpreter's, when started ahead; null when cold
 
   private volatile Process process;
   private volatile RunCgroup cgroup;
@@ -90,14 +79,10 @@ final class Sandbox implements StartedSandbox {
   }
 
   /**
-   * Starts a sandbox whose interpreter waits for its program, and returns at once ({@link
-   * #awaitReady()} waits for the interpreter); throws, leaving nothing behind, when it cannot.
-   *
-   * <p>A data sandbox imports {@code preload} before it waits (none: a plain one). Its own CPU cap
-   * is lifted until the hand-over, so that the imports (~4 s of CPU for numpy, pandas and
-   * matplotlib here) are done within the gap between two calls; the run's cap then holds from the
-   * hand-over, as its time limit does. Its memory limit is a plain sandbox's: what the imports take
-   * counts against the program, as if it had imported them itself.
+   * Starts a sandbox whose interpreter waits for its program and returns at once; throws, leaving
+   * nothing behind, when it cannot. A data sandbox imports {@code preload} first, its CPU cap
+   * lifted until the hand-over (the imports take ~4 s of CPU for numpy, pandas and matplotlib
+   * here); what they take counts against the program's memory, as if it had imported them itself.
    */
   static Sandbox startAhead(
       Language language,
@@ -131,7 +116,7 @@ final class Sandbox implements StartedSandbox {
     }
   }
 
-  /** Thrown when a waiting sandbox died before it took its program: nothing ran; run it cold. */
+  /** A waiting sandbox died before it took its program: nothing ran; run it cold. */
   static final class HandOverFailed extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
@@ -150,10 +135,7 @@ final class Sandbox implements StartedSandbox {
     return this;
   }
 
-  /**
-   * Runs this sandbox at the lowest CPU priority ({@code nice -n 19}): for the self-test, which
-   * runs while the server answers its first requests and must not take the CPU from them.
-   */
+  /** {@code nice -n 19}: the self-test runs while the server answers its first requests. */
   Sandbox lowPriority() {
     lowPriority = true;
     return this;
@@ -198,10 +180,7 @@ final class Sandbox implements StartedSandbox {
         && host.runtimes().fingerprint(language).map(fingerprint::equals).orElse(false);
   }
 
-  /**
-   * Runs {@code program} to its end, its time-out or {@link #cancel()}, then cleans up. Throws
-   * {@link HandOverFailed} when a sandbox started ahead died before it took the program.
-   */
+  /** Runs {@code program} to its end, its time-out or {@link #cancel()}, then cleans up. */
   RunResult run(Program program) {
     try {
       List<String> command = fingerprint == null ? prepareCold(program) : null;
@@ -217,9 +196,8 @@ final class Sandbox implements StartedSandbox {
     } catch (IOException e) {
       throw SandboxExit.notPrepared(e);
     } finally {
-      // A stop on a signal leaves the remains to the next start's Housekeeping: cleaning up now
-      // would only take the CPU the stop needs. Clean-up waits for processes to leave; an interrupt
-      // (the runner closing) must not cut it short.
+      // A stop on a signal leaves the remains to the next start's Housekeeping (the CPU is the
+      // stop's). An interrupt (the runner closing) must not cut the clean-up short.
       if (!host.runsc().refusesStarts()) {
         boolean interrupted = Thread.interrupted();
         removeAll(true);
@@ -260,11 +238,7 @@ final class Sandbox implements StartedSandbox {
     return process;
   }
 
-  /**
-   * Gives a waiting sandbox its program: writes it where a cold run has it, arms the supervisor's
-   * backstop (the time limit counts from now), lets the launcher go, and waits for its answer that
-   * it has the program. Throws {@link HandOverFailed} when the sandbox died meanwhile.
-   */
+  /** Writes the program where a cold run has it, arms the backstop, and lets the launcher go. */
   private Process handOver(Program program) {
     Process sandbox = process;
     try {
@@ -344,45 +318,35 @@ final class Sandbox implements StartedSandbox {
     }
   }
 
-  /** Makes the run's cgroup with its limits ({@link SandboxHost#runCgroup}); false without. */
+  /** Makes the run's cgroup with its limits; false without host cgroups. */
   private boolean makeCgroup() throws IOException {
     cgroup = host.runCgroup(id, language, settings).orElse(null);
     return cgroup != null;
   }
 
-  /** Kills the running sandbox now; {@link #run} then returns and cleans up. Any thread. */
+  /** Kills the running sandbox now; {@link #run} then returns and cleans up. */
   void cancel() {
     cancelled = true;
     stop();
   }
 
   /**
-   * Stops a running sandbox at once. With a cgroup: SIGKILL to every process in it (timeout, runsc,
-   * gofer, Sentry, stubs) — immediate, and nothing escapes. Without: SIGKILL to timeout and every
-   * process below it; runsc's delete makes sure. The container's state files are removed afterwards
-   * by the clean-up.
+   * Stops a running sandbox at once: SIGKILL to its cgroup and its process tree (the walk stays
+   * with a cgroup too: without it a fork bomb's stub processes stalled the runs beside it,
+   * LocalSandboxContainmentTest); without a cgroup runsc's delete makes sure.
    */
   private void stop() {
     Process p = process;
-    if (p != null && p.isAlive()) {
-      // The walk stays with a cgroup too: a program that forks fast keeps gVisor making stub
-      // processes, and without it a fork bomb's run left enough behind to stall the runs beside
-      // it (LocalSandboxContainmentTest).
-      killProcesses(true);
-      if (cgroup == null) {
-        host.runsc().deleteForce(id);
-      }
-    } else if (cgroup != null) {
-      cgroup.killAll();
+    boolean alive = p != null && p.isAlive();
+    killProcesses(true);
+    if (alive && cgroup == null) {
+      host.runsc().deleteForce(id);
     }
   }
 
   /**
-   * Kills every process of a waiting sandbox. With cgroups, the cgroup holds them all (each joined
-   * it as it started, and runsc starts nothing more while it waits), so that is all it takes: no
-   * walk of every process on the machine for this one's descendants, which a stop with two
-   * sandboxes waiting paid 5-10 ms for here. Without, the walk finds them, before their parent
-   * dies.
+   * Kills a waiting sandbox: its cgroup holds every process (runsc starts nothing while it waits),
+   * so no walk of the machine's processes (5-10 ms a sandbox here); without one, the walk.
    */
   @Override
   public void kill() {
@@ -390,11 +354,7 @@ final class Sandbox implements StartedSandbox {
     killProcesses(false);
   }
 
-  /**
-   * SIGKILL to every process in the cgroup, to the process that runs runsc, and (with {@code walk},
-   * or without a cgroup) to every one below it, found before their parent dies. Loops, not lambdas:
-   * a stop runs this cold.
-   */
+  /** SIGKILL to the cgroup, the runsc process and (with {@code walk} or no cgroup) its tree. */
   private void killProcesses(boolean walk) {
     RunCgroup limits = cgroup;
     Process p = process;
@@ -404,8 +364,7 @@ final class Sandbox implements StartedSandbox {
     if (p == null) {
       return;
     }
-    // The walk reads every process of the machine (5-10 ms here): not for a process already gone,
-    // whose children are no longer its descendants anyway.
+    // Loops, not lambdas: a stop runs this cold. No walk for a process gone: no descendants left.
     List<ProcessHandle> tree =
         (walk || limits == null) && p.isAlive() ? p.descendants().toList() : List.of();
     p.destroyForcibly();
@@ -420,11 +379,7 @@ final class Sandbox implements StartedSandbox {
     removeAll(false);
   }
 
-  /**
-   * Kills what is left of the sandbox's processes and removes its container state ({@link
-   * Runsc#removeState}: of a sandbox that never {@code ran} a program, directly), its cgroup and
-   * its bundle; each step on its own.
-   */
+  /** Kills what is left, then removes the container state, the cgroup and the bundle. */
   private void removeAll(boolean ran) {
     killProcesses(true);
     host.runsc().removeState(id, !ran);

@@ -8,9 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 
 /**
- * What a sandbox's exit status means once it exited by itself: the program's own, a kill by one of
- * the run cgroup's limits (the kernel's counters say), or a sandbox that never started (runsc's log
- * says), which is no result but a {@link RunFailure}.
+ * What a sandbox's exit status means: the program's own, a kill by a cgroup limit (the kernel's
+ * counters say), or a sandbox that never started (runsc's log says), a {@link RunFailure}.
  */
 final class SandboxExit {
 
@@ -20,8 +19,6 @@ final class SandboxExit {
   private SandboxExit() {}
 
   /**
-   * The result of a sandbox that exited with {@code exitCode}; throws when it never started.
-   *
    * @param cgroup the run's, or null without host cgroups
    */
   static RunResult result(
@@ -48,10 +45,8 @@ final class SandboxExit {
   }
 
   /**
-   * runsc exits 128 with an error in its log when it could not run the container at all; the shell
-   * exits {@link RunCgroup#JOIN_FAILED} without a log when it could not join the cgroups. Anything
-   * else is the program's own exit status (a program that itself exits 128 leaves no error in
-   * runsc's log).
+   * runsc exits 128 with an error in its log when it could not run the container; the shell exits
+   * {@link RunCgroup#JOIN_FAILED} without a log when it could not join the cgroups.
    */
   private static void failIfNotStarted(
       int exitCode, String stderr, RunCgroup cgroup, Bundle bundle) {
@@ -73,10 +68,8 @@ final class SandboxExit {
     }
   }
 
-  /** A run's two streams as a sandbox's output. */
   record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {}
 
-  /** runsc itself could not be started: nothing ran. */
   static RunFailure runscNotStarted(Runsc runsc, IOException e) {
     return failure(
         RunFailure.Reason.SANDBOX_UNAVAILABLE,
@@ -84,7 +77,6 @@ final class SandboxExit {
         "Reinstall gVisor (apt-get install runsc)");
   }
 
-  /** A sandbox whose bundle or cgroup could not be made: nothing ran. */
   static RunFailure notPrepared(IOException e) {
     return failure(
         RunFailure.Reason.SANDBOX_FAILED,
@@ -96,10 +88,7 @@ final class SandboxExit {
         "Try again");
   }
 
-  /**
-   * A failure of this backend: what happened, then what to do, whose last resort is always the
-   * same.
-   */
+  /** A failure of this backend: what happened, what to do, and the last resort. */
   static RunFailure failure(RunFailure.Reason reason, String happened, String firstStep) {
     return new RunFailure(reason, happened + ". " + firstStep + ", or use the cinch backend.");
   }

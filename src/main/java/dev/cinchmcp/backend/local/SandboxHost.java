@@ -7,13 +7,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What this machine gives every run, found once at start: runsc, the private state directory, the
- * host cgroups (when this user may make them), the interpreters, and {@code timeout}, which stops a
- * sandbox at its wall clock even when the server itself is gone.
+ * What this machine gives every run, found once at start.
  *
+ * @param timeout coreutils' {@code timeout}: stops a sandbox at its wall clock even when the server
+ *     is gone
  * @param cgroupOverheadBytes what gVisor and the interpreter use before the program's first line,
- *     per language, measured by the self-test; a run's cgroup allows this on top of the program's
- *     own memory, so the program gets its full allowance and no more
+ *     measured by the self-test; a run's cgroup allows this on top of the program's memory
  */
 record SandboxHost(
     Runsc runsc,
@@ -24,20 +23,14 @@ record SandboxHost(
     Map<Language, Long> cgroupOverheadBytes,
     MatplotlibFontCache fontCache) {
 
-  /**
-   * Before the self-test has measured it (the self-test itself runs with this): ample for gVisor
-   * and either interpreter, measured at ~25 MB here for both.
-   */
+  /** Before the self-test measured it: ample (~25 MB measured here for both languages). */
   static final long DEFAULT_OVERHEAD_BYTES = 128L << 20;
 
   long overhead(Language language) {
     return cgroupOverheadBytes.getOrDefault(language, DEFAULT_OVERHEAD_BYTES);
   }
 
-  /**
-   * Makes the cgroup of run {@code id} with its limits: the program's memory, and on top what
-   * gVisor and the interpreter use before its first line. Empty without host cgroups.
-   */
+  /** The cgroup of run {@code id} with its limits; empty without host cgroups. */
   Optional<RunCgroup> runCgroup(String id, Language language, LocalSandboxSettings settings)
       throws IOException {
     if (cgroups.isEmpty()) {

@@ -15,16 +15,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The interpreters a sandbox can run. The sandbox sees only {@link #VISIBLE_DIRS} of the host, so
- * an interpreter counts only when it, and the file it links to, live there: a pyenv shim under
- * /root or a node under /opt would be invisible inside.
+ * The interpreters a sandbox can run: only those that, links resolved, live in {@link
+ * #VISIBLE_DIRS} (a pyenv shim under /root or a node under /opt is invisible inside).
  */
 final class SandboxRuntimes {
 
-  /**
-   * The host directories bound read-only into every sandbox: what the interpreters need, nothing
-   * else.
-   */
+  /** The host directories bound read-only into every sandbox. */
   static final List<String> VISIBLE_DIRS = List.of("/usr", "/lib", "/lib64", "/bin");
 
   private static final Map<Language, List<String>> CANDIDATES =
@@ -38,7 +34,6 @@ final class SandboxRuntimes {
     this.interpreters = interpreters;
   }
 
-  /** Looks on the host for each language's interpreter. */
   static SandboxRuntimes find() {
     Map<Language, String> found = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
@@ -69,13 +64,11 @@ final class SandboxRuntimes {
   }
 
   /**
-   * The argv that runs {@code codePath} (a path inside the sandbox) in the language's interpreter.
+   * The argv that runs {@code codePath} (inside the sandbox).
    *
-   * @param nodePreloads scripts Node loads before the program, in order (the memory watchdog, the
-   *     warm launcher)
-   * @param addressSpaceLimited whether Python runs under RLIMIT_AS (no host cgroup)
+   * @param nodePreloads scripts Node loads first, in order (the memory watchdog, the warm launcher)
    * @param warm whether the interpreter waits for its program first ({@link WarmLauncher})
-   * @param preload what a waiting Python imports before it waits (a data sandbox's modules)
+   * @param preload what a waiting Python imports before it waits
    */
   List<String> command(
       Language language,
@@ -93,9 +86,8 @@ final class SandboxRuntimes {
     return switch (language) {
       // -I: isolated mode; ignores PYTHON* variables and the user site directory.
       case PYTHON -> List.of(interpreter, "-I", "-c", bootstrap, codePath);
-      // Its heap limit makes a heap bomb end with V8's clear "heap out of memory" error; the
-      // cgroup (or the watchdog) holds everything else (buffers, native memory). The heap gets
-      // most, not all, of the allowance.
+      // A heap bomb then ends with V8's clear "heap out of memory"; the cgroup (or the watchdog)
+      // holds the rest (buffers, native memory).
       case JAVASCRIPT -> {
         List<String> argv = new ArrayList<>();
         argv.add(interpreter);
@@ -111,13 +103,10 @@ final class SandboxRuntimes {
   }
 
   /**
-   * What identifies the interpreter a sandbox starts now and the packages it finds: its real path,
-   * size and change time, and the change time of each folder packages are installed in. A waiting
-   * sandbox whose fingerprint changed since its start is not handed out (a cold run would run the
-   * new interpreter, or find the new package): sandboxes see the host's folders with exclusive file
-   * access ({@link Bundle#runscRun}), so one started before an install would not see it. pip, npm
-   * and apt change such a folder when they add or upgrade a package (its dist-info or package.json
-   * folder is named with its version).
+   * The interpreter's real path, size and change time, and the change time of each package folder
+   * (pip, npm and apt change one when they add or upgrade a package): a waiting sandbox whose
+   * fingerprint changed is not handed out, as it would not see the change ({@link
+   * Bundle#runscRun}).
    */
   Optional<String> fingerprint(Language language) {
     String interpreter = interpreters.get(language);
@@ -141,7 +130,6 @@ final class SandboxRuntimes {
     }
   }
 
-  /** Size and change time; "-" for a path that is not there. */
   private static String changed(Path path) {
     try {
       BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
@@ -151,7 +139,7 @@ final class SandboxRuntimes {
     }
   }
 
-  /** The interpreter's own version, asked of the host binary the sandbox runs (~20 ms). */
+  /** The interpreter's version, asked of the host binary the sandbox runs (~20 ms). */
   Optional<String> hostVersion(Language language) {
     String interpreter = interpreters.get(language);
     if (interpreter == null) {

@@ -17,19 +17,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The private directory a server keeps its sandboxes' state in: runsc's {@code --root} and one
- * bundle (spec and program) per run. Only the server's own user can reach it; otherwise another
- * user of the machine could read a program, or swap a spec between its writing and {@code runsc
- * run} (for example to bind {@code /} read-write as uid 0: root on the host).
+ * The private directory of a server's sandbox state (runsc's {@code --root}, one bundle per run).
+ * Only its user may reach it: another user could read a program, or swap a spec before {@code runsc
+ * run} (to bind {@code /} read-write as uid 0: root on the host).
  *
- * <p>Where: {@code $XDG_RUNTIME_DIR/cinchmcp-local} when the session has a runtime directory (made
- * by systemd for this user alone, so nobody else can create anything in it), else {@code
- * <java.io.tmpdir>/cinchmcp-local-<uid>}. A shared {@code /tmp} is safe only because nothing there
- * is trusted as found: before use, every directory is checked without following links (a real
- * directory, owned by this user, no access for group or others). One that fails is refused, with a
- * warning that names it and why, and the server takes a fresh directory of its own instead ({@code
- * mkdtemp}: an unpredictable name made with mode 700, so nobody can be there first). A stable path
- * is preferred because it lets the next start clean what a killed server left.
+ * <p>{@code $XDG_RUNTIME_DIR/cinchmcp-local} when there is one, else {@code
+ * <java.io.tmpdir>/cinchmcp-local-<uid>}. A shared {@code /tmp} is safe because nothing found there
+ * is trusted: every directory is checked without following links (real, ours, mode 700); one that
+ * fails is refused with a warning, and a fresh {@code mkdtemp} directory is taken instead. A stable
+ * path lets the next start clean what a killed server left.
  */
 final class StateDirectory {
 
@@ -47,7 +43,6 @@ final class StateDirectory {
           PosixFilePermission.OTHERS_WRITE,
           PosixFilePermission.OTHERS_EXECUTE);
 
-  /** The checked directory, its runsc state directory and its bundle directory. */
   record Prepared(Path root, boolean fresh) {
     Path runsc() {
       return root.resolve("runsc");
@@ -60,7 +55,6 @@ final class StateDirectory {
 
   private StateDirectory() {}
 
-  /** The directory this user's servers share by default (see the class comment). */
   static Path defaultPath(Map<String, String> environment, Path tmpDir) {
     String runtime = environment.getOrDefault("XDG_RUNTIME_DIR", "");
     if (!runtime.isEmpty() && Path.of(runtime).isAbsolute()) {
@@ -73,8 +67,8 @@ final class StateDirectory {
   }
 
   /**
-   * Makes or checks {@code wanted} and its two sub-directories; when one cannot be trusted, warns
-   * and returns a fresh private directory beside it instead.
+   * Makes or checks {@code wanted}; when it cannot be trusted, warns and returns a fresh one beside
+   * it.
    */
   static Prepared prepare(Path wanted) throws IOException {
     Optional<String> problem = makeAndCheck(wanted);
@@ -114,9 +108,8 @@ final class StateDirectory {
   }
 
   /**
-   * Why {@code dir} cannot be trusted, if it cannot: looked at without following a link, it must be
-   * a directory owned by this process's user that no one else may write to ({@code privateOnly}:
-   * nor read or enter).
+   * Why {@code dir}, not followed if a link, cannot be trusted: it must be a directory of this user
+   * that no one else may write to ({@code privateOnly}: nor read or enter).
    */
   static Optional<String> problem(Path dir, boolean privateOnly) {
     PosixFileAttributes attributes;
@@ -153,7 +146,6 @@ final class StateDirectory {
     return Optional.empty();
   }
 
-  /** This process's effective uid: the owner of its own /proc entry. */
   static int ownUid() {
     try {
       return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");

@@ -14,41 +14,31 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * What runs first in a sandbox started ahead of time: the interpreter comes up, writes {@link
- * #READY} on stdout, and blocks reading stdin. At hand-over the server writes the program where a
- * cold run has it ({@code /code/main.py}, {@code /code/main.js}), writes {@link #GO} and closes
- * stdin; the launcher answers with {@link #READY} once more (so that the server tells a sandbox
- * that died just before from a program that was killed) and starts the program exactly as a cold
- * run does. End-of-file without {@link #GO} means the server is gone: the launcher exits at once,
- * and the sandbox with it (~60 ms measured), whatever killed the server.
+ * What runs first in a sandbox started ahead: the interpreter writes {@link #READY} and blocks on
+ * stdin. At hand-over the server writes the program where a cold run has it, writes {@link #GO} and
+ * closes stdin; the launcher answers {@link #READY} again (telling a sandbox that died just before
+ * from a killed program) and starts the program as a cold run does. End-of-file without {@link #GO}
+ * means the server is gone: the sandbox exits at once (~60 ms measured).
  *
- * <p>The program must not see that it waited (checked by LocalSandboxWarmSemanticsTest): stdin is
- * then at end-of-file as in a cold run; the launcher leaves no names behind; Python's own start
- * (the {@code -c} bootstrap, its {@code sys.argv}, tracebacks without the bootstrap's frame) is the
- * cold one, and no module is imported that a cold start does not import; Node loads the program as
- * its main module by its own start-up path ({@code --require} of the launcher blocks before it), so
- * stack traces, {@code process.argv} and {@code require.main} are a cold run's, the launcher takes
- * itself out of {@code process.execArgv} and {@code require.cache}, and {@code process.uptime()}
- * leaves out the wait. What cannot be hidden: the sandbox's own clock ({@code /proc/uptime}, {@code
- * CLOCK_MONOTONIC}) counts from the sandbox's boot, so it includes the wait.
+ * <p>The program must not see that it waited (LocalSandboxWarmSemanticsTest): stdin at end-of-file,
+ * no names left behind, Python's cold start and modules, Node's main module loaded by its own path
+ * (stack traces, argv, {@code require.main}, {@code execArgv}, {@code process.uptime()} as cold).
+ * Only the sandbox's own clock ({@code /proc/uptime}, {@code CLOCK_MONOTONIC}) includes the wait.
  */
 final class WarmLauncher {
 
-  /** The byte the launcher writes on stdout once it waits (ASCII ACK); never a program's. */
+  /** The byte the launcher writes once it waits (ASCII ACK); never a program's. */
   static final int READY = 0x06;
 
-  /** What the server writes on stdin at hand-over, before closing it. */
   static final String GO = "go";
 
-  /** The Node launcher's file in /code: deleted on the host once it is loaded (ready). */
+  /** The Node launcher's file in /code, deleted on the host once loaded. */
   static final String NODE_FILE = "cinchmcp-warm.js";
 
   /**
-   * {@code sh -c SUPERVISOR cinchmcp-warm LIMIT runsc ...}, around a sandbox started ahead: runs
-   * runsc with the shell's stdin (fd 3: an asynchronous command would get /dev/null), keeps none of
-   * it itself, and exits with runsc's status. The first SIGTERM starts the backstop: a background
-   * sleep of LIMIT, then SIGKILL to runsc; it is stopped when runsc ends first. ({@code timeout}
-   * around a waiting sandbox would count the wait.)
+   * {@code sh -c SUPERVISOR cinchmcp-warm LIMIT runsc ...}: runs runsc with the shell's stdin (fd
+   * 3: an asynchronous command would get /dev/null) and exits with its status. The first SIGTERM
+   * arms the backstop (sleep LIMIT, then SIGKILL to runsc). {@code timeout} would count the wait.
    */
   static final String SUPERVISOR =
       String.join(
@@ -67,14 +57,14 @@ final class WarmLauncher {
           "[ -z \"$armed\" ] || kill $armed 2>/dev/null",
           "exit $status");
 
-  /** How long a start ahead may take before it is given up (a cold start takes ~0.2-0.5 s). */
+  /** A cold start takes ~0.2-0.5 s. */
   private static final long READY_TIMEOUT_SECONDS = 20;
 
   private WarmLauncher() {}
 
   /**
-   * Waits for the launcher's {@link #READY} on the sandbox's stdout (read on one of {@code
-   * threads}); throws, saying {@code otherwise}, when another byte or none comes.
+   * Waits for {@link #READY} on the sandbox's stdout; throws, saying {@code otherwise}, when
+   * another byte or none comes.
    */
   static void awaitReady(Process sandbox, ExecutorService threads, String otherwise)
       throws IOException, InterruptedException {
@@ -96,7 +86,6 @@ final class WarmLauncher {
     }
   }
 
-  /** Lets the launcher go: {@link #GO} on its stdin, which is then closed. */
   static void go(Process sandbox) throws IOException {
     try (OutputStream stdin = sandbox.getOutputStream()) {
       stdin.write(GO.getBytes(StandardCharsets.US_ASCII));
@@ -104,9 +93,8 @@ final class WarmLauncher {
   }
 
   /**
-   * The {@code -c} source of a waiting Python: import {@code preload} (a data sandbox's heavy
-   * modules; none for a plain one), wait, then the cold run's bootstrap. A module that fails to
-   * import is left out: the program's own import then fails as it would in a cold run.
+   * A waiting Python's {@code -c} source: imports {@code preload} (a module that fails is left out:
+   * the program's own import then fails as cold), waits, then the cold bootstrap.
    */
   static String python(boolean oneArena, List<String> preload) {
     return PythonBootstrap.withWait(
@@ -130,10 +118,7 @@ final class WarmLauncher {
         oneArena);
   }
 
-  /**
-   * Imports the modules, with matplotlib's font list in place first (as the bootstrap would give it
-   * to the program's own import): one name per line, checked by the caller to be a dotted name.
-   */
+  /** With matplotlib's font list in place first; names checked by the caller to be dotted names. */
   private static String preloading(List<String> modules) {
     StringBuilder code = new StringBuilder("import sys\n");
     if (modules.stream().anyMatch(module -> module.startsWith("matplotlib"))) {
@@ -174,11 +159,8 @@ final class WarmLauncher {
         "  }",
         "  if (got !== '" + GO + "') process.reallyExit(0);",
         "  fs.writeSync(1, '\\x06');",
-        "  const waited = process.uptime() - waitFrom;",
-        "  const realUptime = process.uptime;",
-        "  process.uptime = function uptime() {",
-        "    return realUptime.call(process) - waited;",
-        "  };",
+        "  const waited = process.uptime() - waitFrom, realUptime = process.uptime;",
+        "  process.uptime = function uptime() { return realUptime.call(process) - waited; };",
         // The input launcher starts the program with process.execArgv: it must not wait again.
         "  const at = process.execArgv.indexOf('/code/" + NODE_FILE + "');",
         "  if (at > 0) process.execArgv.splice(at - 1, 2);",

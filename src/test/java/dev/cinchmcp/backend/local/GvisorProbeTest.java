@@ -9,10 +9,8 @@ import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
-import dev.cinchmcp.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -54,10 +52,9 @@ class GvisorProbeTest {
         assertTrue(failure.getMessage().contains("Nothing was run"), failure.getMessage());
         assertFalse(failure.getMessage().contains("\tat "), "no stack trace in the message");
       }
-      Await.timePasses(
-          Duration.ofMillis(200), "a program started anyway would have written by now");
-      assertFalse(Files.exists(marker), "the program ran outside the sandbox");
     }
+    // Closed: the runner has nothing left running that could still write it.
+    assertFalse(Files.exists(marker), "the program ran outside the sandbox");
   }
 
   @Test

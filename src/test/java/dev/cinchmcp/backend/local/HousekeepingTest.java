@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.Dependency;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +74,7 @@ class HousekeepingTest {
             ? CgroupDetection.detect().limits().get().create(leftover, 64L << 20, 100, 0.5)
             : null;
 
-    try (LocalSandboxRunner runner = Sandboxes.runner(state)) {
+    try (LocalSandboxRunner runner = LocalRunners.runner(state)) {
       assertEquals(state, runner.stateDir());
       assertEquals(List.of(), runsc.list());
       assertFalse(Files.exists(bundle.getParent()), "bundle left");
@@ -82,7 +83,7 @@ class HousekeepingTest {
       }
       assertTrue(Files.isDirectory(liveBundle), "a live server's bundle was removed");
       Files.delete(liveBundle);
-      Sandboxes.assertNothingLeft(runner);
+      LocalRunners.assertNothingLeft(runner);
     } finally {
       live.destroyForcibly();
       crashed.destroyForcibly();

@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.describe;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,15 +45,15 @@ class LocalDataSandboxTest {
 
   /** A runner with a pool of one whose data sandbox for numpy waits. */
   private LocalSandboxRunner withNumpyWaiting() {
-    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 1);
-    RunResult first = await(Sandboxes.python(runner, AHEAD));
+    LocalSandboxRunner runner = LocalRunners.warmRunner(state, 1);
+    RunResult first = await(LocalRunners.python(runner, AHEAD));
     assertEquals("False\n", first.stdout().text(), describe(first));
     awaitDataSandbox(runner);
     return runner;
   }
 
   private static void awaitDataSandbox(LocalSandboxRunner runner) {
-    Sandboxes.awaitCondition(() -> runner.dataWaiting() == 1, "a data sandbox to wait");
+    LocalRunners.awaitCondition(() -> runner.dataWaiting() == 1, "a data sandbox to wait");
   }
 
   @Test
@@ -63,18 +64,18 @@ class LocalDataSandboxTest {
           AHEAD
               + "import os\nprint(hasattr(numpy, 'x'), os.path.exists('/tmp/mark'))\n"
               + "numpy.x = 1\nopen('/tmp/mark', 'w').write('left')\n";
-      RunResult warm = await(Sandboxes.python(runner, program));
+      RunResult warm = await(LocalRunners.python(runner, program));
       assertEquals("True\nFalse False\n", warm.stdout().text(), describe(warm));
       awaitDataSandbox(runner);
-      RunResult next = await(Sandboxes.python(runner, program));
+      RunResult next = await(LocalRunners.python(runner, program));
       assertEquals("True\nFalse False\n", next.stdout().text(), describe(next));
       RunResult plain =
-          await(Sandboxes.python(runner, "import sys\nprint('numpy' in sys.modules)"));
+          await(LocalRunners.python(runner, "import sys\nprint('numpy' in sys.modules)"));
       assertEquals("False\n", plain.stdout().text(), "no heavy import: a plain sandbox");
     } finally {
       runner.close();
     }
-    Sandboxes.assertNothingLeft(runner);
+    LocalRunners.assertNothingLeft(runner);
   }
 
   @Test
@@ -83,7 +84,7 @@ class LocalDataSandboxTest {
     try {
       RunResult big =
           await(
-              Sandboxes.python(
+              LocalRunners.python(
                   runner,
                   AHEAD
                       + "blocks = [numpy.ones(5_000_000) for _ in range(8)]\n" // 8 x 40 MB
@@ -112,7 +113,7 @@ class LocalDataSandboxTest {
       }
       assertEquals(1, waiting.size(), "the data sandbox's cgroup alone has no cap: " + waiting);
       CompletableFuture<RunResult> run =
-          Sandboxes.python(runner, AHEAD + "import time\ntime.sleep(3)\nprint('slept')\n");
+          LocalRunners.python(runner, AHEAD + "import time\ntime.sleep(3)\nprint('slept')\n");
       Await.until(
           () -> Files.readString(waiting.get(0)).strip().equals("50000"),
           Duration.ofSeconds(10),
@@ -129,7 +130,7 @@ class LocalDataSandboxTest {
     Path parent = cpuParent();
     assertFalse(parent == null, "no cpu cgroup parent");
     String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
-    return Sandboxes.entries(parent).stream()
+    return LocalRunners.entries(parent).stream()
         .filter(name -> name.startsWith(prefix))
         .map(name -> parent.resolve(name).resolve("cpu.cfs_quota_us"))
         .toList();

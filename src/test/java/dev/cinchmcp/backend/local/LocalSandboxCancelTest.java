@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.python;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,7 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.Dependency;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +36,7 @@ class LocalSandboxCancelTest {
   @Test
   void cancellingKillsTheSandboxPromptly() throws Exception {
     try (LocalSandboxRunner runner = oneAtATime(state)) {
-      Runsc runsc = Sandboxes.runsc(runner);
+      Runsc runsc = runscOf(runner);
       CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
       CompletableFuture<RunResult> queued =
           python(runner, "open('/tmp/x', 'w')\nimport time\ntime.sleep(60)");
@@ -44,21 +48,21 @@ class LocalSandboxCancelTest {
       // The program sleeps 60 s: its sandbox going well before that was the cancel's kill, not
       // the program's end.
       Await.until(
-          () -> runsc.list().isEmpty() && Sandboxes.ownCgroups().isEmpty(),
+          () -> runsc.list().isEmpty() && LocalRunners.ownCgroups().isEmpty(),
           Duration.ofSeconds(30),
           "the cancelled run's sandbox and cgroup to go");
       assertTrue(running.isCancelled() && queued.isCancelled());
       // The queued run never started; the slot is free again for the next one.
       RunResult next = await(python(runner, "print('next')"));
       assertEquals("next\n", next.stdout().text());
-      Sandboxes.awaitNothingLeft(runner);
+      LocalRunners.awaitNothingLeft(runner);
     }
   }
 
   @Test
   void closingTheRunnerKillsItsSandboxesAndFailsTheirFutures() throws Exception {
     LocalSandboxRunner runner = oneAtATime(state.resolve("close"));
-    Runsc runsc = Sandboxes.runsc(runner);
+    Runsc runsc = runscOf(runner);
     CompletableFuture<RunResult> running = python(runner, "import time\ntime.sleep(60)");
     CompletableFuture<RunResult> queued = python(runner, "print(1)");
     waitForContainers(runsc, 1);
@@ -69,16 +73,23 @@ class LocalSandboxCancelTest {
       assertEquals(RunFailure.Kind.SANDBOX_UNAVAILABLE, ((RunFailure) e.getCause()).kind());
     }
     Await.until(
-        () -> runsc.list().isEmpty() && Sandboxes.ownCgroups().isEmpty(),
+        () -> runsc.list().isEmpty() && LocalRunners.ownCgroups().isEmpty(),
         Duration.ofSeconds(30),
         "the sandbox and its cgroup to go after close");
     // close() returns only once the sandboxes are cleaned up.
-    Sandboxes.assertNothingLeft(runner);
+    LocalRunners.assertNothingLeft(runner);
+  }
+
+  private static Runsc runscOf(LocalSandboxRunner runner) {
+    return new Runsc(
+        Dependency.runsc(),
+        runner.stateDir().resolve("runsc"),
+        runner.settings().runscEnvironment());
   }
 
   /** A runner of cold sandboxes, one at a time: a second run waits for the first. */
   private static LocalSandboxRunner oneAtATime(Path stateDir) {
-    return Sandboxes.usable(
+    return LocalRunners.usable(
         LocalSandboxRunner.start(
             LocalSandboxSettings.defaults()
                 .withStateDir(stateDir)
@@ -86,10 +97,30 @@ class LocalSandboxCancelTest {
                 .withPoolSize(0)));
   }
 
-  private static List<String> waitForContainers(Runsc runsc, int count)
-      throws InterruptedException {
-    Await.until(() -> runsc.list().size() >= count, Duration.ofSeconds(10), count + " sandbox(es)");
-    Await.timePasses(Duration.ofMillis(300), "one sandbox too many would be listed by now");
+  /**
+   * Waits until {@code count} sandboxes run: the runs were sent at once, so by then one too many
+   * would have been made (and listed) too.
+   */
+  private static List<String> waitForContainers(Runsc runsc, int count) {
+    Await.until(
+        () ->
+            runsc.list().size() >= count
+                && runsc.list().stream().allMatch(id -> running(runsc, id)),
+        Duration.ofSeconds(10),
+        count + " sandbox(es) running");
     return runsc.list();
+  }
+
+  private static boolean running(Runsc runsc, String id) {
+    try {
+      Process state = runsc.processBuilder(runsc.command("state", id)).start();
+      String out = new String(state.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      return state.waitFor() == 0 && out.matches("(?s).*\"status\":\\s*\"running\".*");
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 }

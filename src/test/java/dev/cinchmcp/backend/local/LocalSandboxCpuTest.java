@@ -1,8 +1,8 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.describe;
-import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.describe;
+import static dev.cinchmcp.testkit.LocalRunners.python;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,30 +36,8 @@ class LocalSandboxCpuTest {
 
   @Test
   void aBusyProgramIsHeldToHalfACpu() throws Exception {
-    try (LocalSandboxRunner runner = Sandboxes.runner(state)) {
-      assumeTrue(
-          runner.limits().hostCgroupsHold(),
-          "no host cgroups for this user; the runner says the CPU is not limited");
-      assertTrue(runner.limits().summary().contains("half a CPU"), runner.limits().summary());
-      CompletableFuture<RunResult> busy =
-          python(
-              runner,
-              "import time\nend = time.monotonic() + 3\nwhile time.monotonic() < end:\n    pass\n"
-                  + "print('done')");
-      Path cgroup = awaitRunCgroup();
-      assertEquals("50000", Files.readString(cgroup.resolve("cpu.cfs_quota_us")).strip());
-      assertEquals("100000", Files.readString(cgroup.resolve("cpu.cfs_period_us")).strip());
-      long[] throttled = {0};
-      Await.until(
-          () ->
-              busy.isDone()
-                  || (throttled[0] = RunCgroup.counter(cgroup.resolve("cpu.stat"), "nr_throttled"))
-                      > 0,
-          Duration.ofSeconds(30),
-          "the busy program to be throttled, or to end");
-      assertTrue(throttled[0] > 0, "the kernel never throttled a busy program at half a CPU");
-      RunResult result = await(busy);
-      assertEquals("done\n", result.stdout().text(), describe(result));
+    try (LocalSandboxRunner runner = LocalRunners.runner(state)) {
+      assertHeldTo(runner, 3, "50000", "half a CPU");
     }
   }
 
@@ -69,37 +48,44 @@ class LocalSandboxCpuTest {
   @Test
   void aBusyProgramIsHeldToTheShareTheUserSet() throws Exception {
     try (LocalSandboxRunner runner =
-        Sandboxes.usable(
+        LocalRunners.usable(
             LocalSandboxRunner.start(
                 LocalSandboxSettings.defaults()
                     .withStateDir(state)
                     .withPoolSize(0)
                     .withLimits(new SandboxLimits(10, 256, 0.25))))) {
-      assumeTrue(
-          runner.limits().hostCgroupsHold(),
-          "no host cgroups for this user; the runner says the CPU is not limited");
-      assertTrue(runner.limits().summary().contains("0.25 CPUs"), runner.limits().summary());
       assertTrue(runner.limits().describe().endsWith("0.25 CPUs"), runner.limits().describe());
-      CompletableFuture<RunResult> busy =
-          python(
-              runner,
-              "import time\nend = time.monotonic() + 2\nwhile time.monotonic() < end:\n    pass\n"
-                  + "print('done')");
-      Path cgroup = awaitRunCgroup();
-      assertEquals("25000", Files.readString(cgroup.resolve("cpu.cfs_quota_us")).strip());
-      assertEquals("100000", Files.readString(cgroup.resolve("cpu.cfs_period_us")).strip());
-      long[] throttled = {0};
-      Await.until(
-          () ->
-              busy.isDone()
-                  || (throttled[0] = RunCgroup.counter(cgroup.resolve("cpu.stat"), "nr_throttled"))
-                      > 0,
-          Duration.ofSeconds(30),
-          "the busy program to be throttled, or to end");
-      assertTrue(throttled[0] > 0, "the kernel never throttled a busy program at 0.25 CPUs");
-      RunResult result = await(busy);
-      assertEquals("done\n", result.stdout().text(), describe(result));
+      assertHeldTo(runner, 2, "25000", "0.25 CPUs");
     }
+  }
+
+  /** A program busy for {@code seconds} runs with {@code quota} per 100 ms and is throttled. */
+  private static void assertHeldTo(
+      LocalSandboxRunner runner, int seconds, String quota, String share) throws Exception {
+    assumeTrue(
+        runner.limits().hostCgroupsHold(),
+        "no host cgroups for this user; the runner says the CPU is not limited");
+    assertTrue(runner.limits().summary().contains(share), runner.limits().summary());
+    CompletableFuture<RunResult> busy =
+        python(
+            runner,
+            "import time\nend = time.monotonic() + "
+                + seconds
+                + "\nwhile time.monotonic() < end:\n    pass\nprint('done')");
+    Path cgroup = awaitRunCgroup();
+    assertEquals(quota, Files.readString(cgroup.resolve("cpu.cfs_quota_us")).strip());
+    assertEquals("100000", Files.readString(cgroup.resolve("cpu.cfs_period_us")).strip());
+    long[] throttled = {0};
+    Await.until(
+        () ->
+            busy.isDone()
+                || (throttled[0] = RunCgroup.counter(cgroup.resolve("cpu.stat"), "nr_throttled"))
+                    > 0,
+        Duration.ofSeconds(30),
+        "the busy program to be throttled, or to end");
+    assertTrue(throttled[0] > 0, "the kernel never throttled a busy program at " + share);
+    RunResult result = await(busy);
+    assertEquals("done\n", result.stdout().text(), describe(result));
   }
 
   /**
@@ -108,7 +94,7 @@ class LocalSandboxCpuTest {
    */
   @Test
   void allSandboxesTogetherLeaveAReserveOnSmallMachines() throws Exception {
-    try (LocalSandboxRunner runner = Sandboxes.runner(state)) {
+    try (LocalSandboxRunner runner = LocalRunners.runner(state)) {
       assumeTrue(runner.limits().hostCgroupsHold(), "no host cgroups for this user");
       Path parent = ownCpuCgroup().resolve(HostCgroups.PARENT);
       String quota = Files.readString(parent.resolve("cpu.cfs_quota_us")).strip();

@@ -1,13 +1,14 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.describe;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Dependency;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,15 +43,15 @@ class LocalSandboxHostPackagesTest {
   }
 
   void ready(LocalSandboxRunner started) {
-    Sandboxes.usable(started);
+    LocalRunners.usable(started);
   }
 
   CompletableFuture<RunResult> python(String code) {
-    return Sandboxes.python(runner, code);
+    return LocalRunners.python(runner, code);
   }
 
   CompletableFuture<RunResult> javascript(String code) {
-    return Sandboxes.javascript(runner, code);
+    return LocalRunners.javascript(runner, code);
   }
 
   @BeforeAll
@@ -131,7 +132,7 @@ class LocalSandboxHostPackagesTest {
 
   @Test
   void matplotlibFindsTheFontListMadeOnTheHostWhenItIsImported() {
-    Sandboxes.awaitCondition(() -> runner.fontList().isPresent(), "matplotlib's font list");
+    LocalRunners.awaitCondition(() -> runner.fontList().isPresent(), "matplotlib's font list");
     RunResult result =
         await(
             python(

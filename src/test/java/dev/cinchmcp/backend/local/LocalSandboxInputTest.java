@@ -4,6 +4,7 @@ import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.testkit.InputScenarios;
+import dev.cinchmcp.testkit.LocalClassRunner;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LocalSandboxInputTest extends InputScenarios {
 
   @TempDir static Path state;
-  @RegisterExtension static final ClassRunner local = new ClassRunner(() -> state);
+  @RegisterExtension static final LocalClassRunner local = new LocalClassRunner(() -> state);
 
   @Override
   protected CodeRunner runner() {

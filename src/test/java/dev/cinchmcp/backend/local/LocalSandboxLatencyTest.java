@@ -1,11 +1,12 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.python;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ class LocalSandboxLatencyTest {
 
   @Test
   void measure() {
-    try (LocalSandboxRunner runner = Sandboxes.runner(state)) {
+    try (LocalSandboxRunner runner = LocalRunners.runner(state)) {
       await(python(runner, "print(2+2)")); // warm the page cache and the JIT
       long[] millis = new long[20];
       for (int i = 0; i < millis.length; i++) {
@@ -55,7 +56,7 @@ class LocalSandboxLatencyTest {
           runs.add(
               language.equals("python")
                   ? python(runner, "print(2+2)")
-                  : Sandboxes.javascript(runner, "console.log(2+2)"));
+                  : LocalRunners.javascript(runner, "console.log(2+2)"));
         }
         runs.forEach(run -> assertEquals("4\n", await(run).stdout().text()));
         log.info(

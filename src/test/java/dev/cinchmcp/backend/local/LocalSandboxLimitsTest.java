@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.describe;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,9 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.config.SandboxLimits;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,14 +41,14 @@ class LocalSandboxLimitsTest {
     // One run at a time in each, as LocalSandboxMemoryTest does: gVisor fills a large allocation
     // page by page, and several at once on two cores could reach the 2 s limit first.
     machine =
-        Sandboxes.warmRunner(
+        LocalRunners.warmRunner(
             LocalSandboxSettings.defaults()
                 .withStateDir(state.resolve("machine"))
                 .withPoolSize(1)
                 .withMaxConcurrent(1)
                 .withLimits(SET));
     inside =
-        Sandboxes.usable(
+        LocalRunners.usable(
             LocalSandboxRunner.start(
                 LocalSandboxSettings.defaults()
                     .withStateDir(state.resolve("inside"))
@@ -68,22 +70,31 @@ class LocalSandboxLimitsTest {
 
   @Test
   void aSleepOfFiveSecondsIsStoppedAtTwo() {
-    for (var runner : both().entrySet()) {
-      RunResult result =
-          await(
-              Sandboxes.python(
-                  runner.getValue(), "import time\nprint('before', flush=True)\ntime.sleep(5)"));
-      String where = runner.getKey() + " " + describe(result);
-      assertTrue(result.timedOut(), where);
-      assertEquals("before\n", result.stdout().text(), where);
-      assertTrue(result.stderr().text().contains("reached its 2 s time limit"), where);
-    }
+    pythonInBoth("import time\nprint('before', flush=True)\ntime.sleep(5)")
+        .forEach(
+            (where, result) -> {
+              assertTrue(result.timedOut(), where);
+              assertEquals("before\n", result.stdout().text(), where);
+              assertTrue(result.stderr().text().contains("reached its 2 s time limit"), where);
+            });
+  }
+
+  /** The results of {@code code} in both runners, by where it ran and how it ended. */
+  private static Map<String, RunResult> pythonInBoth(String code) {
+    Map<String, RunResult> results = new TreeMap<>();
+    both()
+        .forEach(
+            (name, runner) -> {
+              RunResult result = await(LocalRunners.python(runner, code));
+              results.put(name + " " + describe(result), result);
+            });
+    return results;
   }
 
   @Test
   void twoHundredMegabytesAreRefusedInPython() {
     assertRefused(
-        mb -> Sandboxes.python(mb.getValue(), "b = bytearray(200 * 2**20)\nprint('200 MB ok')"),
+        mb -> LocalRunners.python(mb.getValue(), "b = bytearray(200 * 2**20)\nprint('200 MB ok')"),
         "MemoryError");
   }
 
@@ -91,7 +102,7 @@ class LocalSandboxLimitsTest {
   void twoHundredMegabytesAreRefusedInNode() {
     assertRefused(
         mb ->
-            Sandboxes.javascript(
+            LocalRunners.javascript(
                 mb.getValue(),
                 "const b = Buffer.alloc(200 * 2**20, 1); "
                     + LocalSandboxMemoryTest.HOLD
@@ -101,12 +112,8 @@ class LocalSandboxLimitsTest {
 
   @Test
   void fortyMegabytesPass() {
-    for (var runner : both().entrySet()) {
-      RunResult result =
-          await(
-              Sandboxes.python(runner.getValue(), "b = bytearray(40 * 2**20)\nprint('40 MB ok')"));
-      assertEquals("40 MB ok\n", result.stdout().text(), runner.getKey() + " " + describe(result));
-    }
+    pythonInBoth("b = bytearray(40 * 2**20)\nprint('40 MB ok')")
+        .forEach((where, result) -> assertEquals("40 MB ok\n", result.stdout().text(), where));
   }
 
   @Test

@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.describe;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +12,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.util.Map;
@@ -103,7 +104,7 @@ class LocalSandboxMemoryTest {
           + " console.log('held, threads ' + (threads() - early) + ' more')";
 
   private static LocalSandboxRunner oneAtATime(LocalSandboxSettings settings) {
-    return Sandboxes.usable(LocalSandboxRunner.start(settings.withMaxConcurrent(1)));
+    return LocalRunners.usable(LocalSandboxRunner.start(settings.withMaxConcurrent(1)));
   }
 
   @AfterAll

@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.describe;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +12,7 @@ import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +61,7 @@ class LocalSandboxPoolTest {
   private static boolean ranWarm(Noted noted) {
     RunResult result = await(noted.future());
     assertEquals("4\n", result.stdout().text(), describe(result));
-    return Sandboxes.lastStartWasWarm(noted.lines());
+    return LocalRunners.lastStartWasWarm(noted.lines());
   }
 
   /** The use of a runner whose pool is full. */
@@ -73,13 +74,13 @@ class LocalSandboxPoolTest {
    * closes it, and asserts that it left nothing behind.
    */
   private void withWarmRunner(int size, WithRunner use) throws Exception {
-    LocalSandboxRunner runner = Sandboxes.warmRunner(state, size);
+    LocalSandboxRunner runner = LocalRunners.warmRunner(state, size);
     try {
       use.use(runner);
     } finally {
       runner.close();
     }
-    Sandboxes.assertNothingLeft(runner);
+    LocalRunners.assertNothingLeft(runner);
   }
 
   @Test
@@ -90,23 +91,23 @@ class LocalSandboxPoolTest {
           assertEquals(1, runner.waiting(Language.PYTHON));
           assertEquals(1, runner.waiting(Language.JAVASCRIPT));
           assertTrue(ranWarm(runner, PY));
-          Sandboxes.awaitPoolFull(runner);
+          LocalRunners.awaitPoolFull(runner);
           assertTrue(ranWarm(runner, PY));
           assertTrue(ranWarm(runner, JS));
-          Sandboxes.awaitPoolFull(runner);
+          LocalRunners.awaitPoolFull(runner);
           assertTrue(ranWarm(runner, JS));
         });
-    assertEquals(List.of(), Sandboxes.ownCgroups(), "cgroups left behind");
+    assertEquals(List.of(), LocalRunners.ownCgroups(), "cgroups left behind");
   }
 
   @Test
   void aPoolOfZeroStartsNothingAhead() throws Exception {
-    LocalSandboxRunner runner = Sandboxes.runner(state);
+    LocalSandboxRunner runner = LocalRunners.runner(state);
     try {
       assertFalse(ranWarm(runner, PY));
       assertEquals(0, runner.waiting(Language.PYTHON));
       assertFalse(runner.poolFull());
-      Sandboxes.assertNothingLeft(runner);
+      LocalRunners.assertNothingLeft(runner);
     } finally {
       runner.close();
     }
@@ -115,21 +116,21 @@ class LocalSandboxPoolTest {
   @Test
   void anIdleSpellEmptiesThePoolAndTheNextCallRefillsIt() throws Exception {
     LocalSandboxRunner runner =
-        Sandboxes.warmRunner(
+        LocalRunners.warmRunner(
             LocalSandboxSettings.defaults()
                 .withStateDir(state)
                 .withPoolSize(1)
                 .withPoolIdleLimit(Duration.ofSeconds(3)));
     try {
       assertTrue(ranWarm(runner, PY));
-      Sandboxes.awaitCondition(
+      LocalRunners.awaitCondition(
           () -> runner.waiting(Language.PYTHON) == 0 && runner.waiting(Language.JAVASCRIPT) == 0,
           "the idle pool to be emptied");
       // An empty pool holds nothing at all once its entries' clean-up is over.
-      Sandboxes.awaitCondition(() -> nothingLeft(runner), "the emptied ones to be removed");
+      LocalRunners.awaitCondition(() -> nothingLeft(runner), "the emptied ones to be removed");
       assertFalse(ranWarm(runner, PY), "after the idle spell the call runs cold");
       // ...and its end refills the pool (Python first), until the next idle spell empties it.
-      Sandboxes.awaitCondition(() -> runner.waiting(Language.PYTHON) == 1, "a refill");
+      LocalRunners.awaitCondition(() -> runner.waiting(Language.PYTHON) == 1, "a refill");
     } finally {
       runner.close();
     }
@@ -144,7 +145,7 @@ class LocalSandboxPoolTest {
           killRunProcesses();
           assertFalse(ranWarm(runner, PY), "a dead sandbox is not handed out");
           assertFalse(ranWarm(runner, JS), "a dead sandbox is not handed out");
-          Sandboxes.awaitPoolFull(runner);
+          LocalRunners.awaitPoolFull(runner);
           assertTrue(ranWarm(runner, PY), "the pool is refilled after the cold runs");
         });
   }
@@ -161,45 +162,45 @@ class LocalSandboxPoolTest {
           long warm = burst.stream().filter(LocalSandboxPoolTest::ranWarm).count();
           assertEquals(
               2, warm, "the two waiting sandboxes, and no more: no refill during the burst");
-          Sandboxes.awaitPoolFull(runner);
+          LocalRunners.awaitPoolFull(runner);
         });
   }
 
   @Test
   void cancellingAWarmRunKillsItsSandbox() throws Exception {
-    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 1);
+    LocalSandboxRunner runner = LocalRunners.warmRunner(state, 1);
     try {
       Noted spinning = startNoting(runner, new Program("while True:\n    pass", Language.PYTHON));
-      Sandboxes.awaitCondition(
-          () -> Sandboxes.lastStartWasWarm(spinning.lines()), "the warm run to start");
+      LocalRunners.awaitCondition(
+          () -> LocalRunners.lastStartWasWarm(spinning.lines()), "the warm run to start");
       List<ProcessHandle> before = runProcesses();
       assertTrue(spinning.future().cancel(true));
       // Its sandbox goes; the waiting Node one stays for the next call.
-      Sandboxes.awaitCondition(
+      LocalRunners.awaitCondition(
           () -> before.stream().filter(ProcessHandle::isAlive).count() < before.size(),
           "the cancelled sandbox's processes to end");
       assertTrue(ranWarm(runner, JS), "the pool is still usable");
     } finally {
       runner.close();
     }
-    Sandboxes.awaitCondition(() -> nothingLeft(runner), "nothing left");
+    LocalRunners.awaitCondition(() -> nothingLeft(runner), "nothing left");
   }
 
   @Test
   void closingKillsTheWaitingSandboxesAtOnce() throws Exception {
-    LocalSandboxRunner runner = Sandboxes.warmRunner(state, 2);
+    LocalSandboxRunner runner = LocalRunners.warmRunner(state, 2);
     List<ProcessHandle> sandboxes = runProcesses();
     assertFalse(sandboxes.isEmpty(), "the test proves nothing");
     runner.close(); // SIGKILL to each, then the clean-up
-    Sandboxes.awaitCondition(
+    LocalRunners.awaitCondition(
         () -> sandboxes.stream().noneMatch(ProcessHandle::isAlive), "the killed ones to be reaped");
-    Sandboxes.assertNothingLeft(runner);
-    assertEquals(List.of(), Sandboxes.ownCgroups(), "cgroups left behind");
+    LocalRunners.assertNothingLeft(runner);
+    assertEquals(List.of(), LocalRunners.ownCgroups(), "cgroups left behind");
   }
 
   private static boolean nothingLeft(LocalSandboxRunner runner) {
     try {
-      Sandboxes.assertNothingLeft(runner);
+      LocalRunners.assertNothingLeft(runner);
       return runProcesses().isEmpty();
     } catch (AssertionError | java.io.IOException e) {
       return false;
@@ -236,11 +237,12 @@ class LocalSandboxPoolTest {
         1,
         runner -> {
           assertTrue(ranWarm(runner, PY), "a sandbox waits, started before the install");
-          Sandboxes.awaitPoolFull(runner);
+          LocalRunners.awaitPoolFull(runner);
           try {
             Files.writeString(site.resolve(module + ".py"), "X = 42\n");
             RunResult result =
-                await(Sandboxes.python(runner, "import " + module + "\nprint(" + module + ".X)"));
+                await(
+                    LocalRunners.python(runner, "import " + module + "\nprint(" + module + ".X)"));
             assertEquals("42\n", result.stdout().text(), describe(result));
           } finally {
             Files.deleteIfExists(site.resolve(module + ".py"));

@@ -1,9 +1,9 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.describe;
-import static dev.cinchmcp.backend.local.Sandboxes.javascript;
-import static dev.cinchmcp.backend.local.Sandboxes.python;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.describe;
+import static dev.cinchmcp.testkit.LocalRunners.javascript;
+import static dev.cinchmcp.testkit.LocalRunners.python;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.LocalClassRunner;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LocalSandboxRunnerTest {
 
   @TempDir static Path state;
-  @RegisterExtension static final ClassRunner local = new ClassRunner(() -> state);
+  @RegisterExtension static final LocalClassRunner local = new LocalClassRunner(() -> state);
 
   @Test
   void reportsTheVersionsInsideTheSandbox() {

@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.LocalRunners;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -20,17 +21,17 @@ class LocalSandboxWarmContainmentTest extends LocalSandboxContainmentTest {
 
   @Override
   void ready(LocalSandboxRunner started) {
-    Sandboxes.usable(started);
-    Sandboxes.awaitPoolFull(started);
+    LocalRunners.usable(started);
+    LocalRunners.awaitPoolFull(started);
   }
 
   @Override
   CompletableFuture<RunResult> python(LocalSandboxRunner on, String code) {
-    return on == runner ? Sandboxes.warmPython(on, code) : super.python(on, code);
+    return on == runner ? LocalRunners.warmPython(on, code) : super.python(on, code);
   }
 
   @Override
   CompletableFuture<RunResult> javascript(LocalSandboxRunner on, String code) {
-    return on == runner ? Sandboxes.warmJavascript(on, code) : super.javascript(on, code);
+    return on == runner ? LocalRunners.warmJavascript(on, code) : super.javascript(on, code);
   }
 }

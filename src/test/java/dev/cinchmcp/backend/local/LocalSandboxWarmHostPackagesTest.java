@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.testkit.LocalRunners;
 import java.util.concurrent.CompletableFuture;
 
 /** {@link LocalSandboxHostPackagesTest}'s cases, each in a sandbox started ahead of time. */
@@ -14,17 +15,17 @@ class LocalSandboxWarmHostPackagesTest extends LocalSandboxHostPackagesTest {
 
   @Override
   void ready(LocalSandboxRunner started) {
-    Sandboxes.usable(started);
-    Sandboxes.awaitPoolFull(started);
+    LocalRunners.usable(started);
+    LocalRunners.awaitPoolFull(started);
   }
 
   @Override
   CompletableFuture<RunResult> python(String code) {
-    return Sandboxes.warmPython(runner, code);
+    return LocalRunners.warmPython(runner, code);
   }
 
   @Override
   CompletableFuture<RunResult> javascript(String code) {
-    return Sandboxes.warmJavascript(runner, code);
+    return LocalRunners.warmJavascript(runner, code);
   }
 }

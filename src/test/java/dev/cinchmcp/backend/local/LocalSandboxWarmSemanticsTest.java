@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.local.Sandboxes.await;
-import static dev.cinchmcp.backend.local.Sandboxes.describe;
+import static dev.cinchmcp.testkit.LocalRunners.await;
+import static dev.cinchmcp.testkit.LocalRunners.describe;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +13,7 @@ import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.Await;
+import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,8 +47,9 @@ class LocalSandboxWarmSemanticsTest {
   @BeforeAll
   void start(@TempDir Path state) {
     cold =
-        Sandboxes.usable(LocalSandboxRunner.start(settings(state.resolve("cold")).withPoolSize(0)));
-    warm = Sandboxes.warmRunner(settings(state.resolve("warm")).withPoolSize(1));
+        LocalRunners.usable(
+            LocalSandboxRunner.start(settings(state.resolve("cold")).withPoolSize(0)));
+    warm = LocalRunners.warmRunner(settings(state.resolve("warm")).withPoolSize(1));
   }
 
   @AfterAll
@@ -55,8 +57,8 @@ class LocalSandboxWarmSemanticsTest {
     try {
       warm.close();
       cold.close();
-      Sandboxes.assertNothingLeft(warm);
-      Sandboxes.assertNothingLeft(cold);
+      LocalRunners.assertNothingLeft(warm);
+      LocalRunners.assertNothingLeft(cold);
     } finally {
       warm.close();
       cold.close();
@@ -66,8 +68,8 @@ class LocalSandboxWarmSemanticsTest {
   /** The result of {@code program} cold, then warm (once the pool is full again). */
   private List<RunResult> bothWays(Program program) {
     RunResult coldResult = await(cold.run(program, RunListener.NONE));
-    Sandboxes.awaitPoolFull(warm);
-    RunResult warmResult = await(Sandboxes.warm(warm, program));
+    LocalRunners.awaitPoolFull(warm);
+    RunResult warmResult = await(LocalRunners.warm(warm, program));
     return List.of(coldResult, warmResult);
   }
 
@@ -180,19 +182,19 @@ class LocalSandboxWarmSemanticsTest {
     // Let the waiting sandboxes wait 2 s, then look at their counters: with the wait counted,
     // process.uptime() would be over 2 s; without it, what Node's own start took (0.05 s on a quiet
     // machine, some tenths under load, cold as warm) and the program's.
-    Sandboxes.awaitPoolFull(warm);
+    LocalRunners.awaitPoolFull(warm);
     Await.timePasses(Duration.ofSeconds(2), "the waiting sandboxes wait 2 s: it must not count");
     RunResult js =
         await(
-            Sandboxes.warmJavascript(
+            LocalRunners.warmJavascript(
                 warm,
                 "const c = process.cpuUsage(); console.log(process.uptime(), c.user + c.system)"));
     String[] node = js.stdout().text().strip().split(" ");
     assertTrue(Double.parseDouble(node[0]) < 1.5, "process.uptime() " + describe(js));
     assertTrue(Long.parseLong(node[1]) < 1_000_000, "process.cpuUsage() " + describe(js));
-    Sandboxes.awaitPoolFull(warm);
+    LocalRunners.awaitPoolFull(warm);
     RunResult py =
-        await(Sandboxes.warmPython(warm, "import time, resource\nprint(time.process_time())"));
+        await(LocalRunners.warmPython(warm, "import time, resource\nprint(time.process_time())"));
     assertTrue(Double.parseDouble(py.stdout().text().strip()) < 0.5, describe(py));
   }
 

@@ -1,7 +1,5 @@
-package dev.cinchmcp.e2e;
+package dev.cinchmcp.testkit;
 
-import dev.cinchmcp.testkit.Await;
-import dev.cinchmcp.testkit.ProcStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,11 +13,11 @@ import java.util.stream.Stream;
  * adopts it (init, a subreaper, a container's pid 1), which may take its time. A zombie runs
  * nothing and holds nothing, so here it counts as ended.
  */
-final class Processes {
+public final class Processes {
 
   private Processes() {}
 
-  static boolean running(ProcessHandle p) {
+  public static boolean running(ProcessHandle p) {
     if (!p.isAlive()) {
       return false;
     }
@@ -32,14 +30,14 @@ final class Processes {
   }
 
   /** Whether the process ignores this signal (its SigIgn mask, Linux); false when unknown. */
-  static boolean ignoresSignal(long pid, int signal) {
+  public static boolean ignoresSignal(long pid, int signal) {
     return ProcStatus.field(pid, "SigIgn")
         .map(mask -> (Long.parseUnsignedLong(mask, 16) & (1L << (signal - 1))) != 0)
         .orElse(false);
   }
 
   /** Waits until none of them runs; false if some still run after {@code timeout}. */
-  static boolean awaitEnded(List<ProcessHandle> processes, Duration timeout)
+  public static boolean awaitEnded(List<ProcessHandle> processes, Duration timeout)
       throws InterruptedException {
     return Await.holdsWithin(() -> processes.stream().noneMatch(Processes::running), timeout);
   }
@@ -48,7 +46,7 @@ final class Processes {
    * The processes of a server's runs: those whose arguments name one of its run ids
    * (cinchmcp-PID-n: timeout, runsc, the Sentry, the gofer) and everything below them.
    */
-  static List<ProcessHandle> ofRuns(long serverPid) {
+  public static List<ProcessHandle> ofRuns(long serverPid) {
     String runId = "cinchmcp-" + serverPid + "-";
     List<ProcessHandle> named =
         ProcessHandle.allProcesses()
@@ -65,14 +63,14 @@ final class Processes {
   }
 
   /** How many sandboxes of a server's runs have booted (their Sentry, "runsc-sandbox ... boot"). */
-  static long sentries(long serverPid) {
+  public static long sentries(long serverPid) {
     return ofRuns(serverPid).stream()
         .filter(p -> p.info().arguments().map(a -> List.of(a).contains("boot")).orElse(false))
         .count();
   }
 
   /** Those of them still running, with their command lines, for a failure's message. */
-  static List<String> alive(List<ProcessHandle> processes) {
+  public static List<String> alive(List<ProcessHandle> processes) {
     return processes.stream()
         .filter(Processes::running)
         .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))

@@ -1,4 +1,4 @@
-package dev.cinchmcp.backend.local;
+package dev.cinchmcp.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,16 +7,19 @@ import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
-import dev.cinchmcp.testkit.Await;
-import dev.cinchmcp.testkit.Dependency;
+import dev.cinchmcp.backend.local.LocalSandboxRunner;
+import dev.cinchmcp.backend.local.LocalSandboxSettings;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -24,38 +27,38 @@ import java.util.stream.Stream;
  * and node under /usr. As root on cgroup v1 they run with host cgroups; as another user (.ci/run
  * runs them so too) with the in-sandbox limits, and the tests check what the runner says holds.
  */
-final class Sandboxes {
+public final class LocalRunners {
 
-  private Sandboxes() {}
+  private LocalRunners() {}
 
   /**
    * A runner with its own state directory under {@code dir}, its self-test passed, and no sandboxes
    * started ahead of time: every run is cold.
    */
-  static LocalSandboxRunner runner(Path dir) {
+  public static LocalSandboxRunner runner(Path dir) {
     return usable(
         LocalSandboxRunner.start(
             LocalSandboxSettings.defaults().withStateDir(dir).withPoolSize(0)));
   }
 
   /** A runner whose pool of {@code size} sandboxes per language is full. */
-  static LocalSandboxRunner warmRunner(Path dir, int size) {
+  public static LocalSandboxRunner warmRunner(Path dir, int size) {
     return warmRunner(LocalSandboxSettings.defaults().withStateDir(dir).withPoolSize(size));
   }
 
   /** A runner of these settings (with a pool) once its pool is full. */
-  static LocalSandboxRunner warmRunner(LocalSandboxSettings settings) {
+  public static LocalSandboxRunner warmRunner(LocalSandboxSettings settings) {
     LocalSandboxRunner runner = usable(LocalSandboxRunner.start(settings));
     awaitPoolFull(runner);
     return runner;
   }
 
   /** Waits until every language has its full count of sandboxes waiting. */
-  static void awaitPoolFull(LocalSandboxRunner runner) {
+  public static void awaitPoolFull(LocalSandboxRunner runner) {
     awaitCondition(runner::poolFull, "the pool to fill");
   }
 
-  static void awaitCondition(java.util.function.BooleanSupplier condition, String what) {
+  public static void awaitCondition(BooleanSupplier condition, String what) {
     Await.until(condition::getAsBoolean, Duration.ofSeconds(120), what);
   }
 
@@ -63,8 +66,8 @@ final class Sandboxes {
    * Runs {@code program} and fails unless it ran in a sandbox started ahead of time (the runner
    * says which in its log line for the run).
    */
-  static CompletableFuture<RunResult> warm(LocalSandboxRunner runner, Program program) {
-    List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+  public static CompletableFuture<RunResult> warm(LocalSandboxRunner runner, Program program) {
+    List<String> lines = new CopyOnWriteArrayList<>();
     RunListener listener =
         new RunListener() {
           @Override
@@ -85,7 +88,7 @@ final class Sandboxes {
    * Whether the last sandbox a run's log names was one started ahead of time (a run whose waiting
    * sandbox died at hand-over names a cold one after it).
    */
-  static boolean lastStartWasWarm(List<String> runLog) {
+  public static boolean lastStartWasWarm(List<String> runLog) {
     String last = "";
     for (String line : runLog) {
       if (line.startsWith("Local sandbox ")
@@ -96,16 +99,17 @@ final class Sandboxes {
     return last.endsWith("(started ahead of time)");
   }
 
-  static CompletableFuture<RunResult> warmPython(LocalSandboxRunner runner, String code) {
+  public static CompletableFuture<RunResult> warmPython(LocalSandboxRunner runner, String code) {
     return warm(runner, new Program(code, Language.PYTHON));
   }
 
-  static CompletableFuture<RunResult> warmJavascript(LocalSandboxRunner runner, String code) {
+  public static CompletableFuture<RunResult> warmJavascript(
+      LocalSandboxRunner runner, String code) {
     return warm(runner, new Program(code, Language.JAVASCRIPT));
   }
 
   /** Waits for the runner's self-test and asserts that it passed. */
-  static LocalSandboxRunner usable(LocalSandboxRunner runner) {
+  public static LocalSandboxRunner usable(LocalSandboxRunner runner) {
     try {
       Optional<String> failure = runner.selfTestOutcome().get(60, TimeUnit.SECONDS);
       assertTrue(
@@ -116,23 +120,30 @@ final class Sandboxes {
     return runner;
   }
 
-  /** The runsc of a runner's own state directory, for looking at its containers. */
-  static Runsc runsc(LocalSandboxRunner runner) {
-    return new Runsc(
-        Dependency.runsc(),
-        runner.stateDir().resolve("runsc"),
-        runner.settings().runscEnvironment());
+  /** The containers runsc lists in a runner's own state directory. */
+  public static List<String> containers(LocalSandboxRunner runner) throws IOException {
+    Process list =
+        new ProcessBuilder(
+                Dependency.runsc().toString(),
+                "--root",
+                runner.stateDir().resolve("runsc").toString(),
+                "list",
+                "-quiet")
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    String out = new String(list.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    return out.lines().filter(line -> !line.isBlank()).toList();
   }
 
-  static CompletableFuture<RunResult> python(LocalSandboxRunner runner, String code) {
+  public static CompletableFuture<RunResult> python(LocalSandboxRunner runner, String code) {
     return runner.run(new Program(code, Language.PYTHON), RunListener.NONE);
   }
 
-  static CompletableFuture<RunResult> javascript(LocalSandboxRunner runner, String code) {
+  public static CompletableFuture<RunResult> javascript(LocalSandboxRunner runner, String code) {
     return runner.run(new Program(code, Language.JAVASCRIPT), RunListener.NONE);
   }
 
-  static RunResult await(CompletableFuture<RunResult> future) {
+  public static RunResult await(CompletableFuture<RunResult> future) {
     try {
       return future.get(60, TimeUnit.SECONDS);
     } catch (Exception e) {
@@ -140,7 +151,7 @@ final class Sandboxes {
     }
   }
 
-  static String describe(RunResult result) {
+  public static String describe(RunResult result) {
     return "exit="
         + result.exitCode()
         + " timedOut="
@@ -151,35 +162,33 @@ final class Sandboxes {
         + result.stderr().text();
   }
 
-  /** Asserts that the runner left nothing behind: no container, no bundle, no cgroup of its own. */
   /** Waits until the runner's sandboxes, state files and bundles are gone, then asserts it. */
-  static void awaitNothingLeft(LocalSandboxRunner runner) throws IOException {
-    Runsc runsc = runsc(runner);
+  public static void awaitNothingLeft(LocalSandboxRunner runner) throws IOException {
+    Path runscRoot = runner.stateDir().resolve("runsc");
     Await.until(
         () ->
-            runsc.list().isEmpty()
-                && entries(runsc.root()).isEmpty()
+            containers(runner).isEmpty()
+                && entries(runscRoot).isEmpty()
                 && entries(runner.stateDir().resolve("bundles")).isEmpty(),
         Duration.ofSeconds(10),
         "the runner's sandboxes, state files and bundles to go");
     assertNothingLeft(runner);
   }
 
-  static void assertNothingLeft(LocalSandboxRunner runner) throws IOException {
-    Runsc runsc = runsc(runner);
-    assertEquals(List.of(), runsc.list(), "runsc list");
-    assertEquals(List.of(), entries(runsc.root()), "runsc state files");
+  public static void assertNothingLeft(LocalSandboxRunner runner) throws IOException {
+    assertEquals(List.of(), containers(runner), "runsc list");
+    assertEquals(List.of(), entries(runner.stateDir().resolve("runsc")), "runsc state files");
     assertEquals(List.of(), entries(runner.stateDir().resolve("bundles")), "bundles");
   }
 
   /** The run cgroups this JVM still has (named cinchmcp-<our pid>-n). */
-  static List<String> ownCgroups() throws IOException {
-    String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
+  public static List<String> ownCgroups() throws IOException {
+    String prefix = "cinchmcp-" + ProcessHandle.current().pid() + "-";
     Path memory = null;
     for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
       String[] parts = line.split(":", 3);
       if (parts.length == 3 && List.of(parts[1].split(",")).contains("memory")) {
-        memory = Path.of("/sys/fs/cgroup/memory", parts[2].substring(1), HostCgroups.PARENT);
+        memory = Path.of("/sys/fs/cgroup/memory", parts[2].substring(1), "cinchmcp");
       }
     }
     if (memory == null || !Files.isDirectory(memory)) {
@@ -188,7 +197,7 @@ final class Sandboxes {
     return entries(memory).stream().filter(name -> name.startsWith(prefix)).toList();
   }
 
-  static List<String> entries(Path dir) throws IOException {
+  public static List<String> entries(Path dir) throws IOException {
     if (!Files.isDirectory(dir)) {
       return List.of();
     }

@@ -1,5 +1,6 @@
-package dev.cinchmcp.backend.local;
+package dev.cinchmcp.testkit;
 
+import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -7,39 +8,40 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One cold {@link Sandboxes#runner runner} shared by the tests of a class: started before them in
- * the class's {@code @TempDir}, and closed after them once it is shown to have left nothing behind.
+ * One cold {@link LocalRunners#runner runner} shared by the tests of a class: started before them
+ * in the class's {@code @TempDir}, and closed after them once it is shown to have left nothing
+ * behind.
  *
  * <pre>
  * &#64;TempDir static Path state;
- * &#64;RegisterExtension static final ClassRunner local = new ClassRunner(() -&gt; state);
+ * &#64;RegisterExtension static final ClassRunner local = new LocalClassRunner(() -&gt; state);
  * </pre>
  *
  * JUnit fills the static {@code @TempDir} before this extension starts and deletes it after this
  * extension has stopped.
  */
-final class ClassRunner implements BeforeAllCallback, AfterAllCallback {
+public final class LocalClassRunner implements BeforeAllCallback, AfterAllCallback {
 
   private final Supplier<Path> stateDir;
   private LocalSandboxRunner runner;
 
-  ClassRunner(Supplier<Path> stateDir) {
+  public LocalClassRunner(Supplier<Path> stateDir) {
     this.stateDir = stateDir;
   }
 
-  LocalSandboxRunner runner() {
+  public LocalSandboxRunner runner() {
     return runner;
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    runner = Sandboxes.runner(stateDir.get());
+    runner = LocalRunners.runner(stateDir.get());
   }
 
   @Override
   public void afterAll(ExtensionContext context) throws Exception {
     try {
-      Sandboxes.assertNothingLeft(runner);
+      LocalRunners.assertNothingLeft(runner);
     } finally {
       runner.close();
     }
