@@ -16,7 +16,29 @@ public interface CodeRunner {
   /** The name shown in results and on the ready line, e.g. "cinch" or "local". */
   String name();
 
+  /** Runs {@code program} exactly as given (its {@link Program#input()} is not looked at). */
   CompletableFuture<RunResult> run(Program program, RunListener listener);
+
+  /**
+   * Runs a call as the tool read it: a program with input, or one that may write files ({@link
+   * FileHint}), goes under the launcher ({@link InputLauncher}), and its result is read back as the
+   * program's own. Cancelling the future cancels the run.
+   */
+  default CompletableFuture<RunResult> runCall(Program program, RunListener listener) {
+    InputLauncher.Launch launch = InputLauncher.prepare(program);
+    CompletableFuture<RunResult> run = run(launch.program(), listener);
+    if (launch.marker() == null) {
+      return run;
+    }
+    CompletableFuture<RunResult> delivered = run.thenApply(launch::delivered);
+    delivered.whenComplete(
+        (result, error) -> {
+          if (delivered.isCancelled()) {
+            run.cancel(true);
+          }
+        });
+    return delivered;
+  }
 
   /**
    * Runs a call that has already waited {@code waited} before it reached this runner (for a backend

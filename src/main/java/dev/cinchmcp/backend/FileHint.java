@@ -21,7 +21,7 @@ import java.util.List;
  * <p>Plain substring searches only ({@code String.indexOf}, which the JVM vectorises): a megabyte
  * of code is read in about a millisecond, where regular expressions took ~0.3 s per call.
  */
-public final class FileHint {
+final class FileHint {
 
   private static final List<String> PICTURE_WORDS =
       List.of(
@@ -49,7 +49,7 @@ public final class FileHint {
   private FileHint() {}
 
   /** True when the program may make pictures or files, by the rule above. */
-  public static boolean mayWriteFiles(Program program) {
+  static boolean mayWriteFiles(Program program) {
     String code = program.code();
     for (String word : PICTURE_WORDS) {
       if (containsWord(code, word)) {

@@ -16,7 +16,7 @@ import java.util.List;
  * <p>Text that only looks like the frame is passed on as text: a frame opens only with this call's
  * nonce, and the held start of a marker that turns out not to be one goes to the capture as it was.
  */
-public final class FramedStdout implements TextSink {
+final class FramedStdout implements TextSink {
 
   /** The longest line without data: a name of 1,024 bytes in base64, and room around it. */
   private static final int MAX_LINE = 1_500;
@@ -113,11 +113,6 @@ public final class FramedStdout implements TextSink {
     }
   }
 
-  /** The capture the program's own output went to. */
-  public StreamCapture capture() {
-    return capture;
-  }
-
   /** What the frame brought, or why nothing came; call after {@link #finish()}. */
   public WrittenFiles files() {
     WrittenFiles.State state =
@@ -189,10 +184,10 @@ public final class FramedStdout implements TextSink {
     }
     boolean fits =
         k == Kind.PICTURE
-            ? size <= OutFrame.MAX_FILE_BYTES
-                && pictureBytes + size <= OutFrame.MAX_TOTAL_BYTES
-                && count(Kind.PICTURE) < OutFrame.MAX_PICTURES
-            : size <= OutFrame.MAX_TEXT_BYTES && texts < OutFrame.MAX_TEXTS;
+            ? size <= WrittenFiles.MAX_FILE_BYTES
+                && pictureBytes + size <= WrittenFiles.MAX_TOTAL_BYTES
+                && count(Kind.PICTURE) < WrittenFiles.MAX_PICTURES
+            : size <= WrittenFiles.MAX_TEXT_BYTES && texts < WrittenFiles.MAX_TEXTS;
     if (!fits) {
       broken("more than its limits allow");
       return;
@@ -282,7 +277,11 @@ public final class FramedStdout implements TextSink {
       return;
     }
     Kind k = parts[0].length() == 1 ? Kind.of(parts[0].charAt(0)) : null;
-    if (k == null || k.hasData() || n == null || size < 0 || files.size() >= OutFrame.MAX_LISTED) {
+    if (k == null
+        || k.hasData()
+        || n == null
+        || size < 0
+        || files.size() >= WrittenFiles.MAX_LISTED) {
       broken("a malformed line");
       return;
     }

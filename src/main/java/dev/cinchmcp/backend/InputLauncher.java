@@ -8,9 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.Map;
 
 /**
@@ -38,6 +36,15 @@ public final class InputLauncher {
     return PROGRAM_DIR + (language == Language.PYTHON ? "/main.py" : "/main.js");
   }
 
+  /**
+   * What to send for a call: the program itself when it has no input and shows no sign of writing
+   * files ({@link FileHint}).
+   */
+  public static Launch prepare(Program program) {
+    return prepare(
+        program, program.input(), FileHint.mayWriteFiles(program) ? OutFrame.fresh() : null);
+  }
+
   /** What to send for this program and input: the program itself when there is no input. */
   public static Launch prepare(Program program, ProgramInput input) {
     return prepare(program, input, null);
@@ -52,11 +59,12 @@ public final class InputLauncher {
       return new Launch(program, null);
     }
     // A fresh marker per run: a program cannot print it by accident.
-    String marker = "[cinch-mcp launcher " + HexFormat.of().formatHex(nonce()) + "]";
+    String marker = "[cinch-mcp launcher " + OutFrame.fresh().nonce() + "]";
     String template = program.language() == Language.PYTHON ? Loaded.PYTHON : Loaded.JAVASCRIPT;
     String code =
         template.replace("@MARKER@", marker).replace("@PAYLOAD@", payload(program, input, out));
-    return new Launch(new Program(code, program.language(), out, program.source()), marker);
+    return new Launch(
+        new Program(code, program.language(), ProgramInput.NONE, out, program.source()), marker);
   }
 
   private static String payload(Program program, ProgramInput input, OutFrame out) {
@@ -70,8 +78,6 @@ public final class InputLauncher {
               ? PythonBootstrap.SOURCE
               : PythonBootstrap.withPrelude(
                   "import sys\nsys.path.append('" + OutFrame.LIB_DIR + "')\n"));
-    }
-    if (program.language() == Language.PYTHON) {
       // in a sandbox that imported these ahead, the launcher forks so that the program keeps them
       ArrayNode preloadable = given.putArray("preloadable");
       PythonImports.HEAVY.forEach(preloadable::add);
@@ -97,12 +103,6 @@ public final class InputLauncher {
     }
   }
 
-  private static byte[] nonce() {
-    byte[] bytes = new byte[8];
-    Loaded.RANDOM.nextBytes(bytes);
-    return bytes;
-  }
-
   /**
    * What only a run with input needs, loaded at its first use: a call without input (the usual one)
    * pays for none of it.
@@ -112,7 +112,6 @@ public final class InputLauncher {
     static final String JAVASCRIPT = resource("launcher.js");
     static final String FIGURES = resource("figures.py");
     static final ObjectMapper JSON = new ObjectMapper();
-    static final SecureRandom RANDOM = new SecureRandom();
   }
 
   private static String resource(String name) {

@@ -31,25 +31,6 @@ import java.util.Map;
  */
 public record OutFrame(String nonce) {
 
-  /** At most this many pictures per call, in the frame and in the result. */
-  public static final int MAX_PICTURES = 8;
-
-  /**
-   * A picture larger than this stays in the sandbox (listed); smaller ones are scaled if need be.
-   */
-  public static final int MAX_FILE_BYTES = 8 * 1024 * 1024;
-
-  /** The pictures in one frame together: the server holds at most this much per run. */
-  public static final int MAX_TOTAL_BYTES = 12 * 1024 * 1024;
-
-  /** A file this small that is not a picture comes back whole (shown when it is text). */
-  public static final int MAX_TEXT_BYTES = 8 * 1024;
-
-  public static final int MAX_TEXTS = 8;
-
-  /** Files listed one by one; the rest are counted. */
-  public static final int MAX_LISTED = 50;
-
   /** Entries the launcher looks at in the writable root, before and after the program. */
   static final int MAX_SEEN = 5_000;
 
@@ -102,12 +83,12 @@ public record OutFrame(String nonce) {
     if (figuresModule != null) {
       out.put("figures", figuresModule.replace("@FIGURES_DIR@", FIGURES_DIR));
     }
-    out.put("maxPictures", MAX_PICTURES);
-    out.put("maxFileBytes", MAX_FILE_BYTES);
-    out.put("maxTotalBytes", MAX_TOTAL_BYTES);
-    out.put("maxTextBytes", MAX_TEXT_BYTES);
-    out.put("maxTexts", MAX_TEXTS);
-    out.put("maxListed", MAX_LISTED);
+    out.put("maxPictures", WrittenFiles.MAX_PICTURES);
+    out.put("maxFileBytes", WrittenFiles.MAX_FILE_BYTES);
+    out.put("maxTotalBytes", WrittenFiles.MAX_TOTAL_BYTES);
+    out.put("maxTextBytes", WrittenFiles.MAX_TEXT_BYTES);
+    out.put("maxTexts", WrittenFiles.MAX_TEXTS);
+    out.put("maxListed", WrittenFiles.MAX_LISTED);
     out.put("maxSeen", MAX_SEEN);
     return out;
   }

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend;
 
+import dev.cinchmcp.text.CappedText;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,7 @@
 package dev.cinchmcp.backend;
 
 import dev.cinchmcp.config.SandboxLimits;
+import dev.cinchmcp.text.CappedText;
 import java.util.Objects;
 
 /**
@@ -57,23 +58,15 @@ public record SandboxFacts(
   public static final String SERVICE_LIMITS = limits(SandboxLimits.SERVICE);
 
   /** The service as it is documented; what the cinch backend serves. */
-  public static final SandboxFacts SERVICE = new SandboxFacts(SERVICE_RUNTIMES, SERVICE_LIMITS);
+  public static final SandboxFacts SERVICE =
+      new SandboxFacts(
+          SERVICE_RUNTIMES, SERVICE_LIMITS, GVISOR, STANDARD_LIBRARY_ONLY, TIME_LIMIT_SECONDS);
 
   public SandboxFacts {
     Objects.requireNonNull(runtimes, "runtimes");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(isolation, "isolation");
     Objects.requireNonNull(packages, "packages");
-  }
-
-  /** Facts with the service's time limit. */
-  public SandboxFacts(String runtimes, String limits, String isolation, String packages) {
-    this(runtimes, limits, isolation, packages, TIME_LIMIT_SECONDS);
-  }
-
-  /** Facts of a gVisor sandbox with the standard library only (the service's). */
-  public SandboxFacts(String runtimes, String limits) {
-    this(runtimes, limits, GVISOR, STANDARD_LIBRARY_ONLY);
   }
 
   /** Limits as a phrase: "10 seconds, 256 MB of memory, half a CPU". */
@@ -100,11 +93,6 @@ public record SandboxFacts(
   /** What a container image offers that is not an official one: only its maker knows. */
   public static String imagePackages(String images) {
     return "standard library, plus whatever the images " + images + " hold; no way to install more";
-  }
-
-  /** The service's limits with the versions a backend really runs. */
-  public static SandboxFacts withRuntimes(String runtimes) {
-    return new SandboxFacts(runtimes, SERVICE_LIMITS);
   }
 
   /** A CPU share as a phrase: "half a CPU", "1 CPU", "1.5 CPUs", "0.25 CPUs". */

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend;
 
+import dev.cinchmcp.text.CappedText;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;

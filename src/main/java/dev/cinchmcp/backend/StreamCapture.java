@@ -1,5 +1,7 @@
 package dev.cinchmcp.backend;
 
+import dev.cinchmcp.text.CappedText;
+import dev.cinchmcp.text.WireCost;
 import java.util.Arrays;
 
 /**
@@ -11,8 +13,17 @@ import java.util.Arrays;
  */
 public final class StreamCapture implements TextSink, OutputCleaner.Units {
 
-  /** How far into a line a cut looks for the line's end, to cut there instead. */
-  public static final int LINE_SNAP = 160;
+  private static final int LINE_SNAP = CappedText.LINE_SNAP;
+
+  /** Captures a whole string as a stream would be captured. */
+  public static CappedText of(String full) {
+    if (full == null) {
+      return CappedText.EMPTY;
+    }
+    StreamCapture capture = new StreamCapture();
+    capture.append(full);
+    return capture.result();
+  }
 
   private final OutputCleaner cleaner = new OutputCleaner(this);
   private final StringBuilder head = new StringBuilder();

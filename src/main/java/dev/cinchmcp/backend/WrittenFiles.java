@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * @param state whether they arrived, and if not, why
  * @param files in the order they were made
- * @param unlisted files left out of the list altogether (past {@link OutFrame#MAX_LISTED})
+ * @param unlisted files left out of the list altogether (past {@link #MAX_LISTED})
  * @param unlistedBytes their size in all
  * @param problem the launcher's own words when it could not hand them back, else null
  */
@@ -29,6 +29,25 @@ public record WrittenFiles(
     /** The frame did not read as one: a line broke its format, or it was larger than allowed. */
     DAMAGED
   }
+
+  /** At most this many pictures per call, in the frame and in the result. */
+  public static final int MAX_PICTURES = 8;
+
+  /**
+   * A picture larger than this stays in the sandbox (listed); smaller ones are scaled if need be.
+   */
+  public static final int MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+  /** The pictures in one frame together: the server holds at most this much per run. */
+  public static final int MAX_TOTAL_BYTES = 12 * 1024 * 1024;
+
+  /** A file this small that is not a picture comes back whole (shown when it is text). */
+  public static final int MAX_TEXT_BYTES = 8 * 1024;
+
+  public static final int MAX_TEXTS = 8;
+
+  /** Files listed one by one; the rest are counted. */
+  public static final int MAX_LISTED = 50;
 
   public static final WrittenFiles NOT_ASKED =
       new WrittenFiles(State.NOT_ASKED, List.of(), 0, 0, null);
@@ -68,7 +87,7 @@ public record WrittenFiles(
   public enum Kind {
     /** A picture (PNG, JPEG, GIF, WebP by its first bytes), with its bytes. */
     PICTURE('p'),
-    /** A picture larger than {@link OutFrame#MAX_FILE_BYTES}: left in the sandbox. */
+    /** A picture larger than {@link #MAX_FILE_BYTES}: left in the sandbox. */
     PICTURE_TOO_LARGE('P'),
     /** A picture past the count or the total size a frame carries: left in the sandbox. */
     PICTURE_OVER_BUDGET('C'),

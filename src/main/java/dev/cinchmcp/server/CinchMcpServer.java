@@ -1,6 +1,7 @@
 package dev.cinchmcp.server;
 
 import dev.cinchmcp.backend.DaemonThreads;
+import dev.cinchmcp.backend.choice.BackendChoice;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.json.SdkJsonMapper;

@@ -3,30 +3,53 @@ package dev.cinchmcp.tool;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.ProgramInput;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Checks execute_code's arguments and turns them into a {@link Program}, or says exactly which
- * field is wrong and what is accepted. It stands in for the SDK's JSON Schema validator, which
- * costs a fifth of a second at start-up to check two fields.
+ * Reads execute_code's arguments once into a {@link Program} with its {@link ProgramInput}, or says
+ * exactly which field is wrong and what is accepted. It stands in for the SDK's JSON Schema
+ * validator, which costs a fifth of a second at start-up to check two fields. Empty {@code stdin},
+ * {@code files} and {@code args} ({@code ""}, {@code {}}, {@code []}) and nulls count as not given.
  */
 final class ArgumentCheck {
 
   private static final Set<String> KNOWN = Set.of("code", "language", "stdin", "files", "args");
 
   /** The outcome: a program to run with its input, or a message for the model. */
-  record Outcome(Program program, ProgramInput input, String problem) {}
+  record Outcome(Program program, String problem) {
+    ProgramInput input() {
+      return program == null ? null : program.input();
+    }
+  }
+
+  /** A refusal on the way through; its message is the end of the sentence for the model. */
+  private static final class Refused extends RuntimeException {
+    Refused(String message) {
+      super(message, null, false, false);
+    }
+  }
 
   private ArgumentCheck() {}
 
   static Outcome check(Map<String, Object> arguments) {
-    Map<String, Object> args = arguments == null ? Map.of() : arguments;
+    try {
+      return new Outcome(program(arguments == null ? Map.of() : arguments), null);
+    } catch (Refused refused) {
+      return new Outcome(null, "Invalid arguments: " + refused.getMessage() + " Nothing was run.");
+    }
+  }
+
+  private static Program program(Map<String, Object> args) {
     Set<String> unknown = new TreeSet<>(args.keySet());
     unknown.removeAll(KNOWN);
     if (!unknown.isEmpty()) {
-      return problem(
+      throw refuse(
           "unknown "
               + (unknown.size() == 1 ? "argument " : "arguments ")
               + quoted(unknown)
@@ -35,42 +58,183 @@ final class ArgumentCheck {
     }
     Object code = args.get("code");
     if (code == null) {
-      return problem("\"code\" is missing: pass the complete program to run as a string.");
+      throw refuse("\"code\" is missing: pass the complete program to run as a string.");
     }
     if (!(code instanceof String text)) {
-      return problem(mustBe("\"code\"", "a string holding the program", code) + ".");
+      throw refuse(mustBe("\"code\"", "a string holding the program", code) + ".");
     }
     if (text.isBlank()) {
-      return problem("\"code\" is empty: pass the complete program to run.");
+      throw refuse("\"code\" is empty: pass the complete program to run.");
     }
-    String badText = CodeText.problem("code", text);
-    if (badText != null) {
-      return problem(badText);
-    }
-    InputCheck.Result input = InputCheck.check(args);
-    if (input.problem() != null) {
-      return problem(input.problem());
-    }
+    sendable("code", text, "");
+    ProgramInput input = input(args);
     Object language = args.get("language");
     if (language == null) {
-      return new Outcome(new Program(text, Language.PYTHON), input.input(), null);
+      return new Program(text, Language.PYTHON, input);
     }
     if (!(language instanceof String name)) {
-      return problem(
+      throw refuse(
           mustBe("\"language\"", "the string \"python\" or \"javascript\"", language) + ".");
     }
-    return Language.fromWireName(name)
-        .map(l -> new Outcome(new Program(text, l), input.input(), null))
-        .orElseGet(
-            () ->
-                problem(
-                    "\"language\" must be \"python\" or \"javascript\" (got \""
-                        + shorten(name)
-                        + "\"). Other languages are not available in the sandbox."));
+    return new Program(
+        text,
+        Language.fromWireName(name)
+            .orElseThrow(
+                () ->
+                    refuse(
+                        "\"language\" must be \"python\" or \"javascript\" (got \""
+                            + shorten(name)
+                            + "\"). Other languages are not available in the sandbox.")),
+        input);
   }
 
-  private static Outcome problem(String message) {
-    return new Outcome(null, null, "Invalid arguments: " + message + " Nothing was run.");
+  /** {@code stdin}, {@code files} and {@code args}, against the limits of {@link ProgramInput}. */
+  private static ProgramInput input(Map<String, Object> arguments) {
+    Object stdin = arguments.get("stdin");
+    if (stdin != null && !(stdin instanceof String)) {
+      throw refuse(
+          mustBe("\"stdin\"", "a string (the text the program reads on standard input)", stdin)
+              + ".");
+    }
+    // Like the code, input travels as UTF-8: half of a surrogate pair cannot, so say where it is.
+    String text = (String) stdin;
+    if (text != null) {
+      sendable("stdin", text, "");
+    }
+    List<String> args = args(arguments.get("args"));
+    Map<String, String> files = files(arguments.get("files"));
+    ProgramInput input =
+        new ProgramInput(text == null || text.isEmpty() ? null : text, files, args);
+    tooLarge(input);
+    return input.isEmpty() ? ProgramInput.NONE : input;
+  }
+
+  private static List<String> args(Object value) {
+    if (value == null) {
+      return List.of();
+    }
+    if (!(value instanceof List<?> list)) {
+      throw refuse(
+          mustBe("\"args\"", "an array of strings (the program's command-line arguments)", value)
+              + ".");
+    }
+    if (list.size() > ProgramInput.MAX_ARGS) {
+      throw refuse(
+          "\"args\" has %d items; at most %d are allowed. Pass data in \"stdin\" or \"files\".",
+          list.size(), ProgramInput.MAX_ARGS);
+    }
+    List<String> args = new ArrayList<>(list.size());
+    long bytes = 0;
+    for (int i = 0; i < list.size(); i++) {
+      if (!(list.get(i) instanceof String arg)) {
+        throw refuse(
+            mustBe("\"args\" item " + i, "a string", list.get(i))
+                + ": pass every argument as text, e.g. \"3\".");
+      }
+      if (arg.indexOf('\0') >= 0) {
+        throw refuse(
+            "\"args\" item " + i + " holds a NUL character, which no command-line argument can.");
+      }
+      sendable("args", arg, "In item " + i + ": ");
+      bytes += utf8Length(arg);
+      args.add(arg);
+    }
+    if (bytes > ProgramInput.MAX_ARGS_BYTES) {
+      throw refuse(
+          "\"args\" hold %,d bytes; at most %,d are allowed. Arguments are for flags and"
+              + " names: pass data in \"stdin\" or \"files\".",
+          bytes, ProgramInput.MAX_ARGS_BYTES);
+    }
+    return args;
+  }
+
+  private static Map<String, String> files(Object value) {
+    if (value == null) {
+      return Map.of();
+    }
+    if (!(value instanceof Map<?, ?> map)) {
+      throw refuse(
+          mustBe(
+                  "\"files\"",
+                  "an object mapping relative paths to text, e.g. {\"data/input.csv\":"
+                      + " \"a,b\\n1,2\\n\"}",
+                  value)
+              + ".");
+    }
+    if (map.size() > ProgramInput.MAX_FILES) {
+      throw refuse(
+          "\"files\" has %d entries; at most %d files are allowed.",
+          map.size(), ProgramInput.MAX_FILES);
+    }
+    Map<String, String> files = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> entry : map.entrySet()) {
+      String path = String.valueOf(entry.getKey());
+      String wrong = FilePathRule.problem(path);
+      if (wrong != null) {
+        throw refuse("\"files\" path \"" + shorten(path) + "\" " + wrong);
+      }
+      if (!(entry.getValue() instanceof String text)) {
+        throw refuse(
+            mustBe(
+                    "\"files\" entry \"" + shorten(path) + "\"",
+                    "the file's text as a string",
+                    entry.getValue())
+                + ".");
+      }
+      String where = "In the entry \"" + shorten(path) + "\": ";
+      sendable("files", path, where);
+      sendable("files", text, where);
+      files.put(path, text);
+    }
+    String clash = FilePathRule.fileAndFolder(files.keySet());
+    if (clash != null) {
+      throw refuse("\"files\" " + clash);
+    }
+    return files;
+  }
+
+  /**
+   * Refuses text that cannot travel as UTF-8 ({@link CodeText}), the message after {@code where}.
+   */
+  private static void sendable(String argument, String text, String where) {
+    String bad = CodeText.problem(argument, text);
+    if (bad != null) {
+      throw refuse(where + bad);
+    }
+  }
+
+  /** The total size rule; names the largest part, which is the one to shrink. */
+  private static void tooLarge(ProgramInput input) {
+    long total = 0;
+    long largest = -1;
+    String largestName = null;
+    if (input.stdin() != null) {
+      largest = total = utf8Length(input.stdin());
+      largestName = "\"stdin\"";
+    }
+    for (Map.Entry<String, String> file : input.files().entrySet()) {
+      long size = utf8Length(file.getKey()) + utf8Length(file.getValue());
+      total += size;
+      if (size > largest) {
+        largest = size;
+        largestName = "\"files\" entry \"" + shorten(file.getKey()) + "\"";
+      }
+    }
+    for (String arg : input.args()) {
+      total += utf8Length(arg);
+    }
+    if (total > ProgramInput.MAX_TOTAL_BYTES) {
+      throw refuse(
+          "\"stdin\", \"files\" and \"args\" hold %,d bytes of UTF-8 together; at most %,d (4 MB)"
+              + " are allowed. The largest is %s (%,d bytes). Pass less data, or have the program"
+              + " generate or sample it.",
+          total, ProgramInput.MAX_TOTAL_BYTES, largestName, largest);
+    }
+  }
+
+  /** A refusal whose message is {@code format} filled in (numbers in the root locale). */
+  private static Refused refuse(String format, Object... values) {
+    return new Refused(values.length == 0 ? format : String.format(Locale.ROOT, format, values));
   }
 
   private static String quoted(Set<String> names) {
@@ -86,11 +250,11 @@ final class ArgumentCheck {
   }
 
   /** "{@code what} must be {@code expected}, not a number": an argument of the wrong type. */
-  static String mustBe(String what, String expected, Object value) {
+  private static String mustBe(String what, String expected, Object value) {
     return what + " must be " + expected + ", not " + typeName(value);
   }
 
-  static String typeName(Object value) {
+  private static String typeName(Object value) {
     if (value instanceof Number) {
       return "a number";
     }
@@ -100,9 +264,30 @@ final class ArgumentCheck {
     if (value instanceof Map) {
       return "an object";
     }
-    if (value instanceof java.util.List) {
+    if (value instanceof List) {
       return "an array";
     }
     return "a " + value.getClass().getSimpleName();
+  }
+
+  /** The length of {@code s} in UTF-8, without encoding it. */
+  static long utf8Length(String s) {
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n += 1;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
   }
 }

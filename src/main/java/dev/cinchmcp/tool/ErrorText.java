@@ -1,11 +1,10 @@
 package dev.cinchmcp.tool;
 
-import static dev.cinchmcp.backend.CappedText.count;
+import static dev.cinchmcp.text.CappedText.count;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
-import dev.cinchmcp.backend.StreamCapture;
-import dev.cinchmcp.backend.WireCost;
+import dev.cinchmcp.text.CappedText;
+import dev.cinchmcp.text.WireCost;
 
 /**
  * The text of a failed run, at most {@link #LIMIT} characters in all: Claude Code shows the model
@@ -186,7 +185,7 @@ final class ErrorText {
         return Math.max(n, 0);
       }
       int lineEnd = s.lastIndexOf('\n', n - 1);
-      if (lineEnd >= 0 && n - 1 - lineEnd < StreamCapture.LINE_SNAP) {
+      if (lineEnd >= 0 && n - 1 - lineEnd < CappedText.LINE_SNAP) {
         return lineEnd + 1;
       }
       return Character.isHighSurrogate(s.charAt(n - 1)) ? n - 1 : n;
@@ -203,7 +202,7 @@ final class ErrorText {
       }
       if (s.charAt(from - 1) != '\n') {
         int lineEnd = s.indexOf('\n', from);
-        if (lineEnd >= 0 && lineEnd - from < StreamCapture.LINE_SNAP) {
+        if (lineEnd >= 0 && lineEnd - from < CappedText.LINE_SNAP) {
           return lineEnd + 1;
         }
       }

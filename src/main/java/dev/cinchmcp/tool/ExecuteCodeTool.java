@@ -2,14 +2,12 @@ package dev.cinchmcp.tool;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.backend.FileHint;
-import dev.cinchmcp.backend.InputLauncher;
-import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.backend.WrittenFiles;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -119,12 +117,12 @@ public final class ExecuteCodeTool {
         + InputSchema.description();
   }
 
-  /** What comes back besides the output, in one sentence (OutFrame and ResultFiles hold it). */
+  /** What comes back besides the output, in one sentence (WrittenFiles and ResultFiles hold it). */
   static final String PICTURES =
       "Pictures come back as images: matplotlib figures (plt.show(), or left open at the end;"
           + " where matplotlib is installed) and PNG, JPEG, GIF or WebP files the program writes"
           + " under /tmp, at most "
-          + OutFrame.MAX_PICTURES
+          + WrittenFiles.MAX_PICTURES
           + " per call, large ones scaled down. Other files it writes there are listed by name and"
           + " size, small text files shown whole.";
 
@@ -146,14 +144,7 @@ public final class ExecuteCodeTool {
           ProgressReporter progress =
               ProgressReporter.start(channel, request.progressToken(), timers);
           RunListener listener = new ClientLog(channel, progress);
-          // A program that may draw or write files runs under the launcher that hands them back.
-          InputLauncher.Launch launch =
-              InputLauncher.prepare(
-                  checked.program(),
-                  checked.input(),
-                  FileHint.mayWriteFiles(checked.program()) ? OutFrame.fresh() : null);
-          return Mono.fromFuture(() -> runner.run(launch.program(), listener))
-              .map(launch::delivered)
+          return Mono.fromFuture(() -> runner.runCall(checked.program(), listener))
               .flatMap(run -> shown(run, checked.input()))
               .onErrorResume(error -> Mono.just(ResultView.error(failureMessage(error))))
               // Stop progress before the result is handed on, so no progress follows the reply.

@@ -1,12 +1,10 @@
 package dev.cinchmcp.tool;
 
-import static dev.cinchmcp.backend.CappedText.count;
+import static dev.cinchmcp.text.CappedText.count;
 
-import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.WrittenFiles;
-import dev.cinchmcp.backend.WrittenFiles.WrittenFile;
 import io.modelcontextprotocol.spec.McpSchema.Content;
 import io.modelcontextprotocol.spec.McpSchema.EmbeddedResource;
 import io.modelcontextprotocol.spec.McpSchema.ImageContent;
@@ -30,8 +28,8 @@ import java.util.Map;
  * PictureFit}), small text files as embedded {@code resource} blocks, every file a line in the text
  * and an entry in {@code structuredContent.files}, and one sentence for the summary that says what
  * came back and what was left out. A result stays well under the 16 MB a client takes in one
- * message: at most {@link OutFrame#MAX_PICTURES} pictures of {@link PictureFit#MAX_BYTES} each and
- * {@link #MAX_PICTURE_BYTES} in all (base64 makes that ~11 MB), and {@link #MAX_TEXT_BYTES} of
+ * message: at most {@link WrittenFiles#MAX_PICTURES} pictures of {@link PictureFit#MAX_BYTES} each
+ * and {@link #MAX_PICTURE_BYTES} in all (base64 makes that ~11 MB), and {@link #MAX_TEXT_BYTES} of
  * text.
  */
 final class ResultFiles {
@@ -55,7 +53,7 @@ final class ResultFiles {
     int pictureRoom = MAX_PICTURE_BYTES;
     int textRoom = MAX_TEXT_BYTES;
     Map<String, byte[]> sent = new LinkedHashMap<>();
-    for (WrittenFile file : files.files()) {
+    for (WrittenFiles.WrittenFile file : files.files()) {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", file.name());
       entry.put("size", file.size());
@@ -73,10 +71,10 @@ final class ResultFiles {
             break;
           }
           PictureFit.Outcome fitted =
-              images < OutFrame.MAX_PICTURES
+              images < WrittenFiles.MAX_PICTURES
                   ? PictureFit.fit(file.data(), pictureRoom)
                   : PictureFit.Outcome.leftOut(
-                      "more than " + OutFrame.MAX_PICTURES + " pictures in one call");
+                      "more than " + WrittenFiles.MAX_PICTURES + " pictures in one call");
           if (fitted.sent()) {
             blocks.add(
                 new ImageContent(
@@ -102,16 +100,16 @@ final class ResultFiles {
           returned = "left out";
           note =
               "larger than the "
-                  + bytes(OutFrame.MAX_FILE_BYTES)
+                  + bytes(WrittenFiles.MAX_FILE_BYTES)
                   + " a picture may be to leave the sandbox: draw it smaller";
         }
         case PICTURE_OVER_BUDGET -> {
           returned = "left out";
           note =
               "past the "
-                  + OutFrame.MAX_PICTURES
+                  + WrittenFiles.MAX_PICTURES
                   + " pictures or "
-                  + bytes(OutFrame.MAX_TOTAL_BYTES)
+                  + bytes(WrittenFiles.MAX_TOTAL_BYTES)
                   + " that leave the sandbox in one call";
         }
         case TEXT -> {
@@ -254,7 +252,8 @@ final class ResultFiles {
         : "";
   }
 
-  private static String line(WrittenFile file, String type, String returned, String note) {
+  private static String line(
+      WrittenFiles.WrittenFile file, String type, String returned, String note) {
     String what =
         file.name()
             + " ("
@@ -280,7 +279,7 @@ final class ResultFiles {
     return null;
   }
 
-  private static boolean isPicture(WrittenFile file) {
+  private static boolean isPicture(WrittenFiles.WrittenFile file) {
     return switch (file.kind()) {
       case PICTURE, PICTURE_TOO_LARGE, PICTURE_OVER_BUDGET -> true;
       default -> false;

@@ -1,9 +1,9 @@
 package dev.cinchmcp.tool;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.text.CappedText;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.LinkedHashMap;
 import java.util.Map;

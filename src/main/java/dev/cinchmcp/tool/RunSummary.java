@@ -1,10 +1,10 @@
 package dev.cinchmcp.tool;
 
-import static dev.cinchmcp.backend.CappedText.count;
+import static dev.cinchmcp.text.CappedText.count;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.text.CappedText;
 
 /**
  * What happened in a run, in words, for a model that reads nothing else: Claude Code gives the

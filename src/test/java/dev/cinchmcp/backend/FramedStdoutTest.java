@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.backend.WrittenFiles.Kind;
 import dev.cinchmcp.backend.WrittenFiles.State;
+import dev.cinchmcp.text.CappedText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -149,8 +150,8 @@ class FramedStdoutTest {
             frame(FRAME, "z 1 eC5wbmc= -"),
             frame(FRAME, "f -1 eC5wbmc= -"),
             FRAME.open() + "\n" + line('p', "p.png", PNG) + "\n" + FRAME.close() + " 7\n",
-            frame(FRAME, "p " + (OutFrame.MAX_FILE_BYTES + 1) + " eC5wbmc= AAAA"),
-            frame(FRAME, "t " + (OutFrame.MAX_TEXT_BYTES + 1) + " eC5wbmc= AAAA"));
+            frame(FRAME, "p " + (WrittenFiles.MAX_FILE_BYTES + 1) + " eC5wbmc= AAAA"),
+            frame(FRAME, "t " + (WrittenFiles.MAX_TEXT_BYTES + 1) + " eC5wbmc= AAAA"));
     for (String text : broken) {
       Split split = feed("kept\n" + text, 4);
       assertEquals("kept\n", split.stdout(), text);
@@ -162,7 +163,7 @@ class FramedStdoutTest {
 
   @Test
   void moreThanTheLimitOfPicturesIsDamagedNotHeld() {
-    String[] lines = new String[OutFrame.MAX_PICTURES + 1];
+    String[] lines = new String[WrittenFiles.MAX_PICTURES + 1];
     for (int i = 0; i < lines.length; i++) {
       lines[i] = line('p', i + ".png", PNG);
     }
@@ -187,7 +188,7 @@ class FramedStdoutTest {
   void aLongOutputIsCutAsWithoutTheFrame() {
     String big = "x".repeat(CappedText.LIMIT * 3) + "\nend\n";
     Split framed = feed(big + frame(FRAME, line('p', "p.png", PNG)), 8192);
-    CappedText plain = CappedText.of(big);
+    CappedText plain = StreamCapture.of(big);
     assertEquals(plain.text(), framed.stdout());
     assertEquals(plain.originalLength(), framed.length());
   }

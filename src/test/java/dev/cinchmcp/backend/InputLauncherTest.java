@@ -11,14 +11,17 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** How a launch is prepared and how its result is read (the runs themselves: InputScenarios). */
+/**
+ * How a launch is prepared and how its result is read (the runs themselves:
+ * testkit.InputScenarios).
+ */
 class InputLauncherTest {
 
   private static final Program PROGRAM = new Program("print(1)", Language.PYTHON);
   private static final ProgramInput ARGS = new ProgramInput(null, Map.of(), List.of("a"));
 
   private static RunResult withStderr(String stderr) {
-    return new RunResult(CappedText.of(""), CappedText.of(stderr), 1, false, 3L, "cinch");
+    return new RunResult(StreamCapture.of(""), StreamCapture.of(stderr), 1, false, 3L, "cinch");
   }
 
   @Test

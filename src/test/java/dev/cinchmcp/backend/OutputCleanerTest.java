@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.text.CappedText;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class OutputCleanerTest {
 
   private static String shown(String raw) {
-    return CappedText.of(raw).text();
+    return StreamCapture.of(raw).text();
   }
 
   static Stream<Arguments> cases() {
@@ -59,15 +60,15 @@ class OutputCleanerTest {
 
   @Test
   void tabsAndNewlinesPassUnchanged() {
-    CappedText c = CappedText.of("a\tb\nc");
+    CappedText c = StreamCapture.of("a\tb\nc");
     assertEquals("a\tb\nc", c.text());
     assertFalse(c.cleaned());
   }
 
   @Test
   void anythingReplacedMarksTheStreamCleaned() {
-    assertTrue(CappedText.of("\u001b[0m").cleaned());
-    assertTrue(CappedText.of("\u0001").cleaned());
+    assertTrue(StreamCapture.of("\u001b[0m").cleaned());
+    assertTrue(StreamCapture.of("\u0001").cleaned());
   }
 
   @Test

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.text.CappedText;
+import dev.cinchmcp.text.WireCost;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,7 +16,7 @@ class StreamCaptureTest {
   private static final String EMOJI = "\uD83D\uDE00"; // one code point, two chars
 
   private static CappedText capture(String text) {
-    return CappedText.of(text);
+    return StreamCapture.of(text);
   }
 
   /** The same text handed over in pieces of random sizes, as a stream arrives. */

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.SandboxFacts;
-import dev.cinchmcp.backend.UnavailableRunner;
+import dev.cinchmcp.backend.choice.UnavailableRunner;
 import dev.cinchmcp.tool.ExecuteCodeTool;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;

@@ -3,9 +3,9 @@ package dev.cinchmcp.tool;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.backend.StreamCapture;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import java.nio.charset.StandardCharsets;
@@ -63,8 +63,8 @@ class AnswerSizeTest {
                           String flood = unit.repeat(200_000 / unit.length());
                           RunResult run =
                               new RunResult(
-                                  CappedText.of(flood),
-                                  CappedText.of(flood),
+                                  StreamCapture.of(flood),
+                                  StreamCapture.of(flood),
                                   exit,
                                   false,
                                   5L,

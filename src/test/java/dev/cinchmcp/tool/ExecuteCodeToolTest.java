@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.SandboxFacts;
-import dev.cinchmcp.backend.UnavailableRunner;
+import dev.cinchmcp.backend.choice.UnavailableRunner;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.testkit.FakeCinchApi;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -99,7 +99,12 @@ class ExecuteCodeToolTest {
         new ExecuteCodeTool(
                 cinch(),
                 api.runners().timers(),
-                SandboxFacts.withRuntimes("Python 3.11.2, Node.js 20.20.2"))
+                new SandboxFacts(
+                    "Python 3.11.2, Node.js 20.20.2",
+                    SandboxFacts.SERVICE_LIMITS,
+                    SandboxFacts.GVISOR,
+                    SandboxFacts.STANDARD_LIBRARY_ONLY,
+                    SandboxFacts.TIME_LIMIT_SECONDS))
             .definition();
 
     assertTrue(
@@ -115,7 +120,8 @@ class ExecuteCodeToolTest {
             "Python 3.11.2",
             SandboxFacts.SERVICE_LIMITS,
             SandboxFacts.GVISOR,
-            SandboxFacts.installedPackages("Python: numpy 1.24, matplotlib 3.6"));
+            SandboxFacts.installedPackages("Python: numpy 1.24, matplotlib 3.6"),
+            SandboxFacts.TIME_LIMIT_SECONDS);
 
     String description = new ExecuteCodeTool(cinch(), api.runners().timers(), local).description();
 

@@ -168,9 +168,9 @@ class InputCheckTest {
 
   @Test
   void utf8LengthCountsBytes() {
-    assertEquals(0, InputCheck.utf8Length(""));
-    assertEquals(1 + 2 + 3 + 4, InputCheck.utf8Length("aé日😀"));
-    assertEquals(3, InputCheck.utf8Length("\ud800")); // a lone surrogate: one replacement char
+    assertEquals(0, ArgumentCheck.utf8Length(""));
+    assertEquals(1 + 2 + 3 + 4, ArgumentCheck.utf8Length("aé日😀"));
+    assertEquals(3, ArgumentCheck.utf8Length("\ud800")); // a lone surrogate: one replacement char
   }
 
   @Test
@@ -187,8 +187,10 @@ class InputCheckTest {
   }
 
   private static String problem(Map<String, Object> arguments) {
-    InputCheck.Result result = InputCheck.check(arguments);
-    assertNotNull(result.problem(), "refused: " + arguments);
-    return result.problem();
+    Map<String, Object> withCode = new java.util.HashMap<>(arguments);
+    withCode.put("code", "1");
+    String problem = ArgumentCheck.check(withCode).problem();
+    assertNotNull(problem, "refused: " + arguments);
+    return problem;
   }
 }

@@ -8,13 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.backend.StreamCapture;
 import dev.cinchmcp.backend.WrittenFiles;
 import dev.cinchmcp.backend.WrittenFiles.Kind;
 import dev.cinchmcp.backend.WrittenFiles.State;
 import dev.cinchmcp.backend.WrittenFiles.WrittenFile;
+import dev.cinchmcp.text.CappedText;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.EmbeddedResource;
 import io.modelcontextprotocol.spec.McpSchema.ImageContent;
@@ -36,8 +37,8 @@ class ResultFilesTest {
 
   private static RunResult run(int exitCode, WrittenFiles files) {
     return new RunResult(
-        CappedText.of("out\n"),
-        CappedText.of(exitCode == 0 ? "" : "Traceback\nValueError: boom\n"),
+        StreamCapture.of("out\n"),
+        StreamCapture.of(exitCode == 0 ? "" : "Traceback\nValueError: boom\n"),
         exitCode,
         false,
         40L,
@@ -176,7 +177,7 @@ class ResultFilesTest {
   void aFrameCutOnTheWaySaysWhatWasLostAndWhy() {
     RunResult cut =
         new RunResult(
-            CappedText.of("before\n"),
+            StreamCapture.of("before\n"),
             CappedText.EMPTY,
             0,
             false,

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.backend.StreamCapture;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.io.IOException;
@@ -79,8 +80,8 @@ class ResultViewGoldenTest {
         }
         return new ResultFixture(
             new RunResult(
-                dev.cinchmcp.backend.CappedText.of(stream(spec.get("stdout"))),
-                dev.cinchmcp.backend.CappedText.of(stream(spec.get("stderr"))),
+                StreamCapture.of(stream(spec.get("stdout"))),
+                StreamCapture.of(stream(spec.get("stderr"))),
                 spec.get("exitCode").isNull() ? null : spec.get("exitCode").asInt(),
                 spec.get("timedOut").asBoolean(),
                 spec.get("durationMs").isNull() ? null : spec.get("durationMs").asLong(),

@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
-import dev.cinchmcp.backend.WireCost;
+import dev.cinchmcp.backend.StreamCapture;
+import dev.cinchmcp.text.CappedText;
+import dev.cinchmcp.text.WireCost;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.util.List;
@@ -26,7 +27,7 @@ class ResultViewTest {
 
   private static RunResult run(String stdout, String stderr, Integer exit, boolean timedOut) {
     return new RunResult(
-        CappedText.of(stdout), CappedText.of(stderr), exit, timedOut, 287L, "cinch");
+        StreamCapture.of(stdout), StreamCapture.of(stderr), exit, timedOut, 287L, "cinch");
   }
 
   private static String text(CallToolResult result) {
@@ -127,7 +128,8 @@ class ResultViewTest {
 
   @Test
   void aRunWithNoExitCodeIsAnErrorAndSaysSo() {
-    CallToolResult r = VIEW.of(new RunResult(CappedText.of("4"), null, null, false, null, "cinch"));
+    CallToolResult r =
+        VIEW.of(new RunResult(StreamCapture.of("4"), null, null, false, null, "cinch"));
 
     assertTrue(r.isError());
     assertTrue(text(r).startsWith("Exit code: unknown (not reported) | Duration: unknown"));

@@ -2,8 +2,8 @@ package dev.cinchmcp.tool;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.text.CappedText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,15 +45,15 @@ class ToolPageFactsTest {
     String s = readme.substring(start, readme.indexOf("\n## ", start + 3)).replaceAll("\\s+", " ");
     for (String fact :
         new String[] {
-          "at most " + dev.cinchmcp.backend.OutFrame.MAX_PICTURES + " pictures per call",
-          "larger than " + ResultFiles.bytes(dev.cinchmcp.backend.OutFrame.MAX_FILE_BYTES),
-          "past " + ResultFiles.bytes(dev.cinchmcp.backend.OutFrame.MAX_TOTAL_BYTES),
+          "at most " + dev.cinchmcp.backend.WrittenFiles.MAX_PICTURES + " pictures per call",
+          "larger than " + ResultFiles.bytes(dev.cinchmcp.backend.WrittenFiles.MAX_FILE_BYTES),
+          "past " + ResultFiles.bytes(dev.cinchmcp.backend.WrittenFiles.MAX_TOTAL_BYTES),
           "at most " + ResultFiles.bytes(PictureFit.MAX_BYTES),
           PictureFit.MAX_SIDE + " pixels a side",
           PictureFit.TARGET_SIDE + " × " + PictureFit.TARGET_SIDE,
           "total at most " + ResultFiles.bytes(ResultFiles.MAX_PICTURE_BYTES),
-          "up to " + ResultFiles.bytes(dev.cinchmcp.backend.OutFrame.MAX_TEXT_BYTES),
-          dev.cinchmcp.backend.OutFrame.MAX_TEXTS + " of them"
+          "up to " + ResultFiles.bytes(dev.cinchmcp.backend.WrittenFiles.MAX_TEXT_BYTES),
+          dev.cinchmcp.backend.WrittenFiles.MAX_TEXTS + " of them"
         }) {
       assertTrue(s.contains(fact), "docs/tool.md's \"Pictures and files\" lacks: " + fact);
     }

@@ -12,9 +12,10 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.backend.StreamCapture;
+import dev.cinchmcp.text.CappedText;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,18 +77,19 @@ class ToolSchemasTest {
     return Stream.of(
         Arguments.of(
             "normal",
-            new RunResult(CappedText.of("4\n"), CappedText.of(""), 0, false, 287L, "cinch")),
+            new RunResult(StreamCapture.of("4\n"), StreamCapture.of(""), 0, false, 287L, "cinch")),
         Arguments.of(
             "failed",
-            new RunResult(CappedText.of(""), CappedText.of("Traceback"), 1, false, 12L, "cinch")),
+            new RunResult(
+                StreamCapture.of(""), StreamCapture.of("Traceback"), 1, false, 12L, "cinch")),
         Arguments.of(
             "truncated",
-            new RunResult(CappedText.of(big), CappedText.of(big), 0, false, 9_000L, "cinch")),
+            new RunResult(StreamCapture.of(big), StreamCapture.of(big), 0, false, 9_000L, "cinch")),
         Arguments.of(
             "null exitCode and duration", new RunResult(null, null, null, false, null, "cinch")),
         Arguments.of(
             "timed out",
-            new RunResult(CappedText.of("partial"), null, 137, true, 10_000L, "local")),
+            new RunResult(StreamCapture.of("partial"), null, 137, true, 10_000L, "local")),
         Arguments.of(
             "huge lengths",
             new RunResult(
@@ -118,7 +120,7 @@ class ToolSchemasTest {
     Map<String, Object> structured =
         new LinkedHashMap<>(
             new ResultView(SandboxFacts.SERVICE)
-                .structured(new RunResult(CappedText.of("4"), null, 0, false, 1L, "cinch")));
+                .structured(new RunResult(StreamCapture.of("4"), null, 0, false, 1L, "cinch")));
     Map<String, Object> missing = new LinkedHashMap<>(structured);
     missing.remove("backend");
     Map<String, Object> extra = new LinkedHashMap<>(structured);

@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend.cinch;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.WrittenFiles;
+import dev.cinchmcp.text.CappedText;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,11 +1,10 @@
 package dev.cinchmcp.backend.cinch;
 
-import dev.cinchmcp.backend.CappedText;
-import dev.cinchmcp.backend.FramedStdout;
+import dev.cinchmcp.backend.CapturedStream;
 import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.RunResult;
-import dev.cinchmcp.backend.StreamCapture;
 import dev.cinchmcp.backend.WrittenFiles;
+import dev.cinchmcp.text.CappedText;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.Locale;
@@ -13,7 +12,7 @@ import java.util.Locale;
 /**
  * Reads the API's answer to a run ({@code {"stdout": ..., "stderr": ..., "exitCode": 0, "timedOut":
  * false, "durationMs": 287}}) straight from the response stream, keeping the start and the end of
- * each output stream ({@link StreamCapture}) however much the program printed.
+ * each output stream ({@link CapturedStream}) however much the program printed.
  *
  * <p>Unknown fields are skipped, missing ones tolerated, and snake_case names accepted too (the
  * wire format is not documented beyond one example). An answer with none of the run's fields is not
@@ -80,22 +79,18 @@ final class RunAnswerReader {
     if (!f.anyRunField) {
       throw new NotARun("the answer has none of the fields of a run", json.excerpt(), f.apiMessage);
     }
-    CappedText stdout = f.stdout == null ? CappedText.EMPTY : f.stdout.result();
-    CappedText stderr = f.stderr == null ? CappedText.EMPTY : f.stderr.result();
-    WrittenFiles files = WrittenFiles.NOT_ASKED;
-    if (out != null) {
-      files =
-          f.framed == null ? new FramedStdout(new StreamCapture(), out).files() : f.framed.files();
-    }
+    CappedText stdout = f.stdout == null ? CappedText.EMPTY : f.stdout.result(null);
+    CappedText stderr = f.stderr == null ? CappedText.EMPTY : f.stderr.result(null);
+    // An answer without stdout brings no frame: MISSING when one was asked for.
+    WrittenFiles files = (f.stdout == null ? new CapturedStream(out) : f.stdout).files();
     return new RunResult(
         stdout, stderr, f.exitCode, Boolean.TRUE.equals(f.timedOut), f.durationMs, "cinch", files);
   }
 
   private static final class Fields {
     OutFrame out;
-    FramedStdout framed;
-    StreamCapture stdout;
-    StreamCapture stderr;
+    CapturedStream stdout;
+    CapturedStream stderr;
     Integer exitCode;
     Boolean timedOut;
     Long durationMs;
@@ -112,20 +107,13 @@ final class RunAnswerReader {
     }
     switch (name) {
       case "stdout" -> {
-        f.stdout = new StreamCapture();
-        if (f.out == null) {
-          json.readString(f.stdout);
-        } else {
-          FramedStdout framed = new FramedStdout(f.stdout, f.out);
-          json.readString(framed);
-          framed.finish();
-          f.framed = framed;
-        }
+        f.stdout = new CapturedStream(f.out);
+        json.readString(f.stdout.chars());
         f.anyRunField = true;
       }
       case "stderr" -> {
-        f.stderr = new StreamCapture();
-        json.readString(f.stderr);
+        f.stderr = new CapturedStream(null);
+        json.readString(f.stderr.chars());
         f.anyRunField = true;
       }
       case "exitcode" -> {

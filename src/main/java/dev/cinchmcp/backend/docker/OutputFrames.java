@@ -1,33 +1,24 @@
 package dev.cinchmcp.backend.docker;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.CapturedStream;
-import dev.cinchmcp.backend.FramedStdout;
 import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.SandboxOutput;
-import dev.cinchmcp.backend.StreamCapture;
-import dev.cinchmcp.backend.WrittenFiles;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Splits an attach stream ({@code Tty: false}) into stdout and stderr: each frame is an 8-byte
  * header {@code [stream, 0, 0, 0, length as 4 bytes big-endian]} and its payload (1 stdout, 2
  * stderr; long output comes in 16 KiB frames). Each stream is decoded as UTF-8 across frame
- * boundaries (invalid bytes become U+FFFD) into a {@link StreamCapture}, so however much a program
+ * boundaries (invalid bytes become U+FFFD) into a {@link CapturedStream}, so however much a program
  * prints, the server holds only the two ends.
  *
  * <p>Runs on its own thread ({@link #drain}); the results are read once it has ended.
  */
 final class OutputFrames implements SandboxOutput {
 
-  private final Stream stdout;
-  private final Stream stderr = new Stream(null);
+  private final CapturedStream stdout;
+  private final CapturedStream stderr = new CapturedStream(null);
 
   OutputFrames() {
     this(null);
@@ -35,7 +26,7 @@ final class OutputFrames implements SandboxOutput {
 
   /** With {@code out} not null, the launcher's frame is taken out of stdout ({@link #files}). */
   OutputFrames(OutFrame out) {
-    this.stdout = new Stream(out);
+    this.stdout = new CapturedStream(out);
   }
 
   /**
@@ -89,7 +80,7 @@ final class OutputFrames implements SandboxOutput {
                 | ((header[5] & 0xff) << 16)
                 | ((header[6] & 0xff) << 8)
                 | (header[7] & 0xff);
-        Stream target = header[0] == 2 ? stderr : header[0] == 1 ? stdout : null;
+        CapturedStream target = header[0] == 2 ? stderr : header[0] == 1 ? stdout : null;
         int left = length;
         while (left > 0) {
           int n = in.read(payload, 0, Math.min(left, payload.length));
@@ -146,7 +137,7 @@ final class OutputFrames implements SandboxOutput {
     }
 
     /** Feeds {@code bytes} to {@code target}, but the end mark, and a tail that may start it. */
-    void take(byte[] bytes, int offset, int length, Stream target) {
+    void take(byte[] bytes, int offset, int length, CapturedStream target) {
       if (status >= 0) {
         return; // after the end: a straggler of a process the container's end kills
       }
@@ -179,7 +170,7 @@ final class OutputFrames implements SandboxOutput {
     }
 
     /** At the end of the stream: what was held back was output after all. */
-    void flush(Stream target) {
+    void flush(CapturedStream target) {
       if (heldLength > 0 && status < 0) {
         target.feed(held, 0, heldLength);
       }
@@ -199,88 +190,6 @@ final class OutputFrames implements SandboxOutput {
         }
       }
       return true;
-    }
-  }
-
-  /** One stream's decoder and capture. */
-  private static final class Stream implements CapturedStream {
-    private final CharsetDecoder decoder =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPLACE)
-            .onUnmappableCharacter(CodingErrorAction.REPLACE);
-    private final StreamCapture capture = new StreamCapture();
-    private final FramedStdout framed;
-    private final CharBuffer chars = CharBuffer.allocate(16 * 1024);
-    private ByteBuffer pending = ByteBuffer.allocate(16 * 1024 + 8);
-    private boolean finished;
-
-    Stream(OutFrame out) {
-      this.framed = out == null ? null : new FramedStdout(capture, out);
-    }
-
-    synchronized void feed(byte[] bytes, int offset, int length) {
-      if (pending.remaining() < length) {
-        ByteBuffer bigger = ByteBuffer.allocate(pending.position() + length);
-        pending.flip();
-        bigger.put(pending);
-        pending = bigger;
-      }
-      pending.put(bytes, offset, length);
-      pending.flip();
-      decode(false);
-      pending.compact();
-    }
-
-    private void decode(boolean end) {
-      while (true) {
-        var outcome = decoder.decode(pending, chars, end);
-        flushChars();
-        if (!outcome.isOverflow()) {
-          return;
-        }
-      }
-    }
-
-    private void flushChars() {
-      chars.flip();
-      if (chars.hasRemaining()) {
-        if (framed != null) {
-          framed.append(chars.array(), chars.position(), chars.remaining());
-        } else {
-          capture.append(chars.array(), chars.position(), chars.remaining());
-        }
-      }
-      chars.clear();
-    }
-
-    @Override
-    public synchronized CappedText result(String note) {
-      finish();
-      return capture.resultWithNote(note);
-    }
-
-    @Override
-    public synchronized WrittenFiles files() {
-      if (framed == null) {
-        return WrittenFiles.NOT_ASKED;
-      }
-      finish();
-      return framed.files();
-    }
-
-    private void finish() {
-      if (!finished) {
-        finished = true;
-        pending.flip();
-        decode(true);
-        decoder.flush(chars);
-        flushChars();
-        pending.clear();
-        if (framed != null) {
-          framed.finish();
-        }
-      }
     }
   }
 }

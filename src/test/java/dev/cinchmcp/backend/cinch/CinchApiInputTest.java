@@ -4,8 +4,8 @@ import static dev.cinchmcp.testkit.Requires.Need.PRIVATE_TMP;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cinchmcp.backend.CodeRunner;
-import dev.cinchmcp.backend.InputScenarios;
 import dev.cinchmcp.testkit.CodeRunningApi;
+import dev.cinchmcp.testkit.InputScenarios;
 import dev.cinchmcp.testkit.Requires;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

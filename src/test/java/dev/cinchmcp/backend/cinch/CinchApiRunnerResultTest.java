@@ -9,9 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.StreamCapture;
 import dev.cinchmcp.testkit.FakeCinchApi;
+import dev.cinchmcp.text.CappedText;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -112,8 +113,8 @@ class CinchApiRunnerResultTest {
   private static RunResult read(
       String stdout, String stderr, Integer exitCode, boolean timedOut, Long durationMs) {
     return new RunResult(
-        CappedText.of(stdout),
-        CappedText.of(stderr),
+        StreamCapture.of(stdout),
+        StreamCapture.of(stderr),
         exitCode,
         timedOut,
         durationMs,

@@ -3,10 +3,11 @@ package dev.cinchmcp.backend.cinch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.backend.StreamCapture;
 import dev.cinchmcp.backend.WrittenFiles;
 import dev.cinchmcp.testkit.FakeCinchApi;
 import dev.cinchmcp.testkit.KeyEchoes;
+import dev.cinchmcp.text.CappedText;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -82,7 +83,7 @@ class RedactorTest {
   @Test
   void anUncutStreamEndingInTheKeysStartIsLeftAlone() {
     // Not cut: the text really ends there, so it is not a key cut in two.
-    CappedText whole = CappedText.of("cinch_live_");
+    CappedText whole = StreamCapture.of("cinch_live_");
     assertSame(whole, redactor.cappedSafe(whole));
   }
 

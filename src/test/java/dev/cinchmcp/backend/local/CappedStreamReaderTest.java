@@ -3,7 +3,7 @@ package dev.cinchmcp.backend.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.backend.CappedText;
+import dev.cinchmcp.text.CappedText;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.backend.CappedText;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.testkit.ContainmentPrograms;
 import dev.cinchmcp.testkit.HostListeners;
 import dev.cinchmcp.testkit.LocalRunners;
 import dev.cinchmcp.testkit.Requires;
+import dev.cinchmcp.text.CappedText;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

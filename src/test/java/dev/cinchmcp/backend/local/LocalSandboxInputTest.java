@@ -3,7 +3,7 @@ package dev.cinchmcp.backend.local;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
 
 import dev.cinchmcp.backend.CodeRunner;
-import dev.cinchmcp.backend.InputScenarios;
+import dev.cinchmcp.testkit.InputScenarios;
 import dev.cinchmcp.testkit.LocalClassRunner;
 import dev.cinchmcp.testkit.Requires;
 import java.nio.file.Path;

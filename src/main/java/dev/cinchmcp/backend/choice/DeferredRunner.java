@@ -1,8 +1,13 @@
-package dev.cinchmcp.backend;
+package dev.cinchmcp.backend.choice;
 
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,16 +17,22 @@ import org.slf4j.LoggerFactory;
  * selector thread) that a client should not wait for before {@code initialize} is answered; a first
  * call simply waits for it.
  */
-public final class DeferredRunner implements CodeRunner, AutoCloseable {
+final class DeferredRunner implements CodeRunner, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DeferredRunner.class);
 
   private final String name;
   private final CompletableFuture<CodeRunner> backend;
+  private final LongSupplier nanoTime;
 
-  public DeferredRunner(String name, CompletableFuture<CodeRunner> backend) {
+  DeferredRunner(String name, CompletableFuture<CodeRunner> backend) {
+    this(name, backend, System::nanoTime);
+  }
+
+  DeferredRunner(String name, CompletableFuture<CodeRunner> backend, LongSupplier nanoTime) {
     this.name = name;
     this.backend = backend;
+    this.nanoTime = nanoTime;
   }
 
   @Override
@@ -32,7 +43,7 @@ public final class DeferredRunner implements CodeRunner, AutoCloseable {
   @Override
   public CompletableFuture<RunResult> run(Program program, RunListener listener) {
     CompletableFuture<RunResult> result = new CompletableFuture<>();
-    long askedAt = System.nanoTime();
+    long askedAt = nanoTime.getAsLong();
     backend.whenComplete(
         (runner, error) -> {
           if (error != null) {
@@ -43,7 +54,7 @@ public final class DeferredRunner implements CodeRunner, AutoCloseable {
             return; // cancelled while the backend was being built
           }
           // The wait for the backend counts against the call's deadline.
-          Duration waited = Duration.ofNanos(System.nanoTime() - askedAt);
+          Duration waited = Duration.ofNanos(nanoTime.getAsLong() - askedAt);
           CompletableFuture<RunResult> run = runner.run(program, listener, waited);
           result.whenComplete(
               (r, e) -> {

@@ -1,4 +1,4 @@
-package dev.cinchmcp.backend;
+package dev.cinchmcp.text;
 
 /**
  * What a character costs on the wire, in bytes, inside a JSON string written as UTF-8 the way the

@@ -1,4 +1,4 @@
-package dev.cinchmcp.backend;
+package dev.cinchmcp.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.StreamCapture;
 import org.junit.jupiter.api.Test;
 
 class CappedTextTest {
@@ -46,7 +48,7 @@ class CappedTextTest {
 
   @Test
   void aWholeStreamIsItsHeadWithNoMarker() {
-    CappedText whole = CappedText.of("hello");
+    CappedText whole = StreamCapture.of("hello");
     assertEquals("hello", whole.text());
     assertEquals("", whole.marker());
     assertFalse(whole.truncated());
@@ -55,7 +57,7 @@ class CappedTextTest {
 
   @Test
   void ofNullIsEmpty() {
-    assertSame(CappedText.EMPTY, CappedText.of(null));
+    assertSame(CappedText.EMPTY, StreamCapture.of(null));
     assertEquals("", CappedText.EMPTY.text());
   }
 

@@ -1,4 +1,4 @@
-package dev.cinchmcp.backend;
+package dev.cinchmcp.text;
 
 import java.util.Locale;
 
@@ -11,8 +11,8 @@ import java.util.Locale;
  * ({@link #HEAD_BYTES} bytes) and the last {@link #TAIL} ({@link #TAIL_BYTES}) are kept, and the
  * {@link #marker()} between them says how much is missing; the three together stay within the
  * limits. The end gets more room than the start because that is where a program prints its result
- * and where a traceback ends. The shown text is the output cleaned by {@link OutputCleaner}; it
- * never starts or ends inside a surrogate pair.
+ * and where a traceback ends. The shown text is the output cleaned by the backend's {@code
+ * OutputCleaner}; it never starts or ends inside a surrogate pair.
  *
  * @param head the kept start (the whole stream when nothing was left out)
  * @param tail the kept end; empty when nothing was left out
@@ -28,6 +28,9 @@ public record CappedText(
     long omittedChars,
     long omittedLines,
     boolean cleaned) {
+
+  /** How far into a line a cut looks for the line's end, to cut there instead. */
+  public static final int LINE_SNAP = 160;
 
   /** At most this many characters of a stream are shown, the marker included. */
   public static final int LIMIT = 20_000;
@@ -65,16 +68,6 @@ public record CappedText(
     if (omittedChars == 0 && !tail.isEmpty()) {
       throw new IllegalArgumentException("a tail without a cut");
     }
-  }
-
-  /** Captures a whole string as a stream would be captured. */
-  public static CappedText of(String full) {
-    if (full == null) {
-      return EMPTY;
-    }
-    StreamCapture capture = new StreamCapture();
-    capture.append(full);
-    return capture.result();
   }
 
   public boolean truncated() {

@@ -1,20 +1,22 @@
-package dev.cinchmcp.server;
+package dev.cinchmcp.backend.choice;
 
 import dev.cinchmcp.backend.CodeRunner;
-import dev.cinchmcp.backend.DeferredRunner;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.SandboxFacts;
-import dev.cinchmcp.backend.UnavailableRunner;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
+import dev.cinchmcp.backend.docker.DockerRunner;
+import dev.cinchmcp.backend.docker.DockerSettings;
 import dev.cinchmcp.backend.local.LocalSandboxRunner;
 import dev.cinchmcp.backend.local.LocalSandboxSettings;
 import dev.cinchmcp.config.Backend;
+import dev.cinchmcp.config.DockerOptions;
 import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,38 +31,20 @@ import java.util.function.BiFunction;
  *       fix.
  *   <li>{@code local}: a local gVisor sandbox; without a working {@code runsc}, every call says
  *       what to install. Code never runs outside gVisor.
- *   <li>{@code docker}: a container of a Docker-compatible engine ({@link DockerChoice}); without
- *       one that answers and can be used, every call says what to fix.
+ *   <li>{@code docker}: a container of a Docker-compatible engine ({@link Docker}); without one
+ *       that answers and can be used, every call says what to fix.
  *   <li>{@code auto} (the default): {@code cinch} when a key is set; else {@code local} when gVisor
  *       works; else {@code docker} when an engine answers and can be used; else the missing-key
  *       error, with why neither could stand in.
  * </ul>
  *
  * @param runner what runs the code
- * @param runtimes the language versions it offers, for the tool's description
- * @param limits what a program may use, for the tool's description (which limits hold)
- * @param isolation what keeps a program in, for the tool's description ("gVisor")
- * @param packages what a program can import besides the standard library, for the tool's
- *     description and {@code --check} ({@link SandboxFacts#packages()})
+ * @param facts what the tool's description, its results and {@code --check} state about the sandbox
  * @param summary one line for the log and {@code --check}: which backend, and how it is set up
  * @param problems what stops it from running code; empty when it can
- * @param timeLimitSeconds the wall clock a run is stopped at, for the notes of a run that timed out
  */
 public record BackendChoice(
-    CodeRunner runner,
-    String runtimes,
-    String limits,
-    String isolation,
-    String packages,
-    String summary,
-    List<String> problems,
-    long timeLimitSeconds) {
-
-  /** What the Cinch service runs. */
-  static final String CINCH_RUNTIMES = SandboxFacts.SERVICE_RUNTIMES;
-
-  /** The limits of the Cinch service's sandboxes. */
-  static final String CINCH_LIMITS = SandboxFacts.SERVICE_LIMITS;
+    CodeRunner runner, SandboxFacts facts, String summary, List<String> problems) {
 
   /** The restart hint every configuration message ends with. */
   private static final String RESTART =
@@ -70,9 +54,9 @@ public record BackendChoice(
     return problems.isEmpty();
   }
 
-  /** What the tool's description and its results state about the sandbox. */
-  public SandboxFacts facts() {
-    return new SandboxFacts(runtimes, limits, isolation, packages, timeLimitSeconds);
+  /** What a program can import besides the standard library, for {@code --check}. */
+  public String packages() {
+    return facts.packages();
   }
 
   /**
@@ -101,7 +85,7 @@ public record BackendChoice(
               : settings.limitProblems());
     }
     if (backend == Backend.DOCKER) {
-      return DockerChoice.docker(settings, cinchAfter);
+      return Docker.docker(settings, cinchAfter);
     }
     if (backend == Backend.AUTO && !settings.onlyKeyMissing()) {
       return unavailable(settings.problems()); // something is set wrong: say so rather than guess
@@ -112,33 +96,35 @@ public record BackendChoice(
       String versions = local.versions().describe();
       return new BackendChoice(
           local,
-          versions,
-          local.limits().describe(),
-          SandboxFacts.GVISOR,
-          SandboxFacts.installedPackages(local.packages().describe()),
+          new SandboxFacts(
+              versions,
+              local.limits().describe(),
+              SandboxFacts.GVISOR,
+              SandboxFacts.installedPackages(local.packages().describe()),
+              local.settings().wallClock().toSeconds()),
           "backend local: a gVisor sandbox on this machine, "
               + versions
               + "; "
               + local.limits().summary()
               + "; "
               + poolSummary(local.settings().poolSize()),
-          List.of(),
-          local.settings().wallClock().toSeconds());
+          List.of());
     }
     if (backend == Backend.LOCAL) {
       // The runner itself answers every call with what to install.
       return new BackendChoice(
           local,
-          "Python and Node.js",
-          SandboxFacts.limits(settings.limits()),
-          SandboxFacts.GVISOR,
-          SandboxFacts.STANDARD_LIBRARY_ONLY,
+          new SandboxFacts(
+              "Python and Node.js",
+              SandboxFacts.limits(settings.limits()),
+              SandboxFacts.GVISOR,
+              SandboxFacts.STANDARD_LIBRARY_ONLY,
+              local.settings().wallClock().toSeconds()),
           "backend local: UNAVAILABLE, " + local.unavailableReason(),
-          List.of("The local gVisor sandbox is not available: " + local.unavailableReason()),
-          local.settings().wallClock().toSeconds());
+          List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
     }
     local.close();
-    DockerChoice.Result engine = DockerChoice.standIn(settings, cinchAfter);
+    Docker.Result engine = Docker.standIn(settings, cinchAfter);
     if (engine.choice() != null) {
       return engine.choice();
     }
@@ -213,7 +199,7 @@ public record BackendChoice(
    */
   static String serviceLimits(Settings settings) {
     return "limits: the service's ("
-        + CINCH_LIMITS
+        + SandboxFacts.SERVICE_LIMITS
         + ")"
         + (settings.limits().isService()
             ? ""
@@ -235,22 +221,10 @@ public record BackendChoice(
         new UnavailableRunner("none", failure), "no backend can run code", problems);
   }
 
-  /**
-   * A choice whose tool description states the Cinch service's facts ({@link
-   * SandboxFacts#SERVICE}).
-   */
+  /** A choice whose tool description states the Cinch service's facts. */
   private static BackendChoice withServiceFacts(
       CodeRunner runner, String summary, List<String> problems) {
-    SandboxFacts facts = SandboxFacts.SERVICE;
-    return new BackendChoice(
-        runner,
-        facts.runtimes(),
-        facts.limits(),
-        facts.isolation(),
-        facts.packages(),
-        summary,
-        problems,
-        facts.timeLimitSeconds());
+    return new BackendChoice(runner, SandboxFacts.SERVICE, summary, problems);
   }
 
   /**
@@ -261,5 +235,77 @@ public record BackendChoice(
   /** {@link #CONNECT_LIMIT}, and never longer than the whole call ({@code CINCH_TIMEOUT_MS}). */
   private static Duration connectTimeout(Settings settings) {
     return settings.timeout().compareTo(CONNECT_LIMIT) < 0 ? settings.timeout() : CONNECT_LIMIT;
+  }
+
+  /**
+   * The docker backend's part, in a class of its own so that nothing of the engine client is loaded
+   * unless that backend is asked for (or {@code auto} has nothing else).
+   */
+  static final class Docker {
+
+    private Docker() {}
+
+    static DockerSettings settingsOf(Settings settings) {
+      DockerOptions options = settings.docker();
+      return DockerSettings.of(
+          options.pythonImage(),
+          options.nodeImage(),
+          options.runtime().orElse(null),
+          options.discovery(),
+          settings.limits());
+    }
+
+    /**
+     * {@code CINCH_BACKEND=docker}: the engine's runner, or one that says what to fix (the runner
+     * itself answers every call then); a docker setting given wrong ({@code CINCH_DOCKER_*}) is
+     * said rather than run with its default.
+     */
+    static BackendChoice docker(Settings settings, CompletableFuture<?> after) {
+      List<String> wrong =
+          settings.problems().stream().filter(p -> p.startsWith("CINCH_DOCKER_")).toList();
+      if (!wrong.isEmpty()) {
+        return unavailable(wrong);
+      }
+      DockerRunner runner =
+          DockerRunner.start(settingsOf(settings), settings.docker().pool(), after);
+      return of(
+          runner,
+          runner.usable()
+              ? List.of()
+              : List.of("The docker backend is not available: " + runner.unavailableReason()));
+    }
+
+    /**
+     * For {@code auto} with no key and no local gVisor: the engine's runner when an engine answers
+     * and can be used, else why not.
+     */
+    static Result standIn(Settings settings, CompletableFuture<?> after) {
+      DockerSettings docker = settingsOf(settings);
+      Optional<String> answering = DockerRunner.engineAnswers(docker);
+      if (answering.isEmpty()) {
+        return new Result(null, "no container engine answered either");
+      }
+      DockerRunner runner = DockerRunner.start(docker, settings.docker().pool(), after);
+      if (runner.usable()) {
+        return new Result(of(runner, List.of()), null);
+      }
+      runner.close();
+      return new Result(null, "nor the container engine: " + runner.unavailableReason());
+    }
+
+    record Result(BackendChoice choice, String whyNot) {}
+
+    private static BackendChoice of(DockerRunner runner, List<String> problems) {
+      return new BackendChoice(
+          runner,
+          new SandboxFacts(
+              runner.runtimes(),
+              runner.limits(),
+              runner.isolation(),
+              runner.packages(),
+              runner.timeLimitSeconds()),
+          runner.summary(),
+          problems);
+    }
   }
 }

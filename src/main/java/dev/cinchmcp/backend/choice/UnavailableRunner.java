@@ -1,5 +1,10 @@
-package dev.cinchmcp.backend;
+package dev.cinchmcp.backend.choice;
 
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.RunFailure;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
 import java.util.concurrent.CompletableFuture;
 
 /**

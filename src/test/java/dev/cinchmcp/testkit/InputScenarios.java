@@ -1,10 +1,16 @@
-package dev.cinchmcp.backend;
+package dev.cinchmcp.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.testkit.GivenFiles;
+import dev.cinchmcp.backend.CodeRunner;
+import dev.cinchmcp.backend.InputLauncher;
+import dev.cinchmcp.backend.Language;
+import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.ProgramInput;
+import dev.cinchmcp.backend.RunListener;
+import dev.cinchmcp.backend.RunResult;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package dev.cinchmcp.server;
+package dev.cinchmcp.backend.choice;
 
 import static dev.cinchmcp.testkit.Requires.Need.ENGINE;
 import static dev.cinchmcp.testkit.Requires.Need.GVISOR;
@@ -97,7 +97,7 @@ class BackendChoiceTest {
         choose("CINCH_API_KEY", "cinch_live_x", "CINCH_BASE_URL", "http://127.0.0.1:9");
     assertTrue(c.usable());
     assertEquals("cinch", c.runner().name());
-    assertEquals(BackendChoice.CINCH_RUNTIMES, c.runtimes());
+    assertEquals(SandboxFacts.SERVICE_RUNTIMES, c.facts().runtimes());
     assertTrue(c.summary().startsWith("backend cinch"), c.summary());
     assertEquals(SandboxFacts.STANDARD_LIBRARY_ONLY, c.packages());
     assertEquals(0, localProbes.get());
@@ -110,9 +110,9 @@ class BackendChoiceTest {
     assertTrue(c.usable(), c.problems().toString());
     assertEquals("local", c.runner().name());
     assertTrue(c.summary().startsWith("backend local"), c.summary());
-    assertTrue(c.runtimes().contains("Python"), c.runtimes());
+    assertTrue(c.facts().runtimes().contains("Python"), c.facts().runtimes());
     // What the description promises is what holds here (root on cgroup v1 in CI: all of it).
-    assertTrue(c.limits().startsWith("10 seconds, 256 MB of memory"), c.limits());
+    assertTrue(c.facts().limits().startsWith("10 seconds, 256 MB of memory"), c.facts().limits());
     assertTrue(c.summary().contains("limits held: "), c.summary());
     assertTrue(c.packages().contains("installed under /usr"), c.packages());
     assertRuns(c, "local", 30);
@@ -155,10 +155,7 @@ class BackendChoiceTest {
       })
   void aMistakeIsReportedRatherThanGuessedAround(String what, String env, String message)
       throws Exception {
-    BackendChoice c = choose(env.split("[ =]"));
-    assertFalse(c.usable());
-    assertEquals(0, localProbes.get());
-    assertSays(failureOf(c, "print(1)"), message);
+    assertSays(failureOf(refused(env), "print(1)"), message);
   }
 
   /**
@@ -183,9 +180,7 @@ class BackendChoiceTest {
       })
   void aBadSandboxLimitIsRefusedOnEveryCall(String what, String env, String message)
       throws Exception {
-    BackendChoice c = choose(env.split("[ =]"));
-    assertFalse(c.usable());
-    assertEquals(0, localProbes.get());
+    BackendChoice c = refused(env);
     assertEquals("none", c.runner().name());
     assertTrue(c.problems().get(0).startsWith(message.substring(0, 30)), c.problems().toString());
     for (int call = 0; call < 2; call++) {
@@ -209,7 +204,7 @@ class BackendChoiceTest {
             "CINCH_SANDBOX_TIME_LIMIT_S",
             "60");
     assertTrue(c.usable(), c.problems().toString());
-    assertEquals(SandboxFacts.SERVICE_LIMITS, c.limits());
+    assertEquals(SandboxFacts.SERVICE_LIMITS, c.facts().limits());
     assertEquals(10, c.facts().timeLimitSeconds());
     assertTrue(
         c.summary().contains("limits: the service's (10 seconds, 256 MB of memory, half a CPU)"),
@@ -233,7 +228,7 @@ class BackendChoiceTest {
             "CINCH_SANDBOX_CPUS",
             "1");
     assertTrue(c.usable(), c.problems().toString());
-    assertTrue(c.limits().startsWith("30 seconds, 512 MB of memory"), c.limits());
+    assertTrue(c.facts().limits().startsWith("30 seconds, 512 MB of memory"), c.facts().limits());
     assertTrue(c.summary().contains("limits held: 30 s, 512 MB"), c.summary());
     assertEquals(30, c.facts().timeLimitSeconds());
     assertEquals("30 s", c.facts().timeLimit());
@@ -276,9 +271,9 @@ class BackendChoiceTest {
             "runsc");
     assertTrue(c.usable(), c.problems().toString());
     assertEquals("docker", c.runner().name());
-    assertEquals("gVisor", c.isolation());
+    assertEquals("gVisor", c.facts().isolation());
     assertTrue(c.summary().startsWith("backend docker: "), c.summary());
-    assertTrue(c.limits().startsWith("10 seconds, 256 MB of memory"), c.limits());
+    assertTrue(c.facts().limits().startsWith("10 seconds, 256 MB of memory"), c.facts().limits());
     assertRuns(c, "docker", 60);
   }
 
@@ -301,6 +296,14 @@ class BackendChoiceTest {
    * Runs a program that would leave a mark on the host, asserts that it left none (nothing ran
    * outside a sandbox), and returns how the run failed.
    */
+  /** The choice for {@code env}, which must refuse to run anything without probing a sandbox. */
+  private BackendChoice refused(String env) {
+    BackendChoice c = choose(env.split("[ =]"));
+    assertFalse(c.usable());
+    assertEquals(0, localProbes.get());
+    return c;
+  }
+
   private RunFailure failureOfAMarkingProgram(BackendChoice choice) throws Exception {
     Path mark = tmp.resolve("ran-outside");
     RunFailure f = failureOf(choice, "open(" + pythonString(mark) + ", 'w').write('x')");
