@@ -55,25 +55,29 @@ final class Requests {
 
   /**
    * A new request with this id; null when the id belongs to a request not yet ended. An id whose
-   * request was answered or cancelled can be used again at once, even in the instant before that
-   * request's clean-up: a client may reuse an id as soon as it has the answer.
-   */
-  Request open(RequestId id, JsonNode message, int bytes) {
-    return open(id, message, bytes, null);
-  }
-
-  /**
-   * As {@link #open(RequestId, JsonNode, int)}, for a 2026-era request answered by {@code modern}.
+   * request was answered or cancelled can be used again at once: a client may reuse an id as soon
+   * as it has the answer.
+   *
+   * @param modern the work that answers a 2026-era request, or null for a 2025-era one
    */
   Request open(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
     Request request = new Request(id, message, bytes, modern);
     Request owner =
         live.compute(
             id, (k, existing) -> existing == null || existing.ended() ? request : existing);
-    if (owner != request) {
-      return null;
+    return owner == request ? request : null;
+  }
+
+  /**
+   * Writes the request's answer unless it was cancelled (the spec says not to answer it then). Its
+   * id is free for the client to reuse the moment the line is out; it stays counted until written,
+   * so the drain waits for the write.
+   */
+  void answer(Request request, JsonRpcWriter writer, Object reply) {
+    if (request.answer()) {
+      writer.write(reply);
+      forget(request);
     }
-    return request;
   }
 
   /** The live request with this id, for a cancellation; null if none. */
@@ -196,17 +200,12 @@ final class Requests {
    */
   List<Request> stopAll() {
     stopStarting();
-    return cancelAll();
+    return cancelAll(null);
   }
 
   /** The server is stopping: nothing waiting starts from now on; the live requests go on. */
   void stopStarting() {
     stopped = true;
-  }
-
-  /** Cancels every live request and returns them (to be told why); the session is over. */
-  List<Request> cancelAll() {
-    return cancelAll(null);
   }
 
   /**

@@ -104,15 +104,13 @@ final class SdkSessionBridge {
     } catch (RuntimeException e) {
       // The session refused it outright: answer it, and free its place and its id.
       log.warn("The session could not take {}: {}", request, e.toString());
-      if (request.answer()) {
-        writer
-            .get()
-            .write(
-                JsonRpcErrors.reply(
-                    request.echoId(),
-                    JsonRpcErrors.INVALID_REQUEST,
-                    "Invalid request: it could not be handled."));
-      }
+      requests.answer(
+          request,
+          writer.get(),
+          JsonRpcReplies.reply(
+              request.echoId(),
+              JsonRpcReplies.INVALID_REQUEST,
+              "Invalid request: it could not be handled."));
       requests.finished(request);
       return;
     }
@@ -172,15 +170,12 @@ final class SdkSessionBridge {
           context -> {
             if (message instanceof JSONRPCResponse response) {
               Request request = context.getOrDefault(Request.class, null);
-              if (request != null && request.answer()) {
-                // Answered now, so its id is free for the client to reuse the moment the line is
-                // out; it stays counted until written, so the drain waits for the write.
-                writer.get().write(forClient(response, request));
-                requests.forget(request);
-              } else if (request == null) {
+              if (request != null) {
+                requests.answer(request, writer.get(), forClient(response, request));
+              } else {
                 log.warn("An answer outside any request's work was dropped: {}", response.id());
               }
-              return Mono.empty(); // else it was cancelled: the spec says not to answer it
+              return Mono.empty();
             }
             writer.get().write(SdkResults.plainMessage(message));
             return Mono.empty();
@@ -208,18 +203,16 @@ final class SdkSessionBridge {
    * text (class names, "Cannot invoke ...") replaced by a sentence, the detail going to stderr.
    */
   private static Map<String, Object> forClient(JSONRPCResponse response, Request request) {
-    Map<String, Object> reply = new LinkedHashMap<>();
-    reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-    reply.put("id", request.echoId()); // the SDK's own type takes only a string or an integer id
+    // The id as the client wrote it: the SDK's own type takes only a string or an integer id.
     JSONRPCResponse.JSONRPCError error = response.error();
     if (error == null) {
-      reply.put("result", SdkResults.plain(response.result()));
-    } else if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
-      log.warn("Internal error answering {}: {}", request, error.message());
-      reply.put("error", Map.of("code", error.code(), "message", INTERNAL_ERROR_MESSAGE));
-    } else {
-      reply.put("error", error);
+      return JsonRpcReplies.result(request.echoId(), SdkResults.plain(response.result()));
     }
-    return reply;
+    if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
+      log.warn("Internal error answering {}: {}", request, error.message());
+      return JsonRpcReplies.reply(
+          request.echoId(), JsonRpcReplies.INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE);
+    }
+    return JsonRpcReplies.reply(request.echoId(), error);
   }
 }
