@@ -11,7 +11,7 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransport;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -73,9 +73,42 @@ final class SdkSessionBridge {
     return wanted;
   }
 
-  /** Whether the client has sent {@code notifications/initialized}. */
-  boolean initialized() {
-    return initialized;
+  /**
+   * At the end of stdin: the session holds requests until it is initialized, forever then, so each
+   * is told it never ran (2026-era ones run on their own). On a thread of its own, waited for until
+   * the deadline ({@link System#nanoTime}): a client that does not read must not hold the drain.
+   */
+  void answerHeldNeverRun(long deadlineNanos) {
+    if (initialized) {
+      return;
+    }
+    List<Request> held = requests.cancelAll(r -> r.modern() == null);
+    if (held.isEmpty()) {
+      return;
+    }
+    Thread notices =
+        new Thread(
+            () -> {
+              for (Request r : held) {
+                writer
+                    .get()
+                    .write(
+                        JsonRpcReplies.reply(
+                            r.echoId(),
+                            JsonRpcReplies.INVALID_REQUEST,
+                            "The server stopped before the session was initialized (initialize,"
+                                + " then notifications/initialized), so this request was never"
+                                + " run."));
+              }
+            },
+            "cinch-never-run");
+    notices.setDaemon(true);
+    notices.start();
+    try {
+      notices.join(Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The session once it exists; null if it never will. */

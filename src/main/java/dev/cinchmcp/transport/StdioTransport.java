@@ -159,10 +159,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     drained = true;
     ready(); // a signal may come before the first line was read
     long deadline = System.nanoTime() + drainLimit.toNanos();
-    if (!sdk.initialized()) {
-      // Only the session holds requests until it is initialized; 2026-era ones run on their own.
-      answerNeverRun(requests.cancelAll(r -> r.modern() == null), deadline);
-    }
+    sdk.answerHeldNeverRun(deadline);
     log.debug("Draining: {} request(s) still owed an answer", requests.size());
     if (!requests.awaitEmpty(deadline)) {
       log.warn(
@@ -207,32 +204,6 @@ public final class StdioTransport implements McpServerTransportProvider {
       in.close();
     } catch (IOException e) {
       log.debug("Closing stdin failed: {}", e.toString());
-    }
-  }
-
-  /** On a thread of its own, waited for until the deadline: a client not reading must not hold. */
-  private void answerNeverRun(List<Request> held, long deadlineNanos) {
-    if (held.isEmpty()) {
-      return;
-    }
-    Thread notices =
-        new Thread(
-            () -> {
-              for (Request r : held) {
-                writeError(
-                    r.echoId(),
-                    JsonRpcReplies.INVALID_REQUEST,
-                    "The server stopped before the session was initialized (initialize, then"
-                        + " notifications/initialized), so this request was never run.");
-              }
-            },
-            "cinch-never-run");
-    notices.setDaemon(true);
-    notices.start();
-    try {
-      notices.join(Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
@@ -394,14 +365,13 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   private void cancel(JsonNode requestId) {
-    RequestId id =
-        requestId.isTextual()
-            ? RequestId.ofString(requestId.asText())
-            : requestId.isNumber() ? RequestId.ofNumber(requestId.asText()) : null;
-    if (id == null) {
-      return;
-    }
-    Request request = requests.find(id);
+    Request request =
+        requestId.isTextual() || requestId.isNumber()
+            ? requests.find(
+                requestId.isTextual()
+                    ? RequestId.ofString(requestId.asText())
+                    : RequestId.ofNumber(requestId.asText()))
+            : null;
     if (request != null && request.cancel()) {
       log.debug("Cancelled {}", request);
       requests.forget(request); // its id is free at once
