@@ -24,12 +24,6 @@ import java.util.function.Predicate;
  */
 final class Requests {
 
-  /** What {@link #admit} did with a request. */
-  enum Admitted {
-    STARTED_OR_QUEUED,
-    REFUSED
-  }
-
   private final int maxRunning;
   private final int maxWaiting;
   private final long maxWaitingBytes;
@@ -85,19 +79,19 @@ final class Requests {
     return live.get(id);
   }
 
-  /** Starts the request now, or queues it; REFUSED (and forgotten) when it can do neither. */
-  Admitted admit(Request request) {
+  /** Starts the request now, or queues it; false (and forgotten) when it can do neither. */
+  boolean admit(Request request) {
     synchronized (this) {
       if (overLimits(request)) {
         request.answer(); // the transport answers "busy" for it
         forget(request);
-        return Admitted.REFUSED;
+        return false;
       }
       waiting.add(request);
       waitingBytes += request.bytes();
     }
     startWhatFits();
-    return Admitted.STARTED_OR_QUEUED;
+    return true;
   }
 
   /**

@@ -207,8 +207,9 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  private void writeError(Object echoId, int code, String message) {
-    writer.write(JsonRpcReplies.reply(echoId, code, message));
+  /** Answers {@code id} (null when unknown) with a JSON-RPC error. */
+  private void writeError(RequestId id, int code, String message) {
+    writer.write(JsonRpcReplies.reply(id == null ? null : id.echo(), code, message));
   }
 
   void accept(byte[] line) {
@@ -243,14 +244,14 @@ public final class StdioTransport implements McpServerTransportProvider {
         writeError(null, parsed.errorCode(), parsed.error());
       }
       for (RequestId id : parsed.ids()) {
-        writeError(id.echo(), parsed.errorCode(), parsed.error());
+        writeError(id, parsed.errorCode(), parsed.error());
       }
       return;
     }
     JsonNode node = parsed.value().node();
     Envelope envelope = Envelope.classify(node, parsed.value().id());
     if (envelope.problem() != null) {
-      writeError(echo(envelope.id()), JsonRpcReplies.INVALID_REQUEST, envelope.problem());
+      writeError(envelope.id(), JsonRpcReplies.INVALID_REQUEST, envelope.problem());
       return;
     }
     switch (envelope.kind()) {
@@ -277,7 +278,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
     String problem = ParamsCheck.problem(method, node.get("params"));
     if (problem != null) {
-      writeError(id.echo(), JsonRpcReplies.INVALID_PARAMS, "Invalid params: " + problem);
+      writeError(id, JsonRpcReplies.INVALID_PARAMS, "Invalid params: " + problem);
       return;
     }
     if (PING.equals(method)) {
@@ -293,7 +294,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     StatelessServer server = stateless;
     if (server == null) {
       writeError(
-          id.echo(),
+          id,
           JsonRpcReplies.METHOD_NOT_FOUND,
           "Method not found: " + method + " (2026-07-28 is not served).");
       return;
@@ -312,14 +313,14 @@ public final class StdioTransport implements McpServerTransportProvider {
   private void admit(RequestId id, Request request) {
     if (request == null) {
       writeError(
-          id.echo(),
+          id,
           JsonRpcReplies.INVALID_REQUEST,
           "Request id " + id + " is already in use by a request still running.");
       return;
     }
-    if (requests.admit(request) == Requests.Admitted.REFUSED) {
+    if (!requests.admit(request)) {
       writeError(
-          id.echo(),
+          id,
           JsonRpcReplies.SERVER_BUSY,
           "Server busy: "
               + MAX_RUNNING
@@ -376,10 +377,6 @@ public final class StdioTransport implements McpServerTransportProvider {
       log.debug("Cancelled {}", request);
       requests.forget(request); // its id is free at once
     } // one for an unknown or finished request is ignored, as the spec asks
-  }
-
-  private static Object echo(RequestId id) {
-    return id == null ? null : id.echo();
   }
 
   private static boolean isBlank(byte[] line) {
