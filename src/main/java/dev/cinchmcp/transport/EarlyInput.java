@@ -45,7 +45,8 @@ public final class EarlyInput extends InputStream {
   /**
    * Starts reading {@code in} and answers a first {@code server/discover} on {@code out} at once;
    * or, after the fast launch's launcher has read the first line, takes over what it did with it.
-   * Serve the stream returned; {@link #answeredFirst} tells whether the client has its first answer.
+   * Serve the stream returned; {@link #answeredFirst} tells whether the client has its first
+   * answer.
    */
   public static EarlyInput answerEarly(
       InputStream in, OutputStream out, FirstLineHandOver handedOver) {

@@ -57,7 +57,9 @@ public final class FirstLineHandOver {
     } catch (IOException e) {
       return unanswered(line.toByteArray()); // the child meets the same error
     }
-    return EarlyInput.answer(line.toByteArray(), stdout) ? answered() : unanswered(line.toByteArray());
+    return EarlyInput.answer(line.toByteArray(), stdout)
+        ? answered()
+        : unanswered(line.toByteArray());
   }
 
   /** The first line was a discover, and the launcher has answered it. */

@@ -75,8 +75,8 @@ public final class StdioTransport implements McpServerTransportProvider {
   private volatile boolean stopped;
 
   /**
-   * @param mapper may still be being made: the server is put together meanwhile (on Java 17 some
-   *     50 ms, as long as the mapper), and {@link #run} waits for it before reading
+   * @param mapper may still be being made: the server is put together meanwhile (on Java 17 some 50
+   *     ms, as long as the mapper), and {@link #run} waits for it before reading
    * @param drainLimit the longest the server waits, once stdin has closed or a signal came, for
    *     answers still owed: a little longer than a call's API timeout
    */
@@ -149,8 +149,8 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   /**
    * Waits for the answers still owed, up to the drain limit in all, then stops writing. Requests
-   * the session holds before it was initialized would wait forever: each is told it never ran.
-   * Only the first call does anything; the process may end as soon as it returns.
+   * the session holds before it was initialized would wait forever: each is told it never ran. Only
+   * the first call does anything; the process may end as soon as it returns.
    */
   public synchronized void drain() {
     if (drained) {

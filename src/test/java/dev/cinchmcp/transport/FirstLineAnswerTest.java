@@ -82,9 +82,11 @@ class FirstLineAnswerTest {
             + "\"}}}\n";
     ByteArrayInputStream stdin = new ByteArrayInputStream(bytes(call + NEXT));
 
-    FirstLineHandOver handOver = FirstLineHandOver.answerWaiting(stdin, new ByteArrayOutputStream());
+    FirstLineHandOver handOver =
+        FirstLineHandOver.answerWaiting(stdin, new ByteArrayOutputStream());
 
-    assertEquals(call.length() + NEXT.length() - FirstLineHandOver.MAX_LAUNCHER_LINE, stdin.available());
+    assertEquals(
+        call.length() + NEXT.length() - FirstLineHandOver.MAX_LAUNCHER_LINE, stdin.available());
     assertArrayEquals(bytes(call + NEXT), childReads(handOver, stdin));
   }
 
