@@ -57,9 +57,7 @@ final class JsonRpcWriter {
     this(mapper, out, new CompletableFuture<>());
   }
 
-  /**
-   * @param firstWritten completed once the first message is out
-   */
+  /** {@code firstWritten}: completed once the first message is out. */
   JsonRpcWriter(ObjectMapper mapper, OutputStream out, CompletableFuture<Void> firstWritten) {
     this.json = mapper.writer().with(new LineSafeEscapes());
     this.out = out;

@@ -12,15 +12,11 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The one owner of every request between being read and being answered: which ids are live (a
- * running request's id cannot be used twice; a cancellation finds its request here), and which
- * requests may run. At most {@code maxRunning} run at once; later ones wait their turn in arrival
- * order, up to a count and a total size, so that a client sending thousands of calls in a burst
- * cannot exhaust the server's memory or threads. The reader of stdin never blocks here, so a
- * cancellation still gets through; a request beyond the waiting limits is refused at once.
- *
- * <p>A request's own state ({@link Request}) says whether it is queued, running, answered or
- * cancelled; this class only keeps the counts and the queue that follow from those moves.
+ * The one table of requests from the line read to the answer written: the live ids (one request per
+ * id; a cancellation finds its request here), and which may run. At most {@code maxRunning} run at
+ * once; later ones wait in arrival order, up to a count and a total size, so that a burst of
+ * thousands of calls cannot exhaust memory or threads; beyond that one is refused at once. The
+ * reader of stdin never blocks here, so a cancellation always gets through.
  */
 final class Requests {
 
@@ -96,9 +92,8 @@ final class Requests {
 
   /**
    * Whether this request, queued, would make too many requests or bytes wait for a place. The first
-   * queued requests that fit in the free places are not waiting for one: they are only not started
-   * yet, because the thread that starts them (maybe another request's, which has just ended) is
-   * still on an earlier one. Counting them would refuse a burst of big calls that all have a place.
+   * queued ones that fit in the free places are not counted: they only wait for the starting thread
+   * (counting them refused a burst of big calls that all had a place).
    */
   private boolean overLimits(Request request) {
     int withoutPlace = waiting.size() + 1;
@@ -130,10 +125,8 @@ final class Requests {
   }
 
   /**
-   * Starts waiting requests while there is room, skipping cancelled ones. One thread at a time does
-   * it, in a loop: a request that ends while it is being started (one answered without any I/O)
-   * calls {@link #finished} from inside {@code start}, which only frees its place; the loop then
-   * starts the next one, so a long queue never nests one start inside another.
+   * Starts waiting requests while there is room, skipping cancelled ones, one thread at a time in a
+   * loop: a request answered inside {@code start} only frees its place, so starts never nest.
    */
   private void startWhatFits() {
     synchronized (this) {
@@ -203,8 +196,7 @@ final class Requests {
   }
 
   /**
-   * Cancels the live requests that match ({@code null}: all) and returns them. No lambda for "all":
-   * a stop runs this cold, and a lambda's first use costs milliseconds.
+   * Cancels the live requests that match ({@code null}, not a lambda, for all: a stop runs cold).
    */
   List<Request> cancelAll(Predicate<Request> which) {
     List<Request> cancelled = new ArrayList<>();

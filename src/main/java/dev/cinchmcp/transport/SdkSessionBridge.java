@@ -157,10 +157,7 @@ final class SdkSessionBridge {
     request.attach(work);
   }
 
-  /**
-   * The SDK's request. Its id is only for the session's log: the answer finds its request through
-   * the work's context, and is written with the id as the client wrote it.
-   */
+  /** The SDK's request; its id is only for the session's log (the answer goes by the context). */
   private static McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
     JsonNode params = node.get("params");
     return new McpSchema.JSONRPCRequest(
@@ -232,11 +229,10 @@ final class SdkSessionBridge {
   }
 
   /**
-   * The answer as the client gets it: its id as the client wrote it, and an internal error's Java
-   * text (class names, "Cannot invoke ...") replaced by a sentence, the detail going to stderr.
+   * The answer with the id as the client wrote it (the SDK's type takes only a string or an integer
+   * id), an internal error's Java text replaced by a sentence, the detail going to stderr.
    */
   private static Map<String, Object> forClient(JSONRPCResponse response, Request request) {
-    // The id as the client wrote it: the SDK's own type takes only a string or an integer id.
     JSONRPCResponse.JSONRPCError error = response.error();
     if (error == null) {
       return JsonRpcReplies.result(request.echoId(), SdkResults.plain(response.result()));
