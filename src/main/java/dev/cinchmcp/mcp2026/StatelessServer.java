@@ -131,7 +131,6 @@ public final class StatelessServer {
         tool.call(new RequestChannel(context, notifications), request).map(this::callResult);
   }
 
-
   private Map<String, Object> callResult(CallToolResult call) {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
