@@ -48,28 +48,26 @@ public final class SdkResults {
     }
     Object params;
     if (n.params() instanceof McpSchema.ProgressNotification p) {
-      Map<String, Object> json = new LinkedHashMap<>();
-      put(json, "progressToken", p.progressToken());
-      put(json, "progress", p.progress());
-      put(json, "total", p.total());
-      put(json, "message", p.message());
-      put(json, "_meta", p.meta());
-      params = json;
+      params =
+          fields(
+              "progressToken",
+              p.progressToken(),
+              "progress",
+              p.progress(),
+              "total",
+              p.total(),
+              "message",
+              p.message(),
+              "_meta",
+              p.meta());
     } else if (n.params() instanceof McpSchema.LoggingMessageNotification log) {
-      Map<String, Object> json = new LinkedHashMap<>();
-      put(json, "level", log.level() == null ? null : log.level().name().toLowerCase(Locale.ROOT));
-      put(json, "logger", log.logger());
-      put(json, "data", log.data());
-      put(json, "_meta", log.meta());
-      params = json;
+      String level = log.level() == null ? null : log.level().name().toLowerCase(Locale.ROOT);
+      params =
+          fields("level", level, "logger", log.logger(), "data", log.data(), "_meta", log.meta());
     } else {
       return message;
     }
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("jsonrpc", n.jsonrpc());
-    json.put("method", n.method());
-    json.put("params", params);
-    return json;
+    return fields("jsonrpc", n.jsonrpc(), "method", n.method(), "params", params);
   }
 
   private static Object tools(McpSchema.ListToolsResult list) {
@@ -78,31 +76,41 @@ public final class SdkResults {
       if (tool.icons() != null) {
         return list;
       }
-      Map<String, Object> json = new LinkedHashMap<>();
-      put(json, "name", tool.name());
-      put(json, "title", tool.title());
-      put(json, "description", tool.description());
-      put(json, "inputSchema", tool.inputSchema());
-      put(json, "outputSchema", tool.outputSchema());
       McpSchema.ToolAnnotations a = tool.annotations();
-      if (a != null) {
-        Map<String, Object> annotations = new LinkedHashMap<>();
-        put(annotations, "title", a.title());
-        put(annotations, "readOnlyHint", a.readOnlyHint());
-        put(annotations, "destructiveHint", a.destructiveHint());
-        put(annotations, "idempotentHint", a.idempotentHint());
-        put(annotations, "openWorldHint", a.openWorldHint());
-        put(annotations, "returnDirect", a.returnDirect());
-        json.put("annotations", annotations);
-      }
-      put(json, "_meta", tool.meta());
-      tools.add(json);
+      Object annotations =
+          a == null
+              ? null
+              : fields(
+                  "title",
+                  a.title(),
+                  "readOnlyHint",
+                  a.readOnlyHint(),
+                  "destructiveHint",
+                  a.destructiveHint(),
+                  "idempotentHint",
+                  a.idempotentHint(),
+                  "openWorldHint",
+                  a.openWorldHint(),
+                  "returnDirect",
+                  a.returnDirect());
+      tools.add(
+          fields(
+              "name",
+              tool.name(),
+              "title",
+              tool.title(),
+              "description",
+              tool.description(),
+              "inputSchema",
+              tool.inputSchema(),
+              "outputSchema",
+              tool.outputSchema(),
+              "annotations",
+              annotations,
+              "_meta",
+              tool.meta()));
     }
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("tools", tools);
-    put(json, "nextCursor", list.nextCursor());
-    put(json, "_meta", list.meta());
-    return json;
+    return fields("tools", tools, "nextCursor", list.nextCursor(), "_meta", list.meta());
   }
 
   private static Object initialize(InitializeResult init) {
@@ -119,27 +127,17 @@ public final class SdkResults {
         || info.websiteUrl() != null) {
       return init;
     }
-    Map<String, Object> capabilities = new LinkedHashMap<>();
-    put(capabilities, "experimental", c.experimental());
-    if (c.logging() != null) {
-      capabilities.put("logging", Map.of());
-    }
-    if (c.tools() != null) {
-      Map<String, Object> tools = new LinkedHashMap<>();
-      put(tools, "listChanged", c.tools().listChanged());
-      capabilities.put("tools", tools);
-    }
-    Map<String, Object> serverInfo = new LinkedHashMap<>();
-    put(serverInfo, "name", info.name());
-    put(serverInfo, "title", info.title());
-    put(serverInfo, "version", info.version());
-    Map<String, Object> json = new LinkedHashMap<>();
-    put(json, "protocolVersion", init.protocolVersion());
-    json.put("capabilities", capabilities);
-    json.put("serverInfo", serverInfo);
-    put(json, "instructions", init.instructions());
-    put(json, "_meta", init.meta());
-    return json;
+    Map<String, Object> capabilities =
+        fields(
+            "experimental", c.experimental(),
+            "logging", c.logging() == null ? null : Map.of(),
+            "tools", c.tools() == null ? null : fields("listChanged", c.tools().listChanged()));
+    return fields(
+        "protocolVersion", init.protocolVersion(),
+        "capabilities", capabilities,
+        "serverInfo", fields("name", info.name(), "title", info.title(), "version", info.version()),
+        "instructions", init.instructions(),
+        "_meta", init.meta());
   }
 
   private static Object call(CallToolResult call) {
@@ -149,28 +147,26 @@ public final class SdkResults {
         if (!(item instanceof TextContent text) || text.annotations() != null) {
           return call;
         }
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("type", "text");
-        put(json, "text", text.text());
-        put(json, "_meta", text.meta());
-        content.add(json);
+        content.add(fields("type", "text", "text", text.text(), "_meta", text.meta()));
       }
     }
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("content", call.content() == null ? null : content);
-    put(json, "isError", call.isError());
-    put(json, "structuredContent", call.structuredContent());
-    put(json, "_meta", call.meta());
-    if (json.get("content") == null) {
-      json.remove("content");
-    }
-    return json;
+    return fields(
+        "content", call.content() == null ? null : content,
+        "isError", call.isError(),
+        "structuredContent", call.structuredContent(),
+        "_meta", call.meta());
   }
 
-  /** As the SDK's records are written: absent values are left out. */
-  private static void put(Map<String, Object> json, String key, Object value) {
-    if (value != null) {
-      json.put(key, value);
+  /**
+   * An object of these keys and values, in order; as the SDK's records are written, nulls left out.
+   */
+  private static Map<String, Object> fields(Object... keysAndValues) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      if (keysAndValues[i + 1] != null) {
+        json.put((String) keysAndValues[i], keysAndValues[i + 1]);
+      }
     }
+    return json;
   }
 }

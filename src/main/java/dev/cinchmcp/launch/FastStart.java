@@ -76,7 +76,7 @@ public final class FastStart {
       }
       // A discover already waiting is answered now: the client has it while the child starts.
       FirstLineHandOver firstLine =
-          LauncherDiscover.answerWaiting(
+          FirstLineHandOver.answerWaiting(
               new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out));
       return new Outcome(OptionalInt.of(runChild(jar, archive.get(), firstLine)), firstLine);
     } catch (IOException | URISyntaxException | RuntimeException e) {

@@ -27,10 +27,7 @@ public final class Discovery {
 
   private Discovery() {}
 
-  /**
-   * The result of every {@code server/discover}: it depends on nothing a request says, so it can be
-   * written before the server is built ({@link EarlyDiscover}).
-   */
+  /** The result of every discover: it depends on nothing a request says ({@link EarlyDiscover}). */
   static Map<String, Object> result(Map<String, Object> serverInfo, String instructions) {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");

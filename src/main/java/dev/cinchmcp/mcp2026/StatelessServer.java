@@ -3,7 +3,6 @@ package dev.cinchmcp.mcp2026;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.json.ParamsCheck;
 import dev.cinchmcp.json.PlainValues;
-import dev.cinchmcp.json.SdkParams;
 import dev.cinchmcp.json.SdkResults;
 import dev.cinchmcp.tool.ExecuteCodeTool;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -47,7 +46,7 @@ public final class StatelessServer {
   private final McpJsonMapper mapper;
 
   /**
-   * @param mapper for results with parts {@link SdkResults} does not write by hand
+   * @param mapper for params and results not converted by hand (SdkParams, {@link SdkResults})
    */
   public StatelessServer(
       ExecuteCodeTool tool,
@@ -118,7 +117,8 @@ public final class StatelessServer {
   }
 
   private Call call(RequestContext context, JsonNode params) {
-    CallToolRequest request = callRequest(params);
+    // The server's mapper (SdkJsonMapper) builds it by hand where it can, as for the 2025 session.
+    CallToolRequest request = mapper.convertValue(PlainValues.of(params), CallToolRequest.class);
     if (!ExecuteCodeTool.NAME.equals(request.name())) {
       throw ProtocolError.invalidParams(
           "Unknown tool: \""
@@ -129,14 +129,6 @@ public final class StatelessServer {
     }
     return notifications ->
         tool.call(new RequestChannel(context, notifications), request).map(this::callResult);
-  }
-
-  private CallToolRequest callRequest(JsonNode params) {
-    Object values = PlainValues.of(params);
-    Object fast = SdkParams.read(values, CallToolRequest.class);
-    return fast != null
-        ? (CallToolRequest) fast
-        : mapper.convertValue(values, new TypeRef<CallToolRequest>() {});
   }
 
   private Map<String, Object> callResult(CallToolResult call) {

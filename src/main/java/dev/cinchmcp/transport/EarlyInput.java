@@ -1,7 +1,6 @@
 package dev.cinchmcp.transport;
 
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.mcp2026.EarlyDiscover;
 import dev.cinchmcp.mcp2026.ServerInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,14 +11,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Stdin, with its first line read before the server is built, so that a {@code server/discover} can
- * be answered at once ({@link #answerFirst}). Claude Code opens every stdio server with one and
- * counts the server as connected once it is answered; built first, the server's mapper, executors,
- * logging and backend would take a fresh JVM's CPU from that answer, on two cores it shares with
- * the client's own start.
+ * be answered at once. Claude Code opens every stdio server with one and counts the server as
+ * connected once it is answered; built first, the server's mapper, executors, logging and backend
+ * would take a fresh JVM's CPU from that answer, on two cores it shares with the client's start.
  *
- * <p>The first line is read a byte at a time, so nothing after it is taken from stdin; a line not
- * answered early is read back first, byte for byte, as if nothing had happened. No logging here:
- * making the first logger costs more than the answer.
+ * <p>The one place the first message is answered early, in the server and in the fast launch's
+ * launcher ({@link FirstLineHandOver#answerWaiting}): {@link #answer}. The first line is read a
+ * byte at a time, so nothing after it is taken from stdin; a line not answered early is read back
+ * first, byte for byte. No logging here: making the first logger costs more than the answer.
  */
 public final class EarlyInput extends InputStream {
 
@@ -28,8 +27,7 @@ public final class EarlyInput extends InputStream {
 
   /**
    * How long the start waits for the client's first message before it builds the server. A client
-   * writes it as soon as it has started the server, so it is there by the time a JVM gets here; a
-   * later one costs the start at most this.
+   * writes it as soon as it has started the server; a later one costs the start at most this.
    */
   static final long FIRST_MESSAGE_WAIT_MS = 50;
 
@@ -45,15 +43,15 @@ public final class EarlyInput extends InputStream {
   private volatile boolean answered;
 
   /**
-   * Starts reading {@code in} and answers a first {@code server/discover} on {@code out} at once,
-   * before anything else is built; or, after the fast launch's launcher has read the first line,
-   * takes over what it did with it ({@link FirstLineHandOver#NONE} where nothing was read). Serve
-   * the stream returned; {@link #answeredFirst} tells whether the client has its first answer.
+   * Starts reading {@code in} and answers a first {@code server/discover} on {@code out} at once;
+   * or, after the fast launch's launcher has read the first line, takes over what it did with it.
+   * Serve the stream returned; {@link #answeredFirst} tells whether the client has its first
+   * answer.
    */
   public static EarlyInput answerEarly(
       InputStream in, OutputStream out, FirstLineHandOver handedOver) {
     EarlyInput input = new EarlyInput(in, handedOver);
-    input.answerFirst(ServerInfo.earlyDiscover(), out, FIRST_MESSAGE_WAIT_MS);
+    input.answerFirst(out, FIRST_MESSAGE_WAIT_MS);
     return input;
   }
 
@@ -62,10 +60,7 @@ public final class EarlyInput extends InputStream {
     this(in, FirstLineHandOver.NONE);
   }
 
-  /**
-   * The same, after the fast launch's launcher: its answer to the first line counts as this one's,
-   * and what it read unanswered is the start of the first line.
-   */
+  /** The same, after the launcher: its answer counts as this one's, what it read comes first. */
   public EarlyInput(InputStream in, FirstLineHandOver handedOver) {
     this.in = in;
     if (handedOver.isAnswered()) {
@@ -83,22 +78,7 @@ public final class EarlyInput extends InputStream {
     DaemonThreads.start("cinch-stdin-first", new FirstLine());
   }
 
-  /**
-   * Reads a byte at a time into {@code line} until it holds a newline (the last byte read), the
-   * input ends, or it holds {@code max} bytes: nothing after the line is taken from {@code in}.
-   */
-  public static void readLine(InputStream in, ByteArrayOutputStream line, int max)
-      throws IOException {
-    int b;
-    while (line.size() < max && (b = in.read()) >= 0) {
-      line.write(b);
-      if (b == '\n') {
-        return;
-      }
-    }
-  }
-
-  /** Reads the first line, up to the length limit. */
+  /** Reads the first line. A class, not a lambda: a lambda's first use costs the start ms. */
   private final class FirstLine implements Runnable {
     @Override
     public void run() {
@@ -113,10 +93,42 @@ public final class EarlyInput extends InputStream {
   }
 
   /**
-   * Answers the first line on {@code out} if it came within {@code waitMillis} and {@code early}
-   * answers it; the line is then not read again. Returns whether it was answered.
+   * Reads a byte at a time into {@code line} until it holds a newline (the last byte read), the
+   * input ends, or it holds {@code max} bytes: nothing after the line is taken from {@code in}.
    */
-  public boolean answerFirst(EarlyDiscover early, OutputStream out, long waitMillis) {
+  static void readLine(InputStream in, ByteArrayOutputStream line, int max) throws IOException {
+    int b;
+    while (line.size() < max && (b = in.read()) >= 0) {
+      line.write(b);
+      if (b == '\n') {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Writes the answer to a first line that is a discover answered early ({@link
+   * dev.cinchmcp.mcp2026.EarlyDiscover}); false, writing nothing, for any other line.
+   */
+  static boolean answer(byte[] line, OutputStream out) {
+    byte[] answer = ServerInfo.earlyDiscover().answerLine(line);
+    if (answer == null) {
+      return false;
+    }
+    try {
+      out.write(answer);
+      out.flush();
+    } catch (IOException e) {
+      // the client is gone: the server finds stdin at its end
+    }
+    return true;
+  }
+
+  /**
+   * Answers the first line on {@code out} if it came within {@code waitMillis} and is a discover
+   * answered early; the line is then not read again. Returns whether it was answered.
+   */
+  public boolean answerFirst(OutputStream out, long waitMillis) {
     if (answered) {
       return true;
     }
@@ -128,18 +140,8 @@ public final class EarlyInput extends InputStream {
       Thread.currentThread().interrupt();
       return false;
     }
-    if (closed || failed != null) {
+    if (closed || failed != null || !answer(first.toByteArray(), out)) {
       return false;
-    }
-    byte[] answer = early.answerLine(first.toByteArray());
-    if (answer == null) {
-      return false;
-    }
-    try {
-      out.write(answer);
-      out.flush();
-    } catch (IOException e) {
-      // the client is gone; the transport finds stdin at its end
     }
     pending = new byte[0];
     answered = true;

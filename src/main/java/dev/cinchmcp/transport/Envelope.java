@@ -26,16 +26,13 @@ record Envelope(Kind kind, RequestId id, String problem) {
   static final String CANCELLED_METHOD = "notifications/cancelled";
 
   /**
-   * Deepest nesting accepted. Real MCP messages nest a handful of levels; Jackson and the SDK turn
-   * a message into objects recursively, so a hostile one nested a thousand deep could exhaust a
-   * small thread stack. Parsing into a tree is not recursive, so the depth is measured before that
-   * step.
+   * Deepest nesting accepted: Jackson and the SDK convert a message recursively, and one nested a
+   * thousand deep could exhaust a small thread stack (measured on the tree, which is not
+   * recursive).
    */
   static final int MAX_DEPTH = 64;
 
-  /**
-   * @param id the top-level id as {@link LineParser} read it, or null
-   */
+  /** {@code id}: the top-level id as {@link LineParser} read it, or null. */
   static Envelope classify(JsonNode node, RequestId id) {
     if (node.isArray()) {
       return invalid(
@@ -75,10 +72,7 @@ record Envelope(Kind kind, RequestId id, String problem) {
         "Invalid request: a message needs a \"method\" (or, for a response, \"result\" or \"error\").");
   }
 
-  /**
-   * Converts a notification or a response into the SDK's message type (a request is built by the
-   * transport, with its {@link Request} as the id).
-   */
+  /** A notification or a response as the SDK's message type. */
   static JSONRPCMessage toMessage(ObjectMapper mapper, JsonNode node) {
     if (node.has("method") && !node.has("id")) {
       // Built directly: Jackson's first conversion costs a fresh JVM tens of milliseconds, and

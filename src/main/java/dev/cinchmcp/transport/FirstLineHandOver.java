@@ -1,14 +1,18 @@
 package dev.cinchmcp.transport;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
 
 /**
  * What the fast launch's launcher did with stdin's first line before it started its child, handed
- * to the child in an environment variable. The launcher answers a first {@code server/discover}
- * already waiting on stdin, so the client has its answer while the child's JVM starts; the child
- * then reads stdin from the next line on. A line the launcher read and did not answer is handed on
- * and read first, as if it came from stdin ({@link EarlyInput}).
+ * to the child in an environment variable: a {@code server/discover} already waiting is answered
+ * ({@link #answerWaiting}), so the client has its answer while the child's JVM starts; a line read
+ * and not answered is read first by the child, as if it came from stdin ({@link EarlyInput}).
  *
  * <p>In the environment, not on the command line: the line may hold a program, and every user of
  * the machine can read a process's command line, while its environment is its owner's alone.
@@ -21,6 +25,9 @@ public final class FirstLineHandOver {
   /** Nothing read: the child reads stdin from its start. */
   public static final FirstLineHandOver NONE = new FirstLineHandOver(false, new byte[0]);
 
+  /** A discover is ~400 bytes; a longer first line is handed on, and the child reads the rest. */
+  static final int MAX_LAUNCHER_LINE = 16 * 1024;
+
   private static final String ANSWERED = "answered";
   private static final String READ = "read:";
 
@@ -30,6 +37,33 @@ public final class FirstLineHandOver {
   private FirstLineHandOver(boolean answered, byte[] unanswered) {
     this.answered = answered;
     this.unanswered = unanswered;
+  }
+
+  /**
+   * In the launcher, before the child is started (so no two processes ever write to stdout at
+   * once): answers the first line of {@code stdin} if it is already waiting and a discover. Nothing
+   * is waited for: with no input waiting, the child reads all of stdin itself.
+   */
+  public static FirstLineHandOver answerWaiting(InputStream stdin, OutputStream stdout) {
+    try {
+      if (stdin.available() <= 0) {
+        return NONE;
+      }
+    } catch (IOException e) {
+      return NONE; // not a stream that says: the child reads it all
+    }
+    ByteArrayOutputStream line = new ByteArrayOutputStream(512);
+    try {
+      EarlyInput.readLine(stdin, line, MAX_LAUNCHER_LINE);
+    } catch (IOException e) {
+      return unanswered(line.toByteArray()); // the child meets the same error
+    }
+    // Anything but a discover (a 2025 client's initialize) is handed on without loading the early
+    // answer's classes: in this JVM, with no archive, they cost the 2025 start 20-100 ms.
+    boolean discover = line.toString(StandardCharsets.ISO_8859_1).contains("\"server/discover\"");
+    return discover && EarlyInput.answer(line.toByteArray(), stdout)
+        ? answered()
+        : unanswered(line.toByteArray());
   }
 
   /** The first line was a discover, and the launcher has answered it. */

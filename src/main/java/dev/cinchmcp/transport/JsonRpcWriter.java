@@ -8,9 +8,11 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import dev.cinchmcp.json.PlainJson;
+import com.fasterxml.jackson.databind.util.RawValue;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,6 +27,12 @@ import org.slf4j.LoggerFactory;
  * (JavaScript's, Python's {@code str.splitlines}) take for line ends, so a message can never span
  * two lines for any client.
  *
+ * <p>A message made only of plain values (maps with string keys, lists, strings, numbers, booleans,
+ * nulls, and {@link RequestId}'s raw number ids: all that {@code json.SdkResults} makes) is written
+ * by hand on a generator, as Jackson's serialisers would: no serialiser look-up per value, and no
+ * reflection over {@code Integer} or {@code Boolean} on first use, which a fresh JVM pays for in
+ * tens of milliseconds. Anything else goes to Jackson, whole.
+ *
  * <p>At shutdown, {@link #close} gives the writes under way until a deadline; a write that cannot
  * finish by then (the client stopped reading stdout) is abandoned, and every answer that was not
  * written is counted, so the server can say how many it dropped.
@@ -32,6 +40,9 @@ import org.slf4j.LoggerFactory;
 final class JsonRpcWriter {
 
   private static final Logger log = LoggerFactory.getLogger(JsonRpcWriter.class);
+
+  /** Deeper than any message of ours; anything deeper is left to Jackson and its limits. */
+  private static final int MAX_PLAIN_DEPTH = 32;
 
   private final ObjectWriter json;
   private final OutputStream out;
@@ -46,28 +57,88 @@ final class JsonRpcWriter {
     this(mapper, out, new CompletableFuture<>());
   }
 
-  /**
-   * @param firstWritten completed once the first message is out
-   */
+  /** {@code firstWritten}: completed once the first message is out. */
   JsonRpcWriter(ObjectMapper mapper, OutputStream out, CompletableFuture<Void> firstWritten) {
     this.json = mapper.writer().with(new LineSafeEscapes());
     this.out = out;
     this.firstWritten = firstWritten;
   }
 
-  /**
-   * The message's bytes: plain values by hand ({@link PlainJson}), on a generator with this
-   * writer's settings (its escapes); anything else by Jackson.
-   */
+  /** The message's bytes, on a generator with this writer's settings (its escapes). */
   private byte[] bytes(Object message) throws IOException {
-    if (!PlainJson.isPlain(message)) {
+    if (!isPlain(message, 0)) {
       return json.writeValueAsBytes(message);
     }
     ByteArrayBuilder buffer = new ByteArrayBuilder();
     try (JsonGenerator generator = json.createGenerator(buffer, JsonEncoding.UTF8)) {
-      PlainJson.write(generator, message);
+      writePlain(generator, message);
     }
     return buffer.toByteArray();
+  }
+
+  static boolean isPlain(Object value, int depth) {
+    if (value == null
+        || value instanceof String
+        || value instanceof Boolean
+        || value instanceof Integer
+        || value instanceof Long
+        || value instanceof Double
+        || value instanceof RawValue) {
+      return true;
+    }
+    if (depth >= MAX_PLAIN_DEPTH) {
+      return false;
+    }
+    // Loops, not streams: this runs on the way to the first answer, where a lambda's first use
+    // costs milliseconds.
+    if (value instanceof Map<?, ?> map) {
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        if (!(entry.getKey() instanceof String) || !isPlain(entry.getValue(), depth + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (value instanceof List<?> list) {
+      for (Object item : list) {
+        if (!isPlain(item, depth + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  private static void writePlain(JsonGenerator out, Object value) throws IOException {
+    if (value instanceof Map<?, ?> map) {
+      out.writeStartObject();
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        out.writeFieldName((String) entry.getKey());
+        writePlain(out, entry.getValue());
+      }
+      out.writeEndObject();
+    } else if (value instanceof List<?> list) {
+      out.writeStartArray();
+      for (Object item : list) {
+        writePlain(out, item);
+      }
+      out.writeEndArray();
+    } else if (value instanceof RawValue raw) {
+      raw.serialize(out, null); // a number id, as the client wrote it
+    } else if (value instanceof String text) {
+      out.writeString(text);
+    } else if (value instanceof Boolean bool) {
+      out.writeBoolean(bool);
+    } else if (value instanceof Integer number) {
+      out.writeNumber(number);
+    } else if (value instanceof Long number) {
+      out.writeNumber(number);
+    } else if (value instanceof Double number) {
+      out.writeNumber(number);
+    } else {
+      out.writeNull();
+    }
   }
 
   /** Writes one message; returns false if it was not written (stdout gone, or closed). */

@@ -55,7 +55,7 @@ final class LineParser {
       chars = strictUtf8().decode(ByteBuffer.wrap(bytes));
     } catch (CharacterCodingException e) {
       return failed(
-          JsonRpcErrors.PARSE_ERROR,
+          JsonRpcReplies.PARSE_ERROR,
           "Parse error: the line is not valid UTF-8 (an invalid or overlong byte sequence); it was"
               + " discarded.",
           List.of());
@@ -68,16 +68,16 @@ final class LineParser {
       }
     } catch (JacksonException | RuntimeException e) {
       return failed(
-          JsonRpcErrors.PARSE_ERROR, "Parse error: the line is not valid JSON.", ids(values));
+          JsonRpcReplies.PARSE_ERROR, "Parse error: the line is not valid JSON.", ids(values));
     } catch (IOException e) {
       return failed(
-          JsonRpcErrors.PARSE_ERROR, "Parse error: the line could not be read.", List.of());
+          JsonRpcReplies.PARSE_ERROR, "Parse error: the line could not be read.", List.of());
     }
     if (values.size() == 1) {
       return new Line(values.get(0), 0, null, List.of());
     }
     return failed(
-        JsonRpcErrors.INVALID_REQUEST,
+        JsonRpcReplies.INVALID_REQUEST,
         "Invalid request: a line must hold exactly one JSON-RPC message, this one held "
             + values.size()
             + " JSON values; none of them was handled. Send each message on its own line.",

@@ -6,20 +6,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.Disposable;
 
 /**
- * One request read from the client, from the moment it is read until it is answered or cancelled.
- * Its {@link State} moves one way only:
- *
- * <pre>
- *   QUEUED --begin--> RUNNING --answer--> ANSWERED
- *      \                 \
- *       `----cancel-------`----cancel--> CANCELLED
- * </pre>
- *
- * Every move is a compare-and-set, so when two happen at once (a cancellation and the answer, a
- * cancellation and the start) exactly one wins and the other does nothing. The session's work for
- * it carries this object in its Reactor context, and the session sends the answer from inside that
- * work: that is how the reply reaches its own request and no other (not even a later one that
- * reuses the id). The id as the client wrote it ({@link #echoId}) is written with the answer.
+ * One request, from the line read until it is answered or cancelled. Its {@link State} moves one
+ * way only (QUEUED, RUNNING, then ANSWERED; or CANCELLED from either of the first two), each move a
+ * compare-and-set, so of a cancellation and an answer (or a start) at once exactly one wins. The
+ * session's work for it carries it in its Reactor context, so the answer reaches its own request
+ * and no other (not even a later one reusing the id).
  */
 final class Request {
 
@@ -37,10 +28,7 @@ final class Request {
   private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
   private volatile Disposable work;
 
-  /**
-   * @param modern the work that answers a 2026-era request, or null for a 2025-era one (which the
-   *     SDK's session answers from {@code message})
-   */
+  /** {@code modern}: the work that answers a 2026-era request; null for a 2025-era one. */
   Request(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
     this.id = id;
     this.message = message;
@@ -48,12 +36,11 @@ final class Request {
     this.modern = modern;
   }
 
-  /** The work that answers it if it is a 2026-era request; null for a 2025-era one. */
   StatelessServer.Call modern() {
     return modern;
   }
 
-  /** The message as read, handed over once when the request starts (and then let go). */
+  /** The message as read, handed over once when the request starts. */
   JsonNode takeMessage() {
     JsonNode m = message;
     message = null;
@@ -64,7 +51,7 @@ final class Request {
     return id;
   }
 
-  /** The id to write in the answer: exactly what the client sent. */
+  /** The id as the client wrote it, for the answer. */
   Object echoId() {
     return id.echo();
   }
@@ -88,10 +75,7 @@ final class Request {
     return state.compareAndSet(State.QUEUED, State.RUNNING);
   }
 
-  /**
-   * The work that computes its answer, once started. If the request was cancelled in the instant
-   * between {@link #begin} and this, the work is disposed here.
-   */
+  /** The work that computes its answer; disposed at once if it was cancelled since begin(). */
   void attach(Disposable work) {
     this.work = work;
     if (state.get() == State.CANCELLED) {
@@ -105,10 +89,7 @@ final class Request {
         || state.compareAndSet(State.QUEUED, State.ANSWERED);
   }
 
-  /**
-   * Cancels it unless it was answered: a queued request will not run, a running one's work is
-   * disposed (dropping its HTTP request). Returns whether this call cancelled it.
-   */
+  /** Cancels it unless it was answered (a running one's work is disposed); true if this did. */
   boolean cancel() {
     while (true) {
       State s = state.get();

@@ -12,23 +12,13 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The one owner of every request between being read and being answered: which ids are live (a
- * running request's id cannot be used twice; a cancellation finds its request here), and which
- * requests may run. At most {@code maxRunning} run at once; later ones wait their turn in arrival
- * order, up to a count and a total size, so that a client sending thousands of calls in a burst
- * cannot exhaust the server's memory or threads. The reader of stdin never blocks here, so a
- * cancellation still gets through; a request beyond the waiting limits is refused at once.
- *
- * <p>A request's own state ({@link Request}) says whether it is queued, running, answered or
- * cancelled; this class only keeps the counts and the queue that follow from those moves.
+ * The one table of requests from the line read to the answer written: the live ids (one request per
+ * id; a cancellation finds its request here), and which may run. At most {@code maxRunning} run at
+ * once; later ones wait in arrival order, up to a count and a total size, so that a burst of
+ * thousands of calls cannot exhaust memory or threads; beyond that one is refused at once. The
+ * reader of stdin never blocks here, so a cancellation always gets through.
  */
 final class Requests {
-
-  /** What {@link #admit} did with a request. */
-  enum Admitted {
-    STARTED_OR_QUEUED,
-    REFUSED
-  }
 
   private final int maxRunning;
   private final int maxWaiting;
@@ -55,25 +45,29 @@ final class Requests {
 
   /**
    * A new request with this id; null when the id belongs to a request not yet ended. An id whose
-   * request was answered or cancelled can be used again at once, even in the instant before that
-   * request's clean-up: a client may reuse an id as soon as it has the answer.
-   */
-  Request open(RequestId id, JsonNode message, int bytes) {
-    return open(id, message, bytes, null);
-  }
-
-  /**
-   * As {@link #open(RequestId, JsonNode, int)}, for a 2026-era request answered by {@code modern}.
+   * request was answered or cancelled can be used again at once: a client may reuse an id as soon
+   * as it has the answer.
+   *
+   * @param modern the work that answers a 2026-era request, or null for a 2025-era one
    */
   Request open(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
     Request request = new Request(id, message, bytes, modern);
     Request owner =
         live.compute(
             id, (k, existing) -> existing == null || existing.ended() ? request : existing);
-    if (owner != request) {
-      return null;
+    return owner == request ? request : null;
+  }
+
+  /**
+   * Writes the request's answer unless it was cancelled (the spec says not to answer it then). Its
+   * id is free for the client to reuse the moment the line is out; it stays counted until written,
+   * so the drain waits for the write.
+   */
+  void answer(Request request, JsonRpcWriter writer, Object reply) {
+    if (request.answer()) {
+      writer.write(reply);
+      forget(request);
     }
-    return request;
   }
 
   /** The live request with this id, for a cancellation; null if none. */
@@ -81,26 +75,25 @@ final class Requests {
     return live.get(id);
   }
 
-  /** Starts the request now, or queues it; REFUSED (and forgotten) when it can do neither. */
-  Admitted admit(Request request) {
+  /** Starts the request now, or queues it; false (and forgotten) when it can do neither. */
+  boolean admit(Request request) {
     synchronized (this) {
       if (overLimits(request)) {
         request.answer(); // the transport answers "busy" for it
         forget(request);
-        return Admitted.REFUSED;
+        return false;
       }
       waiting.add(request);
       waitingBytes += request.bytes();
     }
     startWhatFits();
-    return Admitted.STARTED_OR_QUEUED;
+    return true;
   }
 
   /**
    * Whether this request, queued, would make too many requests or bytes wait for a place. The first
-   * queued requests that fit in the free places are not waiting for one: they are only not started
-   * yet, because the thread that starts them (maybe another request's, which has just ended) is
-   * still on an earlier one. Counting them would refuse a burst of big calls that all have a place.
+   * queued ones that fit in the free places are not counted: they only wait for the starting thread
+   * (counting them refused a burst of big calls that all had a place).
    */
   private boolean overLimits(Request request) {
     int withoutPlace = waiting.size() + 1;
@@ -132,10 +125,8 @@ final class Requests {
   }
 
   /**
-   * Starts waiting requests while there is room, skipping cancelled ones. One thread at a time does
-   * it, in a loop: a request that ends while it is being started (one answered without any I/O)
-   * calls {@link #finished} from inside {@code start}, which only frees its place; the loop then
-   * starts the next one, so a long queue never nests one start inside another.
+   * Starts waiting requests while there is room, skipping cancelled ones, one thread at a time in a
+   * loop: a request answered inside {@code start} only frees its place, so starts never nest.
    */
   private void startWhatFits() {
     synchronized (this) {
@@ -196,7 +187,7 @@ final class Requests {
    */
   List<Request> stopAll() {
     stopStarting();
-    return cancelAll();
+    return cancelAll(null);
   }
 
   /** The server is stopping: nothing waiting starts from now on; the live requests go on. */
@@ -204,14 +195,8 @@ final class Requests {
     stopped = true;
   }
 
-  /** Cancels every live request and returns them (to be told why); the session is over. */
-  List<Request> cancelAll() {
-    return cancelAll(null);
-  }
-
   /**
-   * Cancels the live requests that match ({@code null}: all) and returns them. No lambda for "all":
-   * a stop runs this cold, and a lambda's first use costs milliseconds.
+   * Cancels the live requests that match ({@code null}, not a lambda, for all: a stop runs cold).
    */
   List<Request> cancelAll(Predicate<Request> which) {
     List<Request> cancelled = new ArrayList<>();

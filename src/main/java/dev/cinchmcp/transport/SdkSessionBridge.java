@@ -11,7 +11,7 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransport;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -73,9 +73,42 @@ final class SdkSessionBridge {
     return wanted;
   }
 
-  /** Whether the client has sent {@code notifications/initialized}. */
-  boolean initialized() {
-    return initialized;
+  /**
+   * At the end of stdin: the session holds requests until it is initialized, forever then, so each
+   * is told it never ran (2026-era ones run on their own). On a thread of its own, waited for until
+   * the deadline ({@link System#nanoTime}): a client that does not read must not hold the drain.
+   */
+  void answerHeldNeverRun(long deadlineNanos) {
+    if (initialized) {
+      return;
+    }
+    List<Request> held = requests.cancelAll(r -> r.modern() == null);
+    if (held.isEmpty()) {
+      return;
+    }
+    Thread notices =
+        new Thread(
+            () -> {
+              for (Request r : held) {
+                writer
+                    .get()
+                    .write(
+                        JsonRpcReplies.reply(
+                            r.echoId(),
+                            JsonRpcReplies.INVALID_REQUEST,
+                            "The server stopped before the session was initialized (initialize,"
+                                + " then notifications/initialized), so this request was never"
+                                + " run."));
+              }
+            },
+            "cinch-never-run");
+    notices.setDaemon(true);
+    notices.start();
+    try {
+      notices.join(Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The session once it exists; null if it never will. */
@@ -104,15 +137,13 @@ final class SdkSessionBridge {
     } catch (RuntimeException e) {
       // The session refused it outright: answer it, and free its place and its id.
       log.warn("The session could not take {}: {}", request, e.toString());
-      if (request.answer()) {
-        writer
-            .get()
-            .write(
-                JsonRpcErrors.reply(
-                    request.echoId(),
-                    JsonRpcErrors.INVALID_REQUEST,
-                    "Invalid request: it could not be handled."));
-      }
+      requests.answer(
+          request,
+          writer.get(),
+          JsonRpcReplies.reply(
+              request.echoId(),
+              JsonRpcReplies.INVALID_REQUEST,
+              "Invalid request: it could not be handled."));
       requests.finished(request);
       return;
     }
@@ -126,10 +157,7 @@ final class SdkSessionBridge {
     request.attach(work);
   }
 
-  /**
-   * The SDK's request. Its id is only for the session's log: the answer finds its request through
-   * the work's context, and is written with the id as the client wrote it.
-   */
+  /** The SDK's request; its id is only for the session's log (the answer goes by the context). */
   private static McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
     JsonNode params = node.get("params");
     return new McpSchema.JSONRPCRequest(
@@ -172,15 +200,12 @@ final class SdkSessionBridge {
           context -> {
             if (message instanceof JSONRPCResponse response) {
               Request request = context.getOrDefault(Request.class, null);
-              if (request != null && request.answer()) {
-                // Answered now, so its id is free for the client to reuse the moment the line is
-                // out; it stays counted until written, so the drain waits for the write.
-                writer.get().write(forClient(response, request));
-                requests.forget(request);
-              } else if (request == null) {
+              if (request != null) {
+                requests.answer(request, writer.get(), forClient(response, request));
+              } else {
                 log.warn("An answer outside any request's work was dropped: {}", response.id());
               }
-              return Mono.empty(); // else it was cancelled: the spec says not to answer it
+              return Mono.empty();
             }
             writer.get().write(SdkResults.plainMessage(message));
             return Mono.empty();
@@ -204,22 +229,19 @@ final class SdkSessionBridge {
   }
 
   /**
-   * The answer as the client gets it: its id as the client wrote it, and an internal error's Java
-   * text (class names, "Cannot invoke ...") replaced by a sentence, the detail going to stderr.
+   * The answer with the id as the client wrote it (the SDK's type takes only a string or an integer
+   * id), an internal error's Java text replaced by a sentence, the detail going to stderr.
    */
   private static Map<String, Object> forClient(JSONRPCResponse response, Request request) {
-    Map<String, Object> reply = new LinkedHashMap<>();
-    reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-    reply.put("id", request.echoId()); // the SDK's own type takes only a string or an integer id
     JSONRPCResponse.JSONRPCError error = response.error();
     if (error == null) {
-      reply.put("result", SdkResults.plain(response.result()));
-    } else if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
-      log.warn("Internal error answering {}: {}", request, error.message());
-      reply.put("error", Map.of("code", error.code(), "message", INTERNAL_ERROR_MESSAGE));
-    } else {
-      reply.put("error", error);
+      return JsonRpcReplies.result(request.echoId(), SdkResults.plain(response.result()));
     }
-    return reply;
+    if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
+      log.warn("Internal error answering {}: {}", request, error.message());
+      return JsonRpcReplies.reply(
+          request.echoId(), JsonRpcReplies.INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE);
+    }
+    return JsonRpcReplies.reply(request.echoId(), error);
   }
 }

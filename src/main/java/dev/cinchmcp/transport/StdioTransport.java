@@ -7,14 +7,12 @@ import dev.cinchmcp.mcp2026.Era;
 import dev.cinchmcp.mcp2026.ProtocolError;
 import dev.cinchmcp.mcp2026.StatelessServer;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -24,26 +22,21 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 /**
- * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, for both protocol eras.
- *
- * <p>It replaces the SDK's own, which ends the session on one malformed line, loses replies still
- * in flight when stdin closes, and ignores cancellation. Here:
+ * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, for both protocol eras. It
+ * replaces the SDK's own, which ends the session on one malformed line, loses replies in flight
+ * when stdin closes, and ignores cancellation. Here:
  *
  * <ul>
- *   <li>a line that is not exactly one JSON-RPC message gets a JSON-RPC error and reading goes on
- *       ({@link LineParser}, {@link Envelope}); params of the wrong shape get -32602 naming the
- *       field ({@link ParamsCheck});
- *   <li>each message is given to its era ({@link Era}): 2026-07-28 requests to the {@link
- *       StatelessServer}, judged each on its own, anything else to the SDK's 2025 session;
- *   <li>each request is a {@link Request}, owned by {@link Requests} from the moment it is read:
- *       calls run side by side, a {@code notifications/cancelled} cancels exactly that request in
- *       whatever state it is, and its answer finds it through the request itself;
+ *   <li>a line that is not exactly one JSON-RPC message gets an error and reading goes on ({@link
+ *       LineParser}, {@link Envelope}); params of the wrong shape get -32602 ({@link ParamsCheck});
+ *   <li>2026-07-28 requests go to the {@link StatelessServer}, anything else to the SDK's 2025
+ *       session ({@link SdkSessionBridge});
+ *   <li>each request is a {@link Request} in {@link Requests} from the line read to the answer
+ *       written: calls run side by side, and a cancellation reaches exactly that request;
  *   <li>a 2025 {@code ping} is answered at once, in every state of the session;
- *   <li>at the end of stdin, every request already read is answered before {@link #run()} returns
- *       (or the drain limit passes); before the session was initialized its requests are told at
- *       once that they never ran;
- *   <li>on a signal ({@link #stopTaking()}, then {@link #cancelAll()}) nothing more is read or
- *       written and every request is cancelled.
+ *   <li>at the end of stdin, every request read is answered before {@link #run()} returns (or the
+ *       drain limit passes); on a signal ({@link #stopTaking()}, {@link #cancelAll()}) nothing more
+ *       is read or written and every request is cancelled.
  * </ul>
  */
 public final class StdioTransport implements McpServerTransportProvider {
@@ -66,7 +59,6 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   private final CompletableFuture<ObjectMapper> mapperReady;
   private final OutputStream out;
-  private final McpJsonMapper mcpMapper;
   private final InputStream in;
   // Made by ready() from the mapper, once it exists: before the first line is read.
   private volatile ObjectMapper mapper;
@@ -83,24 +75,10 @@ public final class StdioTransport implements McpServerTransportProvider {
   private volatile boolean stopped;
 
   /**
+   * @param mapper may still be being made: the server is put together meanwhile (on Java 17 some 50
+   *     ms, as long as the mapper), and {@link #run} waits for it before reading
    * @param drainLimit the longest the server waits, once stdin has closed or a signal came, for
-   *     answers still owed; a call in flight can take up to the API timeout, so this should be a
-   *     little longer
-   */
-  public StdioTransport(
-      ObjectMapper mapper,
-      McpJsonMapper mcpMapper,
-      InputStream in,
-      OutputStream out,
-      Duration drainLimit) {
-    this(CompletableFuture.completedFuture(mapper), mcpMapper, in, out, drainLimit);
-    ready();
-  }
-
-  /**
-   * With a mapper still being made: the server can be put together around this transport in the
-   * meantime (on Java 17 that takes some 50 ms, as long as the mapper), and {@link #run} waits for
-   * it before reading.
+   *     answers still owed: a little longer than a call's API timeout
    */
   public StdioTransport(
       CompletableFuture<ObjectMapper> mapper,
@@ -109,15 +87,17 @@ public final class StdioTransport implements McpServerTransportProvider {
       OutputStream out,
       Duration drainLimit) {
     this.mapperReady = mapper;
-    this.mcpMapper = mcpMapper;
     this.in = in;
     this.out = out;
     this.drainLimit = drainLimit;
     this.requests = new Requests(MAX_RUNNING, MAX_WAITING, MAX_WAITING_BYTES, this::start);
     this.sdk = new SdkSessionBridge(mcpMapper, requests, () -> writer);
+    if (mapper.isDone()) {
+      ready();
+    }
   }
 
-  /** Makes the parser and the writer, once, as soon as the mapper exists. */
+  /** Makes the parser and the writer once the mapper exists. */
   private synchronized void ready() {
     if (writer == null) {
       ObjectMapper m = mapperReady.join();
@@ -137,10 +117,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     sdk.noSession();
   }
 
-  /**
-   * Completed when the SDK's session is first needed (a 2025-era message was read), or once the
-   * first message has been written (a 2026 client connected: a 2025 message may still come).
-   */
+  /** Completed when a 2025-era message was read, or once the first message has been written. */
   public CompletableFuture<Void> sessionWanted() {
     return CompletableFuture.anyOf(sdk.wanted(), firstWritten).thenApply(x -> null);
   }
@@ -155,10 +132,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     this.stateless = stateless;
   }
 
-  /**
-   * Reads stdin until it ends, handing each message on, then waits until every request read has
-   * been answered (or {@code drainLimit} has passed). Returns normally at the end of input.
-   */
+  /** Reads stdin until it ends, then waits for the answers still owed ({@link #drain}). */
   public void run() {
     ready();
     LineReader lines = new LineReader(in, MAX_LINE_BYTES);
@@ -174,10 +148,9 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   /**
-   * Waits for the answers still owed, up to the drain limit in all (however long stdout takes),
-   * then stops writing. Before the session was initialized, nothing is waited for: the session
-   * would hold its requests forever, so each is answered with why it never ran. Only the first call
-   * does anything; the process may end as soon as it returns.
+   * Waits for the answers still owed, up to the drain limit in all, then stops writing. Requests
+   * the session holds before it was initialized would wait forever: each is told it never ran. Only
+   * the first call does anything; the process may end as soon as it returns.
    */
   public synchronized void drain() {
     if (drained) {
@@ -186,10 +159,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     drained = true;
     ready(); // a signal may come before the first line was read
     long deadline = System.nanoTime() + drainLimit.toNanos();
-    if (!sdk.initialized()) {
-      // Only the session holds requests until it is initialized; 2026-era ones run on their own.
-      answerNeverRun(requests.cancelAll(r -> r.modern() == null), deadline);
-    }
+    sdk.answerHeldNeverRun(deadline);
     log.debug("Draining: {} request(s) still owed an answer", requests.size());
     if (!requests.awaitEmpty(deadline)) {
       log.warn(
@@ -207,12 +177,10 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   /**
-   * The client is leaving (a signal), first step: reads nothing more, starts no request and writes
-   * nothing more. Requests under way go on until {@link #cancelAll}, so that the backend can stop
-   * their runs first, all at once ({@code CodeRunner.stopNow}): cancelled one by one, each run's
-   * thread went on to clean up after its sandbox (and started runsc commands) while the next was
-   * being cancelled. Returns at once; stdin is left open: a line read from now on is dropped, and
-   * the process ends next (closing stdin waits for the thread reading it).
+   * A signal, first step: reads, starts and writes nothing more. Requests under way go on until
+   * {@link #cancelAll}, so that the backend stops their runs first, all at once: cancelled one by
+   * one, each run's thread cleaned up its sandbox (runsc commands) while the next was cancelled.
+   * Stdin is left open (closing it waits for the thread reading it); the process ends next.
    */
   public void stopTaking() {
     stopped = true;
@@ -224,20 +192,13 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  /**
-   * The client is leaving (a signal), second step, after {@link #stopTaking}: every request is
-   * cancelled (the HTTP requests aborted, the sandboxes killed). Returns at once; the process may
-   * end as soon as it does.
-   */
+  /** A signal, second step: every request is cancelled; returns at once. */
   public void cancelAll() {
     List<Request> cancelled = requests.stopAll();
     log.debug("Stopped at once: {} request(s) cancelled", cancelled.size());
   }
 
-  /**
-   * Closes stdin as a stop ends the process: a read under way ends, if stdin is a channel. A
-   * failure is only logged: the process is ending anyway.
-   */
+  /** Closes stdin as a stop ends the process: a read under way ends, if stdin is a channel. */
   public static void closeInput(InputStream in) {
     try {
       in.close();
@@ -246,38 +207,9 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  /**
-   * Tells each request the session held that it never ran. On a thread of its own, waited for only
-   * until the deadline: a client that does not read stdout must not hold the drain up.
-   */
-  private void answerNeverRun(List<Request> held, long deadlineNanos) {
-    if (held.isEmpty()) {
-      return;
-    }
-    Thread notices =
-        new Thread(
-            () -> {
-              for (Request r : held) {
-                writeError(
-                    r.echoId(),
-                    JsonRpcErrors.INVALID_REQUEST,
-                    "The server stopped before the session was initialized (initialize, then"
-                        + " notifications/initialized), so this request was never run.");
-              }
-            },
-            "cinch-never-run");
-    notices.setDaemon(true);
-    notices.start();
-    try {
-      notices.join(Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** Answers {@code echoId} (null when the request's id is unknown) with a JSON-RPC error. */
-  private void writeError(Object echoId, int code, String message) {
-    writer.write(JsonRpcErrors.reply(echoId, code, message));
+  /** Answers {@code id} (null when unknown) with a JSON-RPC error. */
+  private void writeError(RequestId id, int code, String message) {
+    writer.write(JsonRpcReplies.reply(id == null ? null : id.echo(), code, message));
   }
 
   void accept(byte[] line) {
@@ -287,10 +219,9 @@ public final class StdioTransport implements McpServerTransportProvider {
     try {
       acceptLine(line);
     } catch (StackOverflowError | RuntimeException e) {
-      // Last resort: whatever one message does, the next one is still read (Envelope's depth limit
-      // keeps stack overflows out; this keeps a surprise from ending the session).
+      // Last resort: whatever one message does, the next one is still read.
       log.warn("A message could not be handled: {}", e.toString());
-      writeError(null, JsonRpcErrors.INVALID_REQUEST, "Invalid request: it could not be handled.");
+      writeError(null, JsonRpcReplies.INVALID_REQUEST, "Invalid request: it could not be handled.");
     }
   }
 
@@ -301,7 +232,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     if (line == LineReader.TOO_LONG) {
       writeError(
           null,
-          JsonRpcErrors.INVALID_REQUEST,
+          JsonRpcReplies.INVALID_REQUEST,
           "Message too long: a line may hold at most "
               + MAX_LINE_BYTES
               + " bytes; it was discarded.");
@@ -313,14 +244,14 @@ public final class StdioTransport implements McpServerTransportProvider {
         writeError(null, parsed.errorCode(), parsed.error());
       }
       for (RequestId id : parsed.ids()) {
-        writeError(id.echo(), parsed.errorCode(), parsed.error());
+        writeError(id, parsed.errorCode(), parsed.error());
       }
       return;
     }
     JsonNode node = parsed.value().node();
     Envelope envelope = Envelope.classify(node, parsed.value().id());
     if (envelope.problem() != null) {
-      writeError(echo(envelope.id()), JsonRpcErrors.INVALID_REQUEST, envelope.problem());
+      writeError(envelope.id(), JsonRpcReplies.INVALID_REQUEST, envelope.problem());
       return;
     }
     switch (envelope.kind()) {
@@ -347,15 +278,15 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
     String problem = ParamsCheck.problem(method, node.get("params"));
     if (problem != null) {
-      writeError(id.echo(), JsonRpcErrors.INVALID_PARAMS, "Invalid params: " + problem);
+      writeError(id, JsonRpcReplies.INVALID_PARAMS, "Invalid params: " + problem);
       return;
     }
     if (PING.equals(method)) {
       // The session holds every request until notifications/initialized; a ping must not wait.
-      writer.write(resultReply(id.echo(), Map.of()));
+      writer.write(JsonRpcReplies.result(id.echo(), Map.of()));
       return;
     }
-    admit(id, requests.open(id, node, bytes));
+    admit(id, requests.open(id, node, bytes, null));
   }
 
   /** A 2026-era request: judged on its own envelope at once, run in its turn. */
@@ -363,8 +294,8 @@ public final class StdioTransport implements McpServerTransportProvider {
     StatelessServer server = stateless;
     if (server == null) {
       writeError(
-          id.echo(),
-          JsonRpcErrors.METHOD_NOT_FOUND,
+          id,
+          JsonRpcReplies.METHOD_NOT_FOUND,
           "Method not found: " + method + " (2026-07-28 is not served).");
       return;
     }
@@ -372,7 +303,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     try {
       call = server.accept(method, node.get("params"));
     } catch (ProtocolError e) {
-      writer.write(JsonRpcErrors.reply(id.echo(), e.error()));
+      writer.write(JsonRpcReplies.reply(id.echo(), e.error()));
       return;
     }
     admit(id, requests.open(id, null, bytes, call));
@@ -382,15 +313,15 @@ public final class StdioTransport implements McpServerTransportProvider {
   private void admit(RequestId id, Request request) {
     if (request == null) {
       writeError(
-          id.echo(),
-          JsonRpcErrors.INVALID_REQUEST,
+          id,
+          JsonRpcReplies.INVALID_REQUEST,
           "Request id " + id + " is already in use by a request still running.");
       return;
     }
-    if (requests.admit(request) == Requests.Admitted.REFUSED) {
+    if (!requests.admit(request)) {
       writeError(
-          id.echo(),
-          JsonRpcErrors.SERVER_BUSY,
+          id,
+          JsonRpcReplies.SERVER_BUSY,
           "Server busy: "
               + MAX_RUNNING
               + " requests are running and too many are waiting. Wait for some answers,"
@@ -398,20 +329,15 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  /** Its turn has come: hands the request to the session, as work its cancellation disposes. */
+  /**
+   * Its turn has come: runs it as work its cancellation disposes; a 2026-era one's notifications go
+   * out only while it runs.
+   */
   private void start(Request request) {
-    if (request.modern() != null) {
-      startModern(request);
+    if (request.modern() == null) {
+      sdk.start(request);
       return;
     }
-    sdk.start(request);
-  }
-
-  /**
-   * Runs a 2026-era request as work its cancellation disposes. Its notifications go out only while
-   * it runs, and its answer only if it was not cancelled.
-   */
-  private void startModern(Request request) {
     Disposable work =
         request
             .modern()
@@ -423,52 +349,34 @@ public final class StdioTransport implements McpServerTransportProvider {
                 })
             .doFinally(signal -> requests.finished(request))
             .subscribe(
-                result -> answerModern(request, resultReply(request.echoId(), result)),
+                result ->
+                    requests.answer(
+                        request, writer, JsonRpcReplies.result(request.echoId(), result)),
                 error -> {
                   log.warn("Internal error answering {}: {}", request, error.toString());
-                  answerModern(
+                  requests.answer(
                       request,
-                      JsonRpcErrors.reply(
+                      writer,
+                      JsonRpcReplies.reply(
                           request.echoId(),
-                          JsonRpcErrors.INTERNAL_ERROR,
+                          JsonRpcReplies.INTERNAL_ERROR,
                           SdkSessionBridge.INTERNAL_ERROR_MESSAGE));
                 });
     request.attach(work);
   }
 
-  private void answerModern(Request request, Map<String, Object> reply) {
-    if (request.answer()) {
-      writer.write(reply);
-      requests.forget(request);
-    }
-  }
-
-  private static Map<String, Object> resultReply(Object id, Map<String, Object> result) {
-    Map<String, Object> reply = new LinkedHashMap<>();
-    reply.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-    reply.put("id", id);
-    reply.put("result", result);
-    return reply;
-  }
-
   private void cancel(JsonNode requestId) {
-    RequestId id =
-        requestId.isTextual()
-            ? RequestId.ofString(requestId.asText())
-            : requestId.isNumber() ? RequestId.ofNumber(requestId.asText()) : null;
-    if (id == null) {
-      return;
-    }
-    Request request = requests.find(id);
+    Request request =
+        requestId.isTextual() || requestId.isNumber()
+            ? requests.find(
+                requestId.isTextual()
+                    ? RequestId.ofString(requestId.asText())
+                    : RequestId.ofNumber(requestId.asText()))
+            : null;
     if (request != null && request.cancel()) {
       log.debug("Cancelled {}", request);
-      requests.forget(request); // its id is free at once; a running one also frees its place
-    }
-    // A cancellation for an unknown or finished request is ignored, as the spec asks.
-  }
-
-  private static Object echo(RequestId id) {
-    return id == null ? null : id.echo();
+      requests.forget(request); // its id is free at once
+    } // one for an unknown or finished request is ignored, as the spec asks
   }
 
   private static boolean isBlank(byte[] line) {

@@ -39,7 +39,7 @@ class EarlyInputTest {
   void anAnsweredDiscoverIsNotReadAgainAndTheRestFollows() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     EarlyInput in = new EarlyInput(new ByteArrayInputStream(bytes(DISCOVER + "\r\nnext\n")));
-    assertTrue(in.answerFirst(EARLY, out, 5_000));
+    assertTrue(in.answerFirst(out, 5_000));
     assertTrue(in.answeredFirst());
     assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("{\"jsonrpc\":\"2.0\",\"id\":1,"));
     assertArrayEquals(bytes("next\n"), in.readAllBytes());
@@ -50,7 +50,7 @@ class EarlyInputTest {
     String input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n\u00e9\n";
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     EarlyInput in = new EarlyInput(new ByteArrayInputStream(bytes(input)));
-    assertFalse(in.answerFirst(EARLY, out, 5_000));
+    assertFalse(in.answerFirst(out, 5_000));
     assertEquals(0, out.size());
     assertArrayEquals(bytes(input), in.readAllBytes());
   }
@@ -60,7 +60,7 @@ class EarlyInputTest {
     String input = "x".repeat(EarlyInput.MAX_EARLY_LINE * 2) + "\n" + DISCOVER + "\n";
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     EarlyInput in = new EarlyInput(new ByteArrayInputStream(bytes(input)));
-    assertFalse(in.answerFirst(EARLY, out, 5_000));
+    assertFalse(in.answerFirst(out, 5_000));
     assertArrayEquals(bytes(input), in.readAllBytes());
   }
 
@@ -68,10 +68,10 @@ class EarlyInputTest {
   void inputThatEndsWithoutANewlineIsNotAnsweredButReadBack() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     EarlyInput in = new EarlyInput(new ByteArrayInputStream(bytes(DISCOVER)));
-    assertFalse(in.answerFirst(EARLY, out, 5_000));
+    assertFalse(in.answerFirst(out, 5_000));
     assertArrayEquals(bytes(DISCOVER), in.readAllBytes());
     EarlyInput empty = new EarlyInput(new ByteArrayInputStream(new byte[0]));
-    assertFalse(empty.answerFirst(EARLY, out, 5_000));
+    assertFalse(empty.answerFirst(out, 5_000));
     assertEquals(-1, empty.read());
   }
 
@@ -81,7 +81,7 @@ class EarlyInputTest {
     EarlyInput in =
         new EarlyInput(
             new ByteArrayInputStream(bytes(DISCOVER + "\nnext\n")), FirstLineHandOver.answered());
-    assertTrue(in.answerFirst(EARLY, out, 5_000));
+    assertTrue(in.answerFirst(out, 5_000));
     assertTrue(in.answeredFirst());
     assertEquals(0, out.size(), "the launcher wrote the answer; nothing more is written");
     // What follows the launcher's line is stdin from its start: a second discover included.
@@ -95,7 +95,7 @@ class EarlyInputTest {
     EarlyInput in =
         new EarlyInput(
             new ByteArrayInputStream(bytes("next\n")), FirstLineHandOver.unanswered(bytes(first)));
-    assertFalse(in.answerFirst(EARLY, out, 5_000));
+    assertFalse(in.answerFirst(out, 5_000));
     assertFalse(in.answeredFirst());
     assertArrayEquals(bytes(first + "next\n"), in.readAllBytes());
   }
@@ -109,7 +109,7 @@ class EarlyInputTest {
         new EarlyInput(
             new ByteArrayInputStream(bytes(DISCOVER.substring(cut) + "\nnext\n")),
             FirstLineHandOver.unanswered(bytes(DISCOVER.substring(0, cut))));
-    assertTrue(in.answerFirst(EARLY, out, 5_000), "the whole line is a discover");
+    assertTrue(in.answerFirst(out, 5_000), "the whole line is a discover");
     assertEquals(1, out.toString(StandardCharsets.UTF_8).split("\n").length);
     assertArrayEquals(bytes("next\n"), in.readAllBytes());
   }
@@ -120,7 +120,7 @@ class EarlyInputTest {
     PipedInputStream stdin = new PipedInputStream(client, 64 * 1024);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     EarlyInput in = new EarlyInput(stdin);
-    assertFalse(in.answerFirst(EARLY, out, 1)); // nothing written yet
+    assertFalse(in.answerFirst(out, 1)); // nothing written yet
     client.write(bytes(DISCOVER + "\nsecond\n"));
     client.close();
     assertEquals(0, out.size());
@@ -132,7 +132,7 @@ class EarlyInputTest {
     PipedOutputStream client = new PipedOutputStream();
     EarlyInput in = new EarlyInput(new PipedInputStream(client));
     in.close(); // as a stop on a signal does
-    assertFalse(in.answerFirst(EARLY, new ByteArrayOutputStream(), Long.MAX_VALUE));
+    assertFalse(in.answerFirst(new ByteArrayOutputStream(), Long.MAX_VALUE));
     assertThrows(IOException.class, in::read);
   }
 
@@ -149,7 +149,7 @@ class EarlyInputTest {
     stdin.reading.await();
     in.close();
     assertTrue(stdin.closed);
-    assertFalse(in.answerFirst(EARLY, new ByteArrayOutputStream(), Long.MAX_VALUE));
+    assertFalse(in.answerFirst(new ByteArrayOutputStream(), Long.MAX_VALUE));
     IOException e = assertThrows(IOException.class, in::read);
     assertEquals("stdin is closed", e.getMessage());
     stdin.release.countDown();

@@ -90,7 +90,7 @@ class RequestLifeTest {
   void start() {
     transport =
         new StdioTransport(
-            JSON,
+            java.util.concurrent.CompletableFuture.completedFuture(JSON),
             new JacksonMcpJsonMapper(JSON),
             new ByteArrayInputStream(new byte[0]),
             out,

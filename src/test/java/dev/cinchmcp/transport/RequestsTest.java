@@ -28,8 +28,8 @@ class RequestsTest {
   }
 
   private Request offer(String id, int bytes) {
-    Request r = requests.open(RequestId.ofString(id), null, bytes);
-    return requests.admit(r) == Requests.Admitted.REFUSED ? null : r;
+    Request r = requests.open(RequestId.ofString(id), null, bytes, null);
+    return requests.admit(r) ? r : null;
   }
 
   /** Offers one-byte requests with these ids, in this order. */
@@ -153,10 +153,10 @@ class RequestsTest {
   void anIdIsRefusedWhileItsRequestLivesAndFreeAsSoonAsItIsAnswered() {
     requests(4, 10, 1000);
     Request one = offer("x", 1);
-    assertNull(requests.open(RequestId.ofString("x"), null, 1), "still running");
+    assertNull(requests.open(RequestId.ofString("x"), null, 1, null), "still running");
     assertTrue(one.answer());
     // Answered but not yet cleaned up: the client may already reuse the id.
-    Request two = requests.open(RequestId.ofString("x"), null, 1);
+    Request two = requests.open(RequestId.ofString("x"), null, 1, null);
     assertNotNull(two);
     requests.forget(one); // the old one's clean-up must not free the new one's id
     assertSame(two, requests.find(RequestId.ofString("x")));

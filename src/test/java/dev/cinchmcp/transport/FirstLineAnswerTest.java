@@ -1,4 +1,4 @@
-package dev.cinchmcp.launch;
+package dev.cinchmcp.transport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cinchmcp.mcp2026.ServerInfo;
-import dev.cinchmcp.transport.EarlyInput;
-import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * The launcher answers a discover waiting on stdin and hands anything else to its child: between
  * the two, the child reads stdin exactly as the client wrote it.
  */
-class LauncherDiscoverTest {
+class FirstLineAnswerTest {
 
   /** Claude Code's opening, as it writes it. */
   private static final String DISCOVER =
@@ -52,7 +50,7 @@ class LauncherDiscoverTest {
     ByteArrayInputStream stdin = new ByteArrayInputStream(bytes(DISCOVER + NEXT));
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 
-    FirstLineHandOver handOver = LauncherDiscover.answerWaiting(stdin, stdout);
+    FirstLineHandOver handOver = FirstLineHandOver.answerWaiting(stdin, stdout);
 
     assertTrue(handOver.isAnswered());
     assertArrayEquals(
@@ -67,7 +65,7 @@ class LauncherDiscoverTest {
     ByteArrayInputStream stdin = new ByteArrayInputStream(bytes(INITIALIZE + NEXT));
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 
-    FirstLineHandOver handOver = LauncherDiscover.answerWaiting(stdin, stdout);
+    FirstLineHandOver handOver = FirstLineHandOver.answerWaiting(stdin, stdout);
 
     assertFalse(handOver.isAnswered());
     assertEquals(0, stdout.size(), "nothing is written for a line the launcher does not answer");
@@ -80,13 +78,15 @@ class LauncherDiscoverTest {
     String call =
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"execute_code\","
             + "\"arguments\":{\"code\":\"#"
-            + "x".repeat(3 * LauncherDiscover.MAX_LINE)
+            + "x".repeat(3 * FirstLineHandOver.MAX_LAUNCHER_LINE)
             + "\"}}}\n";
     ByteArrayInputStream stdin = new ByteArrayInputStream(bytes(call + NEXT));
 
-    FirstLineHandOver handOver = LauncherDiscover.answerWaiting(stdin, new ByteArrayOutputStream());
+    FirstLineHandOver handOver =
+        FirstLineHandOver.answerWaiting(stdin, new ByteArrayOutputStream());
 
-    assertEquals(call.length() + NEXT.length() - LauncherDiscover.MAX_LINE, stdin.available());
+    assertEquals(
+        call.length() + NEXT.length() - FirstLineHandOver.MAX_LAUNCHER_LINE, stdin.available());
     assertArrayEquals(bytes(call + NEXT), childReads(handOver, stdin));
   }
 
@@ -96,7 +96,7 @@ class LauncherDiscoverTest {
     ByteArrayInputStream stdin = new ByteArrayInputStream(bytes(cut));
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 
-    FirstLineHandOver handOver = LauncherDiscover.answerWaiting(stdin, stdout);
+    FirstLineHandOver handOver = FirstLineHandOver.answerWaiting(stdin, stdout);
 
     assertFalse(handOver.isAnswered());
     assertEquals(0, stdout.size());
@@ -126,7 +126,7 @@ class LauncherDiscoverTest {
   void withNothingWaitingNothingIsReadAndTheChildReadsItAll() {
     assertSame(
         FirstLineHandOver.NONE,
-        LauncherDiscover.answerWaiting(notToBeRead(() -> 0), new ByteArrayOutputStream()));
+        FirstLineHandOver.answerWaiting(notToBeRead(() -> 0), new ByteArrayOutputStream()));
   }
 
   @Test
@@ -137,7 +137,7 @@ class LauncherDiscoverTest {
         };
     assertSame(
         FirstLineHandOver.NONE,
-        LauncherDiscover.answerWaiting(notToBeRead(unknown), new ByteArrayOutputStream()));
+        FirstLineHandOver.answerWaiting(notToBeRead(unknown), new ByteArrayOutputStream()));
   }
 
   @Test
@@ -161,7 +161,7 @@ class LauncherDiscoverTest {
           }
         };
     FirstLineHandOver handOver =
-        LauncherDiscover.answerWaiting(failing, new ByteArrayOutputStream());
+        FirstLineHandOver.answerWaiting(failing, new ByteArrayOutputStream());
     assertFalse(handOver.isAnswered());
     assertEquals("FirstLineHandOver[" + part.length + " bytes unanswered]", handOver.toString());
   }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.util.RawValue;
-import dev.cinchmcp.json.PlainJson;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
@@ -24,10 +23,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The hand-written JSON of {@link PlainJson} against Jackson's own, byte for byte, through {@link
+ * The hand-written JSON of plain messages against Jackson's own, byte for byte, through {@link
  * JsonRpcWriter}: what a client reads must not depend on which of the two wrote it.
  */
-class PlainJsonTest {
+class JsonRpcWriterPlainTest {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final ObjectWriter JACKSON =
@@ -97,14 +96,14 @@ class PlainJsonTest {
   @ParameterizedTest
   @MethodSource("plainMessages")
   void plainValuesAreWrittenAsJacksonWritesThem(Object message) throws Exception {
-    assertTrue(PlainJson.isPlain(message), "plain: " + message);
+    assertTrue(JsonRpcWriter.isPlain(message, 0), "plain: " + message);
     assertEquals(jackson(message), written(message));
   }
 
   @ParameterizedTest
   @MethodSource("notPlainMessages")
   void anythingElseIsLeftToJacksonAndComesOutTheSame(Object message) throws Exception {
-    assertFalse(PlainJson.isPlain(message), "not plain: " + message);
+    assertFalse(JsonRpcWriter.isPlain(message, 0), "not plain: " + message);
     assertEquals(jackson(message), written(message));
   }
 
