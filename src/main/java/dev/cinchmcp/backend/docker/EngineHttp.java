@@ -101,18 +101,8 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   /** Sends a request and returns as soon as the answer's head is in; the body streams. */
   Streaming stream(String method, String path, String json, Duration headLimit) throws IOException {
     EngineConnection connection = EngineConnection.open(address);
-    ScheduledFuture<?> deadline =
-        timers.schedule(connection::close, headLimit.toMillis(), TimeUnit.MILLISECONDS);
-    try {
-      send(connection, method, path, json, null);
-      Head head = Head.read(connection.input());
-      deadline.cancel(false);
-      return new Streaming(head.status(), head.body(connection.input()), connection);
-    } catch (IOException | RuntimeException e) {
-      deadline.cancel(false);
-      connection.close();
-      throw e;
-    }
+    Head head = sendWithin(connection, method, path, json, null, headLimit);
+    return new Streaming(head.status(), head.body(connection.input()), connection);
   }
 
   /**
@@ -121,22 +111,38 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
    */
   EngineConnection upgrade(String path, Duration limit) throws IOException {
     EngineConnection connection = EngineConnection.open(address);
+    sendWithin(connection, "POST", path, null, "tcp", limit);
+    return connection;
+  }
+
+  /**
+   * Sends the request and reads the answer's head (and, for an upgrade refused, its body) within
+   * {@code limit}; else closes the connection and throws.
+   */
+  private Head sendWithin(
+      EngineConnection connection,
+      String method,
+      String path,
+      String json,
+      String upgrade,
+      Duration limit)
+      throws IOException {
     ScheduledFuture<?> deadline =
         timers.schedule(connection::close, limit.toMillis(), TimeUnit.MILLISECONDS);
     try {
-      send(connection, "POST", path, null, "tcp");
+      send(connection, method, path, json, upgrade);
       Head head = Head.read(connection.input());
-      if (head.status() != 101 && head.status() != 200) {
+      if (upgrade != null && head.status() != 101 && head.status() != 200) {
         byte[] body = readAll(head.body(connection.input()));
         throw EngineError.of(
-            head.status(), new String(body, StandardCharsets.UTF_8), "POST " + path);
+            head.status(), new String(body, StandardCharsets.UTF_8), method + " " + path);
       }
-      deadline.cancel(false);
-      return connection;
+      return head;
     } catch (IOException | RuntimeException e) {
-      deadline.cancel(false);
       connection.close();
       throw e;
+    } finally {
+      deadline.cancel(false);
     }
   }
 
