@@ -68,8 +68,7 @@ final class ContainerRun {
    */
   private volatile boolean closing;
 
-  private volatile EngineConnection attach;
-  private volatile EngineHttp.Streaming wait;
+  private volatile Engine.Attached attached;
 
   /** Whether the waiting container's launcher said it has the program (its second mark). */
   private volatile boolean taken;
@@ -123,17 +122,14 @@ final class ContainerRun {
                     parts.labels().labels()));
       } else {
         id = waiting.id;
-        attach = waiting.attach;
-        wait = waiting.exitWait;
+        attached = waiting.attached;
       }
       if (cancelled) {
         throw new RunFailure(RunFailure.Reason.STOPPED_BEFORE_START, "The run was cancelled.");
       }
       String token = null;
       if (waiting == null) {
-        attach = engine.attach(id);
-        wait = engine.awaitExit(id);
-        engine.start(id);
+        attached = engine.attachAndStart(id);
       }
       long started = System.nanoTime();
       if (waiting != null) {
@@ -155,13 +151,13 @@ final class ContainerRun {
       CompletableFuture<Integer> status = new CompletableFuture<>();
       Future<?> drained =
           waiting == null ? sendAndDrain(code, output) : drainMarked(token, output, status);
-      EngineHttp.Streaming exit = wait;
+      Engine.Attached exit = attached;
       parts
           .streams()
           .execute(
               () -> {
                 try {
-                  status.complete(Engine.exitStatus(exit));
+                  status.complete(exit.exitStatus());
                 } catch (IOException | RuntimeException e) {
                   status.completeExceptionally(e);
                 }
@@ -208,7 +204,7 @@ final class ContainerRun {
   }
 
   private Future<?> sendAndDrain(byte[] code, OutputFrames output) {
-    EngineConnection stream = attach;
+    EngineConnection stream = attached.attach();
     ExecutorService streams = parts.streams();
     if (engine.address().kind() == EngineAddress.Kind.NPIPE) {
       send(stream, code); // a pipe serves one operation at a time: all input first
@@ -370,13 +366,9 @@ final class ContainerRun {
   }
 
   private void closeStreams() {
-    EngineConnection a = attach;
-    if (a != null) {
-      a.close();
-    }
-    EngineHttp.Streaming w = wait;
-    if (w != null) {
-      w.close();
+    Engine.Attached streams = attached;
+    if (streams != null) {
+      streams.close();
     }
   }
 

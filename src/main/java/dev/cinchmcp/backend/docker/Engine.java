@@ -140,16 +140,51 @@ final class Engine {
     return created.path("Id").asText();
   }
 
-  EngineConnection attach(String id) throws IOException {
-    return http.upgrade(
-        "/containers/" + id + "/attach?stream=1&stdin=1&stdout=1&stderr=1", CONTROL);
+  /**
+   * A started container's attach stream and the engine's answer to its next exit; closing them ends
+   * the attach (a launcher waiting on stdin reads end-of-file and exits).
+   */
+  record Attached(EngineConnection attach, EngineHttp.Streaming exitWait) implements AutoCloseable {
+    /** Reads the wait's answer (blocks until the container exits): its exit status. */
+    int exitStatus() throws IOException {
+      try (InputStream body = exitWait.body()) {
+        JsonNode node = JSON.readTree(body.readNBytes(64 * 1024));
+        if (node == null || !node.has("StatusCode")) {
+          throw new IOException("the engine's wait gave no exit status");
+        }
+        return node.get("StatusCode").asInt();
+      }
+    }
+
+    @Override
+    public void close() {
+      attach.close();
+      exitWait.close();
+    }
   }
 
-  /** Asks to be told of the container's next exit; read the answer with {@link #exitStatus}. */
-  EngineHttp.Streaming awaitExit(String id) throws IOException {
-    EngineHttp.Streaming answer =
-        http.stream("POST", "/containers/" + id + "/wait?condition=next-exit", null, CONTROL);
-    return streamingOk(answer, "POST /containers/wait");
+  /**
+   * Attaches to a created container, asks for its next exit and starts it: the one start step of
+   * fresh containers and those started ahead. What it opened is closed if it throws.
+   */
+  Attached attachAndStart(String id) throws IOException {
+    EngineConnection attach =
+        http.upgrade("/containers/" + id + "/attach?stream=1&stdin=1&stdout=1&stderr=1", CONTROL);
+    EngineHttp.Streaming exitWait = null;
+    try {
+      exitWait =
+          streamingOk(
+              http.stream("POST", "/containers/" + id + "/wait?condition=next-exit", null, CONTROL),
+              "POST /containers/wait");
+      start(id);
+      return new Attached(attach, exitWait);
+    } catch (IOException | RuntimeException e) {
+      attach.close();
+      if (exitWait != null) {
+        exitWait.close();
+      }
+      throw e;
+    }
   }
 
   /** {@code answer} if it is a 200, else an {@link EngineError} (the stream then closed). */
@@ -166,18 +201,7 @@ final class Engine {
     return answer;
   }
 
-  /** Reads a wait's answer (blocks until the container exits): its exit status. */
-  static int exitStatus(EngineHttp.Streaming wait) throws IOException {
-    try (InputStream body = wait.body()) {
-      JsonNode node = JSON.readTree(body.readNBytes(64 * 1024));
-      if (node == null || !node.has("StatusCode")) {
-        throw new IOException("the engine's wait gave no exit status");
-      }
-      return node.get("StatusCode").asInt();
-    }
-  }
-
-  void start(String id) throws IOException {
+  private void start(String id) throws IOException {
     EngineHttp.Response answer = http.call("POST", "/containers/" + id + "/start", null, CONTROL);
     if (!answer.ok() && answer.status() != 304) {
       throw EngineError.of(answer.status(), answer.text(), "POST /containers/start");

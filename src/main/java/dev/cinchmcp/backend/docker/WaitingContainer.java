@@ -65,8 +65,8 @@ final class WaitingContainer implements StartedSandbox {
   // What the run that takes it over uses as a fresh container's.
   final String name;
   final String id;
-  final EngineConnection attach;
-  final EngineHttp.Streaming exitWait;
+  final Engine.Attached attached;
+  private final EngineConnection attach;
   private final long startedNanos = System.nanoTime();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
@@ -81,16 +81,12 @@ final class WaitingContainer implements StartedSandbox {
   private volatile boolean handedOver;
 
   private WaitingContainer(
-      ContainerRun.Parts parts,
-      String name,
-      String id,
-      EngineConnection attach,
-      EngineHttp.Streaming exitWait) {
+      ContainerRun.Parts parts, String name, String id, Engine.Attached attached) {
     this.parts = parts;
     this.name = name;
     this.id = id;
-    this.attach = attach;
-    this.exitWait = exitWait;
+    this.attached = attached;
+    this.attach = attached.attach();
   }
 
   /**
@@ -107,8 +103,7 @@ final class WaitingContainer implements StartedSandbox {
     Engine engine = parts.engine();
     String name = parts.labels().nextName();
     String id = null;
-    EngineConnection attach = null;
-    EngineHttp.Streaming exitWait = null;
+    Engine.Attached attached = null;
     try {
       id =
           engine.create(
@@ -121,18 +116,13 @@ final class WaitingContainer implements StartedSandbox {
                   parts.runtime().gvisor(),
                   parts.labels().labels(),
                   BUDGET));
-      attach = engine.attach(id);
-      exitWait = engine.awaitExit(id);
-      engine.start(id);
-      WaitingContainer started = new WaitingContainer(parts, name, id, attach, exitWait);
+      attached = engine.attachAndStart(id);
+      WaitingContainer started = new WaitingContainer(parts, name, id, attached);
       parts.streams().execute(started::watch);
       return started;
     } catch (IOException | RuntimeException e) {
-      if (attach != null) {
-        attach.close(); // a launcher that started reads end-of-file, and exits
-      }
-      if (exitWait != null) {
-        exitWait.close();
+      if (attached != null) {
+        attached.close(); // its launcher reads end-of-file, and exits
       }
       if (id != null && Thread.currentThread().isInterrupted()) {
         engine.sendRemoveQuietly(id, name); // the pool stops: the process is about to end
@@ -286,8 +276,7 @@ final class WaitingContainer implements StartedSandbox {
   @Override
   public void kill() {
     gone = true;
-    attach.close();
-    exitWait.close();
+    attached.close();
     parts.engine().sendRemoveQuietly(id, name);
   }
 
@@ -298,8 +287,7 @@ final class WaitingContainer implements StartedSandbox {
   @Override
   public void discard() {
     gone = true;
-    attach.close();
-    exitWait.close();
+    attached.close();
     parts.engine().removeInBackground(id, name, parts.streams());
   }
 }
