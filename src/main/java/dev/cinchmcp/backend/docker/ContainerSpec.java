@@ -11,19 +11,12 @@ import java.util.Map;
 
 /**
  * The body of {@code POST /containers/create} for one run: the walls of the sandbox, each a field.
+ * The code comes in on stdin (a read-only root refuses {@code PUT /archive}): a few lines in the
+ * image's own interpreter read exactly its length, write it to {@value #CODE_DIR}, put {@code
+ * /dev/null} on stdin and start it.
  *
- * <p>No network ({@code NetworkMode: none}), a read-only root, a {@value
- * SandboxFacts#TMP_MEGABYTES} MB {@code /tmp} (the only writable place, and the home directory),
- * memory with no swap, a process limit, a CPU share (the sandbox limits, {@code CINCH_SANDBOX_*}:
- * 256 MB and half a CPU by default), no capabilities, no new privileges, user nobody (65534),
- * nothing of the host mounted, an environment written from scratch. The code comes in on stdin (a
- * read-only root refuses {@code PUT /archive}): a few lines in the image's own interpreter read
- * exactly its length, write it to {@value #CODE_DIR}, put {@code /dev/null} on stdin and start it.
- *
- * <p>{@code timeout -s KILL} is PID 1, in front of the interpreter: a backstop inside the container
- * that ends it one second after the wall clock whatever becomes of the server (a SIGKILL included;
- * the engine then removes it, {@code AutoRemove}). A program cannot kill PID 1 of its own
- * namespace.
+ * <p>{@code timeout -s KILL} is PID 1, which a program cannot kill: a backstop that ends the
+ * container one second after the wall clock whatever becomes of the server.
  */
 final class ContainerSpec {
 
@@ -31,21 +24,8 @@ final class ContainerSpec {
   static final String CODE_DIR = "/tmp/code";
 
   /** The environment of every program, complete (the image's own is kept beneath it). */
-  static final List<String> ENVIRONMENT =
+  private static final List<String> ENVIRONMENT =
       List.of("PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8", "LC_CTYPE=C.UTF-8");
-
-  /**
-   * Host threads a gVisor sandbox may have: the Sentry and gofer use ~40, and under ptrace each
-   * program process adds stub threads. Measured here: 63 processes that exec'd sleep crash the
-   * whole sandbox at 512 (exit 2, output lost) and are refused cleanly at 2176, the local backend's
-   * host task limit. RLIMIT_NPROC inside holds the program to its processes.
-   */
-  static int gvisorTasks(int maxProcesses) {
-    return 128 + 32 * maxProcesses;
-  }
-
-  /** How long after the wall clock the backstop inside the container kills it. */
-  static final long BACKSTOP_GRACE_SECONDS = 1;
 
   private static final String PYTHON_READER =
       String.join(
@@ -117,7 +97,7 @@ final class ContainerSpec {
     spec.put("Tty", false);
     spec.putArray("Entrypoint"); // the image's own would run first, with our command as arguments
     ArrayNode cmd = spec.putArray("Cmd");
-    long limit = settings.wallClock().toSeconds() + BACKSTOP_GRACE_SECONDS;
+    long limit = settings.wallClock().toSeconds() + 1; // the backstop's grace
     cmd.add("timeout").add("-s").add("KILL").add(Long.toString(limit));
     if (language == Language.PYTHON) {
       cmd.add("python3")
@@ -152,9 +132,10 @@ final class ContainerSpec {
     ArrayNode ulimits = host.putArray("Ulimits");
     ulimits.addObject().put("Name", "nofile").put("Soft", 1024).put("Hard", 1024);
     if (gvisor) {
-      // PidsLimit counts gVisor's own host threads (at 64 a three-process pipeline crashes the
-      // whole sandbox); RLIMIT_NPROC, which gVisor enforces inside, holds the program's own.
-      host.put("PidsLimit", gvisorTasks(settings.maxProcesses()));
+      // PidsLimit counts gVisor's own host threads (Sentry and gofer ~40, ptrace stubs per
+      // process: 63 processes crash the sandbox at 512, are refused cleanly at 2176);
+      // RLIMIT_NPROC, which gVisor enforces inside, holds the program's own.
+      host.put("PidsLimit", 128 + 32 * settings.maxProcesses());
       ulimits
           .addObject()
           .put("Name", "nproc")
@@ -172,18 +153,13 @@ final class ContainerSpec {
   }
 
   /**
-   * The body for a container started ahead of time ({@link WaitingContainer}): every field of
-   * {@link #of}, the walls included, as a cold run's; only the command differs. Its interpreter
-   * comes up and waits for the program on stdin ({@link WaitingLaunchers}).
+   * The body for a container started ahead of time ({@link WaitingContainer}): {@link #of}'s, walls
+   * included; only the command differs ({@link WaitingLaunchers}).
    *
-   * <p>The backstop is still {@code timeout} as PID 1, told to count from the hand-over: {@code -s
-   * CONT -k LIMIT BUDGET}. The launcher sends PID 1 a SIGCONT when it takes its program; GNU
-   * timeout, on the signal it was given ({@code -s}), forwards it (SIGCONT changes nothing for a
-   * running process) and arms its {@code -k}: SIGKILL {@code LIMIT} seconds later, once only. A
-   * container never handed a program gets the same at {@code budget}: SIGCONT, then SIGKILL {@code
-   * LIMIT} later.
-   *
-   * @param budget how long it may wait for its program before its backstop ends it
+   * <p>The backstop counts from the hand-over: {@code timeout -s CONT -k LIMIT BUDGET}. The
+   * launcher sends PID 1 a SIGCONT when it takes its program; GNU timeout, on its {@code -s}
+   * signal, forwards it (harmless) and arms {@code -k}: SIGKILL {@code LIMIT} seconds later. One
+   * never handed a program gets the same at {@code budget}.
    */
   static ObjectNode waiting(
       DockerSettings settings,
