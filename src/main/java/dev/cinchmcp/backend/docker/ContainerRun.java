@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One program in one container, fresh or started ahead of time ({@link WaitingContainer}): start
- * it (or hand the program over), send the code, drain the output, enforce the wall clock (from the
+ * One program in one container, fresh or started ahead of time ({@link WaitingContainer}): start it
+ * (or hand the program over), send the code, drain the output, enforce the wall clock (from the
  * start or hand-over), and make sure the container is gone afterwards, whatever happens.
  */
 final class ContainerRun {
