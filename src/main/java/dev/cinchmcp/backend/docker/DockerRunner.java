@@ -30,19 +30,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each program in a fresh container of a Docker-compatible engine (Docker Engine, Docker
- * Desktop, OrbStack, Colima, Rancher Desktop, Podman): found by {@link EngineLocator}, with the
- * walls of {@link ContainerSpec} and the runtime of {@link RuntimeChoice} (gVisor when offered).
+ * Runs each program in a fresh container of a Docker-compatible engine ({@link EngineLocator}),
+ * with the walls of {@link ContainerSpec} and the runtime of {@link RuntimeChoice}. {@link #start}
+ * reaches the engine at once, so the ready line says which engine, runtime and limits hold. At most
+ * {@link ContainersAtOnce} containers run at once; the rest queue. Containers started ahead ({@link
+ * WaitingContainer}) take the start off a call.
  *
- * <p>{@link #start} reaches the engine at once (ping, version, info, the images), so the ready line
- * and the tool's description say which engine, runtime and limits hold; what dead servers left is
- * removed in the background. At most {@link ContainersAtOnce} containers run at once; the rest
- * queue. Containers started ahead of time ({@link WaitingContainer}) take the start off a call.
- *
- * <p>{@link #close()} asks the engine to kill every running container ({@code AutoRemove} then
- * removes it) and waits at most {@value #CLOSE_WAIT_MILLIS} ms; {@link #stopNow()}, on a signal,
- * only writes each forced removal. What never reached the engine is ended by its backstop ({@code
- * timeout} inside it, one second after the wall clock), and the next server's sweep.
+ * <p>{@link #close()} has the engine kill every running container and waits at most {@value
+ * #CLOSE_WAIT_MILLIS} ms; {@link #stopNow()}, on a signal, only writes each forced removal. What
+ * never reached the engine is ended by its backstop and the next server's sweep.
  */
 public final class DockerRunner implements CodeRunner, AutoCloseable {
 

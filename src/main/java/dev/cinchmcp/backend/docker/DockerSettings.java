@@ -7,6 +7,7 @@ import dev.cinchmcp.config.SandboxLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -50,11 +51,7 @@ public record DockerSettings(
     }
   }
 
-  /**
-   * The limits the user set ({@code CINCH_SANDBOX_*}) with these images, runtime and environment:
-   * the container's Memory and NanoCpus, Node's heap, the time limit and its in-container backstop
-   * all follow them.
-   */
+  /** The limits the user set ({@code CINCH_SANDBOX_*}), with these images and this engine. */
   public static DockerSettings of(
       String pythonImage,
       String nodeImage,
@@ -72,20 +69,6 @@ public record DockerSettings(
         SandboxFacts.MAX_PROCESSES,
         limits.cpus(),
         SandboxFacts.MAX_CONCURRENT);
-  }
-
-  public DockerSettings withOsName(String value) {
-    return new DockerSettings(
-        pythonImage,
-        nodeImage,
-        runtime,
-        environment,
-        value,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        maxConcurrent);
   }
 
   /**
@@ -133,6 +116,6 @@ public record DockerSettings(
 
   /** Whether this machine is Linux, where a plain container shares the host's kernel. */
   boolean linuxHost() {
-    return osName.toLowerCase(java.util.Locale.ROOT).startsWith("linux");
+    return osName.toLowerCase(Locale.ROOT).startsWith("linux");
   }
 }

@@ -13,16 +13,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The little HTTP/1.1 the Engine API needs, over an {@link EngineConnection}: one request per
- * connection ({@code Connection: close}; a unix socket costs microseconds to open), bodies by
- * Content-Length, chunked or until the end, and the {@code Upgrade} of attach. The JDK's {@code
- * HttpClient} cannot reach a unix socket, hence this.
- *
- * <p>Every exchange but the streams has a deadline: an engine that stops answering (a stuck VM)
- * gets its connection closed, and the caller an {@link IOException}.
+ * The little HTTP/1.1 the Engine API needs (the JDK's {@code HttpClient} cannot reach a unix
+ * socket): one request per connection (a unix socket costs microseconds to open), bodies by
+ * Content-Length, chunked or until the end, and the {@code Upgrade} of attach. Every exchange but a
+ * stream's body has a deadline ({@code timers} close its connection: a stuck VM).
  *
  * @param prefix put before every path ("/v1.41"), or "" for the unversioned calls
- * @param timers close the connection of an exchange past its deadline
  */
 record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService timers) {
 
@@ -89,11 +85,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /**
-   * Sends a bodiless request and returns once it is wholly written, reading nothing: for a process
-   * about to end, which the engine's answer would not reach anyway. The connection stays open; the
-   * process's end closes it.
-   */
+  /** Writes a bodiless request and reads nothing, for a process about to end (that closes it). */
   void sendOnly(String method, String path) throws IOException {
     send(EngineConnection.open(address), method, path, null, null);
   }

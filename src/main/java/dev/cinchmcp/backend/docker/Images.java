@@ -60,9 +60,8 @@ final class Images {
   }
 
   /**
-   * Whether the engine has the image now, without ever pulling it: for containers started ahead of
-   * time, which must not pay for (nor start) a pull; a call does that, and waits for it. A look-up
-   * that finds it counts as {@link #ensure}'s, so calls do not look again.
+   * Whether the engine has the image now, never pulling (containers started ahead must not start a
+   * pull; a call does). A look-up that finds it counts as {@link #ensure}'s.
    */
   boolean present(String image) throws IOException {
     CompletableFuture<Void> known = ready.get(image);

@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Test;
 class ContainerSpecTest {
 
   private final DockerSettings settings =
-      DockerSettings.of("py:1", "node:1", null, Map.of(), SandboxLimits.SERVICE)
-          .withOsName("Linux");
+      DockerSettings.of("py:1", "node:1", null, Map.of(), SandboxLimits.SERVICE);
 
   private JsonNode spec(Language language, boolean gvisor) {
     return ContainerSpec.of(
