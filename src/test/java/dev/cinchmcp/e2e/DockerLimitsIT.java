@@ -71,8 +71,7 @@ class DockerLimitsIT {
           facts.contains("[\"timeout\",\"-s\",\"KILL\",\"3\",\"python3\""),
           "the backstop: 2 s + 1: " + facts);
 
-      LimitAnswers.assertTimedOut(
-          jar.awaitReply(1, Duration.ofSeconds(120)).path("result"));
+      LimitAnswers.assertTimedOut(jar.awaitReply(1, Duration.ofSeconds(120)).path("result"));
       jar.send(JarProcess.call(2, LimitAnswers.BIG));
       LimitAnswers.assertMemoryRefused(jar.awaitReply(2, Duration.ofSeconds(60)).path("result"));
 
