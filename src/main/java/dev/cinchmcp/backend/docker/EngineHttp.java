@@ -2,6 +2,7 @@ package dev.cinchmcp.backend.docker;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -68,15 +69,8 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       return new Response(head.status(), body);
     } catch (IOException e) {
       if (expired.get()) {
-        throw new IOException(
-            "the engine did not answer "
-                + method
-                + " "
-                + path
-                + " within "
-                + limit.toMillis()
-                + " ms",
-            e);
+        String what = "the engine did not answer %s %s within %d ms";
+        throw new IOException(String.format(what, method, path, limit.toMillis()), e);
       }
       throw e;
     } finally {
@@ -159,10 +153,9 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
     head.append("\r\n");
     byte[] bytes = head.toString().getBytes(StandardCharsets.US_ASCII);
-    byte[] all = new byte[bytes.length + body.length];
-    System.arraycopy(bytes, 0, all, 0, bytes.length);
-    System.arraycopy(body, 0, all, bytes.length, body.length);
-    connection.output().write(all);
+    connection
+        .output()
+        .write(ByteBuffer.allocate(bytes.length + body.length).put(bytes).put(body).array());
     connection.output().flush();
   }
 
