@@ -93,18 +93,7 @@ final class ContainerRun {
     boolean gone = false;
     try {
       if (waiting == null) {
-        RuntimeChoice runtime = parts.runtime();
-        id =
-            engine.create(
-                name,
-                ContainerSpec.of(
-                    settings,
-                    settings.image(program.language()),
-                    program.language(),
-                    code.length,
-                    runtime.runtime(),
-                    runtime.gvisor(),
-                    parts.labels().labels()));
+        id = engine.create(name, ContainerSpec.of(parts, program.language(), code.length));
       } else {
         id = waiting.id;
         attached = waiting.attached;

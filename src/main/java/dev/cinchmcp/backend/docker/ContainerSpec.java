@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.PythonBootstrap;
 import dev.cinchmcp.backend.SandboxFacts;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The body of {@code POST /containers/create} for one run: the walls of the sandbox, each a field.
@@ -69,22 +69,13 @@ final class ContainerSpec {
 
   private ContainerSpec() {}
 
-  /**
-   * @param codeBytes the length of the code that will come on stdin
-   * @param runtime the runtime to name, or null for the engine's default
-   * @param gvisor whether it is gVisor (its process limit works differently)
-   * @param labels the container's labels
-   */
-  static ObjectNode of(
-      DockerSettings settings,
-      String image,
-      Language language,
-      int codeBytes,
-      String runtime,
-      boolean gvisor,
-      Map<String, String> labels) {
+  /** The body for a cold run of {@code codeBytes} of code (which then comes on stdin). */
+  static ObjectNode of(ContainerRun.Parts parts, Language language, int codeBytes) {
+    DockerSettings settings = parts.settings();
+    String runtime = parts.runtime().runtime();
+    boolean gvisor = parts.runtime().gvisor();
     ObjectNode spec = Engine.JSON.createObjectNode();
-    spec.put("Image", image);
+    spec.put("Image", settings.image(language));
     spec.put("User", "65534:65534");
     spec.put("WorkingDir", "/tmp");
     spec.put("Hostname", "sandbox");
@@ -113,7 +104,7 @@ final class ContainerSpec {
     ArrayNode env = spec.putArray("Env");
     ENVIRONMENT.forEach(env::add);
     ObjectNode labelNode = spec.putObject("Labels");
-    labels.forEach(labelNode::put);
+    parts.labels().labels().forEach(labelNode::put);
 
     ObjectNode host = spec.putObject("HostConfig");
     host.put("NetworkMode", "none");
@@ -161,15 +152,8 @@ final class ContainerSpec {
    * signal, forwards it (harmless) and arms {@code -k}: SIGKILL {@code LIMIT} seconds later. One
    * never handed a program gets the same at {@code budget}.
    */
-  static ObjectNode waiting(
-      DockerSettings settings,
-      String image,
-      Language language,
-      String runtime,
-      boolean gvisor,
-      Map<String, String> labels,
-      java.time.Duration budget) {
-    ObjectNode spec = of(settings, image, language, 0, runtime, gvisor, labels);
+  static ObjectNode waiting(ContainerRun.Parts parts, Language language, Duration budget) {
+    ObjectNode spec = of(parts, language, 0);
     // The cold command: timeout -s KILL LIMIT, the interpreter and its options, -c/-e READER ...
     JsonNode cold = spec.get("Cmd");
     ArrayNode cmd = spec.putArray("Cmd");

@@ -93,17 +93,7 @@ final class WaitingContainer implements StartedSandbox {
     String id = null;
     Engine.Attached attached = null;
     try {
-      id =
-          engine.create(
-              name,
-              ContainerSpec.waiting(
-                  parts.settings(),
-                  image,
-                  language,
-                  parts.runtime().runtime(),
-                  parts.runtime().gvisor(),
-                  parts.labels().labels(),
-                  BUDGET));
+      id = engine.create(name, ContainerSpec.waiting(parts, language, BUDGET));
       attached = engine.attachAndStart(id);
       WaitingContainer started = new WaitingContainer(parts, name, id, attached);
       parts.streams().execute(started::watch);
