@@ -17,9 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The images the programs run in: each is looked for once, and pulled by the engine on first use
- * when it is missing (one pull per image, however many runs wait for it). A pull can take a while:
- * its progress goes to stderr and to the client's log of every run that waits for it.
+ * The images the programs run in: each is looked for once, and pulled on first use when missing
+ * (one pull per image); its progress goes to stderr and to the log of every run that waits.
  */
 final class Images {
 
@@ -39,8 +38,7 @@ final class Images {
   }
 
   /**
-   * Completes when the image is there; fails with a {@link RunFailure} that says what to do when it
-   * cannot be had ({@code setting} names the image).
+   * Completes when the image is there, else fails with a {@link RunFailure} that says what to do.
    */
   CompletableFuture<Void> ensure(String image, String setting, RunListener listener) {
     Consumer<String> tell = message -> listener.log(RunListener.Level.INFO, message);
