@@ -9,8 +9,6 @@ import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.WarmPool;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -371,16 +369,13 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       // knows of): it is waited for, briefly, and removes its container once it sees the close.
       pool.closeLetStartFinish(WaitingContainer.CLOSE_WAIT);
     }
-    List<CompletableFuture<Void>> kills = new ArrayList<>();
-    for (ContainerRun run : running) {
-      kills.add(run.killWithin(streams));
-    }
+    CompletableFuture<?>[] kills =
+        running.stream().map(run -> run.killWithin(streams)).toArray(CompletableFuture[]::new);
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("docker runner"));
     }
     try {
-      CompletableFuture.allOf(kills.toArray(CompletableFuture[]::new))
-          .get(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+      CompletableFuture.allOf(kills).get(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
     } catch (TimeoutException | ExecutionException e) {
       log.debug("Container kills unconfirmed at close ({}); backstops cover them", e.toString());
     } catch (InterruptedException e) {
