@@ -199,12 +199,15 @@ final class ContainerRun {
   }
 
   private RunResult result(
-      SandboxEnding ending, Future<Integer> status, OutputFrames output, long durationMs) {
+      SandboxEnding ending,
+      CompletableFuture<Integer> status,
+      OutputFrames output,
+      long durationMs) {
     DockerSettings settings = parts.settings();
     if (ending != SandboxEnding.EXITED) {
       return ending.unfinished(output, settings.wallClock(), durationMs, DockerRunner.NAME);
     }
-    int exitCode = done(status);
+    int exitCode = status.join(); // completed: the run EXITED
     String note = null;
     if (exitCode == SandboxEnding.KILLED) {
       note =
@@ -216,7 +219,7 @@ final class ContainerRun {
     return SandboxEnding.exited(output, exitCode, note, durationMs, DockerRunner.NAME);
   }
 
-  private SandboxEnding awaitEnd(Future<Integer> status, long startedNanos) {
+  private SandboxEnding awaitEnd(CompletableFuture<Integer> status, long startedNanos) {
     long limit = startedNanos + parts.settings().wallClock().toNanos();
     try {
       status.get(Math.max(0, limit - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -224,7 +227,7 @@ final class ContainerRun {
         return SandboxEnding.CANCELLED;
       }
       // On a starved machine the backstop inside may have killed it first: a time-out too.
-      boolean backstop = done(status) == SandboxEnding.KILLED && System.nanoTime() >= limit;
+      boolean backstop = status.join() == SandboxEnding.KILLED && System.nanoTime() >= limit;
       return backstop ? SandboxEnding.TIMED_OUT : SandboxEnding.EXITED;
     } catch (TimeoutException e) {
       return cancelled ? SandboxEnding.CANCELLED : SandboxEnding.TIMED_OUT;
@@ -239,15 +242,6 @@ final class ContainerRun {
       closing = true;
       cancelled = true;
       return SandboxEnding.CANCELLED;
-    }
-  }
-
-  /** The status of a future that has completed normally. */
-  private static int done(Future<Integer> status) {
-    try {
-      return status.get();
-    } catch (ExecutionException | InterruptedException e) {
-      throw new IllegalStateException("the exit status is not there", e);
     }
   }
 
