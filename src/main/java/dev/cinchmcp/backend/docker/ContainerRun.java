@@ -17,14 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One program in one container, fresh or started ahead of time ({@link WaitingContainer}): create
- * (with the walls of {@link ContainerSpec}), attach, ask for the exit, start (or hand the program
- * to the waiting launcher), send the code on stdin, drain the output, enforce the wall clock, and
- * make sure the container is gone afterwards, whatever happens.
- *
- * <p>The wall clock runs from the start (or the hand-over). At the limit the container is killed
- * and removed here; {@code timeout} inside it kills it one second later whatever becomes of the
- * server, and the engine removes it ({@code AutoRemove}) once it has exited.
+ * One program in one container, fresh or started ahead of time ({@link WaitingContainer}): start it
+ * (or hand the program over), send the code, drain the output, enforce the wall clock (from the
+ * start or hand-over), and make sure the container is gone afterwards, whatever happens.
  */
 final class ContainerRun {
 
@@ -39,10 +34,7 @@ final class ContainerRun {
       ExecutorService streams,
       Images images) {}
 
-  /**
-   * The waiting container ended before it took its program: nothing ran, and the caller runs it in
-   * a fresh container, as without a pool.
-   */
+  /** The waiting container ended before it took its program: nothing ran; the caller goes cold. */
   static final class HandOverFailed extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
@@ -56,23 +48,17 @@ final class ContainerRun {
   private final Engine engine;
   private final String name;
 
-  /** The container started ahead of time that runs the program (this run then owns it), or null. */
-  private final WaitingContainer waiting;
+  private final WaitingContainer waiting; // owned by this run, or null
 
   private volatile String id;
   private volatile boolean cancelled;
 
-  /**
-   * The runner is closing: its kill ({@link #killWithin}) ends the container, and a removal from
-   * this run's own thread (interrupted, cut off half-sent) could only get in the way of it.
-   */
+  // The runner is closing: its kill ends the container; a removal from here would get in its way.
   private volatile boolean closing;
 
-  private volatile EngineConnection attach;
-  private volatile EngineHttp.Streaming wait;
+  private volatile Engine.Attached attached;
 
-  /** Whether the waiting container's launcher said it has the program (its second mark). */
-  private volatile boolean taken;
+  private volatile boolean taken; // the waiting launcher's second mark came
 
   ContainerRun(Program program, Parts parts, WaitingContainer waiting) {
     this.program = program;
@@ -82,7 +68,6 @@ final class ContainerRun {
     this.name = waiting == null ? parts.labels().nextName() : waiting.name;
   }
 
-  /** Whether the program runs in a container started ahead of time. */
   boolean warm() {
     return waiting != null;
   }
@@ -99,9 +84,8 @@ final class ContainerRun {
   }
 
   /**
-   * Runs the program to its end, its time-out or {@link #cancel()}; the container is gone after. In
-   * a container started ahead, throws {@link HandOverFailed} when it turns out to be gone before it
-   * took the program; its answer then comes before its removal, left to a stream thread.
+   * Runs the program to its end, its time-out or {@link #cancel()}; the container is gone after.
+   * Throws {@link HandOverFailed} when a waiting container was gone before it took the program.
    */
   RunResult execute() {
     byte[] code = program.code().getBytes(StandardCharsets.UTF_8);
@@ -109,31 +93,17 @@ final class ContainerRun {
     boolean gone = false;
     try {
       if (waiting == null) {
-        RuntimeChoice runtime = parts.runtime();
-        id =
-            engine.create(
-                name,
-                ContainerSpec.of(
-                    settings,
-                    settings.image(program.language()),
-                    program.language(),
-                    code.length,
-                    runtime.runtime(),
-                    runtime.gvisor(),
-                    parts.labels().labels()));
+        id = engine.create(name, ContainerSpec.of(parts, program.language(), code.length));
       } else {
         id = waiting.id;
-        attach = waiting.attach;
-        wait = waiting.exitWait;
+        attached = waiting.attached;
       }
       if (cancelled) {
         throw new RunFailure(RunFailure.Reason.STOPPED_BEFORE_START, "The run was cancelled.");
       }
       String token = null;
       if (waiting == null) {
-        attach = engine.attach(id);
-        wait = engine.awaitExit(id);
-        engine.start(id);
+        attached = engine.attachAndStart(id);
       }
       long started = System.nanoTime();
       if (waiting != null) {
@@ -145,23 +115,20 @@ final class ContainerRun {
         }
       }
       if (cancelled) {
-        // Its kill may have come before the start, when there was nothing to kill yet. (Should
-        // this process end first, the program is never sent: the container reads an empty one.)
-        engine.killQuietly(id, name);
+        engine.killQuietly(id, name); // its kill may have come before the start
       }
       OutputFrames output = new OutputFrames(program.out());
-      // The exit status: a waiting launcher's end marks when they come (the program has ended),
-      // else the engine's, which comes only once it has taken the container down (tens of ms).
+      // A waiting launcher's end mark gives the status tens of ms before the engine's does.
       CompletableFuture<Integer> status = new CompletableFuture<>();
       Future<?> drained =
           waiting == null ? sendAndDrain(code, output) : drainMarked(token, output, status);
-      EngineHttp.Streaming exit = wait;
+      Engine.Attached exit = attached;
       parts
           .streams()
           .execute(
               () -> {
                 try {
-                  status.complete(Engine.exitStatus(exit));
+                  status.complete(exit.exitStatus());
                 } catch (IOException | RuntimeException e) {
                   status.completeExceptionally(e);
                 }
@@ -196,8 +163,7 @@ final class ContainerRun {
     } finally {
       closeStreams();
       if (!gone && id != null && !closing) {
-        // AutoRemove takes a container that exited, but a removal can fail; this one ends only
-        // once it is gone (or given up on), and covers a start that failed too.
+        // AutoRemove can fail, and a failed start needs removing too.
         if (waiting == null) {
           engine.removeQuietly(id, name);
         } else {
@@ -208,7 +174,7 @@ final class ContainerRun {
   }
 
   private Future<?> sendAndDrain(byte[] code, OutputFrames output) {
-    EngineConnection stream = attach;
+    EngineConnection stream = attached.attach();
     ExecutorService streams = parts.streams();
     if (engine.address().kind() == EngineAddress.Kind.NPIPE) {
       send(stream, code); // a pipe serves one operation at a time: all input first
@@ -233,12 +199,15 @@ final class ContainerRun {
   }
 
   private RunResult result(
-      SandboxEnding ending, Future<Integer> status, OutputFrames output, long durationMs) {
+      SandboxEnding ending,
+      CompletableFuture<Integer> status,
+      OutputFrames output,
+      long durationMs) {
     DockerSettings settings = parts.settings();
     if (ending != SandboxEnding.EXITED) {
       return ending.unfinished(output, settings.wallClock(), durationMs, DockerRunner.NAME);
     }
-    int exitCode = done(status);
+    int exitCode = status.join(); // completed: the run EXITED
     String note = null;
     if (exitCode == SandboxEnding.KILLED) {
       note =
@@ -250,16 +219,15 @@ final class ContainerRun {
     return SandboxEnding.exited(output, exitCode, note, durationMs, DockerRunner.NAME);
   }
 
-  private SandboxEnding awaitEnd(Future<Integer> status, long startedNanos) {
+  private SandboxEnding awaitEnd(CompletableFuture<Integer> status, long startedNanos) {
     long limit = startedNanos + parts.settings().wallClock().toNanos();
     try {
       status.get(Math.max(0, limit - System.nanoTime()), TimeUnit.NANOSECONDS);
       if (cancelled) {
         return SandboxEnding.CANCELLED;
       }
-      // On a starved machine the backstop inside may have ended it first (SIGKILL, after the
-      // grace): that is a time-out too.
-      boolean backstop = done(status) == SandboxEnding.KILLED && System.nanoTime() >= limit;
+      // On a starved machine the backstop inside may have killed it first: a time-out too.
+      boolean backstop = status.join() == SandboxEnding.KILLED && System.nanoTime() >= limit;
       return backstop ? SandboxEnding.TIMED_OUT : SandboxEnding.EXITED;
     } catch (TimeoutException e) {
       return cancelled ? SandboxEnding.CANCELLED : SandboxEnding.TIMED_OUT;
@@ -277,15 +245,6 @@ final class ContainerRun {
     }
   }
 
-  /** The status of a future that has completed normally. */
-  private static int done(Future<Integer> status) {
-    try {
-      return status.get();
-    } catch (ExecutionException | InterruptedException e) {
-      throw new IllegalStateException("the exit status is not there", e);
-    }
-  }
-
   private static void send(EngineConnection stream, byte[] code) {
     try {
       stream.output().write(code);
@@ -296,10 +255,7 @@ final class ContainerRun {
     }
   }
 
-  /**
-   * Kills and removes the container now; the run then ends. Safe from any thread. Nothing to do
-   * once the runner's own kill is under way: a stop on a signal cancels every call as it kills.
-   */
+  /** Kills and removes the container now, from any thread, unless the runner is killing it. */
   void cancel() {
     if (closing) {
       return;
@@ -312,12 +268,10 @@ final class ContainerRun {
   }
 
   /**
-   * Kills the container (the engine removes it then, {@code AutoRemove}), for a runner that closes:
-   * the engine carries a kill out even if this server exits once the request is sent, where a
-   * forced removal of a gVisor container was not (measured: with the server gone 100 ms after a
-   * DELETE, runsc containers stayed until their backstop).
-   *
-   * @return settled once the engine has answered (or the kill failed)
+   * Kills the container ({@code AutoRemove} then removes it), for a closing runner: the engine
+   * carries a kill out even if the server exits once it is sent, where a forced removal of a gVisor
+   * container was not (measured: runsc containers stayed until their backstop). Settles once
+   * answered.
    */
   CompletableFuture<Void> killWithin(ExecutorService executor) {
     closing = true;
@@ -333,14 +287,9 @@ final class ContainerRun {
   }
 
   /**
-   * For a stop on a signal, on the stopping thread: marks the run killed and writes the container's
-   * forced removal without waiting for the answer. No thread, no lambda: a stop runs this once,
-   * cold, on a machine the containers may be keeping busy.
-   *
-   * <p>A container whose start the engine had not begun is removed before it runs. One it starts
-   * all the same gets no program (the run sends it only once the start is answered): its stdin
-   * closes as this process ends, it reads an empty program and ends by itself (runsc: 0.6-0.9 s
-   * after its start). One whose create was still under way stays, created, until the next sweep.
+   * For a stop on a signal: writes the forced removal without waiting (no thread, no lambda: this
+   * runs once, cold). One the engine starts all the same gets no program, reads an empty one as
+   * this process ends and exits (runsc: 0.6-0.9 s); one still being created awaits the next sweep.
    */
   void sendRemoveNow() {
     closing = true;
@@ -351,10 +300,7 @@ final class ContainerRun {
     }
   }
 
-  /**
-   * A run that did not end by itself (killed at its limit, cancelled) is removed at once, unless
-   * the runner is closing (its close removes it); says whether it did not end by itself.
-   */
+  /** Removes a run that did not end by itself, unless the runner is closing; whether it did not. */
   private boolean removeIfUnfinished(SandboxEnding ending) {
     if (ending == SandboxEnding.EXITED) {
       return false;
@@ -370,13 +316,9 @@ final class ContainerRun {
   }
 
   private void closeStreams() {
-    EngineConnection a = attach;
-    if (a != null) {
-      a.close();
-    }
-    EngineHttp.Streaming w = wait;
-    if (w != null) {
-      w.close();
+    Engine.Attached streams = attached;
+    if (streams != null) {
+      streams.close();
     }
   }
 

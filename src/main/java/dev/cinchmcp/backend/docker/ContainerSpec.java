@@ -6,24 +6,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.PythonBootstrap;
 import dev.cinchmcp.backend.SandboxFacts;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The body of {@code POST /containers/create} for one run: the walls of the sandbox, each a field.
+ * The code comes in on stdin (a read-only root refuses {@code PUT /archive}): a few lines in the
+ * image's own interpreter read exactly its length, write it to {@value #CODE_DIR}, put {@code
+ * /dev/null} on stdin and start it.
  *
- * <p>No network ({@code NetworkMode: none}), a read-only root, a {@value
- * SandboxFacts#TMP_MEGABYTES} MB {@code /tmp} (the only writable place, and the home directory),
- * memory with no swap, a process limit, a CPU share (the sandbox limits, {@code CINCH_SANDBOX_*}:
- * 256 MB and half a CPU by default), no capabilities, no new privileges, user nobody (65534),
- * nothing of the host mounted, an environment written from scratch. The code comes in on stdin (a
- * read-only root refuses {@code PUT /archive}): a few lines in the image's own interpreter read
- * exactly its length, write it to {@value #CODE_DIR}, put {@code /dev/null} on stdin and start it.
- *
- * <p>{@code timeout -s KILL} is PID 1, in front of the interpreter: a backstop inside the container
- * that ends it one second after the wall clock whatever becomes of the server (a SIGKILL included;
- * the engine then removes it, {@code AutoRemove}). A program cannot kill PID 1 of its own
- * namespace.
+ * <p>{@code timeout -s KILL} is PID 1, which a program cannot kill: a backstop that ends the
+ * container one second after the wall clock whatever becomes of the server.
  */
 final class ContainerSpec {
 
@@ -31,21 +24,8 @@ final class ContainerSpec {
   static final String CODE_DIR = "/tmp/code";
 
   /** The environment of every program, complete (the image's own is kept beneath it). */
-  static final List<String> ENVIRONMENT =
+  private static final List<String> ENVIRONMENT =
       List.of("PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "LANG=C.UTF-8", "LC_CTYPE=C.UTF-8");
-
-  /**
-   * Host threads a gVisor sandbox may have: the Sentry and gofer use ~40, and under ptrace each
-   * program process adds stub threads. Measured here: 63 processes that exec'd sleep crash the
-   * whole sandbox at 512 (exit 2, output lost) and are refused cleanly at 2176, the local backend's
-   * host task limit. RLIMIT_NPROC inside holds the program to its processes.
-   */
-  static int gvisorTasks(int maxProcesses) {
-    return 128 + 32 * maxProcesses;
-  }
-
-  /** How long after the wall clock the backstop inside the container kills it. */
-  static final long BACKSTOP_GRACE_SECONDS = 1;
 
   private static final String PYTHON_READER =
       String.join(
@@ -89,22 +69,13 @@ final class ContainerSpec {
 
   private ContainerSpec() {}
 
-  /**
-   * @param codeBytes the length of the code that will come on stdin
-   * @param runtime the runtime to name, or null for the engine's default
-   * @param gvisor whether it is gVisor (its process limit works differently)
-   * @param labels the container's labels
-   */
-  static ObjectNode of(
-      DockerSettings settings,
-      String image,
-      Language language,
-      int codeBytes,
-      String runtime,
-      boolean gvisor,
-      Map<String, String> labels) {
+  /** The body for a cold run of {@code codeBytes} of code (which then comes on stdin). */
+  static ObjectNode of(ContainerRun.Parts parts, Language language, int codeBytes) {
+    DockerSettings settings = parts.settings();
+    String runtime = parts.runtime().runtime();
+    boolean gvisor = parts.runtime().gvisor();
     ObjectNode spec = Engine.JSON.createObjectNode();
-    spec.put("Image", image);
+    spec.put("Image", settings.image(language));
     spec.put("User", "65534:65534");
     spec.put("WorkingDir", "/tmp");
     spec.put("Hostname", "sandbox");
@@ -117,7 +88,7 @@ final class ContainerSpec {
     spec.put("Tty", false);
     spec.putArray("Entrypoint"); // the image's own would run first, with our command as arguments
     ArrayNode cmd = spec.putArray("Cmd");
-    long limit = settings.wallClock().toSeconds() + BACKSTOP_GRACE_SECONDS;
+    long limit = settings.wallClock().toSeconds() + 1; // the backstop's grace
     cmd.add("timeout").add("-s").add("KILL").add(Long.toString(limit));
     if (language == Language.PYTHON) {
       cmd.add("python3")
@@ -133,7 +104,7 @@ final class ContainerSpec {
     ArrayNode env = spec.putArray("Env");
     ENVIRONMENT.forEach(env::add);
     ObjectNode labelNode = spec.putObject("Labels");
-    labels.forEach(labelNode::put);
+    parts.labels().labels().forEach(labelNode::put);
 
     ObjectNode host = spec.putObject("HostConfig");
     host.put("NetworkMode", "none");
@@ -152,9 +123,10 @@ final class ContainerSpec {
     ArrayNode ulimits = host.putArray("Ulimits");
     ulimits.addObject().put("Name", "nofile").put("Soft", 1024).put("Hard", 1024);
     if (gvisor) {
-      // PidsLimit counts gVisor's own host threads (at 64 a three-process pipeline crashes the
-      // whole sandbox); RLIMIT_NPROC, which gVisor enforces inside, holds the program's own.
-      host.put("PidsLimit", gvisorTasks(settings.maxProcesses()));
+      // PidsLimit counts gVisor's own host threads (Sentry and gofer ~40, ptrace stubs per
+      // process: 63 processes crash the sandbox at 512, are refused cleanly at 2176);
+      // RLIMIT_NPROC, which gVisor enforces inside, holds the program's own.
+      host.put("PidsLimit", 128 + 32 * settings.maxProcesses());
       ulimits
           .addObject()
           .put("Name", "nproc")
@@ -172,28 +144,16 @@ final class ContainerSpec {
   }
 
   /**
-   * The body for a container started ahead of time ({@link WaitingContainer}): every field of
-   * {@link #of}, the walls included, as a cold run's; only the command differs. Its interpreter
-   * comes up and waits for the program on stdin ({@link WaitingLaunchers}).
+   * The body for a container started ahead of time ({@link WaitingContainer}): {@link #of}'s, walls
+   * included; only the command differs ({@link WaitingLaunchers}).
    *
-   * <p>The backstop is still {@code timeout} as PID 1, told to count from the hand-over: {@code -s
-   * CONT -k LIMIT BUDGET}. The launcher sends PID 1 a SIGCONT when it takes its program; GNU
-   * timeout, on the signal it was given ({@code -s}), forwards it (SIGCONT changes nothing for a
-   * running process) and arms its {@code -k}: SIGKILL {@code LIMIT} seconds later, once only. A
-   * container never handed a program gets the same at {@code budget}: SIGCONT, then SIGKILL {@code
-   * LIMIT} later.
-   *
-   * @param budget how long it may wait for its program before its backstop ends it
+   * <p>The backstop counts from the hand-over: {@code timeout -s CONT -k LIMIT BUDGET}. The
+   * launcher sends PID 1 a SIGCONT when it takes its program; GNU timeout, on its {@code -s}
+   * signal, forwards it (harmless) and arms {@code -k}: SIGKILL {@code LIMIT} seconds later. One
+   * never handed a program gets the same at {@code budget}.
    */
-  static ObjectNode waiting(
-      DockerSettings settings,
-      String image,
-      Language language,
-      String runtime,
-      boolean gvisor,
-      Map<String, String> labels,
-      java.time.Duration budget) {
-    ObjectNode spec = of(settings, image, language, 0, runtime, gvisor, labels);
+  static ObjectNode waiting(ContainerRun.Parts parts, Language language, Duration budget) {
+    ObjectNode spec = of(parts, language, 0);
     // The cold command: timeout -s KILL LIMIT, the interpreter and its options, -c/-e READER ...
     JsonNode cold = spec.get("Cmd");
     ArrayNode cmd = spec.putArray("Cmd");

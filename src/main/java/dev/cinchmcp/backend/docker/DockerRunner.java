@@ -9,38 +9,34 @@ import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.WarmPool;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each program in a fresh container of a Docker-compatible engine (Docker Engine, Docker
- * Desktop, OrbStack, Colima, Rancher Desktop, Podman): found by {@link EngineLocator}, with the
- * walls of {@link ContainerSpec} and the runtime of {@link RuntimeChoice} (gVisor when offered).
+ * Runs each program in a fresh container of a Docker-compatible engine ({@link EngineLocator}),
+ * with the walls of {@link ContainerSpec} and the runtime of {@link RuntimeChoice}. {@link #start}
+ * reaches the engine at once, so the ready line says which engine, runtime and limits hold. At most
+ * {@link ContainersAtOnce} containers run at once; the rest queue. Containers started ahead ({@link
+ * WaitingContainer}) take the start off a call.
  *
- * <p>{@link #start} reaches the engine at once (ping, version, info, the images), so the ready line
- * and the tool's description say which engine, runtime and limits hold; what dead servers left is
- * removed in the background. At most {@link ContainersAtOnce} containers run at once; the rest
- * queue. Containers started ahead of time ({@link WaitingContainer}) take the start off a call.
- *
- * <p>{@link #close()} asks the engine to kill every running container ({@code AutoRemove} then
- * removes it) and waits at most {@value #CLOSE_WAIT_MILLIS} ms; {@link #stopNow()}, on a signal,
- * only writes each forced removal. What never reached the engine is ended by its backstop ({@code
- * timeout} inside it, one second after the wall clock), and the next server's sweep.
+ * <p>{@link #close()} has the engine kill every running container and waits at most {@value
+ * #CLOSE_WAIT_MILLIS} ms; {@link #stopNow()}, on a signal, only writes each forced removal. What
+ * never reached the engine is ended by its backstop and the next server's sweep.
  */
 public final class DockerRunner implements CodeRunner, AutoCloseable {
 
@@ -49,10 +45,9 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DockerRunner.class);
 
   /**
-   * How long a close waits for its kills' answers. The engine carries out a kill it has received
-   * whether or not the server is still there to read the answer (four gVisor containers, the server
-   * halting at once after sending: none left in 8 stops, nor in 40 benchmark stops), and it answers
-   * only once the container has ended, 50-150 ms later with gVisor.
+   * How long a close waits for its kills' answers: the engine carries out a kill it has received
+   * even with the server gone (none left in 48 stops), and answers once the container has ended,
+   * 50-150 ms later with gVisor.
    */
   static final long CLOSE_WAIT_MILLIS = 100;
 
@@ -71,7 +66,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private final ContainersAtOnce atOnce;
   private final int poolSize;
 
-  /** The containers started ahead of time, or null with a pool size of 0 (or no engine). */
   private final WarmPool<WaitingContainer> pool;
 
   private DockerRunner(DockerSettings settings, int poolSize) {
@@ -120,13 +114,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
             streams,
             connected == null ? null : new Images(connected, streams));
     this.poolSize = poolSize;
+    // null with a pool size of 0, or no engine
     this.pool = poolSize > 0 && problem == null ? WaitingContainer.pool(poolSize, parts) : null;
   }
 
-  /**
-   * Reaches the engine and learns what it offers; returns a runner either way ({@link #usable()}).
-   * Leftovers of dead servers are removed after {@code after}, then the pool is filled.
-   */
+  /** A runner either way ({@link #usable()}); sweeps, then fills the pool, after {@code after}. */
   public static DockerRunner start(
       DockerSettings settings, int poolSize, CompletableFuture<?> after) {
     DockerRunner runner = new DockerRunner(settings, poolSize);
@@ -146,10 +138,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return runner;
   }
 
-  /**
-   * Whether an engine answers where the user's tools would look (for {@code auto}: quick, a ping
-   * per candidate): the address of the first that does, or empty.
-   */
+  /** The first address where the user's tools would look that answers a ping (for {@code auto}). */
   public static Optional<String> engineAnswers(DockerSettings settings) {
     ScheduledThreadPoolExecutor timer =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinchmcp-engine-ping"));
@@ -261,7 +250,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   }
 
   private void submit(Program program, CompletableFuture<RunResult> future, RunListener events) {
-    // Which run it is (started ahead or fresh) is known once a slot is free.
     AtomicReference<ContainerRun> current = new AtomicReference<>();
     // Made now: a stop on a signal cancels every call, and linking a lambda then would cost ms.
     Runnable cancel =
@@ -287,10 +275,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     }
   }
 
-  /**
-   * In a container started ahead of time when the pool has one, else in a fresh one, which also
-   * takes the program of a waiting container that was gone before it took it.
-   */
+  /** In a container started ahead of time when the pool has one, else (or if it was gone) fresh. */
   private void execute(
       Program program,
       AtomicReference<ContainerRun> current,
@@ -305,7 +290,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
             : pool.take(program.language(), WaitingContainer.START_WAIT).orElse(null);
     try {
       execute(new ContainerRun(program, parts, waiting), current, future, events);
-    } catch (ContainerRun.HandOverFailed e) {
+    } catch (ContainerRun.HandOverFailed e) { // nothing ran
       log.debug("A container started ahead could not take its program: {}", e.getMessage());
       execute(new ContainerRun(program, parts, null), current, future, events);
     }
@@ -332,18 +317,18 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       return;
     }
     events.sent(1);
+    String container = "Container " + run.name();
     events.log(
         RunListener.Level.DEBUG,
-        "Container " + run.name() + (run.warm() ? " (started ahead of time)" : " started"));
+        container + (run.warm() ? " (started ahead of time)" : " started"));
     try {
       SandboxEnding.complete(
-          future, run.execute(), events, "Container " + run.name() + " timed out and was removed");
+          future, run.execute(), events, container + " timed out and was removed");
     } catch (ContainerRun.HandOverFailed e) {
-      throw e; // nothing ran: the caller runs it in a fresh container
+      throw e;
     } catch (RuntimeException e) {
       future.completeExceptionally(
-          SandboxEnding.failure(
-              e, events, log, "Container " + run.name(), "The docker backend", "Try again."));
+          SandboxEnding.failure(e, events, log, container, "The docker backend", "Try again."));
     } finally {
       running.remove(run);
     }
@@ -357,8 +342,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
 
   /**
    * A stop on a signal: each forced removal is only written, from this thread (the engine carries
-   * it out unread). Nothing else: the process ends next, and every thread woken and every class or
-   * lambda linked here delays that end on a machine its containers keep busy.
+   * it out unread). No thread woken, no class or lambda linked: each would delay the process's end.
    */
   @Override
   public boolean stopNow() {
@@ -385,20 +369,15 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       // knows of): it is waited for, briefly, and removes its container once it sees the close.
       pool.closeLetStartFinish(WaitingContainer.CLOSE_WAIT);
     }
-    List<CompletableFuture<Void>> kills = new ArrayList<>();
-    for (ContainerRun run : running) {
-      kills.add(run.killWithin(streams));
-    }
+    CompletableFuture<?>[] kills =
+        running.stream().map(run -> run.killWithin(streams)).toArray(CompletableFuture[]::new);
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("docker runner"));
     }
     try {
-      CompletableFuture.allOf(kills.toArray(CompletableFuture[]::new))
-          .get(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
-      log.debug("Container kills still unconfirmed at close; the backstop covers them");
-    } catch (java.util.concurrent.ExecutionException e) {
-      log.debug("A container kill failed at close: {}", e.getCause().toString());
+      CompletableFuture.allOf(kills).get(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      log.debug("Container kills unconfirmed at close ({}); backstops cover them", e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

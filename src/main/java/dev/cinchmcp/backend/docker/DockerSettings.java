@@ -7,25 +7,18 @@ import dev.cinchmcp.config.SandboxLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * Everything the docker backend can be told.
  *
- * @param pythonImage the image Python runs in (pulled on first use)
- * @param nodeImage the image JavaScript runs in
- * @param runtime the engine runtime asked for by name ("runsc", "runc"), or null: gVisor when the
- *     engine offers it, else the default runtime only where the engine runs in its own VM
- * @param environment what engine discovery reads (DOCKER_HOST, DOCKER_CONTEXT, DOCKER_CONFIG, HOME,
- *     XDG_RUNTIME_DIR, USERPROFILE); never reaches a program
- * @param osName the host's {@code os.name}: which sockets and pipes are looked for, and whether
- *     plain containers share this machine's kernel
- * @param wallClock how long a run may take from its start before it is killed and removed
- * @param memoryBytes the container's memory, with no swap
- * @param maxProcesses the most processes and threads a program may have
- * @param cpuShare the CPUs the container may use
- * @param maxConcurrent how many containers may run at once; further runs queue
+ * @param runtime the engine runtime asked for by name ("runsc", "runc"), or null ({@link
+ *     RuntimeChoice})
+ * @param environment what engine discovery reads (DOCKER_HOST, HOME, ...); never reaches a program
+ * @param osName the host's {@code os.name}: where engines are looked for, and whether plain
+ *     containers share this machine's kernel
  */
 public record DockerSettings(
     String pythonImage,
@@ -50,11 +43,7 @@ public record DockerSettings(
     }
   }
 
-  /**
-   * The limits the user set ({@code CINCH_SANDBOX_*}) with these images, runtime and environment:
-   * the container's Memory and NanoCpus, Node's heap, the time limit and its in-container backstop
-   * all follow them.
-   */
+  /** The limits the user set ({@code CINCH_SANDBOX_*}), with these images and this engine. */
   public static DockerSettings of(
       String pythonImage,
       String nodeImage,
@@ -74,24 +63,7 @@ public record DockerSettings(
         SandboxFacts.MAX_CONCURRENT);
   }
 
-  public DockerSettings withOsName(String value) {
-    return new DockerSettings(
-        pythonImage,
-        nodeImage,
-        runtime,
-        environment,
-        value,
-        wallClock,
-        memoryBytes,
-        maxProcesses,
-        cpuShare,
-        maxConcurrent);
-  }
-
-  /**
-   * What a program can import besides the standard library: nothing in the official images (the
-   * defaults); in others, what their maker put there, which only they know.
-   */
+  /** What a program can import besides the standard library (in custom images, who knows). */
   String packages() {
     List<String> custom = new ArrayList<>();
     if (!pythonImage.equals(DockerOptions.DEFAULT_PYTHON_IMAGE)) {
@@ -133,6 +105,6 @@ public record DockerSettings(
 
   /** Whether this machine is Linux, where a plain container shares the host's kernel. */
   boolean linuxHost() {
-    return osName.toLowerCase(java.util.Locale.ROOT).startsWith("linux");
+    return osName.toLowerCase(Locale.ROOT).startsWith("linux");
   }
 }

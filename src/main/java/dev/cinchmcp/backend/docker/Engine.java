@@ -18,9 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Engine API calls this backend makes, on one engine at one negotiated version. Each call is
- * one exchange on a fresh connection; the answers are read with Jackson's tree model (small JSON),
- * through {@link #JSON}, the package's one mapper.
+ * The Engine API calls this backend makes, on one engine at one negotiated version, each one
+ * exchange on a fresh connection; {@link #JSON} is the package's one mapper.
  */
 final class Engine {
 
@@ -36,9 +35,6 @@ final class Engine {
 
   /** A socket that takes the connection but does not answer: an engine still starting. */
   private static final Duration PING = Duration.ofSeconds(10);
-
-  /** After a container's path: SIGKILL it. */
-  private static final String KILL = "/kill?signal=KILL";
 
   private static final String FORCE_REMOVE = "?force=1&v=1";
 
@@ -116,14 +112,14 @@ final class Engine {
 
   /** The image's inspection, or empty when the engine does not have it. */
   Optional<JsonNode> image(String name) throws IOException {
-    EngineHttp.Response answer = http.call("GET", "/images/" + name + "/json", null, CONTROL);
-    if (answer.status() == 404) {
-      return Optional.empty();
+    try {
+      return Optional.of(json("GET", "/images/" + name + "/json", null));
+    } catch (EngineError e) {
+      if (e.status() == 404) {
+        return Optional.empty();
+      }
+      throw e;
     }
-    if (!answer.ok()) {
-      throw EngineError.of(answer.status(), answer.text(), "GET /images/" + name + "/json");
-    }
-    return Optional.of(JSON.readTree(answer.body()));
   }
 
   /** Starts a pull; the body is the engine's progress, one JSON object per line. */
@@ -140,16 +136,51 @@ final class Engine {
     return created.path("Id").asText();
   }
 
-  EngineConnection attach(String id) throws IOException {
-    return http.upgrade(
-        "/containers/" + id + "/attach?stream=1&stdin=1&stdout=1&stderr=1", CONTROL);
+  /**
+   * A started container's attach stream and the engine's answer to its next exit; closing them ends
+   * the attach (a launcher waiting on stdin reads end-of-file and exits).
+   */
+  record Attached(EngineConnection attach, EngineHttp.Streaming exitWait) implements AutoCloseable {
+    /** Reads the wait's answer (blocks until the container exits): its exit status. */
+    int exitStatus() throws IOException {
+      try (InputStream body = exitWait.body()) {
+        JsonNode node = JSON.readTree(body.readNBytes(64 * 1024));
+        if (node == null || !node.has("StatusCode")) {
+          throw new IOException("the engine's wait gave no exit status");
+        }
+        return node.get("StatusCode").asInt();
+      }
+    }
+
+    @Override
+    public void close() {
+      attach.close();
+      exitWait.close();
+    }
   }
 
-  /** Asks to be told of the container's next exit; read the answer with {@link #exitStatus}. */
-  EngineHttp.Streaming awaitExit(String id) throws IOException {
-    EngineHttp.Streaming answer =
-        http.stream("POST", "/containers/" + id + "/wait?condition=next-exit", null, CONTROL);
-    return streamingOk(answer, "POST /containers/wait");
+  /**
+   * Attaches to a created container, asks for its next exit and starts it: the one start step of
+   * fresh containers and those started ahead. What it opened is closed if it throws.
+   */
+  Attached attachAndStart(String id) throws IOException {
+    EngineConnection attach =
+        http.upgrade("/containers/" + id + "/attach?stream=1&stdin=1&stdout=1&stderr=1", CONTROL);
+    EngineHttp.Streaming exitWait = null;
+    try {
+      exitWait =
+          streamingOk(
+              http.stream("POST", "/containers/" + id + "/wait?condition=next-exit", null, CONTROL),
+              "POST /containers/wait");
+      start(id);
+      return new Attached(attach, exitWait);
+    } catch (IOException | RuntimeException e) {
+      attach.close();
+      if (exitWait != null) {
+        exitWait.close();
+      }
+      throw e;
+    }
   }
 
   /** {@code answer} if it is a 200, else an {@link EngineError} (the stream then closed). */
@@ -166,18 +197,7 @@ final class Engine {
     return answer;
   }
 
-  /** Reads a wait's answer (blocks until the container exits): its exit status. */
-  static int exitStatus(EngineHttp.Streaming wait) throws IOException {
-    try (InputStream body = wait.body()) {
-      JsonNode node = JSON.readTree(body.readNBytes(64 * 1024));
-      if (node == null || !node.has("StatusCode")) {
-        throw new IOException("the engine's wait gave no exit status");
-      }
-      return node.get("StatusCode").asInt();
-    }
-  }
-
-  void start(String id) throws IOException {
+  private void start(String id) throws IOException {
     EngineHttp.Response answer = http.call("POST", "/containers/" + id + "/start", null, CONTROL);
     if (!answer.ok() && answer.status() != 304) {
       throw EngineError.of(answer.status(), answer.text(), "POST /containers/start");
@@ -185,20 +205,9 @@ final class Engine {
   }
 
   /**
-   * SIGKILLs the container ({@code AutoRemove} then removes it); gone or stopped already is fine.
-   * The engine answers once it has ended (gVisor: 50-150 ms), but carries the kill out unread.
-   */
-  void kill(String id, Duration limit) throws IOException {
-    EngineHttp.Response answer = http.call("POST", "/containers/" + id + KILL, null, limit);
-    if (!answer.ok() && answer.status() != 404 && answer.status() != 409) {
-      throw EngineError.of(answer.status(), answer.text(), "POST /containers/kill");
-    }
-  }
-
-  /**
    * Writes {@link #remove}'s request and returns, for a process that ends next: the engine carries
    * it out unread, and unlike a kill it also removes a container not yet started. No {@code +}: a
-   * string concatenation is linked on its first run, and a stop on a signal runs this once, cold.
+   * string concatenation is linked on its first run, and a stop on a signal runs this cold.
    */
   void sendRemove(String id) throws IOException {
     http.sendOnly(
@@ -267,30 +276,36 @@ final class Engine {
     }
   }
 
-  /** {@link #kill}, even from an interrupted thread; a failure only logged. */
+  /**
+   * SIGKILLs the container ({@code AutoRemove} then removes it), even from an interrupted thread;
+   * gone or stopped already is fine, a failure only logged. The engine answers once it has ended
+   * (gVisor: 50-150 ms), but carries the kill out unread.
+   */
   void killQuietly(String id, String name) {
-    boolean interrupted = Thread.interrupted();
-    try {
-      kill(id, REMOVE_LIMIT);
-    } catch (IOException e) {
-      log.debug("Killing container {} failed: {}", name, e.toString());
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    quietly(id, name, false);
   }
 
-  /**
-   * {@link #sendRemove}, even from an interrupted thread (a pool that stops); a failure only
-   * logged. No lambda: a stop on a signal runs this cold.
-   */
+  /** {@link #sendRemove}, even from an interrupted thread (a pool that stops); failures logged. */
   void sendRemoveQuietly(String id, String name) {
+    quietly(id, name, true);
+  }
+
+  /** No lambda: a stop on a signal runs this cold. */
+  private void quietly(String id, String name, boolean sendRemove) {
     boolean interrupted = Thread.interrupted();
     try {
-      sendRemove(id);
+      if (sendRemove) {
+        sendRemove(id);
+      } else {
+        EngineHttp.Response answer =
+            http.call("POST", "/containers/" + id + "/kill?signal=KILL", null, REMOVE_LIMIT);
+        if (!answer.ok() && answer.status() != 404 && answer.status() != 409) {
+          throw EngineError.of(answer.status(), answer.text(), "POST /containers/kill");
+        }
+      }
     } catch (IOException e) {
-      log.debug("Removing container {} failed: {}", name, e.toString());
+      log.debug(
+          "{} container {} failed: {}", sendRemove ? "Removing" : "Killing", name, e.toString());
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();

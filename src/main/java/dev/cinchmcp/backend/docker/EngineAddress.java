@@ -1,7 +1,6 @@
 package dev.cinchmcp.backend.docker;
 
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -23,12 +22,6 @@ record EngineAddress(Kind kind, String target, String source) {
     TCP
   }
 
-  public EngineAddress {
-    Objects.requireNonNull(kind, "kind");
-    Objects.requireNonNull(target, "target");
-    Objects.requireNonNull(source, "source");
-  }
-
   /**
    * Reads a Docker host address; empty when it is not one this client can use (ssh://, a TLS
    * endpoint is refused later, when the user asked for it).
@@ -36,18 +29,13 @@ record EngineAddress(Kind kind, String target, String source) {
   public static Optional<EngineAddress> parse(String host, String source) {
     String text = host.strip();
     String lower = text.toLowerCase(Locale.ROOT);
-    if (lower.startsWith("unix://")) {
-      String path = text.substring("unix://".length());
-      return path.isEmpty()
-          ? Optional.empty()
-          : Optional.of(new EngineAddress(Kind.UNIX, path, source));
-    }
-    if (lower.startsWith("npipe://")) {
+    if (lower.startsWith("unix://") || lower.startsWith("npipe://")) {
+      boolean unix = lower.startsWith("unix://");
       // npipe:////./pipe/docker_engine names \\.\pipe\docker_engine.
-      String path = text.substring("npipe://".length()).replace('/', '\\');
+      String path = unix ? text.substring(7) : text.substring(8).replace('/', '\\');
       return path.isEmpty()
           ? Optional.empty()
-          : Optional.of(new EngineAddress(Kind.NPIPE, path, source));
+          : Optional.of(new EngineAddress(unix ? Kind.UNIX : Kind.NPIPE, path, source));
     }
     if (lower.startsWith("tcp://")) {
       String rest = text.substring("tcp://".length());

@@ -35,46 +35,43 @@ interface EngineConnection extends AutoCloseable {
 
   /** Opens a connection to the address. */
   static EngineConnection open(EngineAddress address) throws IOException {
-    return switch (address.kind()) {
-      case UNIX -> {
-        SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
-        try {
-          channel.connect(UnixDomainSocketAddress.of(address.target()));
-        } catch (IOException | RuntimeException e) {
-          channel.close();
-          throw e;
-        }
-        yield new Socket(channel);
+    String target = address.target();
+    if (address.kind() == EngineAddress.Kind.NPIPE) {
+      return new Pipe(new RandomAccessFile(target, "rw"));
+    }
+    boolean unix = address.kind() == EngineAddress.Kind.UNIX;
+    SocketChannel channel =
+        unix ? SocketChannel.open(StandardProtocolFamily.UNIX) : SocketChannel.open();
+    try {
+      if (unix) {
+        channel.connect(UnixDomainSocketAddress.of(target));
+      } else {
+        int colon = target.lastIndexOf(':');
+        channel
+            .socket()
+            .connect(
+                new InetSocketAddress(
+                    target.substring(0, colon), Integer.parseInt(target.substring(colon + 1))),
+                5_000);
       }
-      case TCP -> {
-        int colon = address.target().lastIndexOf(':');
-        String host = address.target().substring(0, colon);
-        int port = Integer.parseInt(address.target().substring(colon + 1));
-        SocketChannel channel = SocketChannel.open();
-        try {
-          channel.socket().connect(new InetSocketAddress(host, port), 5_000);
-        } catch (IOException | RuntimeException e) {
-          channel.close();
-          throw e;
-        }
-        yield new Socket(channel);
-      }
-      case NPIPE -> new Pipe(new RandomAccessFile(address.target(), "rw"));
-    };
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
+    return new Socket(channel);
   }
 
-  /** What every kind of connection shares: the two streams, made once, and how it closes. */
+  /** What every kind of connection shares: the two streams, made once, and what closing closes. */
   abstract class Streams implements EngineConnection {
     private final InputStream in;
     private final OutputStream out;
+    private final Closeable resource;
 
-    Streams(InputStream in, OutputStream out) {
+    Streams(InputStream in, OutputStream out, Closeable resource) {
       this.in = in;
       this.out = out;
+      this.resource = resource;
     }
-
-    /** What closing the connection closes. */
-    abstract Closeable resource();
 
     @Override
     public InputStream input() {
@@ -89,7 +86,7 @@ interface EngineConnection extends AutoCloseable {
     @Override
     public void close() {
       try {
-        resource().close();
+        resource.close();
       } catch (IOException e) {
         // closed either way
       }
@@ -124,13 +121,9 @@ interface EngineConnection extends AutoCloseable {
                 channel.write(buffer);
               }
             }
-          });
+          },
+          channel);
       this.channel = channel;
-    }
-
-    @Override
-    Closeable resource() {
-      return channel;
     }
 
     @Override
@@ -141,8 +134,6 @@ interface EngineConnection extends AutoCloseable {
 
   /** A Windows named pipe (Docker Desktop's {@code \\.\pipe\docker_engine}). */
   final class Pipe extends Streams {
-    private final RandomAccessFile file;
-
     Pipe(RandomAccessFile file) {
       super(
           new InputStream() {
@@ -166,13 +157,8 @@ interface EngineConnection extends AutoCloseable {
             public void write(byte[] b, int off, int len) throws IOException {
               file.write(b, off, len);
             }
-          });
-      this.file = file;
-    }
-
-    @Override
-    Closeable resource() {
-      return file;
+          },
+          file);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.cinchmcp.backend.docker;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -13,16 +14,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The little HTTP/1.1 the Engine API needs, over an {@link EngineConnection}: one request per
- * connection ({@code Connection: close}; a unix socket costs microseconds to open), bodies by
- * Content-Length, chunked or until the end, and the {@code Upgrade} of attach. The JDK's {@code
- * HttpClient} cannot reach a unix socket, hence this.
- *
- * <p>Every exchange but the streams has a deadline: an engine that stops answering (a stuck VM)
- * gets its connection closed, and the caller an {@link IOException}.
+ * The little HTTP/1.1 the Engine API needs (the JDK's {@code HttpClient} cannot reach a unix
+ * socket): one request per connection (a unix socket costs microseconds to open), bodies by
+ * Content-Length, chunked or until the end, and the {@code Upgrade} of attach. Every exchange but a
+ * stream's body has a deadline ({@code timers} close its connection: a stuck VM).
  *
  * @param prefix put before every path ("/v1.41"), or "" for the unversioned calls
- * @param timers close the connection of an exchange past its deadline
  */
 record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService timers) {
 
@@ -72,15 +69,8 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       return new Response(head.status(), body);
     } catch (IOException e) {
       if (expired.get()) {
-        throw new IOException(
-            "the engine did not answer "
-                + method
-                + " "
-                + path
-                + " within "
-                + limit.toMillis()
-                + " ms",
-            e);
+        String what = "the engine did not answer %s %s within %d ms";
+        throw new IOException(String.format(what, method, path, limit.toMillis()), e);
       }
       throw e;
     } finally {
@@ -89,11 +79,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /**
-   * Sends a bodiless request and returns once it is wholly written, reading nothing: for a process
-   * about to end, which the engine's answer would not reach anyway. The connection stays open; the
-   * process's end closes it.
-   */
+  /** Writes a bodiless request and reads nothing, for a process about to end (that closes it). */
   void sendOnly(String method, String path) throws IOException {
     send(EngineConnection.open(address), method, path, null, null);
   }
@@ -101,18 +87,8 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   /** Sends a request and returns as soon as the answer's head is in; the body streams. */
   Streaming stream(String method, String path, String json, Duration headLimit) throws IOException {
     EngineConnection connection = EngineConnection.open(address);
-    ScheduledFuture<?> deadline =
-        timers.schedule(connection::close, headLimit.toMillis(), TimeUnit.MILLISECONDS);
-    try {
-      send(connection, method, path, json, null);
-      Head head = Head.read(connection.input());
-      deadline.cancel(false);
-      return new Streaming(head.status(), head.body(connection.input()), connection);
-    } catch (IOException | RuntimeException e) {
-      deadline.cancel(false);
-      connection.close();
-      throw e;
-    }
+    Head head = sendWithin(connection, method, path, json, null, headLimit);
+    return new Streaming(head.status(), head.body(connection.input()), connection);
   }
 
   /**
@@ -121,22 +97,38 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
    */
   EngineConnection upgrade(String path, Duration limit) throws IOException {
     EngineConnection connection = EngineConnection.open(address);
+    sendWithin(connection, "POST", path, null, "tcp", limit);
+    return connection;
+  }
+
+  /**
+   * Sends the request and reads the answer's head (and, for an upgrade refused, its body) within
+   * {@code limit}; else closes the connection and throws.
+   */
+  private Head sendWithin(
+      EngineConnection connection,
+      String method,
+      String path,
+      String json,
+      String upgrade,
+      Duration limit)
+      throws IOException {
     ScheduledFuture<?> deadline =
         timers.schedule(connection::close, limit.toMillis(), TimeUnit.MILLISECONDS);
     try {
-      send(connection, "POST", path, null, "tcp");
+      send(connection, method, path, json, upgrade);
       Head head = Head.read(connection.input());
-      if (head.status() != 101 && head.status() != 200) {
+      if (upgrade != null && head.status() != 101 && head.status() != 200) {
         byte[] body = readAll(head.body(connection.input()));
         throw EngineError.of(
-            head.status(), new String(body, StandardCharsets.UTF_8), "POST " + path);
+            head.status(), new String(body, StandardCharsets.UTF_8), method + " " + path);
       }
-      deadline.cancel(false);
-      return connection;
+      return head;
     } catch (IOException | RuntimeException e) {
-      deadline.cancel(false);
       connection.close();
       throw e;
+    } finally {
+      deadline.cancel(false);
     }
   }
 
@@ -161,10 +153,9 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
     head.append("\r\n");
     byte[] bytes = head.toString().getBytes(StandardCharsets.US_ASCII);
-    byte[] all = new byte[bytes.length + body.length];
-    System.arraycopy(bytes, 0, all, 0, bytes.length);
-    System.arraycopy(body, 0, all, bytes.length, body.length);
-    connection.output().write(all);
+    connection
+        .output()
+        .write(ByteBuffer.allocate(bytes.length + body.length).put(bytes).put(body).array());
     connection.output().flush();
   }
 

@@ -10,9 +10,11 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -25,27 +27,21 @@ import java.util.function.Predicate;
  */
 final class EngineLocator {
 
-  /** What reading a file answers: its text, or empty when it is not there. */
-  interface Reader {
-    Optional<String> read(Path path);
-  }
-
-  /**
-   * Where to look, in order, or why nowhere.
-   *
-   * @param candidates the addresses to try in order; the first that answers serves
-   * @param problem why the user's own setting cannot be used, or null
-   */
+  /** Where to look, in order (the first that answers serves), or why the user's setting fails. */
   record Located(List<EngineAddress> candidates, String problem) {}
 
   private final Map<String, String> env;
   private final String osName;
   private final Predicate<Path> exists;
-  private final Reader reader;
+  private final Function<Path, Optional<String>> reader; // a file's text, or empty
 
-  EngineLocator(Map<String, String> env, String osName, Predicate<Path> exists, Reader reader) {
+  EngineLocator(
+      Map<String, String> env,
+      String osName,
+      Predicate<Path> exists,
+      Function<Path, Optional<String>> reader) {
     this.env = env;
-    this.osName = osName.toLowerCase(java.util.Locale.ROOT);
+    this.osName = osName.toLowerCase(Locale.ROOT);
     this.exists = exists;
     this.reader = reader;
   }
@@ -132,7 +128,7 @@ final class EngineLocator {
   }
 
   private Located one(String host, String source) {
-    if (host.toLowerCase(java.util.Locale.ROOT).startsWith("ssh://")) {
+    if (host.toLowerCase(Locale.ROOT).startsWith("ssh://")) {
       return new Located(
           List.of(),
           source + " is " + host + ": an engine over ssh is not supported; use its local socket");
@@ -170,7 +166,7 @@ final class EngineLocator {
       return Optional.of(named);
     }
     return reader
-        .read(configDir().resolve("config.json"))
+        .apply(configDir().resolve("config.json"))
         .flatMap(EngineLocator::tree)
         .map(node -> node.path("currentContext").asText(""))
         .filter(name -> !name.isBlank());
@@ -178,7 +174,7 @@ final class EngineLocator {
 
   private Optional<String> contextEndpoint(String name) {
     return reader
-        .read(contextMeta(name))
+        .apply(contextMeta(name))
         .flatMap(EngineLocator::tree)
         .map(node -> node.path("Endpoints").path("docker").path("Host").asText(""))
         .filter(text -> !text.isBlank());

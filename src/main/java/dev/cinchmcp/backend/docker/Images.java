@@ -17,9 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The images the programs run in: each is looked for once, and pulled by the engine on first use
- * when it is missing (one pull per image, however many runs wait for it). A pull can take a while:
- * its progress goes to stderr and to the client's log of every run that waits for it.
+ * The images the programs run in: each is looked for once, and pulled on first use when missing
+ * (one pull per image); its progress goes to stderr and to the log of every run that waits.
  */
 final class Images {
 
@@ -39,8 +38,7 @@ final class Images {
   }
 
   /**
-   * Completes when the image is there; fails with a {@link RunFailure} that says what to do when it
-   * cannot be had ({@code setting} names the image).
+   * Completes when the image is there, else fails with a {@link RunFailure} that says what to do.
    */
   CompletableFuture<Void> ensure(String image, String setting, RunListener listener) {
     Consumer<String> tell = message -> listener.log(RunListener.Level.INFO, message);
@@ -60,9 +58,8 @@ final class Images {
   }
 
   /**
-   * Whether the engine has the image now, without ever pulling it: for containers started ahead of
-   * time, which must not pay for (nor start) a pull; a call does that, and waits for it. A look-up
-   * that finds it counts as {@link #ensure}'s, so calls do not look again.
+   * Whether the engine has the image now, never pulling (containers started ahead must not start a
+   * pull; a call does). A look-up that finds it counts as {@link #ensure}'s.
    */
   boolean present(String image) throws IOException {
     CompletableFuture<Void> known = ready.get(image);

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,14 +63,9 @@ record Labels(String machine, long pid, long startMillis) {
       if (otherPid == pid && otherStart == startMillis) {
         return false;
       }
-      Optional<ProcessHandle> process = ProcessHandle.of(otherPid);
-      return process.isEmpty()
-          || process
-              .get()
-              .info()
-              .startInstant()
-              .map(i -> i.toEpochMilli() != otherStart)
-              .orElse(false);
+      return ProcessHandle.of(otherPid)
+          .map(p -> p.info().startInstant().map(i -> i.toEpochMilli() != otherStart).orElse(false))
+          .orElse(true);
     } catch (NumberFormatException e) {
       return false;
     }
@@ -105,10 +99,7 @@ record Labels(String machine, long pid, long startMillis) {
         // next
       }
     }
-    String host = System.getenv("COMPUTERNAME");
-    if (host == null) {
-      host = System.getenv("HOSTNAME");
-    }
+    String host = System.getenv().getOrDefault("COMPUTERNAME", System.getenv("HOSTNAME"));
     if (host == null) {
       try {
         host = java.net.InetAddress.getLocalHost().getHostName();

@@ -4,14 +4,12 @@ import java.util.Set;
 
 /**
  * Which engine runtime runs the programs, and what boundary that gives: gVisor when the engine
- * offers {@code runsc}; otherwise the engine's default runtime where the engine runs in its own
- * Linux VM (Docker Desktop, OrbStack, Colima, Rancher Desktop, Podman machine on macOS and
- * Windows), which is then the boundary. On Linux a plain container shares this machine's kernel, so
- * it is used only when the user names the runtime ({@code CINCH_DOCKER_RUNTIME}).
+ * offers {@code runsc}; else the default runtime where the engine runs in its own Linux VM (the VM
+ * is then the boundary). On Linux a plain container shares this machine's kernel: only when the
+ * user names the runtime ({@code CINCH_DOCKER_RUNTIME}).
  *
  * @param runtime the name to put in {@code HostConfig.Runtime}, or null for the engine's default
- * @param gvisor whether programs run under gVisor
- * @param isolation the boundary, as a phrase for the ready line, {@code --check} and the README
+ * @param isolation the boundary, as a phrase for the ready line and {@code --check}
  * @param problem why no runtime can be used, or null
  */
 record RuntimeChoice(String runtime, boolean gvisor, String isolation, String problem) {
@@ -20,12 +18,6 @@ record RuntimeChoice(String runtime, boolean gvisor, String isolation, String pr
 
   static final String SETTING = "CINCH_DOCKER_RUNTIME";
 
-  /**
-   * @param requested the runtime the user named, or null
-   * @param offered the engine's runtimes ({@code /info} {@code Runtimes})
-   * @param defaultRuntime the engine's default ({@code DefaultRuntime})
-   * @param ownVm whether the engine runs its containers in a VM of its own (not on this kernel)
-   */
   static RuntimeChoice of(
       String requested, Set<String> offered, String defaultRuntime, boolean ownVm) {
     if (requested != null) {
@@ -91,8 +83,7 @@ record RuntimeChoice(String runtime, boolean gvisor, String isolation, String pr
   }
 
   /**
-   * Whether the engine runs containers in its own VM: always when this machine is not Linux (the
-   * engine cannot run Linux containers on this kernel), and on Linux for Docker Desktop.
+   * Whether the engine runs containers in its own VM: off Linux always, on Linux Docker Desktop.
    */
   static boolean ownVm(boolean linuxHost, String operatingSystem) {
     return !linuxHost || (operatingSystem != null && operatingSystem.contains("Docker Desktop"));

@@ -22,16 +22,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A container started ahead of time, its interpreter up and waiting for one program ({@link
- * WaitingLaunchers}): made, attached and asked for its exit as a cold run's container is ({@link
- * ContainerSpec#waiting}: the same walls); at hand-over the program goes down the open attach
- * stream, and {@link ContainerRun} runs it as it runs a cold one.
+ * A container started ahead of time (the walls of {@link ContainerSpec#waiting}), its interpreter
+ * up and waiting for one program ({@link WaitingLaunchers}), which goes down the open attach stream
+ * at hand-over; {@link ContainerRun} then runs it as a cold one.
  *
  * <p>Unused, it ends when its attach connection closes (here, or by the kernel when the server
- * dies, SIGKILL included): the launcher reads end-of-file and exits, and {@code AutoRemove} takes
- * the container. Where an engine keeps stdin open, {@code timeout} as PID 1 ends it after {@link
- * #BUDGET}, and the next server's sweep removes it. While it waits, one thread reads its attach
- * stream: an end there (the engine restarted, say) makes it unusable at once.
+ * dies): the launcher reads end-of-file and exits, and {@code AutoRemove} takes it. Where an engine
+ * keeps stdin open, {@code timeout} as PID 1 ends it after {@link #BUDGET}. While it waits, one
+ * thread reads its attach stream: an end there makes it unusable at once.
  */
 final class WaitingContainer implements StartedSandbox {
 
@@ -40,19 +38,13 @@ final class WaitingContainer implements StartedSandbox {
   /** How long after the last call the waiting containers are removed: an idle server holds none. */
   static final Duration IDLE_LIMIT = Duration.ofMinutes(10);
 
-  /**
-   * How long one may wait for its program before its own backstop ends it ({@link
-   * ContainerSpec#waiting}); it matters only where the end of this server does not reach it.
-   */
+  /** How long one may wait for its program before its own backstop ends it. */
   static final Duration BUDGET = IDLE_LIMIT.plusMinutes(5);
 
   /** The oldest one may be when it is handed a program: well within its budget. */
   static final Duration MAX_AGE = IDLE_LIMIT.plusMinutes(2);
 
-  /**
-   * How long a call waits for a start under way rather than start another: it is ready sooner than
-   * a fresh one would be (with gVisor a start takes ~0.3-1 s here).
-   */
+  /** How long a call waits for a start under way (gVisor here: ~0.3-1 s) rather than go cold. */
   static final Duration START_WAIT = Duration.ofSeconds(3);
 
   /** How long a close waits for a start under way (runc ~0.1-0.3 s here, runsc ~0.3-1 s). */
@@ -62,18 +54,16 @@ final class WaitingContainer implements StartedSandbox {
   private static final long READY_TIMEOUT_SECONDS = 30;
 
   private final ContainerRun.Parts parts;
-  // What the run that takes it over uses as a fresh container's.
   final String name;
   final String id;
-  final EngineConnection attach;
-  final EngineHttp.Streaming exitWait;
+  final Engine.Attached attached;
+  private final EngineConnection attach;
   private final long startedNanos = System.nanoTime();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
   /**
-   * The head of the first frame after the ready mark: it comes at hand-over (the second mark), or
-   * the stream ends, which means the container is gone. Not read on a Windows pipe, where a read
-   * would hold up the hand-over's write.
+   * The head of the first frame after the ready mark: it comes at hand-over, or the stream ends
+   * (the container is gone). Not read on a Windows pipe, where a read would hold up the write.
    */
   private final CompletableFuture<byte[]> nextHead = new CompletableFuture<>();
 
@@ -81,23 +71,17 @@ final class WaitingContainer implements StartedSandbox {
   private volatile boolean handedOver;
 
   private WaitingContainer(
-      ContainerRun.Parts parts,
-      String name,
-      String id,
-      EngineConnection attach,
-      EngineHttp.Streaming exitWait) {
+      ContainerRun.Parts parts, String name, String id, Engine.Attached attached) {
     this.parts = parts;
     this.name = name;
     this.id = id;
-    this.attach = attach;
-    this.exitWait = exitWait;
+    this.attached = attached;
+    this.attach = attached.attach();
   }
 
   /**
-   * Creates, attaches and starts a container for {@code language} and returns (its interpreter not
-   * yet up: {@link #awaitReady()}); throws, leaving nothing running, when it cannot. Never pulls:
-   * an image the engine does not have yet is pulled by the first call that needs it, and only then
-   * is a container started ahead from it.
+   * Creates and starts a container for {@code language} (its interpreter not yet up: {@link
+   * #awaitReady()}); throws, leaving nothing running, when it cannot. Never pulls: a call does.
    */
   static WaitingContainer start(Language language, ContainerRun.Parts parts) throws IOException {
     String image = parts.settings().image(language);
@@ -107,32 +91,16 @@ final class WaitingContainer implements StartedSandbox {
     Engine engine = parts.engine();
     String name = parts.labels().nextName();
     String id = null;
-    EngineConnection attach = null;
-    EngineHttp.Streaming exitWait = null;
+    Engine.Attached attached = null;
     try {
-      id =
-          engine.create(
-              name,
-              ContainerSpec.waiting(
-                  parts.settings(),
-                  image,
-                  language,
-                  parts.runtime().runtime(),
-                  parts.runtime().gvisor(),
-                  parts.labels().labels(),
-                  BUDGET));
-      attach = engine.attach(id);
-      exitWait = engine.awaitExit(id);
-      engine.start(id);
-      WaitingContainer started = new WaitingContainer(parts, name, id, attach, exitWait);
+      id = engine.create(name, ContainerSpec.waiting(parts, language, BUDGET));
+      attached = engine.attachAndStart(id);
+      WaitingContainer started = new WaitingContainer(parts, name, id, attached);
       parts.streams().execute(started::watch);
       return started;
     } catch (IOException | RuntimeException e) {
-      if (attach != null) {
-        attach.close(); // a launcher that started reads end-of-file, and exits
-      }
-      if (exitWait != null) {
-        exitWait.close();
+      if (attached != null) {
+        attached.close(); // its launcher reads end-of-file, and exits
       }
       if (id != null && Thread.currentThread().isInterrupted()) {
         engine.sendRemoveQuietly(id, name); // the pool stops: the process is about to end
@@ -169,11 +137,7 @@ final class WaitingContainer implements StartedSandbox {
         + "=0 turns this off)";
   }
 
-  /**
-   * On a stream thread, for as long as it waits: reads up to the launcher's ready mark, then (but
-   * on a pipe) the head of the next frame, which comes only at hand-over; an end before it means
-   * the container is gone.
-   */
+  /** While it waits, on a stream thread: the ready mark, then (not on a pipe) {@link #nextHead}. */
   private void watch() {
     InputStream in = attach.input();
     try {
@@ -247,11 +211,7 @@ final class WaitingContainer implements StartedSandbox {
     return !gone && !nextHead.isDone() && System.nanoTime() - startedNanos < MAX_AGE.toNanos();
   }
 
-  /**
-   * Gives the container its program: writes its length, the token of its end mark and its code on
-   * stdin, then ends stdin. Throws when the container is gone (the program has then not started;
-   * the caller runs it cold).
-   */
+  /** Writes the program on stdin and ends it; throws when the container is gone (nothing ran). */
   void handOver(byte[] code, String token) throws IOException {
     handedOver = true;
     if (gone || nextHead.isCompletedExceptionally()) {
@@ -262,10 +222,7 @@ final class WaitingContainer implements StartedSandbox {
     attach.shutdownOutput();
   }
 
-  /**
-   * After {@link #handOver}: the attach stream from the launcher's second mark on, for {@link
-   * OutputFrames#drainMarked}; an empty one when the container ended before (no mark: nothing ran).
-   */
+  /** After {@link #handOver}: the attach stream from the second mark on, or empty if it ended. */
   InputStream output() {
     if (parts.engine().address().kind() == EngineAddress.Kind.NPIPE) {
       return attach.input();
@@ -278,28 +235,19 @@ final class WaitingContainer implements StartedSandbox {
     }
   }
 
-  /**
-   * Ends it without waiting, for a pool that stops with the process: closes the attach connection
-   * (its launcher reads end-of-file and exits) and writes its forced removal, whose connection the
-   * process's end closes. No thread, no lambda: a stop on a signal runs this cold.
-   */
+  /** Ends it without waiting, for a pool that stops with the process. No lambda: runs cold. */
   @Override
   public void kill() {
     gone = true;
-    attach.close();
-    exitWait.close();
+    attached.close();
     parts.engine().sendRemoveQuietly(id, name);
   }
 
-  /**
-   * Closes its attach connection (its launcher exits) and removes it in the background, a call's
-   * thread never waiting for that (the engine may be the reason it is discarded).
-   */
+  /** Closes its attach and removes it in the background (the engine may be why it is discarded). */
   @Override
   public void discard() {
     gone = true;
-    attach.close();
-    exitWait.close();
+    attached.close();
     parts.engine().removeInBackground(id, name, parts.streams());
   }
 }

@@ -1,27 +1,24 @@
 package dev.cinchmcp.backend.docker;
 
 import dev.cinchmcp.backend.PythonBootstrap;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What runs first in a container started ahead of time ({@link WaitingContainer}): the interpreter
  * comes up, writes {@link #MARK} and blocks on stdin. At hand-over the server writes {@code LENGTH
- * TOKEN\n} and the code; the launcher writes it where a cold run has it ({@value
- * ContainerSpec#CODE_DIR}), sends PID 1 ({@code timeout}) the SIGCONT that starts the backstop,
- * writes {@link #MARK} again (it has its program) and runs it in the same interpreter. End-of-file
- * before the whole program means the server is gone: the launcher exits, and the container with it.
+ * TOKEN\n} and the code; the launcher writes it where a cold run has it, sends PID 1 ({@code
+ * timeout}) the SIGCONT that starts the backstop, writes {@link #MARK} again and runs it in the
+ * same interpreter. End-of-file before the whole program: the server is gone, the launcher exits.
  *
- * <p>Once the program has ended the launcher writes an end mark (the token and the exit status) as
- * the last bytes of stdout and stderr, so the server answers then ({@link
- * OutputFrames#drainMarked}), not tens of ms later when the engine answers the exit. Python forks
- * at hand-over and the parent writes the marks with the status {@code timeout} would give; Node
- * writes them after the {@code exit} event (not after an uncaught exception: the engine's status is
- * waited for then).
+ * <p>Once the program has ended the launcher writes an end mark (token and exit status) last on
+ * stdout and stderr, so the server answers then, not tens of ms later with the engine's exit. Node
+ * does not after an uncaught exception: the engine's status is waited for then.
  *
- * <p>The program sees what a cold run shows it: the same file, argv, stdin and environment, no
- * module imported that a cold start does not import, Node's script-scope names ({@code fs}, {@code
- * n}, {@code code}, {@code got}, {@code e}) with the same values, and {@code process.uptime()}
- * without the wait. What cannot be hidden: PID 1's age includes the wait; a Python program is PID
- * 3; Node's {@code process.emit} is the launcher's wrapper.
+ * <p>The program sees what a cold run shows it (file, argv, stdin, environment, modules, Node's
+ * script-scope names, {@code process.uptime()} without the wait). What cannot be hidden: PID 1's
+ * age includes the wait; a Python program is PID 3; Node's {@code process.emit} is a wrapper.
  */
 final class WaitingLaunchers {
 
@@ -33,41 +30,24 @@ final class WaitingLaunchers {
 
   private WaitingLaunchers() {}
 
-  /** The hex digits of the token that marks the program's end ({@link #endMark}). */
-  static final int TOKEN_LENGTH = 32;
-
-  /**
-   * How long the end mark is: {@link #MARK}, the token, a space, the exit status as three digits, a
-   * newline.
-   */
-  static final int END_MARK_LENGTH = 1 + TOKEN_LENGTH + 1 + 3 + 1;
+  /** The end mark's length: {@link #MARK}, a 32-digit token, a space, 3-digit status, newline. */
+  static final int END_MARK_LENGTH = 1 + 32 + 1 + 3 + 1;
 
   /** A fresh token for one hand-over: what a program's own output cannot guess. */
   static String newToken() {
-    java.util.concurrent.ThreadLocalRandom random =
-        java.util.concurrent.ThreadLocalRandom.current();
+    ThreadLocalRandom random = ThreadLocalRandom.current();
     return String.format("%016x%016x", random.nextLong(), random.nextLong());
   }
 
-  /**
-   * The start of the end mark the launcher writes as the last thing on stdout and on stderr once
-   * the program has ended: {@link #MARK}, the token and a space; the status and a newline follow.
-   */
+  /** The end mark up to its status: {@link #MARK}, the token and a space. */
   static byte[] endMarkPrefix(String token) {
-    return ((char) MARK + token + " ").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    return ((char) MARK + token + " ").getBytes(StandardCharsets.US_ASCII);
   }
 
-  /**
-   * What the server writes on the container's stdin at hand-over: the length and the token of the
-   * end mark, then the code.
-   */
+  /** What goes on the container's stdin at hand-over: the length, the token, then the code. */
   static byte[] handOver(byte[] code, String token) {
-    byte[] head =
-        (code.length + " " + token + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    byte[] all = new byte[head.length + code.length];
-    System.arraycopy(head, 0, all, 0, head.length);
-    System.arraycopy(code, 0, all, head.length, code.length);
-    return all;
+    byte[] head = (code.length + " " + token + "\n").getBytes(StandardCharsets.US_ASCII);
+    return ByteBuffer.allocate(head.length + code.length).put(head).put(code).array();
   }
 
   /** The {@code python3 -c} source: wait, then the cold run's bootstrap. */

@@ -1,9 +1,7 @@
 /**
- * The docker backend: each program runs once in a fresh container of a Docker-compatible engine
- * (Docker Engine, Docker Desktop, OrbStack, Colima, Rancher Desktop, Podman), which is how users of
- * macOS and Windows get a sandbox with no account: the engine runs containers in its own Linux VM.
- * {@link dev.cinchmcp.backend.docker.DockerRunner} is the door; {@code DockerRuncIT}, {@code
- * DockerRunscIT}, {@code DockerPool*IT} and {@code DockerLifetimeIT} try it through the built jar.
+ * The docker backend: each program runs in a container of a Docker-compatible engine, which is how
+ * users of macOS and Windows get a sandbox with no account (the engine runs its own Linux VM).
+ * {@link dev.cinchmcp.backend.docker.DockerRunner} is the door.
  *
  * <p>The client is its own, HTTP/1.1 over the JDK's unix-domain {@code SocketChannel} ({@link
  * dev.cinchmcp.backend.docker.EngineHttp}), not docker-java. Measured (dockerd 20.10, runc, {@code

@@ -16,12 +16,15 @@ import org.junit.jupiter.api.Test;
 class ContainerSpecTest {
 
   private final DockerSettings settings =
-      DockerSettings.of("py:1", "node:1", null, Map.of(), SandboxLimits.SERVICE)
-          .withOsName("Linux");
+      DockerSettings.of("py:1", "node:1", null, Map.of(), SandboxLimits.SERVICE);
+
+  private ContainerRun.Parts parts(boolean gvisor) {
+    RuntimeChoice runtime = new RuntimeChoice(gvisor ? "runsc" : null, gvisor, "", null);
+    return new ContainerRun.Parts(null, new Labels("m", 1, 2), settings, runtime, null, null);
+  }
 
   private JsonNode spec(Language language, boolean gvisor) {
-    return ContainerSpec.of(
-        settings, "py:1", language, 42, gvisor ? "runsc" : null, gvisor, Map.of("k", "v"));
+    return ContainerSpec.of(parts(gvisor), language, 42);
   }
 
   @Test
@@ -52,7 +55,7 @@ class ContainerSpecTest {
     JsonNode cmd = spec.path("Cmd");
     assertEquals("timeout -s KILL 11 python3 -c", text(cmd, 0, 6));
     assertEquals("42", cmd.get(7).asText(), "the reader takes the code's length");
-    assertEquals("k", spec.path("Labels").fieldNames().next());
+    assertEquals(Labels.OWNER, spec.path("Labels").fieldNames().next());
     assertTrue(spec.path("NetworkDisabled").asBoolean());
     assertTrue(spec.path("StdinOnce").asBoolean());
   }
@@ -76,18 +79,8 @@ class ContainerSpecTest {
   void aContainerStartedAheadHasEveryFieldOfAColdOneButItsCommand() {
     for (Language language : Language.values()) {
       for (boolean gvisor : new boolean[] {false, true}) {
-        ObjectNode cold =
-            ContainerSpec.of(
-                settings, "py:1", language, 42, gvisor ? "runsc" : null, gvisor, Map.of("k", "v"));
-        ObjectNode waiting =
-            ContainerSpec.waiting(
-                settings,
-                "py:1",
-                language,
-                gvisor ? "runsc" : null,
-                gvisor,
-                Map.of("k", "v"),
-                Duration.ofMinutes(15));
+        ObjectNode cold = ContainerSpec.of(parts(gvisor), language, 42);
+        ObjectNode waiting = ContainerSpec.waiting(parts(gvisor), language, Duration.ofMinutes(15));
         JsonNode coldCmd = cold.remove("Cmd");
         JsonNode waitingCmd = waiting.remove("Cmd");
         assertEquals(cold, waiting, language + (gvisor ? " gVisor" : ""));
@@ -101,21 +94,12 @@ class ContainerSpecTest {
   @Test
   void aContainerStartedAheadCountsItsTimeLimitFromTheHandOver() {
     JsonNode cmd =
-        ContainerSpec.waiting(
-                settings, "py:1", Language.PYTHON, null, false, Map.of(), Duration.ofMinutes(15))
-            .path("Cmd");
+        ContainerSpec.waiting(parts(false), Language.PYTHON, Duration.ofMinutes(15)).path("Cmd");
     // SIGCONT from the launcher at hand-over arms -k: SIGKILL 11 s later; 900 s unused at most.
     assertEquals("timeout -s CONT -k 11 900 python3 -c", text(cmd, 0, 8));
     assertEquals(ContainerSpec.CODE_DIR + "/main.py", cmd.get(9).asText());
     JsonNode node =
-        ContainerSpec.waiting(
-                settings,
-                "py:1",
-                Language.JAVASCRIPT,
-                null,
-                false,
-                Map.of(),
-                Duration.ofMinutes(15))
+        ContainerSpec.waiting(parts(false), Language.JAVASCRIPT, Duration.ofMinutes(15))
             .path("Cmd");
     assertEquals("timeout -s CONT -k 11 900 node --max-old-space-size=192 -e", text(node, 0, 9));
   }
