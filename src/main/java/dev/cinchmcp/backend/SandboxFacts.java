@@ -6,9 +6,9 @@ import java.util.Objects;
 
 /**
  * What a program can count on in the sandbox, written once: the tool's description, the schema,
- * result notes, {@code --help} and the README take their wording from here (a test holds the
- * README to it). Limits are the service's unless the user set others ({@code CINCH_SANDBOX_*});
- * the local sandbox reports the interpreters it really runs.
+ * result notes, {@code --help} and the README take their wording from here (a test holds the README
+ * to it). Limits are the service's unless the user set others ({@code CINCH_SANDBOX_*}); the local
+ * sandbox reports the interpreters it really runs.
  *
  * @param limits e.g. "10 seconds, 256 MB of memory, half a CPU"
  * @param packages what a program can import, a phrase that follows the runtimes

@@ -104,9 +104,9 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   }
 
   /**
-   * {@link #take(Language)}, or else the one of this language being started, awaited at most
-   * {@code awaitStarting}: for an engine whose starts outlast the gap between calls, a start under
-   * way is ready sooner than a new cold one.
+   * {@link #take(Language)}, or else the one of this language being started, awaited at most {@code
+   * awaitStarting}: for an engine whose starts outlast the gap between calls, a start under way is
+   * ready sooner than a new cold one.
    */
   public Optional<S> take(Language language, Duration awaitStarting) {
     long deadline = System.nanoTime() + awaitStarting.toNanos();

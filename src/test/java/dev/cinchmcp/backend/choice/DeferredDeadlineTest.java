@@ -15,7 +15,6 @@ import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.cinch.CinchApiRunner;
 import dev.cinchmcp.testkit.FakeCinchApi;
-import dev.cinchmcp.testkit.Runs;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
