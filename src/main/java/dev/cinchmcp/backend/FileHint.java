@@ -17,19 +17,9 @@ final class FileHint {
 
   private static final List<String> PYTHON_WORDS =
       List.of(
-          "matplotlib",
-          "pyplot",
-          "savefig",
-          "imsave",
-          "PIL",
-          "write_text",
-          "write_bytes",
-          "to_csv",
-          "to_json",
-          "to_excel",
-          "to_html",
-          "tofile",
-          "np.save");
+          ("matplotlib pyplot savefig imsave PIL write_text write_bytes to_csv to_json to_excel"
+                  + " to_html tofile np.save")
+              .split(" "));
 
   private static final List<String> JAVASCRIPT_WORDS =
       List.of("writeFile", "appendFile", "createWriteStream", "writeSync", "openSync");
