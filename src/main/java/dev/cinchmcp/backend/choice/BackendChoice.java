@@ -41,6 +41,11 @@ public record BackendChoice(
     return problems.isEmpty();
   }
 
+  /** What a program can import besides the standard library, for {@code --check}. */
+  public String packages() {
+    return facts.packages();
+  }
+
   /**
    * {@code cinchAfter}: when the Cinch runner is built on {@code workers} (TLS set-up off the
    * caller's thread) and the local gVisor self-test may start.
