@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The heavy modules a Python program's import statements name, read from its text, for a sandbox
- * to import ahead. {@code from a.b import c} names {@code a.b} and the candidate {@code a.b.c}
- * (only the host's files tell a module from a function: the backend checks). It errs towards an
- * import: a statement inside a string counts too.
+ * The heavy modules a Python program's import statements name, read from its text, for a sandbox to
+ * import ahead. {@code from a.b import c} names {@code a.b} and the candidate {@code a.b.c} (only
+ * the host's files tell a module from a function: the backend checks). It errs towards an import: a
+ * statement inside a string counts too.
  */
 public final class PythonImports {
 

@@ -51,7 +51,7 @@ public record WrittenFiles(
       Objects.requireNonNull(kind, "kind");
     }
 
-      public boolean figure() {
+    public boolean figure() {
       return name.startsWith("[figure ");
     }
   }

@@ -9,10 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * How a run is shown to the model: the same facts as data ({@code structuredContent}, which is all
- * Claude Code passes on for a success, so it carries a summary in words) and as a text block to
- * read at a glance (all Claude Code passes on for an error, so an error's text stays within {@link
- * ErrorText#LIMIT} characters and puts what matters first).
+ * How a run is shown: as data ({@code structuredContent}, all Claude Code passes on for a success,
+ * so it carries a summary in words) and as text (all it passes on for an error: {@link ErrorText}).
  */
 final class ResultView {
 
@@ -29,14 +27,8 @@ final class ResultView {
   }
 
   /**
-   * A run, with a line saying what input it was given (none: no line), and what it drew and wrote
-   * when its launcher handed that back ({@link ResultFiles}; nothing: the result is as before).
-   *
-   * <p>A failed run that drew is not flagged {@code isError}: Claude Code drops the pictures of an
-   * error result, so the flag would hide them from the model. Its failure is said first instead, in
-   * the words of the error it would otherwise be: the text starts with the error's text, and {@code
-   * structuredContent} with an {@code error} field. A failed run without pictures is an error as
-   * before.
+   * A failed run that drew is not flagged {@code isError}: Claude Code drops an error's pictures.
+   * Its failure is said first instead, in the text and in an {@code error} field.
    */
   CallToolResult of(RunResult run, ProgramInput input) {
     ResultFiles files = ResultFiles.of(run);
@@ -65,7 +57,6 @@ final class ResultView {
     return result.build();
   }
 
-  /** The failure of a run that drew, said as its error would say it. */
   private String failureFirst(RunResult run, ResultFiles files) {
     return RunSummary.join(
         summary.outcome(run),
@@ -75,7 +66,6 @@ final class ResultView {
             + " it drew reach you; the run failed.");
   }
 
-  /** A failure with no run behind it: the message alone. */
   static CallToolResult error(String message) {
     return CallToolResult.builder().addTextContent(message).isError(true).build();
   }
@@ -91,8 +81,7 @@ final class ResultView {
       return ErrorText.of(head, summary, run);
     }
     StringBuilder sb = new StringBuilder(head).append('\n');
-    stream(sb, "stdout", run.stdout());
-    stream(sb, "stderr", run.stderr());
+    sb.append(section("stdout", run.stdout())).append(section("stderr", run.stderr()));
     if (run.stdout().truncated()
         || run.stderr().truncated()
         || run.stdout().cleaned()
@@ -113,17 +102,12 @@ final class ResultView {
             : "no");
   }
 
-  private static void stream(StringBuilder sb, String name, CappedText text) {
-    sb.append("--- ").append(name).append(" ---\n");
+  static String section(String name, CappedText text) {
     if (text.originalLength() == 0) {
-      sb.append("(empty)\n");
-      return;
+      return "--- " + name + " ---\n(empty)\n";
     }
     String shown = text.text();
-    sb.append(shown);
-    if (!shown.endsWith("\n")) {
-      sb.append('\n');
-    }
+    return "--- " + name + " ---\n" + shown + (shown.endsWith("\n") ? "" : "\n");
   }
 
   Map<String, Object> structured(RunResult run) {

@@ -195,7 +195,9 @@ public record BackendChoice(
             RunFailure.Reason.NOT_CONFIGURED,
             "This server is not configured to run code: " + String.join(" ", problems) + RESTART);
     return new BackendChoice(
-        new UnavailableRunner("none", failure), SandboxFacts.SERVICE, "no backend can run code",
+        new UnavailableRunner("none", failure),
+        SandboxFacts.SERVICE,
+        "no backend can run code",
         problems);
   }
 
