@@ -193,14 +193,50 @@ final class ArgumentCheck {
     return files;
   }
 
-  /**
-   * Refuses text that cannot travel as UTF-8 ({@link CodeText}), the message after {@code where}.
-   */
   private static void sendable(String argument, String text, String where) {
-    String bad = CodeText.problem(argument, text);
+    String bad = loneSurrogate(argument, text);
     if (bad != null) {
       throw refuse(where + bad);
     }
+  }
+
+  /**
+   * A lone surrogate has no UTF-8 form (cinch would send {@code ?}, local could not write the
+   * file), so it is refused with its place. NUL passes: Python refuses it itself, clearly.
+   */
+  private static String loneSurrogate(String argument, String code) {
+    int line = 1;
+    int column = 1;
+    for (int i = 0; i < code.length(); i++) {
+      char c = code.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < code.length()
+          && Character.isLowSurrogate(code.charAt(i + 1))) {
+        i++;
+        column++;
+        continue;
+      }
+      if (Character.isSurrogate(c)) {
+        return String.format(
+            Locale.ROOT,
+            "\"%s\" holds a lone surrogate (U+%04X) at line %d, column %d (character %d):"
+                + " half of a UTF-16 pair is not text and cannot be sent. Remove it or write the"
+                + " whole character (or an escape such as \\u%04X inside a string literal).",
+            argument,
+            (int) c,
+            line,
+            column,
+            i + 1,
+            (int) c);
+      }
+      if (c == '\n') {
+        line++;
+        column = 1;
+      } else {
+        column++;
+      }
+    }
+    return null;
   }
 
   /** The total size rule; names the largest part, which is the one to shrink. */

@@ -6,6 +6,7 @@ import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.text.CappedText;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -13,6 +14,9 @@ import java.util.Map;
  * so it carries a summary in words) and as text (all it passes on for an error: {@link ErrorText}).
  */
 final class ResultView {
+
+  /** Input files named one by one; more are counted. */
+  private static final int NAMED_INPUT_FILES = 10;
 
   private final SandboxFacts facts;
   private final RunSummary summary;
@@ -76,7 +80,7 @@ final class ResultView {
 
   String text(RunResult run, ProgramInput input) {
     // The input line leads, and counts inside an error's window like the status line.
-    String head = InputSummary.line(input) + statusLine(run);
+    String head = inputLine(input) + statusLine(run);
     if (!run.succeeded()) {
       return ErrorText.of(head, summary, run);
     }
@@ -110,6 +114,43 @@ final class ResultView {
     return "--- " + name + " ---\n" + shown + (shown.endsWith("\n") ? "" : "\n");
   }
 
+  /**
+   * What input the program was given, with its newline, or "": {@code Input: stdin 1,204 chars;
+   * files: data/input.csv (1,048,576 chars) in /tmp/work; args: 2}.
+   */
+  static String inputLine(ProgramInput input) {
+    if (input.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder("Input:");
+    String separator = " ";
+    if (input.stdin() != null) {
+      sb.append(separator)
+          .append(String.format(Locale.ROOT, "stdin %,d chars", input.stdin().length()));
+      separator = "; ";
+    }
+    if (!input.files().isEmpty()) {
+      sb.append(separator).append("files: ");
+      int shown = 0;
+      for (var file : input.files().entrySet()) {
+        if (shown == NAMED_INPUT_FILES) {
+          sb.append(", and ").append(input.files().size() - shown).append(" more");
+          break;
+        }
+        sb.append(shown == 0 ? "" : ", ")
+            .append(ArgumentCheck.shorten(file.getKey()))
+            .append(String.format(Locale.ROOT, " (%,d chars)", file.getValue().length()));
+        shown++;
+      }
+      sb.append(" in ").append(ProgramInput.WORK_DIR);
+      separator = "; ";
+    }
+    if (!input.args().isEmpty()) {
+      sb.append(separator).append("args: ").append(input.args().size());
+    }
+    return sb.append('\n').toString();
+  }
+
   Map<String, Object> structured(RunResult run) {
     return structured(run, ProgramInput.NONE);
   }
@@ -119,7 +160,7 @@ final class ResultView {
     m.put("summary", summary.of(run));
     if (!input.isEmpty()) {
       // Claude Code shows the model only this part of a success: say here that the input arrived.
-      m.put("input", InputSummary.line(input).strip());
+      m.put("input", inputLine(input).strip());
     }
     m.put("stdout", run.stdout().text());
     m.put("stderr", run.stderr().text());

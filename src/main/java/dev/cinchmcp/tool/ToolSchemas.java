@@ -1,5 +1,6 @@
 package dev.cinchmcp.tool;
 
+import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.SandboxFacts;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +39,7 @@ final class ToolSchemas {
                 "python or javascript (the sandbox runs "
                     + facts.runtimes()
                     + "). Defaults to python."));
-    properties.putAll(InputSchema.properties()); // stdin, files, args
+    properties.putAll(inputProperties());
     return object(properties, List.of("code"));
   }
 
@@ -95,6 +96,65 @@ final class ToolSchemas {
             "files",
             files()),
         required);
+  }
+
+  /** stdin, files and args, from the limits in {@link ProgramInput}. */
+  private static Map<String, Object> inputProperties() {
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put(
+        "stdin",
+        map(
+            "type",
+            "string",
+            "description",
+            "Text for the program's standard input, then end-of-file: sys.stdin.read() or input()"
+                + " in Python, require('fs').readFileSync(0, 'utf8') in JavaScript. Without it,"
+                + " stdin is empty."));
+    properties.put(
+        "files",
+        map(
+            "type",
+            "object",
+            "additionalProperties",
+            Map.of("type", "string"),
+            "maxProperties",
+            ProgramInput.MAX_FILES,
+            "description",
+            "Text files to create before the program starts: relative path -> UTF-8 content, e.g."
+                + " {\"data/input.csv\": \"a,b\\n1,2\\n\"}. They are written under "
+                + ProgramInput.WORK_DIR
+                + ", the program's working directory, so open('data/input.csv') reads one. Paths"
+                + " are relative, with / between folders; no '..', no absolute or drive paths; at"
+                + " most "
+                + ProgramInput.MAX_FILES
+                + " files."));
+    properties.put(
+        "args",
+        map(
+            "type",
+            "array",
+            "items",
+            Map.of("type", "string"),
+            "maxItems",
+            ProgramInput.MAX_ARGS,
+            "description",
+            "Command-line arguments: sys.argv[1:] in Python, process.argv.slice(2) in JavaScript."
+                + " For flags and names; pass data in stdin or files."));
+    return properties;
+  }
+
+  /** The tool description's paragraph about input. */
+  static String inputDescription() {
+    return "Give the program its data as input instead of pasting it into the code: \"stdin\" (text"
+        + " on standard input), \"files\" (path -> text, written under "
+        + ProgramInput.WORK_DIR
+        + ", the working directory; e.g. {\"data/input.csv\": \"...\"}, then"
+        + " open('data/input.csv')) and \"args\" (command-line arguments). All three together hold"
+        + " at most "
+        + ProgramInput.MAX_TOTAL_BYTES / 1_000_000
+        + " MB of text; at most "
+        + ProgramInput.MAX_FILES
+        + " files, with relative paths only (no '..').";
   }
 
   private static final List<String> NULLABLE_INTEGER = List.of("integer", "null");
