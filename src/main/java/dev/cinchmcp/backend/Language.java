@@ -2,9 +2,7 @@ package dev.cinchmcp.backend;
 
 import java.util.Optional;
 
-/**
- * The languages a sandbox runs, with the names they have on the wire and in the tool's arguments.
- */
+/** The languages a sandbox runs, with their names on the wire and in the tool's arguments. */
 public enum Language {
   PYTHON("python"),
   JAVASCRIPT("javascript");
