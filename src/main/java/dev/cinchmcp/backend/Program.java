@@ -7,7 +7,8 @@ import java.util.Objects;
  *
  * @param input a runner never sees any: {@link CodeRunner#runCall} puts it in the launcher
  * @param out the launcher's frame with the files made ({@link FramedStdout}), or null
- * @param source as its author wrote it, read (never run) to choose a sandbox ({@link PythonImports})
+ * @param source as its author wrote it, read (never run) to choose a sandbox ({@link
+ *     PythonImports})
  */
 public record Program(
     String code, Language language, ProgramInput input, OutFrame out, String source) {
