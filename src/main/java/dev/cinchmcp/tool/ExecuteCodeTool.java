@@ -179,14 +179,7 @@ public final class ExecuteCodeTool {
   }
 
   /** The run's notable events to the client's log; progress when a request goes out. */
-  private static final class ClientLog implements RunListener {
-    private final CallChannel channel;
-    private final ProgressReporter progress;
-
-    ClientLog(CallChannel channel, ProgressReporter progress) {
-      this.channel = channel;
-      this.progress = progress;
-    }
+  private record ClientLog(CallChannel channel, ProgressReporter progress) implements RunListener {
 
     @Override
     public void sent(int attempt) {
@@ -209,12 +202,7 @@ public final class ExecuteCodeTool {
   }
 
   /** A 2025-era call's channel: the SDK's session, which applies {@code logging/setLevel}. */
-  private static final class SessionChannel implements CallChannel {
-    private final McpAsyncServerExchange exchange;
-
-    SessionChannel(McpAsyncServerExchange exchange) {
-      this.exchange = exchange;
-    }
+  private record SessionChannel(McpAsyncServerExchange exchange) implements CallChannel {
 
     @Override
     public void progress(ProgressNotification notification) {
