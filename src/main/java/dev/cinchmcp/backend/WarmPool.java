@@ -179,12 +179,8 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     }
     thread.shutdown();
     all.forEach(StartedSandbox::discard);
-    try {
-      if (!thread.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-        log.debug("A sandbox started ahead of time was still being started when the pool closed");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (!awaitThread(wait)) {
+      log.debug("A sandbox started ahead of time was still being started when the pool closed");
     }
   }
 
@@ -198,12 +194,18 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     }
     remains.forEach(StartedSandbox::discard);
     // A start caught before its entry was known removes it itself: await that.
+    if (!awaitThread(Duration.ofSeconds(5))) {
+      log.warn("A sandbox started ahead of time was still being removed when the pool closed");
+    }
+  }
+
+  /** False when the pool's thread is still busy after {@code wait}. */
+  private boolean awaitThread(Duration wait) {
     try {
-      if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
-        log.warn("A sandbox started ahead of time was still being removed when the pool closed");
-      }
+      return thread.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return true;
     }
   }
 
