@@ -260,12 +260,11 @@ final class ResultFiles {
   }
 
   private static String sameAsSent(Map<String, byte[]> sent, byte[] data) {
-    for (Map.Entry<String, byte[]> earlier : sent.entrySet()) {
-      if (Arrays.equals(earlier.getValue(), data)) {
-        return earlier.getKey();
-      }
-    }
-    return null;
+    return sent.entrySet().stream()
+        .filter(earlier -> Arrays.equals(earlier.getValue(), data))
+        .map(Map.Entry::getKey)
+        .findFirst()
+        .orElse(null);
   }
 
   private static boolean isPicture(WrittenFiles.WrittenFile file) {
