@@ -8,11 +8,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One output stream of a sandbox of this machine, fed in bytes as they arrive: decoded as UTF-8
- * across reads (invalid bytes become U+FFFD, as a terminal shows them), kept at its two ends
- * ({@link StreamCapture}) so that a flood cannot fill the heap, and with the launcher's frame taken
- * out of stdout ({@link FramedStdout}). One thread feeds it; it is read once the sandbox has ended
- * (bytes fed after that are dropped).
+ * One output stream of a local sandbox or container, fed bytes: decoded as UTF-8 across reads
+ * (invalid bytes become U+FFFD), kept at its two ends ({@link StreamCapture}), the launcher's frame
+ * taken out ({@link FramedStdout}). One thread feeds it; bytes fed after it is read are dropped.
  */
 public class CapturedStream {
 
@@ -27,9 +25,6 @@ public class CapturedStream {
   private ByteBuffer pending = ByteBuffer.allocate(16 * 1024 + 8);
   private boolean finished;
 
-  /**
-   * With {@code out} not null, the launcher's frame is taken out of the stream ({@link #files}).
-   */
   public CapturedStream(OutFrame out) {
     this.framed = out == null ? null : new FramedStdout(capture, out);
   }
@@ -50,24 +45,16 @@ public class CapturedStream {
     pending.compact();
   }
 
-  /**
-   * Where a stream that arrives as text (inside a JSON answer) is appended instead of {@link
-   * #feed}, on the one thread that reads it.
-   */
+  /** Where a stream that arrives as text (inside a JSON answer) goes instead of {@link #feed}. */
   public TextSink chars() {
     return framed != null ? framed : capture;
   }
 
-  /**
-   * The stream as shown; with {@code note} not null, a line of the sandbox's own after it (why it
-   * was stopped): the last thing in the stream, so it is always shown, and it counts in the length.
-   */
   public synchronized CappedText result(String note) {
     finish();
     return capture.resultWithNote(note);
   }
 
-  /** What the launcher's frame brought; {@link WrittenFiles#NOT_ASKED} without one. */
   public synchronized WrittenFiles files() {
     finish();
     return framed == null ? WrittenFiles.NOT_ASKED : framed.files();
@@ -83,11 +70,7 @@ public class CapturedStream {
   private void flushChars() {
     chars.flip();
     if (chars.hasRemaining()) {
-      if (framed != null) {
-        framed.append(chars.array(), chars.position(), chars.remaining());
-      } else {
-        capture.append(chars.array(), chars.position(), chars.remaining());
-      }
+      chars().append(chars.array(), chars.position(), chars.remaining());
     }
     chars.clear();
   }

@@ -3,16 +3,9 @@ package dev.cinchmcp.backend;
 import java.util.OptionalDouble;
 
 /**
- * The CPU that sandboxes on this machine leave free together, for the server and the user's other
- * programs: half a core, or a quarter of the cores on a machine of one.
- *
- * <p>Each sandbox is held to its share (half a CPU unless {@code CINCH_SANDBOX_CPUS} says
- * otherwise, which {@link #cap} is given) and four run at once: on a 2-core machine that is every
- * core, and the server, its stop and the user's other programs then wait for the CPU (measured with
- * the local backend: a stop while four sandboxes were being started took 133 ms, 312 at worst; with
- * the reserve 78-88, 118-131 at worst; with the docker backend, a stop beside four spinning
- * containers took 163 and 230 ms once in 10, both cores busy throughout). Machines of three cores
- * or more are not held back (four half CPUs leave them a core).
+ * The CPU sandboxes leave free together for the server and the user: half a core (a quarter on a
+ * machine of one). Four half-CPU sandboxes fill 2 cores: a stop while four were being started took
+ * 133 ms, 312 at worst; with the reserve 78-88, 118-131 at worst (local backend, measured).
  */
 public final class CpuReserve {
 
@@ -20,10 +13,7 @@ public final class CpuReserve {
 
   private CpuReserve() {}
 
-  /**
-   * The CPUs {@code atOnce} sandboxes of {@code share} each may use together on a machine of {@code
-   * cores}, or empty when they leave the reserve free anyway. Never less than one sandbox's share.
-   */
+  /** The CPUs {@code atOnce} sandboxes may use together, or empty when no cap is needed. */
   public static OptionalDouble cap(int cores, int atOnce, double share) {
     double reserve = Math.min(MOST, cores / 4.0);
     double cap = Math.max(share, cores - reserve);

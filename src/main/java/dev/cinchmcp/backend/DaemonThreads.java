@@ -3,18 +3,12 @@ package dev.cinchmcp.backend;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/**
- * Threads that never keep the process alive on their own, named so a thread dump says whose they
- * are.
- */
+/** Daemon threads, named so a thread dump says whose they are. */
 public final class DaemonThreads {
 
   private DaemonThreads() {}
 
-  /**
-   * Starts {@code task} on a daemon thread of this name. (Pass a class, not a lambda, where it runs
-   * at start-up: a JVM's first lambdas cost milliseconds to bootstrap.)
-   */
+  /** At start-up pass a class, not a lambda: a JVM's first lambdas cost milliseconds. */
   public static Thread start(String name, Runnable task) {
     Thread thread = new Thread(task, name);
     thread.setDaemon(true);

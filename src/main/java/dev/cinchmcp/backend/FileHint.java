@@ -4,22 +4,10 @@ import java.util.List;
 
 /**
  * Whether a program's text shows it may draw or write files, so that it runs under the launcher
- * that hands them back ({@link OutFrame}). Only such programs pay for the launcher (a second
- * interpreter, ~0.25 s locally); every other request stays byte for byte what it was, on the hosted
- * API too. The rule reads the text only, so it errs towards yes: a word in a comment is enough, and
- * costs nothing but that time.
- *
- * <p>Python: a picture's name ({@code png}, {@code jpg}, {@code jpeg}, {@code gif}, {@code webp},
- * {@code svg}, in lower or upper case, not after a letter nor before a letter or digit), {@code
- * matplotlib}, {@code pyplot}, {@code savefig}, {@code imsave}, {@code PIL}, a writing method
- * ({@code write_text}, {@code write_bytes}, {@code to_csv}, {@code to_json}, {@code to_excel},
- * {@code to_html}, {@code tofile}, {@code np.save}), or {@code open(} with a quoted mode that
- * writes ({@code 'w'}, {@code "ab"}, {@code 'x'}, ...) anywhere in the text. JavaScript: a
- * picture's name as above, or {@code writeFile}, {@code appendFile}, {@code createWriteStream},
- * {@code writeSync}, {@code openSync}.
- *
- * <p>Plain substring searches only ({@code String.indexOf}, which the JVM vectorises): a megabyte
- * of code is read in about a millisecond, where regular expressions took ~0.3 s per call.
+ * that hands them back ({@link OutFrame}); only such programs pay for it (~0.25 s locally). It errs
+ * towards yes: a picture's name as a word, one of the words below, or (Python) {@code open} with a
+ * quoted writing mode anywhere, comments included. Substring searches only: a megabyte of code is
+ * read in ~1 ms, where regular expressions took ~0.3 s per call.
  */
 final class FileHint {
 
@@ -29,26 +17,15 @@ final class FileHint {
 
   private static final List<String> PYTHON_WORDS =
       List.of(
-          "matplotlib",
-          "pyplot",
-          "savefig",
-          "imsave",
-          "PIL",
-          "write_text",
-          "write_bytes",
-          "to_csv",
-          "to_json",
-          "to_excel",
-          "to_html",
-          "tofile",
-          "np.save");
+          ("matplotlib pyplot savefig imsave PIL write_text write_bytes to_csv to_json to_excel"
+                  + " to_html tofile np.save")
+              .split(" "));
 
   private static final List<String> JAVASCRIPT_WORDS =
       List.of("writeFile", "appendFile", "createWriteStream", "writeSync", "openSync");
 
   private FileHint() {}
 
-  /** True when the program may make pictures or files, by the rule above. */
   static boolean mayWriteFiles(Program program) {
     String code = program.code();
     for (String word : PICTURE_WORDS) {
@@ -76,9 +53,7 @@ final class FileHint {
     return false;
   }
 
-  /**
-   * A quoted mode such as 'w', "wb", 'a+', 'xt': a mode letter that writes, and only mode chars.
-   */
+  /** A quoted mode such as 'w', "wb", 'a+', 'xt'. */
   private static boolean hasWriteMode(String code) {
     for (char quote : new char[] {'\'', '"'}) {
       for (int at = code.indexOf(quote); at >= 0; at = code.indexOf(quote, at + 1)) {

@@ -8,13 +8,9 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * Stdout as it arrives, with the launcher's {@link OutFrame} taken out before the rest reaches its
- * {@link StreamCapture}: the program's own output is captured, cut and counted exactly as without a
- * frame, and the frame's files are decoded as they come (their bytes held once, within the frame's
- * limits; anything past them is dropped, never held). Not thread-safe: one reader feeds it.
- *
- * <p>Text that only looks like the frame is passed on as text: a frame opens only with this call's
- * nonce, and the held start of a marker that turns out not to be one goes to the capture as it was.
+ * Stdout with the launcher's {@link OutFrame} taken out before the rest reaches its {@link
+ * StreamCapture}, which counts exactly as without a frame. The frame's files are decoded as they
+ * come, within its limits (past them nothing is held). Not thread-safe: one reader feeds it.
  */
 final class FramedStdout implements TextSink {
 
@@ -159,14 +155,8 @@ final class FramedStdout implements TextSink {
     }
   }
 
-  private int spaces() {
-    int n = 0;
-    for (int i = 0; i < line.length(); i++) {
-      if (line.charAt(i) == ' ') {
-        n++;
-      }
-    }
-    return n;
+  private long spaces() {
+    return line.chars().filter(c -> c == ' ').count();
   }
 
   /** "KIND SIZE NAME " read: with data, its bytes follow; without, "-" and the line's end. */

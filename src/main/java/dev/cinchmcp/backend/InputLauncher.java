@@ -12,49 +12,32 @@ import java.util.Base64;
 import java.util.Map;
 
 /**
- * Gives a program its {@link ProgramInput} on any backend. A backend takes only code and a
- * language, so a program with input is sent as a small launcher in the same language (resources
- * {@code launcher.py} and {@code launcher.js}): it writes the program to {@link #PROGRAM_DIR} and
- * the files under {@link ProgramInput#WORK_DIR}, runs the program there as a child process with the
- * stdin and arguments, passes its output through untouched and exits with its status.
- *
- * <p>The program, files, stdin and arguments travel base64-encoded inside the launcher's text: one
- * ASCII literal, so nothing in them can break out of it, whatever quotes or backslashes they hold.
- * A program without input is sent exactly as it is, with no launcher, unless it may write files
- * ({@link FileHint}): then the launcher also hands back what it made, after it ends ({@link
- * OutFrame}), and gives a Python program a matplotlib backend that keeps its figures.
+ * Gives a program its {@link ProgramInput} on any backend, which takes only code: a launcher in the
+ * same language ({@code launcher.py}, {@code launcher.js}) writes the program and files, runs it
+ * with stdin and args, and, when it may write files ({@link FileHint}), hands them back ({@link
+ * OutFrame}). The input travels base64 in one ASCII literal, so no quote or backslash breaks out.
  */
 public final class InputLauncher {
 
-  /** Where the launcher writes the program itself, apart from the files it is given. */
   public static final String PROGRAM_DIR = "/tmp/program";
 
   private InputLauncher() {}
 
-  /** The program's path inside the sandbox when it runs under the launcher. */
-  public static String programPath(Language language) {
+  static String programPath(Language language) {
     return PROGRAM_DIR + (language == Language.PYTHON ? "/main.py" : "/main.js");
   }
 
-  /**
-   * What to send for a call: the program itself when it has no input and shows no sign of writing
-   * files ({@link FileHint}).
-   */
+  /** The program itself when it has no input and shows no sign of writing files. */
   public static Launch prepare(Program program) {
     return prepare(
         program, program.input(), FileHint.mayWriteFiles(program) ? OutFrame.fresh() : null);
   }
 
-  /** What to send for this program and input: the program itself when there is no input. */
   public static Launch prepare(Program program, ProgramInput input) {
     return prepare(program, input, null);
   }
 
-  /**
-   * What to send for this program and input, with the files it makes handed back in {@code out}
-   * when that is not null: the program itself when there is neither.
-   */
-  public static Launch prepare(Program program, ProgramInput input, OutFrame out) {
+  private static Launch prepare(Program program, ProgramInput input, OutFrame out) {
     if (input.isEmpty() && out == null) {
       return new Launch(program, null);
     }
@@ -103,10 +86,7 @@ public final class InputLauncher {
     }
   }
 
-  /**
-   * What only a run with input needs, loaded at its first use: a call without input (the usual one)
-   * pays for none of it.
-   */
+  /** Loaded at first use: a call without input (the usual one) pays for none of it. */
   private static final class Loaded {
     static final String PYTHON = resource("launcher.py");
     static final String JAVASCRIPT = resource("launcher.js");
@@ -125,18 +105,10 @@ public final class InputLauncher {
     }
   }
 
-  /**
-   * One program ready to send, and how to read its result.
-   *
-   * @param program what the backend runs: the launcher, or the program itself
-   * @param marker the launcher's mark on its own failures, or null without a launcher
-   */
+  /** What the backend runs; {@code marker}: the launcher's mark on its failures, or null. */
   public record Launch(Program program, String marker) {
 
-    /**
-     * The run as the program's own, or a {@link RunFailure} when the launcher failed before the
-     * program could run (its line on stderr starts with the marker).
-     */
+    /** The run, or a {@link RunFailure} when the launcher failed before the program ran. */
     public RunResult delivered(RunResult run) {
       if (marker == null) {
         return run;

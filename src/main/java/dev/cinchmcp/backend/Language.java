@@ -1,10 +1,9 @@
 package dev.cinchmcp.backend;
 
+import java.util.Arrays;
 import java.util.Optional;
 
-/**
- * The languages a sandbox runs, with the names they have on the wire and in the tool's arguments.
- */
+/** The languages a sandbox runs, with their names on the wire and in the tool's arguments. */
 public enum Language {
   PYTHON("python"),
   JAVASCRIPT("javascript");
@@ -21,11 +20,6 @@ public enum Language {
 
   /** The language with this wire name, if there is one (exact, lower case). */
   public static Optional<Language> fromWireName(String name) {
-    for (Language language : values()) {
-      if (language.wireName.equals(name)) {
-        return Optional.of(language);
-      }
-    }
-    return Optional.empty();
+    return Arrays.stream(values()).filter(l -> l.wireName.equals(name)).findFirst();
   }
 }

@@ -6,11 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * How the files a program wrote and the figures it showed leave the sandbox: after the program
- * ends, the launcher ({@link InputLauncher}) writes them at the end of stdout in one frame, and the
- * server takes the frame out of the stream ({@link FramedStdout}) before the stream is cut or
- * shown. Every backend carries it the same way, the hosted API included, which returns nothing but
- * stdout and stderr.
+ * How the files a program wrote leave the sandbox on every backend (the hosted API returns only
+ * stdout and stderr): the launcher writes them at the end of stdout in one frame, which {@link
+ * FramedStdout} takes out before the stream is cut or shown.
  *
  * <pre>
  * [cinch-mcp files NONCE]\n
@@ -22,16 +20,11 @@ import java.util.Map;
  * KIND is a {@link WrittenFiles.Kind} code ({@code p} picture, {@code t} small file, both with
  * DATA; {@code P}, {@code C} pictures left in the sandbox; {@code f} other files), or {@code !}
  * when the launcher failed (NAME then holds its words); NAME and DATA are base64, DATA is {@code -}
- * when absent. The nonce is fresh for every call and made by the server, so a program's own output
- * never opens a frame by accident; a program that goes out of its way to read it from its launcher
- * can only hand back what it could have written as a file anyway, and everything in a frame is
- * bounded and checked here. The frame is small: base64 with nothing around it, no escapes in JSON.
- *
- * @param nonce 16 hex digits
+ * when absent. The nonce is fresh per call, so output never opens a frame by accident; a program
+ * that reads it from its launcher can only hand back what it could have written as a file anyway.
  */
 public record OutFrame(String nonce) {
 
-  /** Entries the launcher looks at in the writable root, before and after the program. */
   static final int MAX_SEEN = 5_000;
 
   /** Where shown figures and the matplotlib backend live in the sandbox (never listed). */
@@ -39,7 +32,6 @@ public record OutFrame(String nonce) {
 
   static final String LIB_DIR = InputLauncher.PROGRAM_DIR + "/lib";
 
-  /** The writable root the launcher looks through for what the program made. */
   public static final String ROOT = "/tmp";
 
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -50,27 +42,21 @@ public record OutFrame(String nonce) {
     }
   }
 
-  /** A frame with a fresh nonce, for one call. */
   public static OutFrame fresh() {
     byte[] bytes = new byte[8];
     RANDOM.nextBytes(bytes);
     return new OutFrame(HexFormat.of().formatHex(bytes));
   }
 
-  /** The line that opens the frame (without its newline). */
   public String open() {
     return "[cinch-mcp files " + nonce + "]";
   }
 
-  /** The start of the line that closes it; the number of lines before it follows. */
   public String close() {
     return "[cinch-mcp end " + nonce + "]";
   }
 
-  /**
-   * What the launcher is told: the markers, where to look, the limits, and for Python the
-   * matplotlib backend's source ({@code figuresModule}; null for JavaScript, which needs none).
-   */
+  /** {@code figuresModule}: the matplotlib backend's source, null for JavaScript. */
   Map<String, Object> launcherSettings(String figuresModule) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("open", open());

@@ -1,36 +1,22 @@
 package dev.cinchmcp.backend;
 
 /**
- * Turns a program's output, as it streams, into text that is cheap to send and safe to show:
- *
- * <ul>
- *   <li>terminal escape sequences (ANSI colours, cursor moves, window titles) are removed;
- *   <li>other control characters (all but tab and newline; a carriage return only when no newline
- *       follows it) become their visible Unicode symbol, e.g. U+0001 becomes {@code ␁}, DEL {@code
- *       ␡}; C1 controls (U+0080 to U+009F) and lone surrogates become {@code �};
- *   <li>a run of {@value #RUN_MIN} or more of the same such symbol is shown once with its count,
- *       {@code [␁ ×30000]}, so a flood of controls costs a few bytes, not six per character.
- * </ul>
- *
- * Each piece of output goes to a {@link Units} sink as one unit (a character, a surrogate pair, a
- * run), together with how many characters of the original it stands for, so that the cut made after
- * this step can still count the original exactly. Holds at most one unfinished escape sequence
- * ({@value #MAX_SEQUENCE} characters) and one character of look-ahead.
+ * Makes streaming output cheap to send and safe to show: terminal escape sequences are removed;
+ * other controls (a carriage return only when no newline follows) become their Unicode symbol
+ * ({@code ␁}, DEL {@code ␡}), C1 controls and lone surrogates {@code �}; a run of {@value #RUN_MIN}
+ * or more of one symbol is shown once with its count, {@code [␁ ×30000]}, a few bytes, not six per
+ * character. Each unit goes to {@link Units} with the original characters it stands for, so the
+ * later cut counts exactly.
  */
 final class OutputCleaner {
 
   /** Where the cleaned units go. */
   interface Units {
-    /** One unit of {@code text.length()} characters that stands for {@code raw} original ones. */
     void unit(String text, long raw);
 
-    /** One one-character unit. */
     void unit(char c, long raw);
 
-    /**
-     * A run of one-character units, each standing for itself, the first for {@code extraRaw}
-     * original characters more.
-     */
+    /** One-character units, each for itself, the first for {@code extraRaw} more. */
     void plain(char[] buf, int off, int len, long extraRaw);
   }
 
@@ -62,7 +48,6 @@ final class OutputCleaner {
     this.out = out;
   }
 
-  /** Whether anything was removed or replaced so far. */
   boolean changed() {
     return changed;
   }

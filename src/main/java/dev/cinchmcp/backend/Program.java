@@ -3,15 +3,12 @@ package dev.cinchmcp.backend;
 import java.util.Objects;
 
 /**
- * A complete program to run once, in a fresh sandbox: the tool's arguments, parsed once.
+ * A program to run once: the tool's arguments, parsed once.
  *
- * @param input what it is given besides its code; a runner never sees any: {@link
- *     CodeRunner#runCall} sends a program with input under the launcher ({@link InputLauncher})
- * @param out the frame its launcher writes at the end of stdout with the files the program made,
- *     which the backend takes out of stdout ({@link FramedStdout}); null when there is none
- * @param source the program as its author wrote it: {@code code} itself, or the program a launcher
- *     wraps. A backend reads it (never runs it) to choose a sandbox, e.g. one that imported the
- *     program's heavy modules ahead ({@link PythonImports})
+ * @param input a runner never sees any: {@link CodeRunner#runCall} puts it in the launcher
+ * @param out the launcher's frame with the files made ({@link FramedStdout}), or null
+ * @param source as its author wrote it, read (never run) to choose a sandbox ({@link
+ *     PythonImports})
  */
 public record Program(
     String code, Language language, ProgramInput input, OutFrame out, String source) {

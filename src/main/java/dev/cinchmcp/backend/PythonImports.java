@@ -6,50 +6,23 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The heavy modules a Python program's own import statements name, read from its text before it
- * runs: what a sandbox may import ahead of the call (the local backend's data sandboxes). Only
- * packages that take seconds to import in a sandbox count ({@link #HEAVY}); {@code import os} or
- * {@code json} cost nothing worth saving.
- *
- * <p>Read line by line, statements split at {@code ;}: {@code import a.b as c, d} names {@code a.b}
- * and {@code d}; {@code from a.b import c, d} names {@code a.b} and the candidates {@code a.b.c},
- * {@code a.b.d} (which of them are modules, and not functions or classes, only the host's files can
- * tell: the backend checks). Relative imports and {@code __future__} are left out. A statement
- * inside a string is read too: the rule errs towards an import, which the backend then checks
- * against what is installed.
+ * The heavy modules a Python program's import statements name, read from its text, for a sandbox to
+ * import ahead. {@code from a.b import c} names {@code a.b} and the candidate {@code a.b.c} (only
+ * the host's files tell a module from a function: the backend checks). It errs towards an import: a
+ * statement inside a string counts too.
  */
 public final class PythonImports {
 
-  /**
-   * Top-level packages that take seconds to import in a sandbox (numpy ~1 s, pandas ~2.5 s,
-   * matplotlib.pyplot ~1.5 s at half a CPU here) and that data work reaches for.
-   */
+  /** Seconds to import in a sandbox: numpy ~1 s, pandas ~2.5 s, pyplot ~1.5 s at half a CPU. */
   public static final List<String> HEAVY =
       List.of(
-          "numpy",
-          "pandas",
-          "matplotlib",
-          "scipy",
-          "sklearn",
-          "seaborn",
-          "statsmodels",
-          "sympy",
-          "networkx",
-          "polars",
-          "pyarrow",
-          "skimage",
-          "numba",
-          "h5py",
-          "tables",
-          "shapely",
-          "PIL");
+          ("numpy pandas matplotlib scipy sklearn seaborn statsmodels sympy networkx polars pyarrow"
+                  + " skimage numba h5py tables shapely PIL")
+              .split(" "));
 
   private PythonImports() {}
 
-  /**
-   * The dotted names of heavy modules, and candidate submodules, that {@code source} imports, in
-   * the order written, each once. Empty for a program that imports none.
-   */
+  /** Heavy modules and candidate submodules {@code source} imports, in order, each once. */
   public static List<String> heavy(String source) {
     Set<String> names = new LinkedHashSet<>();
     // indexOf first: a program without the word "import" (most) costs one vectorised scan.

@@ -1,52 +1,33 @@
 package dev.cinchmcp.backend;
 
 /**
- * A run that produced no result: the backend could not be used, refused the program, or gave an
- * answer that could not be read. The message is written for the model that called the tool: what
- * happened and what to do next. It never holds a secret or a stack trace.
- *
- * <p>Every failure names its {@link Reason}, the one place that says, for each way a run can fail
- * in any backend, its {@link Kind} and whether anything ran. The message says what to do next, each
- * backend in its own words.
+ * A run that produced no result. The message tells the calling model what happened and what to do
+ * next, never a secret or a stack trace; the {@link Reason} gives its {@link Kind} and whether
+ * anything ran.
  */
 public final class RunFailure extends RuntimeException {
 
   /** What went wrong, in the terms a caller acts on ({@code --check} answers by it). */
   public enum Kind {
-    /** The server's configuration stops every call; nothing was sent. */
     MISCONFIGURED,
-    /** The API refused the key (401/403). */
-    KEY_REFUSED,
-    /** The account has no credits left (402, or a body that says so). */
-    CREDITS_EXHAUSTED,
-    /** The API refused this request as invalid or too large (400/413/422). */
-    REQUEST_REFUSED,
-    /** Still rate limited after the bounded retries (429). */
-    RATE_LIMITED,
-    /** The API failed on its side (5xx). */
-    SERVER_ERROR,
-    /** The API could not be reached, or the connection to it broke. */
+    KEY_REFUSED, // 401/403
+    CREDITS_EXHAUSTED, // 402, or a body that says so
+    REQUEST_REFUSED, // 400/413/422
+    RATE_LIMITED, // 429 after the bounded retries
+    SERVER_ERROR, // 5xx
     UNREACHABLE,
-    /** No answer within the configured time. */
     TIMEOUT,
-    /** An answer this client cannot read: a redirect, or a 200 that is not the expected JSON. */
-    UNEXPECTED_ANSWER,
-    /** The sandbox could not be started, or ended without a result (local and docker backends). */
-    SANDBOX_UNAVAILABLE,
-    /**
-     * The launcher could not give the program its stdin, files or args; the program did not run.
-     */
-    INPUT_NOT_DELIVERED
+    UNEXPECTED_ANSWER, // a redirect, or a 200 that is not the expected JSON
+    SANDBOX_UNAVAILABLE, // local and docker: not started, or ended without a result
+    INPUT_NOT_DELIVERED // the launcher could not give the program its stdin, files or args
   }
 
-  /** Whether the program ran, as far as this server can know, and the sentence that says so. */
+  /** Whether the program ran, as far as this server can know. */
   public enum Ran {
-    /** The program certainly did not run: the failure came before it could start. */
     NOTHING,
-    /** The program may have run, in part or in full; its result is lost. */
     MAYBE;
 
-    /** What a failure's message says about it, for a model deciding whether a retry is safe. */
+    /** For a model deciding whether a retry is safe. */
     public String sentence() {
       return switch (this) {
         case NOTHING -> "Nothing ran.";
@@ -55,12 +36,9 @@ public final class RunFailure extends RuntimeException {
     }
   }
 
-  /** Every way a run fails, in any backend: its kind and whether anything ran. */
+  /** Every way a run fails, in any backend. */
   public enum Reason {
-    // Any backend.
-    /** The server is not configured to run code. */
     NOT_CONFIGURED(Kind.MISCONFIGURED, Ran.NOTHING),
-    /** The launcher failed before the program started. */
     INPUT_NOT_DELIVERED(Kind.INPUT_NOT_DELIVERED, Ran.NOTHING),
 
     // The Cinch API.
@@ -69,7 +47,6 @@ public final class RunFailure extends RuntimeException {
     REQUEST_REFUSED(Kind.REQUEST_REFUSED, Ran.NOTHING),
     /** 429 after the retries, or a Retry-After past the call's deadline. */
     RATE_LIMITED(Kind.RATE_LIMITED, Ran.NOTHING),
-    /** A 5xx. */
     API_FAILED(Kind.SERVER_ERROR, Ran.MAYBE),
     /** No connection: refused, timed out, unknown host, TLS. */
     API_UNREACHABLE(Kind.UNREACHABLE, Ran.NOTHING),
@@ -77,13 +54,10 @@ public final class RunFailure extends RuntimeException {
     CONNECTION_LOST(Kind.UNREACHABLE, Ran.MAYBE),
     /** The answer arrived as the server was shutting down. */
     API_CALL_ABANDONED(Kind.UNREACHABLE, Ran.MAYBE),
-    /** No answer within CINCH_TIMEOUT_MS. */
     API_TIMEOUT(Kind.TIMEOUT, Ran.MAYBE),
     /** A 3xx, which is not followed: the address is wrong. */
     REDIRECTED(Kind.UNEXPECTED_ANSWER, Ran.NOTHING),
-    /** A status the API is not known to give. */
     UNEXPECTED_STATUS(Kind.UNEXPECTED_ANSWER, Ran.MAYBE),
-    /** A 200 that is not a run. */
     UNREADABLE_ANSWER(Kind.UNEXPECTED_ANSWER, Ran.MAYBE),
 
     // The local and docker sandboxes.
@@ -93,7 +67,6 @@ public final class RunFailure extends RuntimeException {
     SANDBOX_NOT_STARTED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
     /** The runner was closing, or the call was cancelled, before the program started. */
     STOPPED_BEFORE_START(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
-    /** The runner was closed while the program ran. */
     STOPPED_WHILE_RUNNING(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE),
     /** The runner or the engine failed in a way it did not foresee, or lost the run. */
     SANDBOX_FAILED(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE),
@@ -103,7 +76,6 @@ public final class RunFailure extends RuntimeException {
     IMAGE_GONE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
     /** The image lacks an interpreter or timeout, or cannot be pulled. */
     IMAGE_UNUSABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
-    /** The engine refused to create or start the container. */
     ENGINE_REFUSED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING);
 
     private final Kind kind;

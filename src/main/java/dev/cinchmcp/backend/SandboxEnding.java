@@ -4,28 +4,16 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 
-/**
- * How a run in a sandbox of this machine (the local gVisor sandbox, a container) ended, and the
- * result each ending makes: the two backends differ in how they learn it, not in what it means.
- */
+/** How a run in a local sandbox or a container ended, and the result each ending makes. */
 public enum SandboxEnding {
-  /** The program exited, or a limit killed it, before the time limit. */
-  EXITED,
-  /** The time limit stopped it. */
+  EXITED, // or a limit killed it before the time limit
   TIMED_OUT,
-  /** The call was cancelled, or the runner closed, while it ran. */
-  CANCELLED;
+  CANCELLED; // or the runner closed while it ran
 
-  /** The status a shell reports for a process killed by SIGKILL (what an OOM kill looks like). */
+  /** SIGKILL's status, what an OOM kill looks like. */
   public static final int KILLED = 128 + 9;
 
-  /**
-   * The result of a run that has no exit status of its own: cancelled, or stopped at the time limit
-   * (which stderr then ends by saying).
-   *
-   * @param wallClock the time limit, for the note
-   * @param backend the backend's name
-   */
+  /** The result of a run with no exit status: cancelled, or stopped at the time limit. */
   public RunResult unfinished(
       SandboxOutput output, Duration wallClock, long durationMs, String backend) {
     if (this == EXITED) {
@@ -42,21 +30,13 @@ public enum SandboxEnding {
         output.stdout(), output.stderr(note), null, timedOut, durationMs, backend, output.files());
   }
 
-  /**
-   * The failure of a run whose runner was shut down while the program ran.
-   *
-   * @param runner e.g. "docker runner"
-   */
   public static RunFailure shutDownWhileRunning(String runner) {
     return new RunFailure(
         RunFailure.Reason.STOPPED_WHILE_RUNNING,
         "The " + runner + " was shut down before the program finished.");
   }
 
-  /**
-   * Completes the caller's {@code future} with a run's result; one the time limit stopped is also
-   * said in the client's log, with {@code timedOut}.
-   */
+  /** Completes {@code future}; a timed-out run is also said in the client's log. */
   public static void complete(
       CompletableFuture<RunResult> future, RunResult result, RunListener events, String timedOut) {
     if (result.timedOut()) {
@@ -66,14 +46,9 @@ public enum SandboxEnding {
   }
 
   /**
-   * What the caller of a run is told when the run threw: a {@link RunFailure} as it is, also in the
-   * client's log; anything else was not foreseen, so it is logged with its stack for the operator
-   * and the model gets a {@link RunFailure.Reason#SANDBOX_FAILED}.
-   *
-   * @param log the runner's logger
-   * @param sandbox the sandbox in the operator's log, e.g. "Container cinchmcp-1-2"
-   * @param backend the backend in the model's words, e.g. "The docker backend"
-   * @param advice what the model may do then, e.g. "Try again."
+   * A {@link RunFailure} as it is; anything else is logged with its stack for the operator and
+   * becomes SANDBOX_FAILED. {@code sandbox}: e.g. "Container cinchmcp-1-2"; {@code backend}: e.g.
+   * "The docker backend".
    */
   public static RunFailure failure(
       RuntimeException thrown,
@@ -92,11 +67,7 @@ public enum SandboxEnding {
         backend + " failed unexpectedly (" + thrown.getClass().getSimpleName() + "). " + advice);
   }
 
-  /**
-   * The result of a run that exited.
-   *
-   * @param note the sandbox's line after stderr (which limit killed it), or null
-   */
+  /** {@code note}: the sandbox's line after stderr (which limit killed it), or null. */
   public static RunResult exited(
       SandboxOutput output, int exitCode, String note, long durationMs, String backend) {
     return new RunResult(

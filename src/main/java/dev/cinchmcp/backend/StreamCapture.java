@@ -5,17 +5,14 @@ import dev.cinchmcp.text.WireCost;
 import java.util.Arrays;
 
 /**
- * Captures one output stream as it arrives, for a {@link CappedText}: the output is cleaned ({@link
- * OutputCleaner}), the start is kept, and the end is kept in a ring that overwrites its oldest
- * characters, so however much a program prints, no more than {@link CappedText#LIMIT} characters
- * are held (with, for each, how many original characters it stands for, so that what is left out
- * can be counted exactly). Not thread-safe: one reader feeds it.
+ * Captures one output stream for a {@link CappedText}: cleaned ({@link OutputCleaner}), its start
+ * kept, its end in a ring, so no more than {@link CappedText#LIMIT} characters are held, each with
+ * the original characters it stands for. Not thread-safe: one reader feeds it.
  */
 public final class StreamCapture implements TextSink, OutputCleaner.Units {
 
   private static final int LINE_SNAP = CappedText.LINE_SNAP;
 
-  /** Captures a whole string as a stream would be captured. */
   public static CappedText of(String full) {
     if (full == null) {
       return CappedText.EMPTY;
@@ -60,11 +57,7 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
     last = c;
   }
 
-  /**
-   * Like {@link #result()}, with a line of the sandbox's own appended when {@code note} is not null
-   * (e.g. why it was stopped): it is the last thing in the stream, so it is always shown, and it
-   * counts in the length.
-   */
+  /** With the sandbox's own {@code note} line last, so always shown (null: none). */
   public CappedText resultWithNote(String note) {
     if (note != null) {
       append((last == '\n' ? "" : "\n") + note + "\n");
@@ -72,15 +65,11 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
     return result();
   }
 
-  /** Characters held now: the head and the ring, never more than the limit. */
   int heldCharacters() {
     return head.length() + (ring == null ? 0 : ring.length);
   }
 
-  /**
-   * The stream so far, as shown. Whatever is pending (an unfinished escape sequence, a lone half of
-   * a pair at the very end) is taken as the end of the stream; more may be appended afterwards.
-   */
+  /** The stream so far; what is pending (an unfinished escape, half a pair) is shown as is. */
   public CappedText result() {
     cleaner.finish();
     if (shownLength <= CappedText.LIMIT && shownCost <= CappedText.LIMIT_BYTES) {
@@ -235,10 +224,7 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
     weights[slot] = raw;
   }
 
-  /**
-   * A tail that would start inside a line starts after that line's end instead, when the end is
-   * near: a traceback's first line is then read whole, not from its middle.
-   */
+  /** A tail starts after a near line end: a traceback's first line is then read whole. */
   private int startOfLine(int take) {
     if (take < ringLength && charFromEnd(take) == '\n') {
       return take; // the tail already starts a line
@@ -260,12 +246,6 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
   }
 
   private static long count(CharSequence text, char c) {
-    long n = 0;
-    for (int i = 0; i < text.length(); i++) {
-      if (text.charAt(i) == c) {
-        n++;
-      }
-    }
-    return n;
+    return text.chars().filter(ch -> ch == c).count();
   }
 }

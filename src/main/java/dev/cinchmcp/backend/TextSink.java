@@ -1,10 +1,6 @@
 package dev.cinchmcp.backend;
 
-/**
- * Takes a stream's characters as they are read: a {@link StreamCapture}, or a {@link FramedStdout}
- * in front of one. A reader of output (the Cinch answer's JSON, a sandbox's pipe) hands them on
- * without knowing which.
- */
+/** A stream's characters as read: a {@link StreamCapture}, or a {@link FramedStdout} before one. */
 public interface TextSink {
 
   void append(char[] buf, int off, int len);

@@ -16,33 +16,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A few sandboxes per language, started ahead of time so that a call finds one waiting: the call
- * then pays only for its program, not for the sandbox's start. Each entry is used once ({@link
- * #take}) and the backend destroys it after its run; none is ever reused.
- *
- * <p>When it refills, and why:
- *
- * <ul>
- *   <li>only while no call runs ({@link #callStarted()} / {@link #callEnded()}): starting a sandbox
- *       costs a core for a moment, and a burst is answered faster when the starts wait until it is
- *       over (measured with 8 calls at once: p50 335 ms against 393 ms for refilling at once);
- *   <li>one start at a time, on one thread of its own;
- *   <li>never after a long idle spell: {@code idleLimit} after the last call the pool is emptied,
- *       so an idle server costs nothing; the next call runs cold and refills it once it ends.
- * </ul>
- *
- * <p>An empty pool, or an entry that died or went stale, means the caller starts a cold sandbox at
- * once: the pool never makes a call wait. {@link #stopNow()} kills every waiting entry at once;
- * {@link #close()} also removes what they left.
- *
- * @param <S> the backend's started sandbox
+ * A few sandboxes per language started ahead, each used once. It refills one at a time on its own
+ * thread, only while no call runs (8 calls at once: p50 335 ms against 393 ms refilling at once),
+ * and empties {@code idleLimit} after the last call. An empty pool or a stale entry means a cold
+ * start at once: the pool never makes a call wait.
  */
 public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
 
-  /**
-   * Starts one sandbox for a language and returns at once (its processes made, not yet ready: the
-   * pool then awaits {@link StartedSandbox#awaitReady()}).
-   */
+  /** Starts one sandbox and returns once its processes are made; the pool awaits it ready. */
   @FunctionalInterface
   public interface Starter<S> {
     S start(Language language) throws Exception;
@@ -50,7 +31,6 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(WarmPool.class);
 
-  /** How long {@link #close()} waits for a start under way to remove what it made. */
   private static final long CLOSE_WAIT_SECONDS = 5;
 
   private final Map<Language, Integer> sizes;
@@ -58,33 +38,19 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   private final Starter<S> starter;
   private final ScheduledThreadPoolExecutor thread;
 
-  /** Ready entries per language, oldest first (guarded by {@code this}). */
+  // All guarded by this. ready: oldest first. starting: made, not ready (closing kills it too).
+  // startingLanguage: from before a start's processes are made until it is ready or failed.
   private final Map<Language, Deque<S>> ready = new EnumMap<>(Language.class);
-
-  /** The entry being started, if any (guarded by {@code this}): closing kills it too. */
   private S starting;
-
-  /**
-   * The language of the start under way, from before its processes are made until it is ready or
-   * has failed (guarded by {@code this}; waited on by {@link #take(Language, Duration)}).
-   */
   private Language startingLanguage;
-
-  /**
-   * Entries {@link #stopNow()} killed, for {@link #close()} to remove (guarded by {@code this}).
-   */
-  private final List<S> killed = new ArrayList<>();
+  private final List<S> killed = new ArrayList<>(); // by stopNow(), for close() to remove
 
   private int callsRunning;
   private boolean fillQueued;
   private boolean closed;
   private ScheduledFuture<?> emptyWhenIdle;
 
-  /**
-   * @param sizes how many entries each language keeps; a language left out (or 0) gets none
-   * @param idleLimit how long after the last call the pool is emptied
-   * @param threadName the name of the pool's own thread, for thread dumps
-   */
+  /** {@code sizes}: entries per language (left out: none). */
   public WarmPool(
       Map<Language, Integer> sizes, Duration idleLimit, Starter<S> starter, String threadName) {
     this.sizes = Map.copyOf(sizes);
@@ -97,10 +63,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     }
   }
 
-  /**
-   * Fills the pool in the background, unless a call is running (then it fills after it), and
-   * empties it again {@code idleLimit} from now unless a call comes first.
-   */
+  /** Fills in the background unless a call runs, and empties {@code idleLimit} from now. */
   public synchronized void fill() {
     if (closed || callsRunning > 0) {
       return;
@@ -119,10 +82,8 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   }
 
   /**
-   * The oldest usable entry for {@code language}, or empty: then the caller runs cold. Entries that
-   * are no longer usable are discarded on the way. The oldest goes first because a young sandbox
-   * can still be slower (gVisor's clock is calibrated ~1 s after its start; before that a Node
-   * program's clock reads trap, measured ~100 ms against ~35 ms per run).
+   * The oldest usable entry, or empty. Oldest first: gVisor calibrates its clock ~1 s after start,
+   * before that a Node program's clock reads trap (measured ~100 ms against ~35 ms per run).
    */
   public Optional<S> take(Language language) {
     List<S> stale = new ArrayList<>();
@@ -143,11 +104,9 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   }
 
   /**
-   * {@link #take(Language)}, but when none waits and one for {@code language} is being started,
-   * that one once it is ready, waited for at most {@code awaitStarting}; else empty. For a backend
-   * whose starts take longer than the gap between calls (a container engine): the start under way
-   * has its slowest part behind it, so the call gets it sooner than a cold start would get a new
-   * one. A call never waits for a start that has not begun, nor for one of another language.
+   * {@link #take(Language)}, or else the one of this language being started, awaited at most {@code
+   * awaitStarting}: for an engine whose starts outlast the gap between calls, a start under way is
+   * ready sooner than a new cold one.
    */
   public Optional<S> take(Language language, Duration awaitStarting) {
     long deadline = System.nanoTime() + awaitStarting.toNanos();
@@ -174,7 +133,6 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     }
   }
 
-  /** A call began (warm or cold): no refill until every call has ended. */
   public synchronized void callStarted() {
     callsRunning++;
     if (emptyWhenIdle != null) {
@@ -183,28 +141,20 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     }
   }
 
-  /** A call ended: with none left running, the pool refills, and empties after the idle limit. */
   public synchronized void callEnded() {
     callsRunning--;
     fill();
   }
 
-  /** How many entries wait for {@code language} now. */
   public synchronized int waiting(Language language) {
     return ready.get(language).size();
   }
 
-  /** Whether every language has all its entries waiting. */
   public synchronized boolean full() {
     return sizes.entrySet().stream().allMatch(e -> ready.get(e.getKey()).size() >= e.getValue());
   }
 
-  /**
-   * Kills every waiting entry (and one being started) at once and starts no more; their remains are
-   * removed by {@link #close()}, or else by the backend's housekeeping at its next start.
-   *
-   * @return whether it killed any
-   */
+  /** Kills every entry at once, starts no more; {@link #close()} removes the remains. */
   public boolean stopNow() {
     List<S> all;
     synchronized (this) {
@@ -219,11 +169,8 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   }
 
   /**
-   * Closes the pool without interrupting a start under way, and waits at most {@code wait} for it:
-   * the waiting entries are killed and discarded at once, and the start runs to its end and then
-   * discards what it made (it sees the pool closed). For a backend whose start is a conversation
-   * with another process (a container engine): cut off in the middle of a request, it could leave a
-   * sandbox that nobody knows of.
+   * Closes without interrupting a start under way (awaited at most {@code wait}; it discards what
+   * it made): an engine request cut off midway could leave a sandbox nobody knows of.
    */
   public void closeLetStartFinish(Duration wait) {
     List<S> all;
@@ -232,16 +179,11 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     }
     thread.shutdown();
     all.forEach(StartedSandbox::discard);
-    try {
-      if (!thread.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-        log.debug("A sandbox started ahead of time was still being started when the pool closed");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (!awaitThread(wait)) {
+      log.debug("A sandbox started ahead of time was still being started when the pool closed");
     }
   }
 
-  /** {@link #stopNow()}, then removes what the killed entries left. */
   @Override
   public void close() {
     stopNow();
@@ -251,14 +193,19 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
       killed.clear();
     }
     remains.forEach(StartedSandbox::discard);
-    // A start caught before its entry was known sees the pool closed and removes it itself: wait
-    // for that, so that nothing of the pool is written after close() returns.
+    // A start caught before its entry was known removes it itself: await that.
+    if (!awaitThread(Duration.ofSeconds(5))) {
+      log.warn("A sandbox started ahead of time was still being removed when the pool closed");
+    }
+  }
+
+  /** False when the pool's thread is still busy after {@code wait}. */
+  private boolean awaitThread(Duration wait) {
     try {
-      if (!thread.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-        log.warn("A sandbox started ahead of time was still being removed when the pool closed");
-      }
+      return thread.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return true;
     }
   }
 
@@ -277,7 +224,6 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     all.forEach(StartedSandbox::discard);
   }
 
-  /** Closes the pool and returns every entry, waiting or being started, now out of it. */
   private synchronized List<S> closeAndDrain() {
     closed = true;
     notifyAll(); // no call waits for a start any more
@@ -298,7 +244,6 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     return all;
   }
 
-  /** On the pool's thread: starts what is missing, one at a time, while no call runs. */
   private void fillNow() {
     synchronized (this) {
       fillQueued = false;
@@ -317,10 +262,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     }
   }
 
-  /**
-   * Starts one entry and adds it once ready; false when it failed (the caller runs cold, as without
-   * a pool, and the next call's end tries again) or the pool was closed meanwhile.
-   */
+  /** False when the start failed (the next call's end tries again) or the pool closed. */
   private boolean startOne(Language language) {
     synchronized (this) {
       startingLanguage = language;

@@ -24,10 +24,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * Puts the server together (settings, backend, tool, MCP session, stdio) and runs it until stdin
- * ends.
- */
+/** Puts the server together (settings, backend, tool, MCP session, stdio) and runs it. */
 public final class CinchMcpServer {
 
   private static final Logger log = LoggerFactory.getLogger(CinchMcpServer.class);
@@ -38,12 +35,10 @@ public final class CinchMcpServer {
     this.settings = settings;
   }
 
-  /**
-   * Serves MCP on the given streams until {@code in} ends and every call read has been answered.
-   */
+  /** Until {@code in} ends and every call read has been answered. */
   public void serve(InputStream in, OutputStream out) {
-    // A signal (SIGINT, SIGTERM, SIGHUP: the client is leaving) stops at once, from the start: a
-    // client that only connects stops the server while the rest is still being built.
+    // A signal stops at once from the start: a client that only connects stops the server while
+    // the rest is still being built.
     StopOnSignal stopOnSignal = new StopOnSignal(in);
     Runtime.getRuntime().addShutdownHook(stopOnSignal);
     try {
@@ -86,10 +81,8 @@ public final class CinchMcpServer {
     stopOnSignal.runner = backend.runner();
 
     ExecuteCodeTool tool = new ExecuteCodeTool(backend.runner(), progressTimers, backend.facts());
-    // 2026-07-28 requests are answered beside the SDK's 2025 session, by the same tool. They need
-    // nothing of the SDK's server (some 50 ms to build on Java 17), so it is built on a worker when
-    // a 2025 message first needs it, or once the first answer is out: Claude Code's discover does
-    // not share the CPU with it, and a 2025 client's first message waits for it, as it always did.
+    // 2026-07-28 needs nothing of the SDK's server (~50 ms to build on Java 17): it is built on a
+    // worker when a 2025 message first needs it, so Claude Code's discover does not share the CPU.
     transport.setStatelessServer(
         new StatelessServer(
             tool, ServerInfo.NAME, Version.get(), ServerInfo.INSTRUCTIONS, mcpMapper));
@@ -103,10 +96,8 @@ public final class CinchMcpServer {
     if (stopOnSignal.stopping()) {
       return; // the read ended because a signal stops the server: its hook ends the process
     }
-    // The hook stays until all is closed: a client often closes stdin and signals at once (the
-    // fast launch's launcher, gone on the signal, takes its end of stdin with it), and a signal
-    // during the close below (the local backend's waits up to a second) must still stop at once.
-    // Never wanted (no message came, or only 2026 ones before the end): nothing to close.
+    // The hook stays until all is closed: a client often closes stdin and signals at once, and a
+    // signal during the close below (local waits up to a second) must still stop at once.
     McpAsyncServer built = server.isDone() ? server.join() : null;
     if (built != null) {
       built.close();
@@ -120,10 +111,7 @@ public final class CinchMcpServer {
     removeQuietly(stopOnSignal);
   }
 
-  /**
-   * A timer thread. Every call schedules a deadline that is almost always cancelled: those are
-   * dropped at once, rather than kept (with the calls they refer to) until they would have passed.
-   */
+  /** Cancelled deadlines (almost all) are dropped at once, not kept with their calls. */
   private static ScheduledThreadPoolExecutor timer(String name) {
     ScheduledThreadPoolExecutor timer =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named(name));

@@ -1,13 +1,9 @@
 package dev.cinchmcp.text;
 
 /**
- * What a character costs on the wire, in bytes, inside a JSON string written as UTF-8 the way the
- * transport writes it: one byte for printable ASCII, two for the short escapes ({@code \n}, {@code
- * \t}, {@code \"}, {@code \\}) and two-byte UTF-8, three for the rest of the plane, two for each
- * half of a surrogate pair (four bytes for the pair), and six for the characters sent as {@code
- * \\uXXXX}: the remaining controls and U+2028 / U+2029, which break clients that split lines on
- * them. The output cut counts this as well as characters, so that an answer stays near 100 KB
- * however costly each character of the output is.
+ * A character's bytes inside a JSON string as the transport writes it (six for controls and U+2028
+ * / U+2029, sent as escapes since they break clients that split lines on them): the output cut
+ * counts this too, so an answer stays near 100 KB however costly its characters.
  */
 public final class WireCost {
 

@@ -61,7 +61,7 @@ final class ArgumentCheck {
       throw refuse("\"code\" is missing: pass the complete program to run as a string.");
     }
     if (!(code instanceof String text)) {
-      throw refuse(mustBe("\"code\"", "a string holding the program", code) + ".");
+      throw mustBe("\"code\"", "a string holding the program", code, ".");
     }
     if (text.isBlank()) {
       throw refuse("\"code\" is empty: pass the complete program to run.");
@@ -73,8 +73,7 @@ final class ArgumentCheck {
       return new Program(text, Language.PYTHON, input);
     }
     if (!(language instanceof String name)) {
-      throw refuse(
-          mustBe("\"language\"", "the string \"python\" or \"javascript\"", language) + ".");
+      throw mustBe("\"language\"", "the string \"python\" or \"javascript\"", language, ".");
     }
     return new Program(
         text,
@@ -92,9 +91,8 @@ final class ArgumentCheck {
   private static ProgramInput input(Map<String, Object> arguments) {
     Object stdin = arguments.get("stdin");
     if (stdin != null && !(stdin instanceof String)) {
-      throw refuse(
-          mustBe("\"stdin\"", "a string (the text the program reads on standard input)", stdin)
-              + ".");
+      throw mustBe(
+          "\"stdin\"", "a string (the text the program reads on standard input)", stdin, ".");
     }
     // Like the code, input travels as UTF-8: half of a surrogate pair cannot, so say where it is.
     String text = (String) stdin;
@@ -114,9 +112,8 @@ final class ArgumentCheck {
       return List.of();
     }
     if (!(value instanceof List<?> list)) {
-      throw refuse(
-          mustBe("\"args\"", "an array of strings (the program's command-line arguments)", value)
-              + ".");
+      throw mustBe(
+          "\"args\"", "an array of strings (the program's command-line arguments)", value, ".");
     }
     if (list.size() > ProgramInput.MAX_ARGS) {
       throw refuse(
@@ -127,9 +124,11 @@ final class ArgumentCheck {
     long bytes = 0;
     for (int i = 0; i < list.size(); i++) {
       if (!(list.get(i) instanceof String arg)) {
-        throw refuse(
-            mustBe("\"args\" item " + i, "a string", list.get(i))
-                + ": pass every argument as text, e.g. \"3\".");
+        throw mustBe(
+            "\"args\" item " + i,
+            "a string",
+            list.get(i),
+            ": pass every argument as text, e.g. \"3\".");
       }
       if (arg.indexOf('\0') >= 0) {
         throw refuse(
@@ -153,13 +152,12 @@ final class ArgumentCheck {
       return Map.of();
     }
     if (!(value instanceof Map<?, ?> map)) {
-      throw refuse(
-          mustBe(
-                  "\"files\"",
-                  "an object mapping relative paths to text, e.g. {\"data/input.csv\":"
-                      + " \"a,b\\n1,2\\n\"}",
-                  value)
-              + ".");
+      throw mustBe(
+          "\"files\"",
+          "an object mapping relative paths to text, e.g. {\"data/input.csv\":"
+              + " \"a,b\\n1,2\\n\"}",
+          value,
+          ".");
     }
     if (map.size() > ProgramInput.MAX_FILES) {
       throw refuse(
@@ -174,12 +172,11 @@ final class ArgumentCheck {
         throw refuse("\"files\" path \"" + shorten(path) + "\" " + wrong);
       }
       if (!(entry.getValue() instanceof String text)) {
-        throw refuse(
-            mustBe(
-                    "\"files\" entry \"" + shorten(path) + "\"",
-                    "the file's text as a string",
-                    entry.getValue())
-                + ".");
+        throw mustBe(
+            "\"files\" entry \"" + shorten(path) + "\"",
+            "the file's text as a string",
+            entry.getValue(),
+            ".");
       }
       String where = "In the entry \"" + shorten(path) + "\": ";
       sendable("files", path, where);
@@ -193,14 +190,50 @@ final class ArgumentCheck {
     return files;
   }
 
-  /**
-   * Refuses text that cannot travel as UTF-8 ({@link CodeText}), the message after {@code where}.
-   */
   private static void sendable(String argument, String text, String where) {
-    String bad = CodeText.problem(argument, text);
+    String bad = loneSurrogate(argument, text);
     if (bad != null) {
       throw refuse(where + bad);
     }
+  }
+
+  /**
+   * A lone surrogate has no UTF-8 form (cinch would send {@code ?}, local could not write the
+   * file), so it is refused with its place. NUL passes: Python refuses it itself, clearly.
+   */
+  private static String loneSurrogate(String argument, String code) {
+    int line = 1;
+    int column = 1;
+    for (int i = 0; i < code.length(); i++) {
+      char c = code.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < code.length()
+          && Character.isLowSurrogate(code.charAt(i + 1))) {
+        i++;
+        column++;
+        continue;
+      }
+      if (Character.isSurrogate(c)) {
+        return String.format(
+            Locale.ROOT,
+            "\"%s\" holds a lone surrogate (U+%04X) at line %d, column %d (character %d):"
+                + " half of a UTF-16 pair is not text and cannot be sent. Remove it or write the"
+                + " whole character (or an escape such as \\u%04X inside a string literal).",
+            argument,
+            (int) c,
+            line,
+            column,
+            i + 1,
+            (int) c);
+      }
+      if (c == '\n') {
+        line++;
+        column = 1;
+      } else {
+        column++;
+      }
+    }
+    return null;
   }
 
   /** The total size rule; names the largest part, which is the one to shrink. */
@@ -249,9 +282,9 @@ final class ArgumentCheck {
     return s.length() > 40 ? s.substring(0, 40) + "..." : s;
   }
 
-  /** "{@code what} must be {@code expected}, not a number": an argument of the wrong type. */
-  private static String mustBe(String what, String expected, Object value) {
-    return what + " must be " + expected + ", not " + typeName(value);
+  /** "{@code what} must be {@code expected}, not a number", then {@code ending}. */
+  private static Refused mustBe(String what, String expected, Object value, String ending) {
+    return refuse(what + " must be " + expected + ", not " + typeName(value) + ending);
   }
 
   private static String typeName(Object value) {

@@ -4,10 +4,8 @@ import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import java.util.Map;
 
 /**
- * The SDK asks a JSON Schema validator to check the tool's schemas at start-up and each structured
- * result against the output schema. Both are built by this project's own code ({@link ToolSchemas},
- * {@link ResultView}) and conform by construction, which the test suite checks with a real
- * validator; loading one at run time would add a fifth of a second to every start for nothing.
+ * Schemas and results conform by construction (the tests check with a real validator); loading one
+ * at run time would add a fifth of a second to every start.
  */
 public final class BuiltInSchemaCheck implements JsonSchemaValidator {
 

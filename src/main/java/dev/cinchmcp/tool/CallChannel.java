@@ -4,10 +4,8 @@ import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 
 /**
- * What a running call may send the client before its result: progress, and log messages. Each
- * protocol era delivers them its own way (the SDK's session for the 2025 revisions, with the level
- * {@code logging/setLevel} set; the request's own {@code _meta} in 2026-07-28), so the tool only
- * says what to send. Both are best effort: a message that cannot be sent is dropped.
+ * What a running call may send before its result, best effort; each protocol era delivers it its
+ * own way (2025: the SDK's session; 2026-07-28: the request's {@code _meta}).
  */
 public interface CallChannel {
 

@@ -7,12 +7,9 @@ import dev.cinchmcp.text.CappedText;
 import dev.cinchmcp.text.WireCost;
 
 /**
- * The text of a failed run, at most {@link #LIMIT} characters in all: Claude Code shows the model
- * only the text of an error, and cuts one over 11,024 characters to its two ends, which would lose
- * the stderr header and the start of stderr. The room is given by priority: the status line and the
- * summary (what happened, what to do) always; then the end of stderr, where a traceback ends; then
- * the end of stdout; then more of both ends; then the starts. Where a stream is cut further than it
- * was captured, its marker counts everything left out.
+ * The text of a failed run, at most {@link #LIMIT} characters: Claude Code shows the model only an
+ * error's text, and cuts one over 11,024 characters to its two ends. Room goes first to the status
+ * and summary, then the end of stderr (where a traceback ends), the end of stdout, then the starts.
  */
 final class ErrorText {
 
@@ -75,8 +72,8 @@ final class ErrorText {
         + "\n"
         + words
         + "\n"
-        + section("stdout", shownOut)
-        + section("stderr", shownErr);
+        + ResultView.section("stdout", shownOut)
+        + ResultView.section("stderr", shownErr);
   }
 
   private static String cut(String name, CappedText shown) {
@@ -99,20 +96,6 @@ final class ErrorText {
         + " are shown here; the marker counts the rest.";
   }
 
-  private static String section(String name, CappedText stream) {
-    StringBuilder sb = new StringBuilder("--- ").append(name).append(" ---\n");
-    if (stream.originalLength() == 0) {
-      return sb.append("(empty)\n").toString();
-    }
-    String shown = stream.text();
-    sb.append(shown);
-    if (!shown.endsWith("\n")) {
-      sb.append('\n');
-    }
-    return sb.toString();
-  }
-
-  /** How much of one stream's shown start and end the text keeps. */
   private static final class Pick {
     final CappedText stream;
     int start;
@@ -122,7 +105,6 @@ final class ErrorText {
       this.stream = stream;
     }
 
-    /** The end that can be shown: the tail of a cut stream, else the whole text. */
     private String endPart() {
       return stream.truncated() ? stream.tail() : stream.head();
     }
@@ -144,7 +126,6 @@ final class ErrorText {
       return stream.truncated() ? 0 : start;
     }
 
-    /** The stream as this text shows it, with a marker that counts everything left out. */
     CappedText shown() {
       String head = stream.head();
       String tail = stream.tail();
@@ -176,10 +157,7 @@ final class ErrorText {
           stream.cleaned());
     }
 
-    /**
-     * A prefix length that does not end in half a surrogate pair, and ends at a line's end when one
-     * is near.
-     */
+    /** A prefix length not ending in half a surrogate pair, at a line's end when one is near. */
     private static int safeStart(String s, int n) {
       if (n <= 0 || n >= s.length()) {
         return Math.max(n, 0);
@@ -191,10 +169,7 @@ final class ErrorText {
       return Character.isHighSurrogate(s.charAt(n - 1)) ? n - 1 : n;
     }
 
-    /**
-     * Where a suffix of {@code n} characters starts: not inside a surrogate pair, and at a line's
-     * start when one is near.
-     */
+    /** Where a suffix of {@code n} starts: not inside a pair, at a line's start when near. */
     private static int safeEnd(String s, int n) {
       int from = s.length() - n;
       if (from <= 0 || from >= s.length()) {

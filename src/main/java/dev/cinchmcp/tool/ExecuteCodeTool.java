@@ -28,9 +28,9 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The one tool, {@code execute_code}: checks the arguments, hands the program to a {@link
- * CodeRunner}, and turns what comes back (a run, or a failure) into a tool result. Every failure is
- * an {@code isError} result a model can act on; nothing here throws into the protocol layer.
+ * The one tool, {@code execute_code}: checks the arguments, runs the program on a {@link
+ * CodeRunner}, and makes a tool result of what comes back; every failure is an {@code isError}
+ * result a model can act on, nothing throws into the protocol layer.
  */
 public final class ExecuteCodeTool {
 
@@ -43,11 +43,6 @@ public final class ExecuteCodeTool {
   private final SandboxFacts facts;
   private final ResultView view;
 
-  /**
-   * @param runner what runs the code
-   * @param timers for progress notifications while a run is under way
-   * @param facts what the sandbox that serves offers, for the description, schema and results
-   */
   public ExecuteCodeTool(CodeRunner runner, ScheduledExecutorService timers, SandboxFacts facts) {
     this.runner = runner;
     this.timers = timers;
@@ -55,7 +50,6 @@ public final class ExecuteCodeTool {
     this.view = new ResultView(facts);
   }
 
-  /** The tool as the SDK's 2025-era server serves it. */
   public AsyncToolSpecification specification() {
     return AsyncToolSpecification.builder()
         .tool(definition())
@@ -68,11 +62,8 @@ public final class ExecuteCodeTool {
         .title("Run code in a sandbox")
         .description(description())
         .outputSchema(ToolSchemas.output())
-        // readOnly: a run cannot touch the user's machine, files or network: it happens in a fresh,
-        // isolated sandbox that is thrown away afterwards. So it is also not destructive.
-        // idempotent = false: the same program can print something different each time (time,
-        // randomness), and every run is billed, so a client should not repeat calls on its own.
-        // openWorld = false: the program reaches no outside system; the sandbox has no network.
+        // readOnly: a fresh sandbox, thrown away after; not idempotent: output varies and every run
+        // is billed, so a client should not repeat calls on its own; no network: not openWorld.
         .annotations(
             ToolAnnotations.builder()
                 .title("Run code in a sandbox")
@@ -114,10 +105,10 @@ public final class ExecuteCodeTool {
         + "A non-zero exit or a timeout is reported as an error, with the output so far (a failed"
         + " program that drew pictures is reported with an error field first instead, so that its"
         + " pictures reach you).\n\n"
-        + InputSchema.description();
+        + ToolSchemas.inputDescription();
   }
 
-  /** What comes back besides the output, in one sentence (WrittenFiles and ResultFiles hold it). */
+  /** What comes back besides the output (WrittenFiles and ResultFiles hold it). */
   static final String PICTURES =
       "Pictures come back as images: matplotlib figures (plt.show(), or left open at the end;"
           + " where matplotlib is installed) and PNG, JPEG, GIF or WebP files the program writes"
@@ -130,10 +121,7 @@ public final class ExecuteCodeTool {
     return Character.toUpperCase(phrase.charAt(0)) + phrase.substring(1);
   }
 
-  /**
-   * Runs one call. The result is always a tool result (an error one for anything that went wrong);
-   * the Mono fails only if it is cancelled, which stops the run.
-   */
+  /** Always a tool result; the Mono fails only if cancelled, which stops the run. */
   public Mono<CallToolResult> call(CallChannel channel, CallToolRequest request) {
     ArgumentCheck.Outcome checked = ArgumentCheck.check(request.arguments());
     if (checked.problem() != null) {
@@ -154,9 +142,8 @@ public final class ExecuteCodeTool {
   }
 
   /**
-   * The run as a result. One with pictures is made on the pictures' own thread: scaling one takes
-   * up to a second or so, which must not hold the thread that completed the run (for the cinch
-   * backend, the HTTP client's), and one at a time bounds the memory it takes.
+   * With pictures, made on their own thread: scaling takes up to a second, which must not hold the
+   * thread that completed the run (cinch: the HTTP client's), and one at a time bounds the memory.
    */
   private Mono<CallToolResult> shown(RunResult run, ProgramInput input) {
     if (!run.files().anything()) {
@@ -191,17 +178,8 @@ public final class ExecuteCodeTool {
         + " Try again once; if it happens again, tell the user to check the server's log.";
   }
 
-  /**
-   * Sends the run's notable events to the client's log, and marks progress when a request goes out.
-   */
-  private static final class ClientLog implements RunListener {
-    private final CallChannel channel;
-    private final ProgressReporter progress;
-
-    ClientLog(CallChannel channel, ProgressReporter progress) {
-      this.channel = channel;
-      this.progress = progress;
-    }
+  /** The run's notable events to the client's log; progress when a request goes out. */
+  private record ClientLog(CallChannel channel, ProgressReporter progress) implements RunListener {
 
     @Override
     public void sent(int attempt) {
@@ -224,12 +202,7 @@ public final class ExecuteCodeTool {
   }
 
   /** A 2025-era call's channel: the SDK's session, which applies {@code logging/setLevel}. */
-  private static final class SessionChannel implements CallChannel {
-    private final McpAsyncServerExchange exchange;
-
-    SessionChannel(McpAsyncServerExchange exchange) {
-      this.exchange = exchange;
-    }
+  private record SessionChannel(McpAsyncServerExchange exchange) implements CallChannel {
 
     @Override
     public void progress(ProgressNotification notification) {

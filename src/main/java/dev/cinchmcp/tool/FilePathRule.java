@@ -6,11 +6,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
 
-/**
- * The rule for a path in {@code files}: relative to the working directory, {@code /} between
- * folders, every part a plain name. So a file can land only inside the working directory, and each
- * path names exactly one file on every system.
- */
+/** A path in {@code files}: relative, {@code /} between folders, every part a plain name. */
 final class FilePathRule {
 
   private FilePathRule() {}

@@ -18,12 +18,10 @@ import javax.imageio.stream.ImageInputStream;
 import javax.imageio.stream.ImageOutputStream;
 
 /**
- * Makes one picture fit what a client takes: kept as it is when it is small enough, else scaled
- * down with the JDK's own codecs (ImageIO), else left out with the reason. Never an exhausted heap:
- * the size is read from the header before anything is decoded, the decoder reads every n-th pixel
- * of every n-th row (source subsampling) so that at most {@link #MAX_DECODED_PIXELS} are held, and
- * one picture is scaled at a time in the whole server. Measured here: a 20,000 × 20,000 PNG (1.2 MB
- * of zlib) decodes in ~3 s within a 64 MB heap.
+ * Makes one picture fit what a client takes: as it is, scaled with ImageIO, or left out with the
+ * reason. Never an exhausted heap: the size is read from the header first, the decoder subsamples
+ * to at most {@link #MAX_DECODED_PIXELS}, one picture at a time. Measured: a 20,000 × 20,000 PNG
+ * (1.2 MB of zlib) decodes in ~3 s within a 64 MB heap.
  */
 final class PictureFit {
 
@@ -33,7 +31,6 @@ final class PictureFit {
   /** ...and up to this many pixels on its longer side (the Messages API refuses above 8,000). */
   static final int MAX_SIDE = 4096;
 
-  /** A larger one is scaled to fit this square first, then smaller while it does not fit. */
   static final int TARGET_SIDE = 2048;
 
   static final int SMALLEST_SIDE = 256;
@@ -53,7 +50,6 @@ final class PictureFit {
 
   private PictureFit() {}
 
-  /** A picture ready to send, or why it was left out ({@code data} null). */
   record Outcome(byte[] data, String mimeType, int width, int height, String change) {
     static Outcome leftOut(String why) {
       return new Outcome(null, null, 0, 0, why);
@@ -64,7 +60,6 @@ final class PictureFit {
     }
   }
 
-  /** The type by the first bytes; null when not a picture this server knows. */
   static String mimeType(byte[] data) {
     if (startsWith(data, 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A)) {
       return "image/png";
@@ -86,10 +81,6 @@ final class PictureFit {
     return null;
   }
 
-  /**
-   * The picture within {@code budget} bytes (and {@link #MAX_BYTES}): as it is, or scaled, or left
-   * out with the reason.
-   */
   static Outcome fit(byte[] data, int budget) {
     String type = mimeType(data);
     if (type == null) {
@@ -144,7 +135,6 @@ final class PictureFit {
     }
   }
 
-  /** Every n-th pixel: at most twice the target on a side, at most the decoded pixels' bound. */
   static int subsampling(int width, int height) {
     int bySide = (int) Math.ceil(Math.max(width, height) / (2.0 * TARGET_SIDE));
     int byPixels = (int) Math.ceil(Math.sqrt((double) width * height / MAX_DECODED_PIXELS));

@@ -6,9 +6,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Progress notifications for one call that asked for them (it carried {@code _meta.progressToken}):
- * one when the run is sent, then one every {@link #INTERVAL_MS} ms while it waits, so that clients
- * which reset their timeouts on progress keep waiting. None is sent after {@link #stop()}.
+ * Progress for a call with {@code _meta.progressToken}: when the run is sent, then every {@link
+ * #INTERVAL_MS} ms, so clients that reset their timeouts on progress keep waiting; none after
+ * {@link #stop()}.
  */
 final class ProgressReporter {
 
@@ -46,10 +46,7 @@ final class ProgressReporter {
     return reporter;
   }
 
-  /**
-   * Sends one notification unless stopped. Holding the lock while the message is handed to the
-   * transport (which writes it at once) orders it before any reply that follows {@link #stop()}.
-   */
+  /** Under the lock while the transport writes it: so it comes before a reply after stop(). */
   synchronized void report(String message) {
     if (token == null || stopped) {
       return;

@@ -24,20 +24,15 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What a run's files become in its result: pictures as {@code image} blocks (fitted by {@link
- * PictureFit}), small text files as embedded {@code resource} blocks, every file a line in the text
- * and an entry in {@code structuredContent.files}, and one sentence for the summary that says what
- * came back and what was left out. A result stays well under the 16 MB a client takes in one
- * message: at most {@link WrittenFiles#MAX_PICTURES} pictures of {@link PictureFit#MAX_BYTES} each
- * and {@link #MAX_PICTURE_BYTES} in all (base64 makes that ~11 MB), and {@link #MAX_TEXT_BYTES} of
- * text.
+ * What a run's files become in its result: pictures as {@code image} blocks ({@link PictureFit}),
+ * small text files as {@code resource} blocks, each a line in the text and an entry in {@code
+ * structuredContent.files}, and a sentence for the summary. Under the 16 MB a client takes in one
+ * message: pictures at most {@link #MAX_PICTURE_BYTES} in all (~11 MB as base64).
  */
 final class ResultFiles {
 
-  /** The pictures of one result together, before base64. */
   static final int MAX_PICTURE_BYTES = 8 * 1024 * 1024;
 
-  /** The text files of one result together. */
   static final int MAX_TEXT_BYTES = 32 * 1024;
 
   /** The longest list in an error's text, which must stay within ErrorText's window. */
@@ -146,32 +141,27 @@ final class ResultFiles {
     this.sentence = sentence(files, run);
   }
 
-  /** The files of a run, or null when there is nothing to say (the result is then as before). */
+  /** Null when there is nothing to say. */
   static ResultFiles of(RunResult run) {
     return run.files().anything() ? new ResultFiles(run.files(), run) : null;
   }
 
-  /** How many pictures come back as images. */
   int images() {
     return images;
   }
 
-  /** The image and resource blocks, in the order the files were made. */
   List<Content> blocks() {
     return blocks;
   }
 
-  /** One entry per listed file, for {@code structuredContent.files}. */
   List<Map<String, Object>> entries() {
     return entries;
   }
 
-  /** What came back and what was left out, in words (for the summary). */
   String sentence() {
     return sentence;
   }
 
-  /** The text block's section: a header, the sentence, one line per file. */
   String section(boolean inError) {
     StringBuilder sb = new StringBuilder("--- files ---\n").append(sentence).append('\n');
     int budget = inError ? ERROR_LIST_CHARS : Integer.MAX_VALUE;
@@ -269,14 +259,12 @@ final class ResultFiles {
     return note == null ? what : what + "; " + note;
   }
 
-  /** The name of a picture already sent with exactly these bytes, or null. */
   private static String sameAsSent(Map<String, byte[]> sent, byte[] data) {
-    for (Map.Entry<String, byte[]> earlier : sent.entrySet()) {
-      if (Arrays.equals(earlier.getValue(), data)) {
-        return earlier.getKey();
-      }
-    }
-    return null;
+    return sent.entrySet().stream()
+        .filter(earlier -> Arrays.equals(earlier.getValue(), data))
+        .map(Map.Entry::getKey)
+        .findFirst()
+        .orElse(null);
   }
 
   private static boolean isPicture(WrittenFiles.WrittenFile file) {
@@ -304,7 +292,6 @@ final class ResultFiles {
     return String.format(Locale.ROOT, "%.1f MB", n / (1024.0 * 1024.0));
   }
 
-  /** The bytes as text when they are UTF-8 without NUL; else null. */
   private static String utf8(byte[] data) {
     try {
       String text =
@@ -332,18 +319,12 @@ final class ResultFiles {
 
   private static String textType(String name) {
     String lower = name.toLowerCase(Locale.ROOT);
-    if (lower.endsWith(".csv")) {
-      return "text/csv";
-    }
-    if (lower.endsWith(".json")) {
-      return "application/json";
-    }
-    if (lower.endsWith(".html") || lower.endsWith(".htm")) {
-      return "text/html";
-    }
-    if (lower.endsWith(".md")) {
-      return "text/markdown";
-    }
-    return "text/plain";
+    return switch (lower.substring(lower.lastIndexOf('.') + 1)) {
+      case "csv" -> "text/csv";
+      case "json" -> "application/json";
+      case "html", "htm" -> "text/html";
+      case "md" -> "text/markdown";
+      default -> "text/plain";
+    };
   }
 }

@@ -6,15 +6,17 @@ import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.text.CappedText;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * How a run is shown to the model: the same facts as data ({@code structuredContent}, which is all
- * Claude Code passes on for a success, so it carries a summary in words) and as a text block to
- * read at a glance (all Claude Code passes on for an error, so an error's text stays within {@link
- * ErrorText#LIMIT} characters and puts what matters first).
+ * How a run is shown: as data ({@code structuredContent}, all Claude Code passes on for a success,
+ * so it carries a summary in words) and as text (all it passes on for an error: {@link ErrorText}).
  */
 final class ResultView {
+
+  /** Input files named one by one; more are counted. */
+  private static final int NAMED_INPUT_FILES = 10;
 
   private final SandboxFacts facts;
   private final RunSummary summary;
@@ -29,14 +31,8 @@ final class ResultView {
   }
 
   /**
-   * A run, with a line saying what input it was given (none: no line), and what it drew and wrote
-   * when its launcher handed that back ({@link ResultFiles}; nothing: the result is as before).
-   *
-   * <p>A failed run that drew is not flagged {@code isError}: Claude Code drops the pictures of an
-   * error result, so the flag would hide them from the model. Its failure is said first instead, in
-   * the words of the error it would otherwise be: the text starts with the error's text, and {@code
-   * structuredContent} with an {@code error} field. A failed run without pictures is an error as
-   * before.
+   * A failed run that drew is not flagged {@code isError}: Claude Code drops an error's pictures.
+   * Its failure is said first instead, in the text and in an {@code error} field.
    */
   CallToolResult of(RunResult run, ProgramInput input) {
     ResultFiles files = ResultFiles.of(run);
@@ -65,7 +61,6 @@ final class ResultView {
     return result.build();
   }
 
-  /** The failure of a run that drew, said as its error would say it. */
   private String failureFirst(RunResult run, ResultFiles files) {
     return RunSummary.join(
         summary.outcome(run),
@@ -75,7 +70,6 @@ final class ResultView {
             + " it drew reach you; the run failed.");
   }
 
-  /** A failure with no run behind it: the message alone. */
   static CallToolResult error(String message) {
     return CallToolResult.builder().addTextContent(message).isError(true).build();
   }
@@ -86,13 +80,12 @@ final class ResultView {
 
   String text(RunResult run, ProgramInput input) {
     // The input line leads, and counts inside an error's window like the status line.
-    String head = InputSummary.line(input) + statusLine(run);
+    String head = inputLine(input) + statusLine(run);
     if (!run.succeeded()) {
       return ErrorText.of(head, summary, run);
     }
     StringBuilder sb = new StringBuilder(head).append('\n');
-    stream(sb, "stdout", run.stdout());
-    stream(sb, "stderr", run.stderr());
+    sb.append(section("stdout", run.stdout())).append(section("stderr", run.stderr()));
     if (run.stdout().truncated()
         || run.stderr().truncated()
         || run.stdout().cleaned()
@@ -113,17 +106,49 @@ final class ResultView {
             : "no");
   }
 
-  private static void stream(StringBuilder sb, String name, CappedText text) {
-    sb.append("--- ").append(name).append(" ---\n");
+  static String section(String name, CappedText text) {
     if (text.originalLength() == 0) {
-      sb.append("(empty)\n");
-      return;
+      return "--- " + name + " ---\n(empty)\n";
     }
     String shown = text.text();
-    sb.append(shown);
-    if (!shown.endsWith("\n")) {
-      sb.append('\n');
+    return "--- " + name + " ---\n" + shown + (shown.endsWith("\n") ? "" : "\n");
+  }
+
+  /**
+   * What input the program was given, with its newline, or "": {@code Input: stdin 1,204 chars;
+   * files: data/input.csv (1,048,576 chars) in /tmp/work; args: 2}.
+   */
+  static String inputLine(ProgramInput input) {
+    if (input.isEmpty()) {
+      return "";
     }
+    StringBuilder sb = new StringBuilder("Input:");
+    String separator = " ";
+    if (input.stdin() != null) {
+      sb.append(separator)
+          .append(String.format(Locale.ROOT, "stdin %,d chars", input.stdin().length()));
+      separator = "; ";
+    }
+    if (!input.files().isEmpty()) {
+      sb.append(separator).append("files: ");
+      int shown = 0;
+      for (var file : input.files().entrySet()) {
+        if (shown == NAMED_INPUT_FILES) {
+          sb.append(", and ").append(input.files().size() - shown).append(" more");
+          break;
+        }
+        sb.append(shown == 0 ? "" : ", ")
+            .append(ArgumentCheck.shorten(file.getKey()))
+            .append(String.format(Locale.ROOT, " (%,d chars)", file.getValue().length()));
+        shown++;
+      }
+      sb.append(" in ").append(ProgramInput.WORK_DIR);
+      separator = "; ";
+    }
+    if (!input.args().isEmpty()) {
+      sb.append(separator).append("args: ").append(input.args().size());
+    }
+    return sb.append('\n').toString();
   }
 
   Map<String, Object> structured(RunResult run) {
@@ -135,7 +160,7 @@ final class ResultView {
     m.put("summary", summary.of(run));
     if (!input.isEmpty()) {
       // Claude Code shows the model only this part of a success: say here that the input arrived.
-      m.put("input", InputSummary.line(input).strip());
+      m.put("input", inputLine(input).strip());
     }
     m.put("stdout", run.stdout().text());
     m.put("stderr", run.stderr().text());

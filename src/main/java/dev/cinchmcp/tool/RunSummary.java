@@ -6,11 +6,7 @@ import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.text.CappedText;
 
-/**
- * What happened in a run, in words, for a model that reads nothing else: Claude Code gives the
- * model only the structured content of a success, and only the text of an error. It says the
- * outcome, what was cut or cleaned in each stream, and what to do next.
- */
+/** What happened in a run, in words, for a model that reads nothing else, and what to do next. */
 final class RunSummary {
 
   private final SandboxFacts facts;
@@ -28,7 +24,6 @@ final class RunSummary {
         nextStep(run));
   }
 
-  /** Sentences joined by a space, the empty ones left out. */
   static String join(String... sentences) {
     StringBuilder sb = new StringBuilder();
     for (String s : sentences) {
@@ -55,7 +50,6 @@ final class RunSummary {
     return "The program failed: it exited with code " + run.exitCode() + took + ".";
   }
 
-  /** What the capture left out of a stream, if anything. */
   static String cut(String name, CappedText text) {
     if (!text.truncated()) {
       return "";

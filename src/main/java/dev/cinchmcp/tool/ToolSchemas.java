@@ -1,5 +1,6 @@
 package dev.cinchmcp.tool;
 
+import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.SandboxFacts;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,125 +17,164 @@ final class ToolSchemas {
 
   static Map<String, Object> input(SandboxFacts facts) {
     Map<String, Object> properties =
-        props(
+        map(
             "code",
-                map(
-                    "type",
-                    "string",
-                    "minLength",
-                    1,
-                    "description",
-                    "A complete, self-contained program; only what it prints comes back, so print"
-                        + " whatever you want to see."),
+            map(
+                "type",
+                "string",
+                "minLength",
+                1,
+                "description",
+                "A complete, self-contained program; only what it prints comes back, so print"
+                    + " whatever you want to see."),
             "language",
-                map(
-                    "type",
-                    "string",
-                    "enum",
-                    List.of("python", "javascript"),
-                    "default",
-                    "python",
-                    "description",
-                    "python or javascript (the sandbox runs "
-                        + facts.runtimes()
-                        + "). Defaults to python."));
-    properties.putAll(InputSchema.properties()); // stdin, files, args
+            map(
+                "type",
+                "string",
+                "enum",
+                List.of("python", "javascript"),
+                "default",
+                "python",
+                "description",
+                "python or javascript (the sandbox runs "
+                    + facts.runtimes()
+                    + "). Defaults to python."));
+    properties.putAll(inputProperties());
     return object(properties, List.of("code"));
   }
 
   static Map<String, Object> output() {
-    Map<String, Object> nullableInteger = map("type", List.of("integer", "null"));
     String shown =
         ", as shown. " + SandboxFacts.outputCut() + " " + SandboxFacts.controlCharacters();
-    return object(
-        props(
-            "error",
-                map(
-                    "type",
-                    "string",
-                    "description",
-                    "Present, and first, when the run failed but drew pictures: the result is then"
-                        + " not flagged as an error only so that its pictures reach you. Read it"
-                        + " first: the run failed."),
-            "summary",
-                map(
-                    "type",
-                    "string",
-                    "description",
-                    "What happened, in words: the exit code or time-out, what was cut and where,"
-                        + " and what to do next. Read it first."),
-            "stdout", map("type", "string", "description", "Standard output" + shown),
-            "stderr", map("type", "string", "description", "Standard error" + shown),
-            "exitCode",
-                with(
-                    nullableInteger,
-                    "description",
-                    "The program's exit status; null if not reported."),
-            "timedOut",
-                map(
-                    "type",
-                    "boolean",
-                    "description",
-                    "True when the sandbox stopped the program at its time limit."),
-            "durationMs",
-                with(
-                    nullableInteger,
-                    "description",
-                    "Run time in the sandbox, in milliseconds; null if not reported."),
-            "stdoutTruncated",
-                map(
-                    "type",
-                    "boolean",
-                    "description",
-                    "True when the middle of stdout was left out (its marker says how much)."),
-            "stderrTruncated",
-                map(
-                    "type",
-                    "boolean",
-                    "description",
-                    "True when the middle of stderr was left out (its marker says how much)."),
-            "stdoutLength",
-                map(
-                    "type",
-                    "integer",
-                    "minimum",
-                    0,
-                    "description",
-                    "Length of the full stdout as the program printed it, in characters."),
-            "stderrLength",
-                map(
-                    "type",
-                    "integer",
-                    "minimum",
-                    0,
-                    "description",
-                    "Length of the full stderr as the program printed it, in characters."),
-            "backend",
-                map(
-                    "type",
-                    "string",
-                    "description",
-                    "What ran the program: cinch (the Cinch API), local (gVisor) or docker (a"
-                        + " container engine)."),
-            "input",
-                map(
-                    "type",
-                    "string",
-                    "description",
-                    "Present when stdin, files or args were given: what the program received."),
-            "files", files()),
+    List<String> required =
         List.of(
+            ("summary stdout stderr exitCode timedOut durationMs stdoutTruncated stderrTruncated"
+                    + " stdoutLength stderrLength backend")
+                .split(" "));
+    return object(
+        map(
+            "error",
+            typed(
+                "string",
+                "Present, and first, when the run failed but drew pictures: the result is then not"
+                    + " flagged as an error only so that its pictures reach you. Read it first: the"
+                    + " run failed."),
             "summary",
+            typed(
+                "string",
+                "What happened, in words: the exit code or time-out, what was cut and where, and"
+                    + " what to do next. Read it first."),
             "stdout",
+            typed("string", "Standard output" + shown),
             "stderr",
+            typed("string", "Standard error" + shown),
             "exitCode",
+            typed(NULLABLE_INTEGER, "The program's exit status; null if not reported."),
             "timedOut",
+            typed("boolean", "True when the sandbox stopped the program at its time limit."),
             "durationMs",
+            typed(
+                NULLABLE_INTEGER,
+                "Run time in the sandbox, in milliseconds; null if not reported."),
             "stdoutTruncated",
+            typed("boolean", cutText("stdout")),
             "stderrTruncated",
+            typed("boolean", cutText("stderr")),
             "stdoutLength",
+            length("stdout"),
             "stderrLength",
-            "backend"));
+            length("stderr"),
+            "backend",
+            typed(
+                "string",
+                "What ran the program: cinch (the Cinch API), local (gVisor) or docker (a container"
+                    + " engine)."),
+            "input",
+            typed(
+                "string",
+                "Present when stdin, files or args were given: what the program received."),
+            "files",
+            files()),
+        required);
+  }
+
+  /** stdin, files and args, from the limits in {@link ProgramInput}. */
+  private static Map<String, Object> inputProperties() {
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put(
+        "stdin",
+        map(
+            "type",
+            "string",
+            "description",
+            "Text for the program's standard input, then end-of-file: sys.stdin.read() or input()"
+                + " in Python, require('fs').readFileSync(0, 'utf8') in JavaScript. Without it,"
+                + " stdin is empty."));
+    properties.put(
+        "files",
+        map(
+            "type",
+            "object",
+            "additionalProperties",
+            Map.of("type", "string"),
+            "maxProperties",
+            ProgramInput.MAX_FILES,
+            "description",
+            "Text files to create before the program starts: relative path -> UTF-8 content, e.g."
+                + " {\"data/input.csv\": \"a,b\\n1,2\\n\"}. They are written under "
+                + ProgramInput.WORK_DIR
+                + ", the program's working directory, so open('data/input.csv') reads one. Paths"
+                + " are relative, with / between folders; no '..', no absolute or drive paths; at"
+                + " most "
+                + ProgramInput.MAX_FILES
+                + " files."));
+    properties.put(
+        "args",
+        map(
+            "type",
+            "array",
+            "items",
+            Map.of("type", "string"),
+            "maxItems",
+            ProgramInput.MAX_ARGS,
+            "description",
+            "Command-line arguments: sys.argv[1:] in Python, process.argv.slice(2) in JavaScript."
+                + " For flags and names; pass data in stdin or files."));
+    return properties;
+  }
+
+  /** The tool description's paragraph about input. */
+  static String inputDescription() {
+    return "Give the program its data as input instead of pasting it into the code: \"stdin\" (text"
+        + " on standard input), \"files\" (path -> text, written under "
+        + ProgramInput.WORK_DIR
+        + ", the working directory; e.g. {\"data/input.csv\": \"...\"}, then"
+        + " open('data/input.csv')) and \"args\" (command-line arguments). All three together hold"
+        + " at most "
+        + ProgramInput.MAX_TOTAL_BYTES / 1_000_000
+        + " MB of text; at most "
+        + ProgramInput.MAX_FILES
+        + " files, with relative paths only (no '..').";
+  }
+
+  private static final List<String> NULLABLE_INTEGER = List.of("integer", "null");
+
+  private static Map<String, Object> typed(Object type, String description) {
+    return map("type", type, "description", description);
+  }
+
+  private static String cutText(String stream) {
+    return "True when the middle of " + stream + " was left out (its marker says how much).";
+  }
+
+  private static Map<String, Object> length(String stream) {
+    return map(
+        "type",
+        "integer",
+        "minimum",
+        0,
+        "description",
+        "Length of the full " + stream + " as the program printed it, in characters.");
   }
 
   /** The files a program wrote and the figures it showed, one entry each. */
@@ -142,29 +182,32 @@ final class ToolSchemas {
     Map<String, Object> count = map("type", "integer", "minimum", 0);
     Map<String, Object> entry =
         object(
-            props(
+            map(
                 "name",
-                    map(
-                        "type",
-                        "string",
-                        "description",
-                        "The file's path (relative to the working directory when inside it), or"
-                            + " [figure N] for a figure shown with matplotlib."),
-                "size", with(count, "description", "Its size in bytes."),
-                "type", map("type", "string", "enum", List.of("figure", "picture", "file")),
+                typed(
+                    "string",
+                    "The file's path (relative to the working directory when inside it), or"
+                        + " [figure N] for a figure shown with matplotlib."),
+                "size",
+                with(count, "description", "Its size in bytes."),
+                "type",
+                map("type", "string", "enum", List.of("figure", "picture", "file")),
                 "returned",
-                    map(
-                        "type",
-                        "string",
-                        "enum",
-                        List.of("image", "text", "listed", "left out"),
-                        "description",
-                        "image: an image block of the result; text: an embedded resource with"
-                            + " its text; listed: name and size only; left out: a picture that did"
-                            + " not come back (the note says why)."),
-                "note", map("type", "string", "description", "Scaled, or why it was left out."),
-                "width", with(count, "description", "Width in pixels of the image as sent."),
-                "height", with(count, "description", "Height in pixels of the image as sent.")),
+                map(
+                    "type",
+                    "string",
+                    "enum",
+                    List.of("image", "text", "listed", "left out"),
+                    "description",
+                    "image: an image block of the result; text: an embedded resource with its"
+                        + " text; listed: name and size only; left out: a picture that did not come"
+                        + " back (the note says why)."),
+                "note",
+                typed("string", "Scaled, or why it was left out."),
+                "width",
+                with(count, "description", "Width in pixels of the image as sent."),
+                "height",
+                with(count, "description", "Height in pixels of the image as sent.")),
             List.of("name", "size", "type", "returned"));
     return map(
         "type",
@@ -189,20 +232,13 @@ final class ToolSchemas {
         false);
   }
 
-  private static Map<String, Object> props(Object... pairs) {
-    return map(pairs);
-  }
-
   private static Map<String, Object> with(Map<String, Object> base, String key, Object value) {
     Map<String, Object> copy = new LinkedHashMap<>(base);
     copy.put(key, value);
     return copy;
   }
 
-  /**
-   * An insertion-ordered map from alternating keys and values, so the schemas list fields as
-   * written.
-   */
+  /** An insertion-ordered map from alternating keys and values. */
   static Map<String, Object> map(Object... pairs) {
     Map<String, Object> m = new LinkedHashMap<>();
     for (int i = 0; i < pairs.length; i += 2) {

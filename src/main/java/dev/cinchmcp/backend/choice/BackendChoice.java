@@ -23,30 +23,17 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiFunction;
 
 /**
- * Decides which backend serves ({@code CINCH_BACKEND}) and builds it, for the server and for {@code
- * --check} alike:
+ * Decides which backend serves ({@code CINCH_BACKEND}) and builds it, for the server and {@code
+ * --check}. A backend that cannot run answers every call with what to fix. {@code auto}: cinch when
+ * a key is set, else local when gVisor works, else docker when an engine answers, else the
+ * missing-key error with why neither could stand in.
  *
- * <ul>
- *   <li>{@code cinch}: the Cinch API; without a usable configuration, every call explains what to
- *       fix.
- *   <li>{@code local}: a local gVisor sandbox; without a working {@code runsc}, every call says
- *       what to install. Code never runs outside gVisor.
- *   <li>{@code docker}: a container of a Docker-compatible engine ({@link Docker}); without one
- *       that answers and can be used, every call says what to fix.
- *   <li>{@code auto} (the default): {@code cinch} when a key is set; else {@code local} when gVisor
- *       works; else {@code docker} when an engine answers and can be used; else the missing-key
- *       error, with why neither could stand in.
- * </ul>
- *
- * @param runner what runs the code
- * @param facts what the tool's description, its results and {@code --check} state about the sandbox
- * @param summary one line for the log and {@code --check}: which backend, and how it is set up
+ * @param summary one line for the log and {@code --check}
  * @param problems what stops it from running code; empty when it can
  */
 public record BackendChoice(
     CodeRunner runner, SandboxFacts facts, String summary, List<String> problems) {
 
-  /** The restart hint every configuration message ends with. */
   private static final String RESTART =
       " Nothing was run. Tell the user; the server must be restarted after the change.";
 
@@ -60,11 +47,8 @@ public record BackendChoice(
   }
 
   /**
-   * @param cinchAfter when the Cinch runner may be built (it is built on {@code workers} then, so
-   *     the caller's thread is not held up by TLS set-up), and when the local runner's gVisor
-   *     self-test may start
-   * @param startLocal checks gVisor and returns the local runner (quick: its self-test sandboxes
-   *     run in the background)
+   * {@code cinchAfter}: when the Cinch runner is built on {@code workers} (TLS set-up off the
+   * caller's thread) and the local gVisor self-test may start.
    */
   public static BackendChoice choose(
       Settings settings,
@@ -138,10 +122,6 @@ public record BackendChoice(
                 + ".)"));
   }
 
-  /**
-   * The local backend with its defaults, the configured runsc, pool and limits; its self-test after
-   * {@code after}.
-   */
   public static LocalSandboxRunner startLocal(Settings settings, CompletableFuture<?> after) {
     return LocalSandboxRunner.start(
         LocalSandboxSettings.defaults()
@@ -151,7 +131,6 @@ public record BackendChoice(
         after);
   }
 
-  /** For the ready line and {@code --check}: what the pool of started sandboxes costs. */
   static String poolSummary(int perLanguage) {
     if (perLanguage == 0) {
       return "no sandboxes started ahead of time (" + Settings.LOCAL_POOL + "=0)";
@@ -187,16 +166,14 @@ public record BackendChoice(
                     timers,
                     Clock.systemUTC()),
             workers);
-    return withServiceFacts(
+    return new BackendChoice(
         new DeferredRunner("cinch", runner),
+        SandboxFacts.SERVICE,
         "backend cinch: " + settings.describe() + "; " + serviceLimits(settings),
         List.of());
   }
 
-  /**
-   * For the ready line and {@code --check} of the cinch backend: the service holds its own limits,
-   * whatever {@code CINCH_SANDBOX_*} says (those are for sandboxes on this machine).
-   */
+  /** The service holds its own limits, whatever {@code CINCH_SANDBOX_*} says. */
   static String serviceLimits(Settings settings) {
     return "limits: the service's ("
         + SandboxFacts.SERVICE_LIMITS
@@ -217,30 +194,21 @@ public record BackendChoice(
         new RunFailure(
             RunFailure.Reason.NOT_CONFIGURED,
             "This server is not configured to run code: " + String.join(" ", problems) + RESTART);
-    return withServiceFacts(
-        new UnavailableRunner("none", failure), "no backend can run code", problems);
+    return new BackendChoice(
+        new UnavailableRunner("none", failure),
+        SandboxFacts.SERVICE,
+        "no backend can run code",
+        problems);
   }
 
-  /** A choice whose tool description states the Cinch service's facts. */
-  private static BackendChoice withServiceFacts(
-      CodeRunner runner, String summary, List<String> problems) {
-    return new BackendChoice(runner, SandboxFacts.SERVICE, summary, problems);
-  }
-
-  /**
-   * The longest a connection to the API may take to open (a fact of its own, not the sandbox's).
-   */
   private static final Duration CONNECT_LIMIT = Duration.ofSeconds(10);
 
-  /** {@link #CONNECT_LIMIT}, and never longer than the whole call ({@code CINCH_TIMEOUT_MS}). */
+  /** Never longer than the whole call ({@code CINCH_TIMEOUT_MS}). */
   private static Duration connectTimeout(Settings settings) {
     return settings.timeout().compareTo(CONNECT_LIMIT) < 0 ? settings.timeout() : CONNECT_LIMIT;
   }
 
-  /**
-   * The docker backend's part, in a class of its own so that nothing of the engine client is loaded
-   * unless that backend is asked for (or {@code auto} has nothing else).
-   */
+  /** A class of its own: nothing of the engine client is loaded unless docker is chosen. */
   static final class Docker {
 
     private Docker() {}
@@ -255,11 +223,7 @@ public record BackendChoice(
           settings.limits());
     }
 
-    /**
-     * {@code CINCH_BACKEND=docker}: the engine's runner, or one that says what to fix (the runner
-     * itself answers every call then); a docker setting given wrong ({@code CINCH_DOCKER_*}) is
-     * said rather than run with its default.
-     */
+    /** A {@code CINCH_DOCKER_*} given wrong is said rather than run with its default. */
     static BackendChoice docker(Settings settings, CompletableFuture<?> after) {
       List<String> wrong =
           settings.problems().stream().filter(p -> p.startsWith("CINCH_DOCKER_")).toList();
@@ -275,10 +239,7 @@ public record BackendChoice(
               : List.of("The docker backend is not available: " + runner.unavailableReason()));
     }
 
-    /**
-     * For {@code auto} with no key and no local gVisor: the engine's runner when an engine answers
-     * and can be used, else why not.
-     */
+    /** For {@code auto} with no key and no local gVisor. */
     static Result standIn(Settings settings, CompletableFuture<?> after) {
       DockerSettings docker = settingsOf(settings);
       Optional<String> answering = DockerRunner.engineAnswers(docker);

@@ -12,10 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A runner whose real backend is still being built, on another thread, while the server answers the
- * client's first messages. Building an HTTP client costs tens of milliseconds (TLS set-up, a
- * selector thread) that a client should not wait for before {@code initialize} is answered; a first
- * call simply waits for it.
+ * A runner whose backend is still being built on another thread: an HTTP client costs tens of ms
+ * (TLS, a selector thread) that {@code initialize} should not wait for; a first call waits instead.
  */
 final class DeferredRunner implements CodeRunner, AutoCloseable {
 
@@ -74,7 +72,6 @@ final class DeferredRunner implements CodeRunner, AutoCloseable {
     return result;
   }
 
-  /** What a future failed with, not the CompletionException a dependent stage wraps it in. */
   private static Throwable unwrapped(Throwable error) {
     return error instanceof CompletionException && error.getCause() != null
         ? error.getCause()
@@ -89,7 +86,6 @@ final class DeferredRunner implements CodeRunner, AutoCloseable {
     return runner != null ? runner.stopNow() : backend.isDone();
   }
 
-  /** Closes the backend if it was built and can be closed; one still being built is left alone. */
   @Override
   public void close() {
     CodeRunner runner = backend.getNow(null);

@@ -7,10 +7,7 @@ import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import java.util.concurrent.CompletableFuture;
 
-/**
- * Stands in for a backend that cannot run anything, e.g. when the configuration is incomplete:
- * every call fails at once with the same {@code failure}, and nothing is sent anywhere.
- */
+/** A backend that cannot run: every call fails at once with {@code failure}. */
 public record UnavailableRunner(String name, RunFailure failure) implements CodeRunner {
 
   @Override
