@@ -1,6 +1,5 @@
 package dev.cinchmcp.backend;
 
-import java.util.Arrays;
 import java.util.Optional;
 
 /** The languages a sandbox runs, with their names on the wire and in the tool's arguments. */
@@ -20,6 +19,12 @@ public enum Language {
 
   /** The language with this wire name, if there is one (exact, lower case). */
   public static Optional<Language> fromWireName(String name) {
-    return Arrays.stream(values()).filter(l -> l.wireName.equals(name)).findFirst();
+    // A loop, not a stream: this is on the first call's path, where a lambda costs a bootstrap.
+    for (Language language : values()) {
+      if (language.wireName.equals(name)) {
+        return Optional.of(language);
+      }
+    }
+    return Optional.empty();
   }
 }
