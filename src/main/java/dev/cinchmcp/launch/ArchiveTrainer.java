@@ -66,7 +66,7 @@ public final class ArchiveTrainer {
       }
       Path temporary = sibling(file, "." + UUID.randomUUID() + ".tmp");
       try {
-        if (!run(archive, temporary, env) || !SelfMadeArchive.isPlainFile(temporary)) {
+        if (!run(archive, temporary, env) || !Files.isRegularFile(temporary, LinkOption.NOFOLLOW_LINKS)) {
           return false;
         }
         try {

@@ -104,7 +104,7 @@ public final class FastStart {
     ForwardStop forward = new ForwardStop();
     Runtime.getRuntime().addShutdownHook(new Thread(forward, "cinch-faststart-forward"));
     Process child = forward.start(builder);
-    archive.markUsed(); // not on the child's path
+    SelfMadeArchive.markUsed(archive.file); // not on the child's path
     return child.waitFor();
   }
 

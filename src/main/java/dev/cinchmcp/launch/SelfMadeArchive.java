@@ -3,7 +3,6 @@ package dev.cinchmcp.launch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
@@ -77,7 +76,7 @@ public final class SelfMadeArchive {
     }
   }
 
-  /** Whether the archive exists and may be mapped: a regular file of this user's, no one else's. */
+  /** Whether the archive exists and may be mapped: a regular file of this user's alone. */
   public boolean ready() {
     return dir.trustsFile(file);
   }
@@ -93,11 +92,6 @@ public final class SelfMadeArchive {
   }
 
   /** Records that a start maps this archive now, so it is not removed as unused. */
-  void markUsed() {
-    markUsed(file);
-  }
-
-  /** Sets the file's time to now; a failure only means the archive may be made again. */
   static void markUsed(Path archive) {
     try {
       Files.setLastModifiedTime(archive, FileTime.from(Instant.now()));
@@ -148,10 +142,5 @@ public final class SelfMadeArchive {
 
   static String javaLauncher() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
-
-  /** Whether this path is a regular file and not a link (the JVM wrote it where we told it). */
-  static boolean isPlainFile(Path p) {
-    return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS);
   }
 }
