@@ -66,7 +66,8 @@ public final class ArchiveTrainer {
       }
       Path temporary = sibling(file, "." + UUID.randomUUID() + ".tmp");
       try {
-        if (!run(archive, temporary, env) || !Files.isRegularFile(temporary, LinkOption.NOFOLLOW_LINKS)) {
+        if (!run(archive, temporary, env)
+            || !Files.isRegularFile(temporary, LinkOption.NOFOLLOW_LINKS)) {
           return false;
         }
         try {

@@ -56,8 +56,7 @@ final class ApiCall {
   private volatile CompletableFuture<HttpResponse<InputStream>> inFlight;
   private volatile InputStream answer;
 
-  /** Milliseconds from now to the call's deadline (less than the timeout if it waited). */
-  private final long leftMillis;
+  private final long leftMillis; // to the deadline: less than the timeout if the call waited
 
   ApiCall(CinchApiRunner runner, Program program, RunListener listener, long leftMillis) {
     this.runner = runner;
@@ -221,11 +220,7 @@ final class ApiCall {
     }
   }
 
-  /**
-   * Completes the call with a failure, once; says whether this was the completion. The message is
-   * masked here, the one way out of a call for a failure: whatever it quotes (a body, a header, an
-   * exception's text) has been through the redactor.
-   */
+  /** Fails the call once (says if this did); the one way out for a failure, so masked here. */
   private boolean fail(RunFailure failure) {
     return result.completeExceptionally(
         new RunFailure(failure.reason(), runner.redactor.redact(failure.getMessage())));
@@ -247,11 +242,8 @@ final class ApiCall {
   }
 
   /**
-   * Ends the call for an error that stopped the HTTP exchange before an answer was read: nothing
-   * when the call is already over (cancelled, answered, timed out: the error is only the echo of
-   * that); the timeout failure for a timeout the HTTP client reports (the call's deadline is ours,
-   * but a timeout is never passed on as anything else); else the failure that says what went wrong
-   * on the way.
+   * An error that stopped the exchange: nothing when the call is over (the error is its echo); a
+   * timeout the HTTP client reports is the call's timeout; else what went wrong on the way.
    */
   private void endOnExchangeError(Throwable error) {
     Throwable cause = unwrap(error);
@@ -267,9 +259,8 @@ final class ApiCall {
   }
 
   /**
-   * Runs what a timer set off on a reader thread. One timer thread serves every call's deadline;
-   * what a deadline sets off (the answer travelling up to the client, which may block on its
-   * stdout; closing the exchange) must never hold it, or every other call would miss its deadline.
+   * Runs what a timer set off on a reader thread: the one timer thread serves every call's
+   * deadline, and what it sets off may block (on the client's stdout).
    */
   private void offTimer(Runnable action) {
     try {

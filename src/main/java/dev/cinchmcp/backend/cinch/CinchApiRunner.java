@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs programs at the Cinch API: {@code POST {base}/run} with the key as a bearer token and the
  * program as JSON. {@link ApiCall} makes one tool call (attempts, retries after a 429, the
- * deadline, cancellation, reading the answer), and {@link ApiErrors} words every failure. This class makes the request and owns the HTTP client's life.
+ * deadline, cancellation, reading the answer), and {@link ApiErrors} words every failure. This
+ * class makes the request and owns the HTTP client's life.
  *
  * <p>No per-request timeout: the call's own deadline aborts the exchange, and a second timer per
  * request cost the HTTP client's selector thread a wake-up every call.
