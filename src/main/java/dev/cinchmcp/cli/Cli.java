@@ -55,7 +55,6 @@ public final class Cli {
     }
   }
 
-  /** A command line this program does not understand; the message says what was wrong. */
   static final class UsageException extends Exception {
     UsageException(String message) {
       super(message, null, false, false);
@@ -63,14 +62,8 @@ public final class Cli {
   }
 
   /**
-   * Runs one command line.
-   *
-   * @param in stdin; read only by the server
-   * @param out the real stdout: JSON-RPC alone in server mode, the human-readable text otherwise
-   * @param err stderr, for the log, warnings and usage errors
-   * @param env the environment the settings are read from (normally {@code System.getenv()})
-   * @param firstLine what a fast launcher did with stdin's first line; the server reads accordingly
-   * @return the process's exit code: {@link #OK}, {@link #CHECK_FAILED} or {@link #USAGE}
+   * Runs one command line and returns the exit code. {@code out} is the real stdout (JSON-RPC alone
+   * in server mode); {@code firstLine}, what a fast launcher did with stdin's first line.
    */
   public int run(
       String[] args,

@@ -81,12 +81,10 @@ public final class SelfMadeArchive {
     return dir.trustsFile(file);
   }
 
-  /** The JVM option that maps this archive. */
   String useOption() {
     return (aotCache ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + file;
   }
 
-  /** The JVM option that makes the archive, at {@code output}. */
   String makeOption(Path output) {
     return (aotCache ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=") + output;
   }
