@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,12 +95,6 @@ public final class SelfMadeArchive {
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       // read-only cache, or a file system without times: nothing to do
     }
-  }
-
-  /** Removes the archives of other jars and JVMs that no start has used for a month. */
-  void removeOthersUnused() {
-    Instant cutoff = Instant.now().minus(Duration.ofDays(ArchiveTrainer.UNUSED_FOR_DAYS));
-    ArchiveTrainer.removeUnusedSince(dir.path(), file, cutoff);
   }
 
   /**
