@@ -40,9 +40,7 @@ final class CheckReport {
     return fail("the configuration must be fixed first (see above); nothing was sent to the API.");
   }
 
-  /**
-   * @param packages what a program can import besides the standard library
-   */
+  /** {@code packages}: what a program can import besides the standard library. */
   CheckReport configured(String description, String packages) {
     row("Configuration", "OK (" + description + ")");
     row("Packages", packages);
@@ -180,9 +178,8 @@ final class CheckReport {
     lines.add("  " + String.format("%-15s", label) + redactor.redact(value));
   }
 
-  /** Adds a long sentence under the table, broken at spaces to fit a terminal. */
+  /** Adds a long sentence under the table, masked whole, then broken at spaces. */
   private void wrap(String text) {
-    // Masked before the text is broken up, so a key is masked whole.
     lines.add(HelpText.wrap(INDENT, redactor.redact(text)));
   }
 

@@ -9,7 +9,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,50 +26,9 @@ public final class Cli {
   /** A command line this program does not understand; 2 as most Unix tools use. */
   static final int USAGE = 2;
 
-  /** What the command line asks for: one flag at most, or none for the stdio server. */
-  enum Command {
-    SERVE,
-    HELP,
-    VERSION,
-    CHECK;
-
-    static Command parse(List<String> args) throws UsageException {
-      if (args.isEmpty()) {
-        return SERVE;
-      }
-      if (args.size() > 1) {
-        // Flags do not combine (what would "--check --version" mean?); saying so beats guessing.
-        throw new UsageException(
-            "expected at most one option, got " + args.size() + ": " + String.join(" ", args));
-      }
-      String arg = args.get(0);
-      return switch (arg) {
-        case "--help", "-h" -> HELP;
-        case "--version", "-V" -> VERSION;
-        case "--check" -> CHECK;
-        default ->
-            throw new UsageException(
-                arg.startsWith("-") ? "unknown option: " + arg : "unexpected argument: " + arg);
-      };
-    }
-  }
-
-  /** A command line this program does not understand; the message says what was wrong. */
-  static final class UsageException extends Exception {
-    UsageException(String message) {
-      super(message, null, false, false);
-    }
-  }
-
   /**
-   * Runs one command line.
-   *
-   * @param in stdin; read only by the server
-   * @param out the real stdout: JSON-RPC alone in server mode, the human-readable text otherwise
-   * @param err stderr, for the log, warnings and usage errors
-   * @param env the environment the settings are read from (normally {@code System.getenv()})
-   * @param firstLine what a fast launcher did with stdin's first line; the server reads accordingly
-   * @return the process's exit code: {@link #OK}, {@link #CHECK_FAILED} or {@link #USAGE}
+   * Runs one command line and returns the exit code. {@code out} is the real stdout (JSON-RPC alone
+   * in server mode); {@code firstLine}, what a fast launcher did with stdin's first line.
    */
   public int run(
       String[] args,
@@ -81,19 +39,7 @@ public final class Cli {
       FirstLineHandOver firstLine) {
     // First, before any class below makes a logger: slf4j-simple reads the level only once.
     LogLevel.apply(env, err);
-
-    Command command;
-    try {
-      command = Command.parse(List.of(args));
-    } catch (UsageException e) {
-      err.println("cinch-mcp: " + e.getMessage());
-      err.println(HelpText.USAGE);
-      err.println("Run with --help for more.");
-      err.flush();
-      return USAGE;
-    }
-
-    if (command == Command.SERVE) {
+    if (args.length == 0) {
       // Before the server exists: a first server/discover is answered at once.
       InputStream input = EarlyInput.answerEarly(in, out, firstLine);
       new CinchMcpServer(Settings.fromEnvironment(env)).serve(input, out);
@@ -101,19 +47,33 @@ public final class Cli {
     }
     PrintStream text = new PrintStream(out, false, StandardCharsets.UTF_8);
     try {
-      return switch (command) {
-        case HELP -> print(text, HelpText.full(Version.get()));
-        case VERSION -> print(text, "cinch-mcp " + Version.get() + "\n");
-        case CHECK -> new SelfCheck(Settings.fromEnvironment(env)).run(text);
-        case SERVE -> throw new AssertionError("handled above");
-      };
+      switch (args.length > 1 ? "" : args[0]) {
+        case "--help", "-h" -> text.print(HelpText.full(Version.get()));
+        case "--version", "-V" -> text.print("cinch-mcp " + Version.get() + "\n");
+        case "--check" -> {
+          return new SelfCheck(Settings.fromEnvironment(env)).run(text);
+        }
+        default -> {
+          return usageError(args, err);
+        }
+      }
+      return OK;
     } finally {
       text.flush();
     }
   }
 
-  private static int print(PrintStream out, String text) {
-    out.print(text);
-    return OK;
+  private static int usageError(String[] args, PrintStream err) {
+    String arg = args[0];
+    // Flags do not combine (what would "--check --version" mean?); saying so beats guessing.
+    err.println(
+        "cinch-mcp: "
+            + (args.length > 1
+                ? "expected at most one option, got " + args.length + ": " + String.join(" ", args)
+                : arg.startsWith("-") ? "unknown option: " + arg : "unexpected argument: " + arg));
+    err.println(HelpText.USAGE);
+    err.println("Run with --help for more.");
+    err.flush();
+    return USAGE;
   }
 }

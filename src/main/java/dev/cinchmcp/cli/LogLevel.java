@@ -31,10 +31,7 @@ final class LogLevel {
     return LEVELS.contains(level) ? Optional.of(level) : Optional.empty();
   }
 
-  /**
-   * Sets the log level from {@code env}. An invalid value is not fatal (a server that does not
-   * start tells its user nothing): it is reported on {@code err} and the default kept.
-   */
+  /** Sets the level; a bad value only warns on err (a server that fails to start says nothing). */
   static void apply(Map<String, String> env, PrintStream err) {
     String raw = env.get(VARIABLE);
     Optional<String> level = parse(raw);

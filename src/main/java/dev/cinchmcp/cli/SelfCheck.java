@@ -33,19 +33,11 @@ final class SelfCheck {
 
   static final String PROBE_OUTPUT = "42";
 
-  /**
-   * The runner enforces the timeout itself; this margin only guards against a runner that never
-   * ends.
-   */
+  /** The runner enforces its timeout itself; this only guards against one that never ends. */
   private static final Duration MARGIN = Duration.ofSeconds(5);
 
   /** The engine may pull the image first: that can take minutes on a slow line. */
   private static final Duration ENGINE_LIMIT = Duration.ofMinutes(5);
-
-  /** The backends' names ({@code DockerRunner.NAME}...), without loading their classes. */
-  private static final String DOCKER = "docker";
-
-  private static final String LOCAL = "local";
 
   private final Settings settings;
 
@@ -91,13 +83,14 @@ final class SelfCheck {
   }
 
   private void probe(CheckReport report, CodeRunner runner) {
-    boolean local = LOCAL.equals(runner.name());
-    boolean engine = DOCKER.equals(runner.name());
-    // The local sandbox stops a program at its time limit (CINCH_SANDBOX_TIME_LIMIT_S); the API
-    // runner enforces CINCH_TIMEOUT_MS itself.
+    // By name, not DockerRunner.NAME: that would load the backends' classes.
     Duration limit =
-        (local ? settings.limits().timeLimit() : engine ? ENGINE_LIMIT : settings.timeout())
-            .plus(MARGIN);
+        switch (runner.name()) {
+          case "local" -> settings.limits().timeLimit();
+          case "docker" -> ENGINE_LIMIT;
+          default -> settings.timeout();
+        };
+    limit = limit.plus(MARGIN);
     long start = System.nanoTime();
     try {
       RunResult result =

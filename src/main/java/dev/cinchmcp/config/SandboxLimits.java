@@ -62,11 +62,7 @@ public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cp
     return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
   }
 
-  /**
-   * Whether a problem of the settings is about one of these limits: every problem begins with the
-   * name of its variable. Such a problem stops the local and docker backends too, which a problem
-   * of the Cinch API's settings does not.
-   */
+  /** Whether a problem (which begins with its variable's name) is about one of these limits. */
   static boolean isAbout(String problem) {
     return problem.startsWith(TIME_LIMIT_S + " ")
         || problem.startsWith(MEMORY_MB + " ")

@@ -42,10 +42,7 @@ public record Settings(
   public static final String RUNSC = "CINCH_RUNSC";
   public static final String LOCAL_POOL = "CINCH_LOCAL_POOL";
 
-  /**
-   * Local sandboxes waiting per language unless {@value #LOCAL_POOL} says otherwise: one takes the
-   * start off sequential calls.
-   */
+  /** Local sandboxes waiting per language: one takes the start off sequential calls. */
   public static final int DEFAULT_LOCAL_POOL = 1;
 
   /** The most {@value #LOCAL_POOL} allows: each waiting sandbox holds ~20-25 MB. */
@@ -69,21 +66,15 @@ public record Settings(
 
   /** Reads and checks the settings from an environment map (normally {@code System.getenv()}). */
   public static Settings fromEnvironment(Map<String, String> env) {
-    return SettingsReader.read(env);
+    return SettingsReader.read(env, Runtime.getRuntime().availableProcessors());
   }
 
-  /**
-   * Whether the key is the only thing missing: nothing is set wrong, so a local sandbox may stand
-   * in for the Cinch API.
-   */
+  /** Whether only the key is missing, so a local sandbox may stand in for the Cinch API. */
   public boolean onlyKeyMissing() {
     return apiKey.isEmpty() && problems.size() == 1 && problems.contains(MISSING_KEY);
   }
 
-  /**
-   * The problems with the sandbox limits alone ({@link SandboxLimits}): unlike those of the Cinch
-   * API's settings, they stop the local and docker backends too.
-   */
+  /** The problems with the sandbox limits alone: they stop the local and docker backends too. */
   public List<String> limitProblems() {
     return problems.stream().filter(SandboxLimits::isAbout).toList();
   }

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,13 +30,7 @@ final class SettingsReader {
     this.env = env;
   }
 
-  static Settings read(Map<String, String> env) {
-    return read(env, Runtime.getRuntime().availableProcessors());
-  }
-
-  /**
-   * @param cores the machine's cores, the most {@value SandboxLimits#CPUS} may give a sandbox
-   */
+  /** {@code cores}: the machine's, the most {@value SandboxLimits#CPUS} may give a sandbox. */
   static Settings read(Map<String, String> env, int cores) {
     return new SettingsReader(env).settings(cores);
   }
@@ -58,10 +53,7 @@ final class SettingsReader {
     return new Settings(key, base, timeout, problems, backend, runsc, docker, pool, limits);
   }
 
-  /**
-   * A whole number from {@code min} to {@code max}, {@code fallback} when unset; anything else is a
-   * problem ending in {@code what} (which says what the setting does) and the default.
-   */
+  /** A whole number from min to max, fallback when unset; else a problem ending in what it does. */
   private int readWhole(String variable, String unit, int min, int max, int fallback, String what) {
     String raw = env.get(variable);
     if (raw == null || raw.isBlank()) {
@@ -82,9 +74,6 @@ final class SettingsReader {
     return readWhole(variable, "", 0, max, fallback, what + "; 0 turns this off,");
   }
 
-  /**
-   * @param cores the machine's cores: the most CPUs a sandbox may be given
-   */
   private SandboxLimits readLimits(int cores) {
     SandboxLimits service = SandboxLimits.SERVICE;
     int time =
@@ -121,9 +110,8 @@ final class SettingsReader {
   }
 
   /**
-   * Digits with at most one dot between them ("2", "0.5", "1.25"), from {@link
-   * SandboxLimits#MIN_CPUS} to the machine's cores; the default when unset; -1 when bad. No
-   * exponents, signs or "NaN": what a person would write in a configuration file.
+   * "2", "0.5", "1.25" from {@link SandboxLimits#MIN_CPUS} to the cores; the default when unset; -1
+   * when bad. No exponents, signs or "NaN": what a person writes in a configuration file.
    */
   private static double readCpus(String raw, int cores) {
     if (raw == null || raw.isBlank()) {
@@ -167,7 +155,7 @@ final class SettingsReader {
     return new DockerOptions(
         python,
         node,
-        runtime.isEmpty() ? Optional.empty() : Optional.of(runtime),
+        Optional.of(runtime).filter(r -> !r.isEmpty()),
         discovery,
         readPool(
             DockerOptions.POOL,
@@ -204,8 +192,7 @@ final class SettingsReader {
       return Optional.empty();
     }
     if (key.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
-      // Spaces, line breaks or non-ASCII would make an invalid header; the value itself is not
-      // shown.
+      // They would make an invalid header; the value itself is not shown.
       problems.add(
           Settings.API_KEY
               + " contains spaces, line breaks or non-ASCII characters: copy the key again,"
@@ -259,10 +246,7 @@ final class SettingsReader {
     return uri;
   }
 
-  /**
-   * The value as given, but with any user name and password before an '@' in its authority replaced
-   * by ***.
-   */
+  /** The value with any user name and password before an '@' in its authority as ***. */
   static String withoutUserInfo(String raw) {
     int start = raw.indexOf("//");
     start = start < 0 ? 0 : start + 2;
@@ -274,10 +258,7 @@ final class SettingsReader {
     return at < start ? raw : raw.substring(0, start) + "***" + raw.substring(at);
   }
 
-  /**
-   * Loopback by literal name or address only: no DNS look-up at start (it could hang or be
-   * spoofed).
-   */
+  /** Loopback by literal name or address only: no DNS look-up at start (it could hang or lie). */
   static boolean isLoopback(String host) {
     String h = host.toLowerCase(Locale.ROOT);
     if (h.startsWith("[") && h.endsWith("]")) {
@@ -286,8 +267,7 @@ final class SettingsReader {
     if (h.equals("localhost") || h.endsWith(".localhost")) {
       return true;
     }
-    boolean ipLiteral = h.contains(":") || isDottedQuad(h);
-    if (!ipLiteral) {
+    if (!h.contains(":") && !isDottedQuad(h)) {
       return false;
     }
     try {
@@ -301,31 +281,16 @@ final class SettingsReader {
   // java.util.regex costs a fresh JVM several milliseconds.
 
   /** Four groups of 1 to 3 digits, separated by dots ({@code 127.0.0.1}). */
-  static boolean isDottedQuad(String h) {
+  private static boolean isDottedQuad(String h) {
     String[] groups = h.split("\\.", -1);
-    if (groups.length != 4) {
-      return false;
-    }
-    for (String group : groups) {
-      if (!digits(group, 1, 3)) {
-        return false;
-      }
-    }
-    return true;
+    return groups.length == 4 && Arrays.stream(groups).allMatch(g -> digits(g, 1, 3));
   }
 
-  /** Whether the text is between {@code min} and {@code max} ASCII digits. */
-  static boolean digits(String text, int min, int max) {
-    if (text.length() < min || text.length() > max) {
-      return false;
-    }
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    return true;
+  /** Whether the text is {@code min} to {@code max} ASCII digits. */
+  private static boolean digits(String text, int min, int max) {
+    return text.length() >= min
+        && text.length() <= max
+        && text.chars().allMatch(c -> c >= '0' && c <= '9');
   }
 
   private Duration readTimeout(String raw) {

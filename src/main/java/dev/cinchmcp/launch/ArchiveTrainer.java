@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +67,8 @@ public final class ArchiveTrainer {
       }
       Path temporary = sibling(file, "." + UUID.randomUUID() + ".tmp");
       try {
-        if (!run(archive, temporary, env) || !SelfMadeArchive.isPlainFile(temporary)) {
+        if (!run(archive, temporary, env)
+            || !Files.isRegularFile(temporary, LinkOption.NOFOLLOW_LINKS)) {
           return false;
         }
         try {
@@ -75,7 +77,8 @@ public final class ArchiveTrainer {
           temporary.toFile().setReadOnly();
         }
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
-        archive.removeOthersUnused();
+        removeUnusedSince(
+            file.getParent(), file, Instant.now().minus(Duration.ofDays(UNUSED_FOR_DAYS)));
         return archive.ready();
       } finally {
         Files.deleteIfExists(temporary);

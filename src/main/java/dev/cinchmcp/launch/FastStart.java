@@ -104,7 +104,7 @@ public final class FastStart {
     ForwardStop forward = new ForwardStop();
     Runtime.getRuntime().addShutdownHook(new Thread(forward, "cinch-faststart-forward"));
     Process child = forward.start(builder);
-    archive.markUsed(); // not on the child's path
+    SelfMadeArchive.markUsed(archive.file); // not on the child's path
     return child.waitFor();
   }
 
@@ -169,10 +169,7 @@ public final class FastStart {
     }
   }
 
-  /**
-   * Whether this JVM got no options at all: exactly {@code java -jar <jar>}, and none from the
-   * environment variables the launcher reads options from.
-   */
+  /** Whether this JVM got no options at all, on its command line or from the environment. */
   private static boolean startedPlain(Path jar, Map<String, String> env) {
     for (String variable : List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS")) {
       if (env.containsKey(variable)) {

@@ -24,10 +24,8 @@ public final class QuickExit {
   private QuickExit() {}
 
   /**
-   * @param clean whether the backend left no thread waiting in a native call (see {@link
-   *     dev.cinchmcp.backend.CodeRunner#stopNow})
-   * @param in stdin, closed before a {@code halt} so that its read does not hold the exit up (not
-   *     needed for SIGKILL, and closing it waits for the reading thread: 4-10 ms here)
+   * {@code clean}: no thread waits in a native call ({@code CodeRunner.stopNow}). Stdin is closed
+   * before a {@code halt} only (for SIGKILL closing it would wait for the reader: 4-10 ms here).
    */
   public static void now(boolean clean, InputStream in) {
     if (!clean || ProcessHandle.current().children().findAny().isPresent()) {
@@ -45,10 +43,7 @@ public final class QuickExit {
     threadHandle();
   }
 
-  /**
-   * Ends the process at once although it has child processes still running: by SIGKILL, or, should
-   * that fail, by {@code halt} with this status.
-   */
+  /** Ends the process with children still running: by SIGKILL, else by {@code halt(status)}. */
   public static void withChildrenRunning(int status) {
     killThisProcess();
     Runtime.getRuntime().halt(status);

@@ -3,10 +3,8 @@ package dev.cinchmcp.launch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,39 +75,26 @@ public final class SelfMadeArchive {
     }
   }
 
-  /** Whether the archive exists and may be mapped: a regular file of this user's, no one else's. */
+  /** Whether the archive exists and may be mapped: a regular file of this user's alone. */
   public boolean ready() {
     return dir.trustsFile(file);
   }
 
-  /** The JVM option that maps this archive. */
   String useOption() {
     return (aotCache ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + file;
   }
 
-  /** The JVM option that makes the archive, at {@code output}. */
   String makeOption(Path output) {
     return (aotCache ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=") + output;
   }
 
   /** Records that a start maps this archive now, so it is not removed as unused. */
-  void markUsed() {
-    markUsed(file);
-  }
-
-  /** Sets the file's time to now; a failure only means the archive may be made again. */
   static void markUsed(Path archive) {
     try {
       Files.setLastModifiedTime(archive, FileTime.from(Instant.now()));
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       // read-only cache, or a file system without times: nothing to do
     }
-  }
-
-  /** Removes the archives of other jars and JVMs that no start has used for a month. */
-  void removeOthersUnused() {
-    Instant cutoff = Instant.now().minus(Duration.ofDays(ArchiveTrainer.UNUSED_FOR_DAYS));
-    ArchiveTrainer.removeUnusedSince(dir.path(), file, cutoff);
   }
 
   /**
@@ -148,10 +133,5 @@ public final class SelfMadeArchive {
 
   static String javaLauncher() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
-
-  /** Whether this path is a regular file and not a link (the JVM wrote it where we told it). */
-  static boolean isPlainFile(Path p) {
-    return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS);
   }
 }

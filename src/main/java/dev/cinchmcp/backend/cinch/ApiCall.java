@@ -8,10 +8,17 @@ import dev.cinchmcp.backend.RunListener.Level;
 import dev.cinchmcp.backend.RunResult;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -23,13 +30,22 @@ import org.slf4j.LoggerFactory;
 /**
  * One tool call at the API: up to {@link CinchApiRunner#MAX_ATTEMPTS} requests, one deadline, one
  * result, and its cancellation. It holds no thread while it waits: the request goes out with {@code
- * sendAsync}, and only the short read of an answer ({@link ApiAnswer}) holds one: the HTTP client's
- * thread that delivered the response (or one of the runner's readers, should it come before the
- * callback was attached).
+ * sendAsync}, and only the short read of an answer holds one: the HTTP client's thread that
+ * delivered the response (or one of the runner's readers, should it come before the callback was
+ * attached).
  */
 final class ApiCall {
 
   private static final Logger log = LoggerFactory.getLogger(ApiCall.class);
+
+  /** Wait this long after a 429 that names no Retry-After. */
+  private static final Duration DEFAULT_RETRY_WAIT = Duration.ofSeconds(1);
+
+  /** The most of an error body that is read, for its message: an error page can be any size. */
+  private static final int ERROR_BODY_LIMIT = 16 * 1024;
+
+  /** Longer than any deadline; keeps Duration arithmetic far from overflow. */
+  private static final long MAX_SECONDS = 999_999_999_999_999L;
 
   final CompletableFuture<RunResult> result = new CompletableFuture<>();
   private final CinchApiRunner runner;
@@ -40,8 +56,7 @@ final class ApiCall {
   private volatile CompletableFuture<HttpResponse<InputStream>> inFlight;
   private volatile InputStream answer;
 
-  /** Milliseconds from now to the call's deadline (less than the timeout if it waited). */
-  private final long leftMillis;
+  private final long leftMillis; // to the deadline: less than the timeout if the call waited
 
   ApiCall(CinchApiRunner runner, Program program, RunListener listener, long leftMillis) {
     this.runner = runner;
@@ -103,25 +118,81 @@ final class ApiCall {
         });
   }
 
+  /**
+   * Reads one answer: a run (the key masked in all it holds), a 429 to retry after a wait, or a
+   * failure. The only blocking part of a call, and short: the body is already arriving.
+   */
   private void handle(int attempt, HttpResponse<InputStream> response) {
     try (InputStream in = response.body()) {
-      ApiAnswer.Outcome outcome = ApiAnswer.read(response, in, program, runner);
-      if (outcome instanceof ApiAnswer.Ran ran) {
-        result.complete(ran.result());
-      } else if (outcome instanceof ApiAnswer.RateLimited limited) {
-        retryAfter429(attempt, limited.retryIn());
-      } else if (outcome instanceof ApiAnswer.Failed failed) {
-        if (failed.failure().kind() == Kind.KEY_REFUSED) {
+      int status = response.statusCode();
+      if (status == 200) {
+        ran(in);
+      } else if (status == 429) {
+        in.readNBytes(64 * 1024); // what is left of a small body, so the connection can be reused
+        String header = response.headers().firstValue("Retry-After").orElse(null);
+        retryAfter429(attempt, retryAfter(header, runner.clock).orElse(DEFAULT_RETRY_WAIT));
+      } else {
+        String body = new String(in.readNBytes(ERROR_BODY_LIMIT), StandardCharsets.UTF_8);
+        RunFailure failure = ApiErrors.forStatus(status, runner.redactor.redactCut(body));
+        if (failure.kind() == Kind.KEY_REFUSED) {
           listener.log(
               Level.ERROR,
               "The Cinch API refused the API key (HTTP %d): check CINCH_API_KEY."
-                  .formatted(response.statusCode()));
+                  .formatted(status));
         }
-        fail(failed.failure());
+        fail(failure);
       }
     } catch (IOException e) {
       endOnExchangeError(e);
     }
+  }
+
+  private void ran(InputStream in) throws IOException {
+    Redactor redactor = runner.redactor;
+    try {
+      RunResult run =
+          RunAnswerReader.read(new InputStreamReader(in, StandardCharsets.UTF_8), program.out());
+      result.complete(
+          new RunResult(
+              redactor.cappedSafe(run.stdout()),
+              redactor.cappedSafe(run.stderr()),
+              run.exitCode(),
+              run.timedOut(),
+              run.durationMs(),
+              runner.name(),
+              redactor.files(run.files())));
+    } catch (RunAnswerReader.NotARun e) {
+      String apiMessage = e.apiMessage() == null ? "" : redactor.redactCut(e.apiMessage());
+      fail(
+          ApiErrors.speaksOfCredits(apiMessage)
+              ? ApiErrors.creditsExhausted(ApiErrors.apiMessage(apiMessage))
+              : ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt())));
+    }
+  }
+
+  /** The {@code Retry-After} header: a number of seconds, or an HTTP date. */
+  static Optional<Duration> retryAfter(String header, Clock clock) {
+    if (header == null || header.isBlank()) {
+      return Optional.empty();
+    }
+    String value = header.strip();
+    if (value.matches("\\d+")) {
+      // Any number of digits: a huge wait is still a wait (longer than any deadline), not "none".
+      return Optional.of(
+          Duration.ofSeconds(value.length() > 15 ? MAX_SECONDS : Long.parseLong(value)));
+    }
+    try {
+      ZonedDateTime when = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME);
+      Duration wait = Duration.between(clock.instant(), when.toInstant());
+      return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** "about 30 s", for a message that tells the model how long to wait. */
+  static String describe(Duration wait) {
+    return "about " + Math.max(1, (wait.toMillis() + 999) / 1000) + " s";
   }
 
   private void retryAfter429(int attempt, Duration wait) {
@@ -132,7 +203,7 @@ final class ApiCall {
       return;
     }
     if (attempt >= CinchApiRunner.MAX_ATTEMPTS) {
-      fail(ApiErrors.rateLimited(attempt, ApiAnswer.describe(wait)));
+      fail(ApiErrors.rateLimited(attempt, describe(wait)));
       return;
     }
     listener.log(
@@ -149,11 +220,7 @@ final class ApiCall {
     }
   }
 
-  /**
-   * Completes the call with a failure, once; says whether this was the completion. The message is
-   * masked here, the one way out of a call for a failure: whatever it quotes (a body, a header, an
-   * exception's text) has been through the redactor.
-   */
+  /** Fails the call once (says if this did); the one way out for a failure, so masked here. */
   private boolean fail(RunFailure failure) {
     return result.completeExceptionally(
         new RunFailure(failure.reason(), runner.redactor.redact(failure.getMessage())));
@@ -175,11 +242,8 @@ final class ApiCall {
   }
 
   /**
-   * Ends the call for an error that stopped the HTTP exchange before an answer was read: nothing
-   * when the call is already over (cancelled, answered, timed out: the error is only the echo of
-   * that); the timeout failure for a timeout the HTTP client reports (the call's deadline is ours,
-   * but a timeout is never passed on as anything else); else the failure that says what went wrong
-   * on the way.
+   * An error that stopped the exchange: nothing when the call is over (the error is its echo); a
+   * timeout the HTTP client reports is the call's timeout; else what went wrong on the way.
    */
   private void endOnExchangeError(Throwable error) {
     Throwable cause = unwrap(error);
@@ -195,9 +259,8 @@ final class ApiCall {
   }
 
   /**
-   * Runs what a timer set off on a reader thread. One timer thread serves every call's deadline;
-   * what a deadline sets off (the answer travelling up to the client, which may block on its
-   * stdout; closing the exchange) must never hold it, or every other call would miss its deadline.
+   * Runs what a timer set off on a reader thread: the one timer thread serves every call's
+   * deadline, and what it sets off may block (on the client's stdout).
    */
   private void offTimer(Runnable action) {
     try {

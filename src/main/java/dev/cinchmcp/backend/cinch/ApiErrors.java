@@ -95,11 +95,7 @@ final class ApiErrors {
             + " before running code again.");
   }
 
-  /**
-   * Rate limited, and the wait the API asked for (Retry-After) is longer than what is left of the
-   * call's deadline: the call ends now, and the model is told the wait is beyond this call rather
-   * than handed the API's number (which may be absurd).
-   */
+  /** Retry-After outlasts the deadline: the model is not handed the API's (maybe absurd) wait. */
   static RunFailure rateLimitedPastDeadline(int attempts, Duration deadline) {
     return rateLimited(
         "after %s and asked to wait longer than this call's %d ms deadline (CINCH_TIMEOUT_MS) allows"
@@ -112,11 +108,7 @@ final class ApiErrors {
         Reason.RATE_LIMITED, "The Cinch API is rate limiting this key (HTTP 429) " + how, next);
   }
 
-  /**
-   * No answer within the call's deadline ({@code CINCH_TIMEOUT_MS}), which covers retries.
-   *
-   * @param timeout the call's whole deadline
-   */
+  /** No answer within the call's whole deadline ({@code CINCH_TIMEOUT_MS}), retries included. */
   static RunFailure timedOut(Duration timeout) {
     return failure(
         Reason.API_TIMEOUT,
@@ -133,13 +125,7 @@ final class ApiErrors {
         Reason.API_CALL_ABANDONED, "The server is shutting down; the run was abandoned", "");
   }
 
-  /**
-   * What an error that stopped the HTTP exchange before an answer was read means for the model:
-   * whether anything ran, and what to check. The error's message is quoted: the call masks it.
-   *
-   * @param where "the Cinch API at {base}/"
-   * @param cause the error, unwrapped
-   */
+  /** An error that stopped the exchange; its message is quoted (the call masks it). */
   static RunFailure exchangeFailed(String where, Throwable cause) {
     if (cause instanceof HttpConnectTimeoutException) {
       return cannotReach(where, "the connection timed out");
@@ -186,20 +172,13 @@ final class ApiErrors {
         "Check CINCH_BASE_URL points at the Cinch API; if it does, try again once.");
   }
 
-  /**
-   * A failure of {@code reason}: what happened, then whether anything ran in the words of the
-   * reason (so no message can say otherwise than its reason), then what to do next.
-   */
+  /** What happened, whether anything ran in the reason's own words, then what to do. */
   private static RunFailure failure(Reason reason, String happened, String next) {
     String ran = reason.ran().sentence();
     return new RunFailure(reason, happened + ". " + (next.isEmpty() ? ran : ran + " " + next));
   }
 
-  /**
-   * The most useful short text of an error body: its JSON "error"/"message" string if it has one,
-   * else its text without HTML tags, collapsed onto one line and cut to {@value #EXCERPT_LIMIT}
-   * characters.
-   */
+  /** A body's JSON "error"/"message" string, else its text without tags; one line, cut short. */
   static String apiMessage(String body) {
     if (body == null || body.isBlank()) {
       return "";
@@ -214,7 +193,6 @@ final class ApiErrors {
     return json.replace("\\\"", "\"").replace("\\n", " ").replace("\\/", "/").replace("\\\\", "\\");
   }
 
-  /** "1 attempt", "3 attempts". */
   private static String attempts(int n) {
     return n + (n == 1 ? " attempt" : " attempts");
   }

@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs programs at the Cinch API: {@code POST {base}/run} with the key as a bearer token and the
  * program as JSON. {@link ApiCall} makes one tool call (attempts, retries after a 429, the
- * deadline, cancellation), {@link ApiAnswer} reads what the API answered, and {@link ApiErrors}
- * words every failure. This class makes the request and owns the HTTP client's life.
+ * deadline, cancellation, reading the answer), and {@link ApiErrors} words every failure. This
+ * class makes the request and owns the HTTP client's life.
  *
  * <p>No per-request timeout: the call's own deadline aborts the exchange, and a second timer per
  * request cost the HTTP client's selector thread a wake-up every call.
@@ -62,12 +62,8 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
   private final String userAgent;
 
   /**
-   * @param runUri the endpoint, {@code {base}/run}
-   * @param apiKey the key; kept only in the Authorization header and the redactor
-   * @param timeout the longest a call waits for its answer, retries included
-   * @param http the one shared client; it must not follow redirects
-   * @param readers where answers are read (blocking reads of a body that is already arriving)
-   * @param timers for deadlines and retry waits
+   * The key is kept only in the Authorization header and the redactor; {@code timeout} covers
+   * retries; {@code http} must not follow redirects; {@code readers} read bodies already arriving.
    */
   public CinchApiRunner(
       URI runUri,
@@ -98,7 +94,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
     return newHttpClient(base, connectTimeout, null);
   }
 
-  /** The same with this TLS context for https ({@code null}: the JDK's default); for tests. */
+  /** The same with this TLS context for https ({@code null}: the JDK's default), for tests. */
   static HttpClient newHttpClient(URI base, Duration connectTimeout, SSLContext tls) {
     boolean plain = "http".equalsIgnoreCase(base.getScheme());
     HttpClient.Builder builder =

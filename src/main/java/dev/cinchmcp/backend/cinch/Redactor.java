@@ -30,8 +30,7 @@ public final class Redactor {
   /** Escape layers undone (a body can quote an escaped header inside an escaped string). */
   static final int LAYERS = 3;
 
-  // A key cut in two by a limit still leaks the piece that was kept; such a piece is masked from
-  // this many chars.
+  /** A piece of a key cut in two by a limit is masked from this many chars. */
   private static final int MIN_TAIL = 6;
 
   /** An escape cut in two at the end of cut text: it may hide the next character of the key. */
@@ -41,9 +40,7 @@ public final class Redactor {
 
   private final String secret;
 
-  /**
-   * The key and the encoded forms that cannot be decoded in place (base64 cores, percent forms).
-   */
+  /** The key and its forms that cannot be decoded in place (base64 cores, percent forms). */
   private final List<String> forms;
 
   public Redactor(String secret) {
@@ -56,23 +53,19 @@ public final class Redactor {
     return mask(text, false);
   }
 
-  /**
-   * Text that may have been cut before it could be redacted (the start of a body, an excerpt): the
-   * key masked, and also a key's start left at the end by the cut.
-   */
+  /** Text that may have been cut (a body's start, an excerpt): also a key's start at its end. */
   String redactCut(String text) {
     return mask(text, true);
   }
 
   /**
-   * The same stream with the key masked, including a key cut in two by the cut in the middle: its
-   * start at the end of the head, its end at the start of the tail. The counts stay as captured.
+   * The stream with the key masked, also a key cut in two by the cut in the middle: its start at
+   * the end of the head, its end at the start of the tail. The counts stay as captured.
    */
   CappedText cappedSafe(CappedText text) {
     if (secret == null) {
       return text;
     }
-    // A cut stream has two cut edges: the end of its head and the start of its tail.
     String head = mask(text.head(), text.truncated());
     String tail = mask(text.tail(), false);
     if (text.truncated()) {
