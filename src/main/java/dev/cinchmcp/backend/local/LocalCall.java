@@ -22,7 +22,11 @@ import org.slf4j.LoggerFactory;
  * the one taken died just before its hand-over. Cancelling the future kills its sandbox. A run
  * ended by a stop on a signal is not answered.
  */
-final class LocalCall {
+record LocalCall(
+    Program program,
+    List<String> modules,
+    CompletableFuture<RunResult> future,
+    RunListener events) {
 
   private static final Logger log = LoggerFactory.getLogger(LocalCall.class);
 
@@ -37,30 +41,6 @@ final class LocalCall {
       Set<Sandbox> running,
       Function<Program, Sandbox> cold,
       BooleanSupplier stopping) {}
-
-  private final Program program;
-  private final List<String> modules;
-  private final CompletableFuture<RunResult> future;
-  private final RunListener events;
-  private volatile Sandbox current;
-
-  LocalCall(
-      Program program,
-      List<String> modules,
-      CompletableFuture<RunResult> future,
-      RunListener events) {
-    this.program = program;
-    this.modules = modules;
-    this.future = future;
-    this.events = events;
-    future.whenComplete(
-        (result, error) -> {
-          Sandbox sandbox = current;
-          if (error instanceof CancellationException && sandbox != null) {
-            sandbox.cancel();
-          }
-        });
-  }
 
   void execute(Shared runner) {
     if (future.isDone()) {
@@ -111,11 +91,16 @@ final class LocalCall {
   }
 
   private RunResult runIn(Sandbox sandbox, Shared runner) {
-    current = sandbox;
     runner.running().add(sandbox);
     if (future.isDone()) {
       sandbox.cancel(); // cancelled meanwhile: run() below kills and cleans up at once
     }
+    future.whenComplete(
+        (result, error) -> {
+          if (error instanceof CancellationException) {
+            sandbox.cancel();
+          }
+        });
     events.sent(1);
     events.log(RunListener.Level.DEBUG, "Local sandbox " + sandbox.id() + sandbox.startNote());
     try {

@@ -57,9 +57,7 @@ final class MatplotlibFontCache {
     return Optional.ofNullable(file);
   }
 
-  /**
-   * {@link #build} on a thread of its own at the lowest priority; nothing once {@link #stop} came.
-   */
+  /** {@link #build} on a thread of its own at the lowest priority; nothing once stopped. */
   synchronized void buildInBackground(Path python, Path matplotlib) {
     if (stopped) {
       return;
@@ -176,19 +174,12 @@ final class MatplotlibFontCache {
           new ProcessBuilder(python.toString(), "-c", "import matplotlib.font_manager")
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-      builder.environment().clear();
-      builder
-          .environment()
-          .putAll(
-              Map.of(
-                  "PATH",
-                  "/usr/bin:/bin",
-                  "HOME",
-                  work.toString(),
-                  "MPLCONFIGDIR",
-                  work.toString(),
-                  "MPLBACKEND",
-                  "Agg"));
+      Map<String, String> env = builder.environment();
+      env.clear();
+      env.put("PATH", "/usr/bin:/bin");
+      env.put("HOME", work.toString());
+      env.put("MPLCONFIGDIR", work.toString());
+      env.put("MPLBACKEND", "Agg");
       if (stopped) {
         return null;
       }

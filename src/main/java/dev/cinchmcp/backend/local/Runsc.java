@@ -14,9 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * One runsc binary and its state directory: the command lines, and the small housekeeping commands.
- */
+/** One runsc binary and its state directory: the command lines and the housekeeping commands. */
 final class Runsc {
 
   private static final Logger log = LoggerFactory.getLogger(Runsc.class);
@@ -167,9 +165,7 @@ final class Runsc {
     }
   }
 
-  /**
-   * A stop has begun: what it would have removed, the next start's {@link Housekeeping} removes.
-   */
+  /** A stop has begun: what it would have removed, the next start's {@link Housekeeping} does. */
   synchronized void refuseStarts() {
     stopped = true;
   }

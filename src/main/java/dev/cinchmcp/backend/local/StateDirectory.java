@@ -66,10 +66,7 @@ final class StateDirectory {
     return tmpDir.resolve(NAME + "-" + ownUid());
   }
 
-  /**
-   * Makes or checks {@code wanted}; when it cannot be trusted, warns and returns a fresh one beside
-   * it.
-   */
+  /** Makes or checks {@code wanted}; when it cannot be trusted, warns and makes a fresh one. */
   static Prepared prepare(Path wanted) throws IOException {
     Optional<String> problem = makeAndCheck(wanted);
     if (problem.isEmpty()) {
@@ -136,14 +133,10 @@ final class StateDirectory {
             ? mode.stream().anyMatch(SHARED_ACCESS::contains)
             : mode.contains(PosixFilePermission.GROUP_WRITE)
                 || mode.contains(PosixFilePermission.OTHERS_WRITE);
-    if (shared) {
-      return Optional.of(
-          dir
-              + " is open to other users (mode "
-              + PosixFilePermissions.toString(mode)
-              + ", expected rwx------)");
-    }
-    return Optional.empty();
+    String modeText = PosixFilePermissions.toString(mode);
+    return shared
+        ? Optional.of(dir + " is open to other users (mode " + modeText + ", expected rwx------)")
+        : Optional.empty();
   }
 
   static int ownUid() {
