@@ -49,10 +49,7 @@ final class CgroupDetection {
     return found.limits().map(CgroupDetection::proveByJoining).orElse(found);
   }
 
-  /**
-   * cgroup v1 when memory, pids and cpu are v1 hierarchies, else v2 when /sys/fs/cgroup is a v2
-   * mount.
-   */
+  /** cgroup v1 when memory, pids and cpu are v1 hierarchies, else v2 when mounted as v2. */
   static Result find(Path cgroupFs, String procSelfCgroup, int uid) {
     Map<String, String> v1 = new LinkedHashMap<>();
     String v2 = null;

@@ -99,10 +99,7 @@ final class HostCgroups {
     return run;
   }
 
-  /**
-   * All run cgroups together to {@code cpus} CPUs, or any (empty); servers sharing the parent write
-   * the same.
-   */
+  /** All runs together to {@code cpus} CPUs, or any (empty); servers sharing it write the same. */
   void capAll(OptionalDouble cpus) throws IOException {
     Path cpu = parents.get("cpu");
     String quota = cpus.isPresent() ? Long.toString(allQuotaUs(cpus.getAsDouble())) : null;
