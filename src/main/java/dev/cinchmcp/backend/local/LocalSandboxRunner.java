@@ -127,7 +127,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /** Whether every language has its full count of sandboxes waiting (for tests). */
-  public boolean poolFull() {
+  boolean poolFull() {
     return pool != null && pool.full();
   }
 
