@@ -29,9 +29,7 @@ final class HostEtc {
           // Debian's matplotlib reads its defaults from here only.
           new Piece("matplotlibrc", false));
 
-  /**
-   * @param directory whether it must be a directory (else a regular file)
-   */
+  /** {@code directory}: whether it must be a directory (else a regular file). */
   record Piece(String name, boolean directory) {}
 
   record Bind(Path source, String destination) {}

@@ -75,7 +75,7 @@ final class MatplotlibFontCache {
       return;
     }
     try {
-      Optional<Path> existing = current();
+      Optional<Path> existing = firstList(dir);
       long newest = newestChange(matplotlib);
       if (existing.isPresent() && Files.getLastModifiedTime(existing.get()).toMillis() >= newest) {
         file = existing.get();
@@ -140,7 +140,7 @@ final class MatplotlibFontCache {
     return Optional.empty();
   }
 
-  private Optional<Path> current() throws IOException {
+  private static Optional<Path> firstList(Path dir) throws IOException {
     if (!Files.isDirectory(dir)) {
       return Optional.empty();
     }
@@ -196,15 +196,14 @@ final class MatplotlibFontCache {
       if (process.exitValue() != 0) {
         return null;
       }
-      try (DirectoryStream<Path> lists = Files.newDirectoryStream(work, "fontlist-*.json")) {
-        for (Path list : lists) {
-          Path target = dir.resolve(list.getFileName());
-          moveInPlace(list, target);
-          Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
-          return target;
-        }
+      Optional<Path> list = firstList(work);
+      if (list.isEmpty()) {
+        return null;
       }
-      return null;
+      Path target = dir.resolve(list.get().getFileName());
+      moveInPlace(list.get(), target);
+      Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
+      return target;
     } finally {
       Housekeeping.deleteTree(work);
     }

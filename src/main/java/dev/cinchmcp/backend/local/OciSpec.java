@@ -7,7 +7,6 @@ import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.SandboxFacts;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -47,14 +46,6 @@ final class OciSpec {
 
   private OciSpec() {}
 
-  private static List<String> environment(Language language) {
-    List<String> env = new ArrayList<>(ENVIRONMENT);
-    if (language == Language.JAVASCRIPT) {
-      env.add(NODE_PATH);
-    }
-    return env;
-  }
-
   /**
    * @param addressSpaceLimit RLIMIT_AS in bytes, or 0 for none (Node cannot start under one)
    * @param maxProcesses RLIMIT_NPROC, which gVisor enforces itself (fork then fails with EAGAIN)
@@ -76,7 +67,10 @@ final class OciSpec {
     ArrayNode argv = process.putArray("args");
     args.forEach(argv::add);
     ArrayNode env = process.putArray("env");
-    environment(language).forEach(env::add);
+    ENVIRONMENT.forEach(env::add);
+    if (language == Language.JAVASCRIPT) {
+      env.add(NODE_PATH);
+    }
     process.put("cwd", "/tmp");
     process.put("noNewPrivileges", true);
     ObjectNode capabilities = process.putObject("capabilities");
@@ -96,25 +90,17 @@ final class OciSpec {
     spec.put("hostname", "sandbox");
 
     ArrayNode mounts = spec.putArray("mounts");
-    mount(mounts, "/proc", "proc", "proc", List.of("nosuid", "noexec", "nodev"));
-    mount(
-        mounts,
-        "/tmp",
-        "tmpfs",
-        "tmpfs",
-        List.of("nosuid", "nodev", "mode=1777", "size=" + SandboxFacts.TMP_MEGABYTES + "m"));
+    mount(mounts, "/proc", "proc", "proc", "nosuid", "noexec", "nodev");
+    String size = "size=" + SandboxFacts.TMP_MEGABYTES + "m";
+    mount(mounts, "/tmp", "tmpfs", "tmpfs", "nosuid", "nodev", "mode=1777", size);
     for (String dir : SandboxRuntimes.VISIBLE_DIRS) {
       if (Files.exists(Path.of(dir))) { // no /lib64 on some machines; a missing source fails
-        mount(mounts, dir, "bind", dir, List.of("rbind", "ro", "nosuid", "nodev"));
+        mount(mounts, dir, "bind", dir, "rbind", "ro", "nosuid", "nodev");
       }
     }
     for (HostEtc.Bind bind : etc) { // configuration only: noexec
-      mount(
-          mounts,
-          bind.destination(),
-          "bind",
-          bind.source().toString(),
-          List.of("rbind", "ro", "nosuid", "nodev", "noexec"));
+      String source = bind.source().toString();
+      mount(mounts, bind.destination(), "bind", source, "rbind", "ro", "nosuid", "nodev", "noexec");
     }
 
     ObjectNode linux = spec.putObject("linux");
@@ -130,12 +116,12 @@ final class OciSpec {
   }
 
   private static void mount(
-      ArrayNode mounts, String destination, String type, String source, List<String> options) {
+      ArrayNode mounts, String destination, String type, String source, String... options) {
     ObjectNode mount = mounts.addObject();
-    mount.put("destination", destination);
-    mount.put("type", type);
-    mount.put("source", source);
+    mount.put("destination", destination).put("type", type).put("source", source);
     ArrayNode opts = mount.putArray("options");
-    options.forEach(opts::add);
+    for (String option : options) {
+      opts.add(option);
+    }
   }
 }
