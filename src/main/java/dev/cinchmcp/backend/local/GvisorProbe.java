@@ -94,10 +94,10 @@ final class GvisorProbe {
       String fix = "set java.io.tmpdir or XDG_RUNTIME_DIR to a directory of this user's own";
       return unusable("no private state directory could be made next to " + cause + ": " + fix);
     }
-    CgroupDetection.Result cgroups =
+    HostCgroups.Result cgroups =
         settings.hostCgroups()
-            ? CgroupDetection.detect()
-            : CgroupDetection.Result.unavailable("host cgroups are turned off for this runner");
+            ? HostCgroups.detect()
+            : HostCgroups.Result.unavailable("host cgroups are turned off for this runner");
     if (cgroups.unavailableReason() != null) {
       log.info("Local sandbox without host cgroups: {}", cgroups.unavailableReason());
     }

@@ -70,8 +70,8 @@ class HousekeepingTest {
         Duration.ofSeconds(10),
         "the leftover sandbox to start");
     RunCgroup cgroup =
-        CgroupDetection.detect().limits().isPresent()
-            ? CgroupDetection.detect().limits().get().create(leftover, 64L << 20, 100, 0.5)
+        HostCgroups.detect().limits().isPresent()
+            ? HostCgroups.detect().limits().get().create(leftover, 64L << 20, 100, 0.5)
             : null;
 
     try (LocalSandboxRunner runner = LocalRunners.runner(state)) {
