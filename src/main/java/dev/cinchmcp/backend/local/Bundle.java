@@ -70,12 +70,7 @@ record Bundle(Path dir) {
     Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
     Files.writeString(
         spec,
-        OciSpec.json(
-            args,
-            language,
-            addressSpace,
-            settings.maxProcesses(),
-            HostEtc.binds(settings.hostEtc())));
+        OciSpec.json(args, language, addressSpace, settings.maxProcesses(), settings.hostEtc()));
   }
 
   void writeProgram(Program program) throws IOException {

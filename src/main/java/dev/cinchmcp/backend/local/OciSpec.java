@@ -5,8 +5,13 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.SandboxFacts;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,8 +21,8 @@ import java.util.List;
  * <ul>
  *   <li>an empty, read-only root (the bundle's own {@code rootfs}, which holds only the program);
  *   <li>read-only binds of {@link SandboxRuntimes#VISIBLE_DIRS} — never /root, /home;
- *   <li>read-only binds of the few pieces of /etc that installed packages need ({@link HostEtc}),
- *       never the rest of it;
+ *   <li>read-only binds of the few pieces of /etc that installed packages need ({@link
+ *       #ETC_PIECES}), never the rest of it;
  *   <li>a 64 MB tmpfs on /tmp (the only writable place, and the home directory), and /proc;
  *   <li>uid/gid 65534 (nobody), no new privileges, no capabilities;
  *   <li>an environment written from scratch — never the server's, which holds the API key;
@@ -55,7 +60,7 @@ final class OciSpec {
       Language language,
       long addressSpaceLimit,
       int maxProcesses,
-      List<HostEtc.Bind> etc) {
+      Path hostEtc) {
     ObjectNode spec = JsonNodeFactory.instance.objectNode();
     spec.put("ociVersion", "1.0.0");
 
@@ -98,7 +103,7 @@ final class OciSpec {
         mount(mounts, dir, "bind", dir, "rbind", "ro", "nosuid", "nodev");
       }
     }
-    for (HostEtc.Bind bind : etc) { // configuration only: noexec
+    for (Bind bind : etcBinds(hostEtc)) { // configuration only: noexec
       String source = bind.source().toString();
       mount(mounts, bind.destination(), "bind", source, "rbind", "ro", "nosuid", "nodev", "noexec");
     }
@@ -122,6 +127,68 @@ final class OciSpec {
     ArrayNode opts = mount.putArray("options");
     for (String option : options) {
       opts.add(option);
+    }
+  }
+
+  /**
+   * The pieces of the host's /etc a sandbox sees, each with why: only what packages under /usr need
+   * (Debian's python3-numpy, python3-matplotlib), nothing of the machine's identity or users; one
+   * missing on this machine is left out. gVisor resolves every link inside the sandbox's own mount
+   * tree, so a link to outside the visible directories dangles inside. A piece that is itself a
+   * link, or not owned by /etc's owner, is left out: a bind follows its source on the host.
+   */
+  static final List<Piece> ETC_PIECES =
+      List.of(
+          // numpy and scipy load libblas.so.3 and liblapack.so.3 through /etc/alternatives.
+          new Piece("alternatives", true),
+          // without fontconfig's, "Fontconfig error: Cannot load default config file" on stderr
+          new Piece("fonts", true),
+          // Debian's matplotlib reads its defaults from here only.
+          new Piece("matplotlibrc", false));
+
+  /** {@code directory}: whether it must be a directory (else a regular file). */
+  record Piece(String name, boolean directory) {}
+
+  record Bind(Path source, String destination) {}
+
+  /**
+   * The pieces under {@code etc} that can be shown: a real directory or file, owned by {@code
+   * etc}'s owner, not writable by group or others.
+   */
+  static List<Bind> etcBinds(Path etc) {
+    List<Bind> binds = new ArrayList<>();
+    Integer owner = owner(etc);
+    if (owner == null) {
+      return List.of();
+    }
+    for (Piece piece : ETC_PIECES) {
+      Path source = etc.resolve(piece.name());
+      if (trusted(source, piece.directory(), owner)) {
+        binds.add(new Bind(source, "/etc/" + piece.name()));
+      }
+    }
+    return List.copyOf(binds);
+  }
+
+  private static boolean trusted(Path source, boolean directory, int owner) {
+    try {
+      PosixFileAttributes attributes =
+          Files.readAttributes(source, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      boolean rightKind = directory ? attributes.isDirectory() : attributes.isRegularFile();
+      return rightKind
+          && Integer.valueOf(owner).equals(owner(source))
+          && !attributes.permissions().contains(PosixFilePermission.GROUP_WRITE)
+          && !attributes.permissions().contains(PosixFilePermission.OTHERS_WRITE);
+    } catch (IOException | UnsupportedOperationException e) {
+      return false; // missing or unreadable: not shown
+    }
+  }
+
+  private static Integer owner(Path path) {
+    try {
+      return (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException e) {
+      return null;
     }
   }
 }

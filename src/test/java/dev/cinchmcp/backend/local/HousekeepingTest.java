@@ -56,7 +56,7 @@ class HousekeepingTest {
             Language.PYTHON,
             0,
             64,
-            List.of()));
+            state.resolve("no-etc"))); // none of /etc bound
     Runsc runsc = new Runsc(Dependency.runsc(), prepared.runsc(), settings.runscEnvironment());
     Process crashed =
         runsc
