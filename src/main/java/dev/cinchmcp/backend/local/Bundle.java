@@ -123,6 +123,6 @@ record Bundle(Path dir) {
   }
 
   void delete() {
-    Housekeeping.deleteTree(dir);
+    StateDirectory.deleteTree(dir);
   }
 }

@@ -216,7 +216,7 @@ final class GvisorProbe {
       ExecutorService streamThreads,
       Set<Sandbox> running) {
     SandboxHost host = prepared.host();
-    Housekeeping.removeLeftovers(host);
+    StateDirectory.removeLeftovers(host);
     Map<Language, Long> overheads = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
       if (host.runtimes().interpreter(language).isEmpty()) {

@@ -299,7 +299,7 @@ final class HostCgroups {
   }
 
   private static Result proveByJoining(HostCgroups limits) {
-    String id = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-cgroup-check";
+    String id = StateDirectory.PREFIX + ProcessHandle.current().pid() + "-cgroup-check";
     RunCgroup probe = null;
     try {
       probe = limits.create(id, 64L << 20, 16, 0.5);

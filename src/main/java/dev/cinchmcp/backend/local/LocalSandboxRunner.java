@@ -393,7 +393,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
     streamThreads.shutdown();
     if (prepared.usable() && prepared.host().state().fresh()) {
-      Housekeeping.deleteTree(prepared.host().state().root());
+      StateDirectory.deleteTree(prepared.host().state().root());
     }
   }
 }

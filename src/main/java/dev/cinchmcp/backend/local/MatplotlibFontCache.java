@@ -205,7 +205,7 @@ final class MatplotlibFontCache {
       Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
       return target;
     } finally {
-      Housekeeping.deleteTree(work);
+      StateDirectory.deleteTree(work);
     }
   }
 
@@ -216,7 +216,7 @@ final class MatplotlibFontCache {
         Files.newDirectoryStream(dir.getParent(), "matplotlib-build-*")) {
       for (Path build : builds) {
         if (Files.getLastModifiedTime(build).toMillis() < before) {
-          Housekeeping.deleteTree(build);
+          StateDirectory.deleteTree(build);
         }
       }
     }

@@ -100,7 +100,7 @@ final class Runsc {
       List<Path> state =
           entries.filter(path -> path.getFileName().toString().startsWith(id + "_")).toList();
       if (killed) {
-        state.forEach(Housekeeping::deleteTree);
+        state.forEach(StateDirectory::deleteTree);
       } else if (!state.isEmpty()) {
         deleteForce(id);
       }
@@ -134,7 +134,7 @@ final class Runsc {
       }
       return Optional.of(text);
     } catch (IOException e) {
-      if (!stopped) { // stopping: the next start's Housekeeping cleans up
+      if (!stopped) { // stopping: the next start cleans up
         log.warn("runsc {} failed: {}", rest[0], e.toString());
       }
       return Optional.empty();
@@ -165,7 +165,10 @@ final class Runsc {
     }
   }
 
-  /** A stop has begun: what it would have removed, the next start's {@link Housekeeping} does. */
+  /**
+   * A stop has begun: what it would have removed, the next start's {@link
+   * StateDirectory#removeLeftovers} does.
+   */
   synchronized void refuseStarts() {
     stopped = true;
   }

@@ -31,18 +31,18 @@ class HousekeepingTest {
     LocalSandboxSettings settings = LocalSandboxSettings.defaults().withStateDir(state);
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
-    String leftover = Housekeeping.PREFIX + gone.pid() + "-1";
-    String ours = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-999999";
-    assertTrue(Housekeeping.isLeftover(leftover));
-    assertFalse(Housekeeping.isLeftover(ours), "a live server's runs are never leftovers");
-    assertFalse(Housekeeping.isLeftover("someone-else-1"), "only this backend's names");
+    String leftover = StateDirectory.PREFIX + gone.pid() + "-1";
+    String ours = StateDirectory.PREFIX + ProcessHandle.current().pid() + "-999999";
+    assertTrue(StateDirectory.isLeftover(leftover));
+    assertFalse(StateDirectory.isLeftover(ours), "a live server's runs are never leftovers");
+    assertFalse(StateDirectory.isLeftover("someone-else-1"), "only this backend's names");
 
     StateDirectory.Prepared prepared = StateDirectory.prepare(state);
     // Another live server's run (a live process's pid) stays, whatever it looks like.
     Process live = new ProcessBuilder("sleep", "60").start();
     Path liveBundle =
         Files.createDirectories(
-            prepared.bundles().resolve(Housekeeping.PREFIX + live.pid() + "-1"));
+            prepared.bundles().resolve(StateDirectory.PREFIX + live.pid() + "-1"));
 
     // A sandbox still running under the dead server's id, as a crash would leave it.
     Path bundle = Files.createDirectories(prepared.bundles().resolve(leftover).resolve("rootfs"));
