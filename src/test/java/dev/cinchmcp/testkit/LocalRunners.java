@@ -55,7 +55,11 @@ public final class LocalRunners {
 
   /** Waits until every language has its full count of sandboxes waiting. */
   public static void awaitPoolFull(LocalSandboxRunner runner) {
-    awaitCondition(runner::poolFull, "the pool to fill");
+    int size = runner.settings().poolSize(); // both interpreters: these tests need them
+    awaitCondition(
+        () ->
+            runner.waiting(Language.PYTHON) >= size && runner.waiting(Language.JAVASCRIPT) >= size,
+        "the pool to fill");
   }
 
   public static void awaitCondition(BooleanSupplier condition, String what) {

@@ -99,8 +99,7 @@ final class DataSandboxes implements AutoCloseable {
       }
     }
     // Sorted (a parent before its modules): the same imports in another order are the same demand.
-    installed = installed.stream().distinct().sorted().toList();
-    return List.copyOf(installed);
+    return installed.stream().distinct().sorted().toList();
   }
 
   private boolean installed(String module) {
@@ -164,9 +163,7 @@ final class DataSandboxes implements AutoCloseable {
     }
   }
 
-  /**
-   * Of the sandboxes that imported only modules among {@code modules}, one that imported the most.
-   */
+  /** Of the sandboxes that imported only modules among {@code modules}, one that imported most. */
   Optional<Sandbox> take(List<String> modules) {
     List<WarmPool<Sandbox>> fitting = new ArrayList<>();
     synchronized (this) {

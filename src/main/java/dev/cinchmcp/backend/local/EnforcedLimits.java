@@ -21,7 +21,7 @@ public record EnforcedLimits(
     String allTogether) {
 
   static EnforcedLimits of(
-      LocalSandboxSettings settings, CgroupDetection.Result cgroups, String allTogether) {
+      LocalSandboxSettings settings, HostCgroups.Result cgroups, String allTogether) {
     return new EnforcedLimits(
         settings.wallClock().toSeconds(),
         settings.memoryMebibytes(),

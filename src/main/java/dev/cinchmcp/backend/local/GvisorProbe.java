@@ -61,10 +61,7 @@ final class GvisorProbe {
     }
   }
 
-  /**
-   * @param failure null when the self-test passed
-   */
-  record SelfTest(String failure, SandboxHost host) {}
+  record SelfTest(String failure, SandboxHost host) {} // failure: null when it passed
 
   private GvisorProbe() {}
 
@@ -97,8 +94,10 @@ final class GvisorProbe {
       String fix = "set java.io.tmpdir or XDG_RUNTIME_DIR to a directory of this user's own";
       return unusable("no private state directory could be made next to " + cause + ": " + fix);
     }
-    CgroupDetection.Result cgroups =
-        settings.hostCgroups() ? CgroupDetection.detect() : noCgroups();
+    HostCgroups.Result cgroups =
+        settings.hostCgroups()
+            ? HostCgroups.detect()
+            : HostCgroups.Result.unavailable("host cgroups are turned off for this runner");
     if (cgroups.unavailableReason() != null) {
       log.info("Local sandbox without host cgroups: {}", cgroups.unavailableReason());
     }
@@ -161,14 +160,7 @@ final class GvisorProbe {
     }
   }
 
-  private static CgroupDetection.Result noCgroups() {
-    return CgroupDetection.Result.unavailable("host cgroups are turned off for this runner");
-  }
-
-  /**
-   * The self-test once {@code after} completes, then matplotlib's font list; always completes with
-   * a verdict.
-   */
+  /** The self-test once {@code after} completes, then matplotlib's font list; always a verdict. */
   static CompletableFuture<SelfTest> selfTestAfter(
       CompletableFuture<?> after,
       Prepared prepared,
@@ -217,17 +209,14 @@ final class GvisorProbe {
         .ifPresent(folder -> host.fontCache().buildInBackground(python.get(), folder));
   }
 
-  /**
-   * Cleans what dead servers left, then runs one program per language (in {@code running}, for a
-   * stop).
-   */
+  /** Cleans what dead servers left, then runs one program per language (in {@code running}). */
   static SelfTest selfTest(
       Prepared prepared,
       LocalSandboxSettings settings,
       ExecutorService streamThreads,
       Set<Sandbox> running) {
     SandboxHost host = prepared.host();
-    Housekeeping.removeLeftovers(host);
+    StateDirectory.removeLeftovers(host);
     Map<Language, Long> overheads = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
       if (host.runtimes().interpreter(language).isEmpty()) {

@@ -67,6 +67,7 @@ public final class HostPackages {
   }
 
   private static final Pattern NODE_VERSION = Pattern.compile("\"version\"\\s*:\\s*\"([^\"]+)\"");
+  private static final Pattern SHORT_VERSION = Pattern.compile("\\d+(\\.\\d+)?");
 
   private final Map<Language, List<Found>> found;
 
@@ -130,8 +131,7 @@ public final class HostPackages {
         continue;
       }
       // Plain string work per entry: this runs before the server is ready, mostly interpreted (a
-      // glob
-      // filter cost ~25 ms more on a fresh JVM).
+      // glob filter cost ~25 ms more on a fresh JVM).
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(site)) {
         for (Path entry : entries) {
           String[] nameAndVersion = metadataName(entry.getFileName().toString());
@@ -232,23 +232,8 @@ public final class HostPackages {
 
   /** "1.24.2" -> "1.24"; "0.0.0" (Debian's placeholder for an unknown version) -> "". */
   static String shortVersion(String version) {
-    if (version.startsWith("0.0.0")) {
-      return "";
-    }
-    int end = 0;
-    int dots = 0;
-    while (end < version.length()) {
-      char c = version.charAt(end);
-      if (c == '.' ? ++dots == 2 : !Character.isDigit(c)) {
-        break;
-      }
-      end++;
-    }
-    String shortened = version.substring(0, end);
-    if (shortened.endsWith(".")) {
-      shortened = shortened.substring(0, shortened.length() - 1);
-    }
-    return shortened.startsWith(".") ? "" : shortened;
+    Matcher m = SHORT_VERSION.matcher(version);
+    return version.startsWith("0.0.0") || !m.lookingAt() ? "" : m.group();
   }
 
   List<Found> found(Language language) {

@@ -1,5 +1,7 @@
 package dev.cinchmcp.backend.local;
 
+import static dev.cinchmcp.backend.Language.PYTHON;
+
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Language;
@@ -51,11 +53,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   private final ExecutorService streamThreads;
 
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
-
   private final Set<Sandbox> running = ConcurrentHashMap.newKeySet();
 
-  // Sandboxes started ahead (filled once the self-test passed): null without a pool; data ones
-  // null without a Python too.
+  // Started ahead, once the self-test passed: null without a pool (data ones: or a Python).
   private final WarmPool<Sandbox> pool;
   private final DataSandboxes data;
 
@@ -73,7 +73,16 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
               selfTestAfter, prepared, settings, streamThreads, running, sandboxes);
       Supplier<SandboxHost> host = () -> selfTest.join().host(); // asked once the test passed
       this.pool = settings.poolSize() == 0 ? null : plainPool(host);
-      this.data = pool == null || prepared.python().isEmpty() ? null : dataSandboxes(host);
+      this.data =
+          pool == null || prepared.python().isEmpty()
+              ? null
+              : new DataSandboxes(
+                  settings.poolSize(),
+                  settings.poolIdleLimit(),
+                  prepared.pythonDirs(),
+                  modules ->
+                      Sandbox.startAhead(PYTHON, modules, settings, host.get(), streamThreads),
+                  System::nanoTime);
       selfTest.thenAccept(
           test -> {
             if (test.failure() == null && pool != null) {
@@ -102,16 +111,6 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         "cinchmcp-sandbox-pool");
   }
 
-  private DataSandboxes dataSandboxes(Supplier<SandboxHost> host) {
-    return new DataSandboxes(
-        settings.poolSize(),
-        settings.poolIdleLimit(),
-        prepared.pythonDirs(),
-        modules ->
-            Sandbox.startAhead(Language.PYTHON, modules, settings, host.get(), streamThreads),
-        System::nanoTime);
-  }
-
   /** A data sandbox when one imported only modules the program imports; else a plain one. */
   private Optional<Sandbox> takeAhead(Language language, List<String> modules) {
     return (data == null ? Optional.<Sandbox>empty() : data.take(modules))
@@ -122,13 +121,13 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return data == null ? 0 : data.waiting();
   }
 
-  /** How many sandboxes wait for {@code language} now (for tests and the benchmark). */
+  /** How many sandboxes wait for {@code language} now. */
   public int waiting(Language language) {
     return pool == null ? 0 : pool.waiting(language);
   }
 
   /** Whether every language has its full count of sandboxes waiting (for tests). */
-  public boolean poolFull() {
+  boolean poolFull() {
     return pool != null && pool.full();
   }
 
@@ -198,17 +197,10 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   public CompletableFuture<RunResult> run(Program program, RunListener listener) {
     RunListener events = listener == null ? RunListener.NONE : listener;
     if (!prepared.usable()) {
-      return CompletableFuture.failedFuture(unavailable(prepared.unusableReason()));
+      return CompletableFuture.failedFuture(SandboxExit.unavailable(prepared.unusableReason()));
     }
     if (prepared.host().runtimes().interpreter(program.language()).isEmpty()) {
-      return CompletableFuture.failedFuture(
-          new RunFailure(
-              RunFailure.Reason.SANDBOX_UNAVAILABLE,
-              "The local sandbox cannot run "
-                  + program.language().wireName()
-                  + ": "
-                  + SandboxRuntimes.missingMessage(program.language())
-                  + ". Nothing was run."));
+      return CompletableFuture.failedFuture(SandboxExit.cannotRun(program.language()));
     }
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     pending.add(future);
@@ -234,47 +226,97 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     selfTest.thenAccept(
         test -> {
           if (test.failure() != null) {
-            future.completeExceptionally(unavailable(test.failure()));
-          } else {
-            submit(program, modules, test.host(), future, events);
+            future.completeExceptionally(SandboxExit.unavailable(test.failure()));
+            return;
+          }
+          try {
+            sandboxes.execute(() -> execute(program, modules, test.host(), future, events));
+          } catch (RejectedExecutionException e) {
+            future.completeExceptionally(
+                new RunFailure(
+                    RunFailure.Reason.STOPPED_BEFORE_START,
+                    "The local sandbox runner is shutting down. Nothing was run."));
           }
         });
     return future;
   }
 
-  private static RunFailure unavailable(String reason) {
-    return new RunFailure(
-        RunFailure.Reason.SANDBOX_UNAVAILABLE,
-        "The local gVisor sandbox is not available: " + reason + ". Nothing was run.");
-  }
-
-  private void submit(
+  /**
+   * One call once its turn comes: a sandbox started ahead when one fits (its answer goes out before
+   * its clean-up, tens of ms), else a cold one, and a cold one when the one taken died just before
+   * its hand-over. A run ended by a stop on a signal is not answered.
+   */
+  private void execute(
       Program program,
       List<String> modules,
       SandboxHost host,
       CompletableFuture<RunResult> future,
       RunListener events) {
-    LocalCall call = new LocalCall(program, modules, future, events);
-    LocalCall.Shared runner =
-        new LocalCall.Shared(
-            this::takeAhead,
-            running,
-            cold -> Sandbox.cold(cold.language(), settings, host, streamThreads),
-            this::stopping);
+    if (future.isDone()) {
+      return; // cancelled while queued
+    }
+    Sandbox sandbox =
+        takeAhead(program.language(), modules)
+            .map(taken -> taken.onResult(result -> answer(future, result)))
+            .orElseGet(() -> Sandbox.cold(program.language(), settings, host, streamThreads));
     try {
-      sandboxes.execute(() -> call.execute(runner));
-    } catch (RejectedExecutionException e) {
-      future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.STOPPED_BEFORE_START,
-              "The local sandbox runner is shutting down. Nothing was run."));
+      RunResult result;
+      try {
+        result = runIn(sandbox, program, future, events);
+      } catch (Sandbox.HandOverFailed e) {
+        if (stopping()) {
+          return;
+        }
+        // It died just before its program: nothing ran, so a cold start runs it, as without a pool.
+        log.debug(
+            "Waiting sandbox {} could not take its program: {}", sandbox.id(), e.getMessage());
+        sandbox = Sandbox.cold(program.language(), settings, host, streamThreads);
+        result = runIn(sandbox, program, future, events);
+      }
+      if (!stopping()) {
+        SandboxEnding.complete(
+            future, result, events, "Local sandbox " + sandbox.id() + " timed out and was killed");
+      }
+    } catch (RuntimeException e) {
+      if (!stopping()) {
+        future.completeExceptionally(
+            SandboxEnding.failure(
+                e,
+                events,
+                log,
+                "Local sandbox " + sandbox.id(),
+                "The local sandbox",
+                "Try again, or use the cinch backend."));
+      }
     }
   }
 
-  /**
-   * Kills every sandbox, running or waiting, and starts no other; the clean-up is left to the next
-   * start.
-   */
+  private void answer(CompletableFuture<RunResult> future, RunResult result) {
+    if (!stopping()) {
+      future.complete(result);
+    }
+  }
+
+  private RunResult runIn(
+      Sandbox sandbox, Program program, CompletableFuture<RunResult> future, RunListener events) {
+    running.add(sandbox);
+    // Cancelled (or failed by a close) before or during the run: run() kills and cleans up.
+    future.whenComplete(
+        (result, error) -> {
+          if (error != null) {
+            sandbox.cancel();
+          }
+        });
+    events.sent(1);
+    events.log(RunListener.Level.DEBUG, "Local sandbox " + sandbox.id() + sandbox.startNote());
+    try {
+      return sandbox.run(program);
+    } finally {
+      running.remove(sandbox);
+    }
+  }
+
+  /** Kills every sandbox, running or waiting, and starts no other; the next start cleans up. */
   @Override
   public boolean stopNow() {
     Runsc runsc = prepared.usable() ? prepared.host().runsc() : null;
@@ -351,7 +393,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
     streamThreads.shutdown();
     if (prepared.usable() && prepared.host().state().fresh()) {
-      Housekeeping.deleteTree(prepared.host().state().root());
+      StateDirectory.deleteTree(prepared.host().state().root());
     }
   }
 }

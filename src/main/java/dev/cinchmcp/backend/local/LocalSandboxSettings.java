@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * @param poolSize sandboxes per language started ahead of time (0: none; {@link
  *     Sandbox#startAhead})
  * @param poolIdleLimit how long after the last call the waiting sandboxes are stopped
- * @param hostEtc the host's /etc ({@link HostEtc}); a planted tree in tests
+ * @param hostEtc the host's /etc ({@link OciSpec#ETC_PIECES}); a planted tree in tests
  */
 public record LocalSandboxSettings(
     String runsc,

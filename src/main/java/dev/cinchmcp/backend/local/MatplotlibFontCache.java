@@ -57,9 +57,7 @@ final class MatplotlibFontCache {
     return Optional.ofNullable(file);
   }
 
-  /**
-   * {@link #build} on a thread of its own at the lowest priority; nothing once {@link #stop} came.
-   */
+  /** {@link #build} on a thread of its own at the lowest priority; nothing once stopped. */
   synchronized void buildInBackground(Path python, Path matplotlib) {
     if (stopped) {
       return;
@@ -77,7 +75,7 @@ final class MatplotlibFontCache {
       return;
     }
     try {
-      Optional<Path> existing = current();
+      Optional<Path> existing = firstList(dir);
       long newest = newestChange(matplotlib);
       if (existing.isPresent() && Files.getLastModifiedTime(existing.get()).toMillis() >= newest) {
         file = existing.get();
@@ -142,7 +140,7 @@ final class MatplotlibFontCache {
     return Optional.empty();
   }
 
-  private Optional<Path> current() throws IOException {
+  private static Optional<Path> firstList(Path dir) throws IOException {
     if (!Files.isDirectory(dir)) {
       return Optional.empty();
     }
@@ -176,19 +174,12 @@ final class MatplotlibFontCache {
           new ProcessBuilder(python.toString(), "-c", "import matplotlib.font_manager")
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-      builder.environment().clear();
-      builder
-          .environment()
-          .putAll(
-              Map.of(
-                  "PATH",
-                  "/usr/bin:/bin",
-                  "HOME",
-                  work.toString(),
-                  "MPLCONFIGDIR",
-                  work.toString(),
-                  "MPLBACKEND",
-                  "Agg"));
+      Map<String, String> env = builder.environment();
+      env.clear();
+      env.put("PATH", "/usr/bin:/bin");
+      env.put("HOME", work.toString());
+      env.put("MPLCONFIGDIR", work.toString());
+      env.put("MPLBACKEND", "Agg");
       if (stopped) {
         return null;
       }
@@ -205,17 +196,16 @@ final class MatplotlibFontCache {
       if (process.exitValue() != 0) {
         return null;
       }
-      try (DirectoryStream<Path> lists = Files.newDirectoryStream(work, "fontlist-*.json")) {
-        for (Path list : lists) {
-          Path target = dir.resolve(list.getFileName());
-          moveInPlace(list, target);
-          Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
-          return target;
-        }
+      Optional<Path> list = firstList(work);
+      if (list.isEmpty()) {
+        return null;
       }
-      return null;
+      Path target = dir.resolve(list.get().getFileName());
+      moveInPlace(list.get(), target);
+      Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
+      return target;
     } finally {
-      Housekeeping.deleteTree(work);
+      StateDirectory.deleteTree(work);
     }
   }
 
@@ -226,7 +216,7 @@ final class MatplotlibFontCache {
         Files.newDirectoryStream(dir.getParent(), "matplotlib-build-*")) {
       for (Path build : builds) {
         if (Files.getLastModifiedTime(build).toMillis() < before) {
-          Housekeeping.deleteTree(build);
+          StateDirectory.deleteTree(build);
         }
       }
     }

@@ -5,8 +5,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.SandboxFacts;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,8 +21,8 @@ import java.util.List;
  * <ul>
  *   <li>an empty, read-only root (the bundle's own {@code rootfs}, which holds only the program);
  *   <li>read-only binds of {@link SandboxRuntimes#VISIBLE_DIRS} — never /root, /home;
- *   <li>read-only binds of the few pieces of /etc that installed packages need ({@link HostEtc}),
- *       never the rest of it;
+ *   <li>read-only binds of the few pieces of /etc that installed packages need ({@link
+ *       #ETC_PIECES}), never the rest of it;
  *   <li>a 64 MB tmpfs on /tmp (the only writable place, and the home directory), and /proc;
  *   <li>uid/gid 65534 (nobody), no new privileges, no capabilities;
  *   <li>an environment written from scratch — never the server's, which holds the API key;
@@ -47,14 +51,6 @@ final class OciSpec {
 
   private OciSpec() {}
 
-  private static List<String> environment(Language language) {
-    List<String> env = new ArrayList<>(ENVIRONMENT);
-    if (language == Language.JAVASCRIPT) {
-      env.add(NODE_PATH);
-    }
-    return env;
-  }
-
   /**
    * @param addressSpaceLimit RLIMIT_AS in bytes, or 0 for none (Node cannot start under one)
    * @param maxProcesses RLIMIT_NPROC, which gVisor enforces itself (fork then fails with EAGAIN)
@@ -64,7 +60,7 @@ final class OciSpec {
       Language language,
       long addressSpaceLimit,
       int maxProcesses,
-      List<HostEtc.Bind> etc) {
+      Path hostEtc) {
     ObjectNode spec = JsonNodeFactory.instance.objectNode();
     spec.put("ociVersion", "1.0.0");
 
@@ -76,7 +72,10 @@ final class OciSpec {
     ArrayNode argv = process.putArray("args");
     args.forEach(argv::add);
     ArrayNode env = process.putArray("env");
-    environment(language).forEach(env::add);
+    ENVIRONMENT.forEach(env::add);
+    if (language == Language.JAVASCRIPT) {
+      env.add(NODE_PATH);
+    }
     process.put("cwd", "/tmp");
     process.put("noNewPrivileges", true);
     ObjectNode capabilities = process.putObject("capabilities");
@@ -96,25 +95,17 @@ final class OciSpec {
     spec.put("hostname", "sandbox");
 
     ArrayNode mounts = spec.putArray("mounts");
-    mount(mounts, "/proc", "proc", "proc", List.of("nosuid", "noexec", "nodev"));
-    mount(
-        mounts,
-        "/tmp",
-        "tmpfs",
-        "tmpfs",
-        List.of("nosuid", "nodev", "mode=1777", "size=" + SandboxFacts.TMP_MEGABYTES + "m"));
+    mount(mounts, "/proc", "proc", "proc", "nosuid", "noexec", "nodev");
+    String size = "size=" + SandboxFacts.TMP_MEGABYTES + "m";
+    mount(mounts, "/tmp", "tmpfs", "tmpfs", "nosuid", "nodev", "mode=1777", size);
     for (String dir : SandboxRuntimes.VISIBLE_DIRS) {
       if (Files.exists(Path.of(dir))) { // no /lib64 on some machines; a missing source fails
-        mount(mounts, dir, "bind", dir, List.of("rbind", "ro", "nosuid", "nodev"));
+        mount(mounts, dir, "bind", dir, "rbind", "ro", "nosuid", "nodev");
       }
     }
-    for (HostEtc.Bind bind : etc) { // configuration only: noexec
-      mount(
-          mounts,
-          bind.destination(),
-          "bind",
-          bind.source().toString(),
-          List.of("rbind", "ro", "nosuid", "nodev", "noexec"));
+    for (Bind bind : etcBinds(hostEtc)) { // configuration only: noexec
+      String source = bind.source().toString();
+      mount(mounts, bind.destination(), "bind", source, "rbind", "ro", "nosuid", "nodev", "noexec");
     }
 
     ObjectNode linux = spec.putObject("linux");
@@ -130,12 +121,74 @@ final class OciSpec {
   }
 
   private static void mount(
-      ArrayNode mounts, String destination, String type, String source, List<String> options) {
+      ArrayNode mounts, String destination, String type, String source, String... options) {
     ObjectNode mount = mounts.addObject();
-    mount.put("destination", destination);
-    mount.put("type", type);
-    mount.put("source", source);
+    mount.put("destination", destination).put("type", type).put("source", source);
     ArrayNode opts = mount.putArray("options");
-    options.forEach(opts::add);
+    for (String option : options) {
+      opts.add(option);
+    }
+  }
+
+  /**
+   * The pieces of the host's /etc a sandbox sees, each with why: only what packages under /usr need
+   * (Debian's python3-numpy, python3-matplotlib), nothing of the machine's identity or users; one
+   * missing on this machine is left out. gVisor resolves every link inside the sandbox's own mount
+   * tree, so a link to outside the visible directories dangles inside. A piece that is itself a
+   * link, or not owned by /etc's owner, is left out: a bind follows its source on the host.
+   */
+  static final List<Piece> ETC_PIECES =
+      List.of(
+          // numpy and scipy load libblas.so.3 and liblapack.so.3 through /etc/alternatives.
+          new Piece("alternatives", true),
+          // without fontconfig's, "Fontconfig error: Cannot load default config file" on stderr
+          new Piece("fonts", true),
+          // Debian's matplotlib reads its defaults from here only.
+          new Piece("matplotlibrc", false));
+
+  /** {@code directory}: whether it must be a directory (else a regular file). */
+  record Piece(String name, boolean directory) {}
+
+  record Bind(Path source, String destination) {}
+
+  /**
+   * The pieces under {@code etc} that can be shown: a real directory or file, owned by {@code
+   * etc}'s owner, not writable by group or others.
+   */
+  static List<Bind> etcBinds(Path etc) {
+    List<Bind> binds = new ArrayList<>();
+    Integer owner = owner(etc);
+    if (owner == null) {
+      return List.of();
+    }
+    for (Piece piece : ETC_PIECES) {
+      Path source = etc.resolve(piece.name());
+      if (trusted(source, piece.directory(), owner)) {
+        binds.add(new Bind(source, "/etc/" + piece.name()));
+      }
+    }
+    return List.copyOf(binds);
+  }
+
+  private static boolean trusted(Path source, boolean directory, int owner) {
+    try {
+      PosixFileAttributes attributes =
+          Files.readAttributes(source, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      boolean rightKind = directory ? attributes.isDirectory() : attributes.isRegularFile();
+      return rightKind
+          && Integer.valueOf(owner).equals(owner(source))
+          && !attributes.permissions().contains(PosixFilePermission.GROUP_WRITE)
+          && !attributes.permissions().contains(PosixFilePermission.OTHERS_WRITE);
+    } catch (IOException | UnsupportedOperationException e) {
+      return false; // missing or unreadable: not shown
+    }
+  }
+
+  private static Integer owner(Path path) {
+    try {
+      return (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException e) {
+      return null;
+    }
   }
 }

@@ -44,10 +44,7 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     return dirs().stream().map(dir -> dir.resolve("cgroup.procs")).toList();
   }
 
-  /**
-   * From now on (a data sandbox imports with what the machine spares, then gets its cap at
-   * hand-over).
-   */
+  /** From now on (a data sandbox imports with what the machine spares, capped at hand-over). */
   void capCpu(double cpus) throws IOException {
     String quota = Long.toString(Math.max(1000, (long) (cpus * CPU_PERIOD_US))); // 1 ms at least
     if (v2) {
@@ -65,10 +62,7 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     return counter(pids.resolve("pids.events"), "max") > 0;
   }
 
-  /**
-   * The most memory the whole sandbox used, or -1 when the kernel does not say (memory.peak: Linux
-   * 5.19+).
-   */
+  /** The most memory the whole sandbox used; -1 when the kernel does not say (v2: Linux 5.19+). */
   long peakMemory() {
     Path file = memory.resolve(v2 ? "memory.peak" : "memory.max_usage_in_bytes");
     try {

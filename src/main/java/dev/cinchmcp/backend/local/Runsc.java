@@ -14,9 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * One runsc binary and its state directory: the command lines, and the small housekeeping commands.
- */
+/** One runsc binary and its state directory: the command lines and the housekeeping commands. */
 final class Runsc {
 
   private static final Logger log = LoggerFactory.getLogger(Runsc.class);
@@ -102,7 +100,7 @@ final class Runsc {
       List<Path> state =
           entries.filter(path -> path.getFileName().toString().startsWith(id + "_")).toList();
       if (killed) {
-        state.forEach(Housekeeping::deleteTree);
+        state.forEach(StateDirectory::deleteTree);
       } else if (!state.isEmpty()) {
         deleteForce(id);
       }
@@ -136,7 +134,7 @@ final class Runsc {
       }
       return Optional.of(text);
     } catch (IOException e) {
-      if (!stopped) { // stopping: the next start's Housekeeping cleans up
+      if (!stopped) { // stopping: the next start cleans up
         log.warn("runsc {} failed: {}", rest[0], e.toString());
       }
       return Optional.empty();
@@ -168,7 +166,8 @@ final class Runsc {
   }
 
   /**
-   * A stop has begun: what it would have removed, the next start's {@link Housekeeping} removes.
+   * A stop has begun: what it would have removed, the next start's {@link
+   * StateDirectory#removeLeftovers} does.
    */
   synchronized void refuseStarts() {
     stopped = true;

@@ -35,7 +35,7 @@ final class Sandbox implements StartedSandbox {
 
   private static final Logger log = LoggerFactory.getLogger(Sandbox.class);
 
-  private final String id = Housekeeping.nextRunId();
+  private final String id = StateDirectory.nextRunId();
   private final Language language;
   private final LocalSandboxSettings settings;
   private final SandboxHost host;
@@ -196,7 +196,7 @@ final class Sandbox implements StartedSandbox {
     } catch (IOException e) {
       throw SandboxExit.notPrepared(e);
     } finally {
-      // A stop on a signal leaves the remains to the next start's Housekeeping (the CPU is the
+      // A stop on a signal leaves the remains to the next start's clean-up (the CPU is the
       // stop's). An interrupt (the runner closing) must not cut the clean-up short.
       if (!host.runsc().refusesStarts()) {
         boolean interrupted = Thread.interrupted();

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
@@ -9,7 +10,8 @@ import java.nio.file.Files;
 
 /**
  * What a sandbox's exit status means: the program's own, a kill by a cgroup limit (the kernel's
- * counters say), or a sandbox that never started (runsc's log says), a {@link RunFailure}.
+ * counters say), or a sandbox that never started (runsc's log says), a {@link RunFailure}; and the
+ * backend's other failures.
  */
 final class SandboxExit {
 
@@ -86,6 +88,23 @@ final class SandboxExit {
             + e.getMessage()
             + ")",
         "Try again");
+  }
+
+  static RunFailure unavailable(String reason) {
+    return new RunFailure(
+        RunFailure.Reason.SANDBOX_UNAVAILABLE,
+        "The local gVisor sandbox is not available: " + reason + ". Nothing was run.");
+  }
+
+  static RunFailure cannotRun(Language language) {
+    String missing = SandboxRuntimes.missingMessage(language);
+    return new RunFailure(
+        RunFailure.Reason.SANDBOX_UNAVAILABLE,
+        "The local sandbox cannot run "
+            + language.wireName()
+            + ": "
+            + missing
+            + ". Nothing was run.");
   }
 
   /** A failure of this backend: what happened, what to do, and the last resort. */

@@ -36,14 +36,9 @@ record SandboxHost(
     if (cgroups.isEmpty()) {
       return Optional.empty();
     }
+    long memory = settings.memoryBytes() + overhead(language);
     return Optional.of(
-        cgroups
-            .get()
-            .create(
-                id,
-                settings.memoryBytes() + overhead(language),
-                settings.hostTaskLimit(),
-                settings.cpuShare()));
+        cgroups.get().create(id, memory, settings.hostTaskLimit(), settings.cpuShare()));
   }
 
   SandboxHost withOverheads(Map<Language, Long> measured) {

@@ -1,11 +1,15 @@
 package dev.cinchmcp.backend.local;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
@@ -13,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <java.io.tmpdir>/cinchmcp-local-<uid>}. A shared {@code /tmp} is safe because nothing found there
  * is trusted: every directory is checked without following links (real, ours, mode 700); one that
  * fails is refused with a warning, and a fresh {@code mkdtemp} directory is taken instead. A stable
- * path lets the next start clean what a killed server left.
+ * path lets the next start clean what a killed server left ({@link #removeLeftovers}).
  */
 final class StateDirectory {
 
@@ -66,10 +71,7 @@ final class StateDirectory {
     return tmpDir.resolve(NAME + "-" + ownUid());
   }
 
-  /**
-   * Makes or checks {@code wanted}; when it cannot be trusted, warns and returns a fresh one beside
-   * it.
-   */
+  /** Makes or checks {@code wanted}; when it cannot be trusted, warns and makes a fresh one. */
   static Prepared prepare(Path wanted) throws IOException {
     Optional<String> problem = makeAndCheck(wanted);
     if (problem.isEmpty()) {
@@ -136,14 +138,10 @@ final class StateDirectory {
             ? mode.stream().anyMatch(SHARED_ACCESS::contains)
             : mode.contains(PosixFilePermission.GROUP_WRITE)
                 || mode.contains(PosixFilePermission.OTHERS_WRITE);
-    if (shared) {
-      return Optional.of(
-          dir
-              + " is open to other users (mode "
-              + PosixFilePermissions.toString(mode)
-              + ", expected rwx------)");
-    }
-    return Optional.empty();
+    String modeText = PosixFilePermissions.toString(mode);
+    return shared
+        ? Optional.of(dir + " is open to other users (mode " + modeText + ", expected rwx------)")
+        : Optional.empty();
   }
 
   static int ownUid() {
@@ -151,6 +149,95 @@ final class StateDirectory {
       return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
     } catch (IOException | UnsupportedOperationException e) {
       throw new IllegalStateException("cannot tell this process's uid from /proc/self", e);
+    }
+  }
+
+  // Run ids (cinchmcp-<pid>-<n>), and the clean-up of what servers that are gone left: the pid says
+  // whose a leftover is, so two servers sharing a state directory never delete each other's.
+  static final String PREFIX = "cinchmcp-";
+  private static final long OWN_PID = ProcessHandle.current().pid();
+  private static final AtomicLong COUNTER = new AtomicLong();
+
+  static String nextRunId() {
+    return PREFIX + OWN_PID + "-" + COUNTER.incrementAndGet();
+  }
+
+  static boolean isLeftover(String name) {
+    if (!name.startsWith(PREFIX)) {
+      return false;
+    }
+    String rest = name.substring(PREFIX.length());
+    int dash = rest.indexOf('-');
+    if (dash <= 0) {
+      return false;
+    }
+    try {
+      long pid = Long.parseLong(rest.substring(0, dash));
+      return pid != OWN_PID && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** Sandboxes, bundles and cgroups of servers that are gone, in this user's state directory. */
+  static void removeLeftovers(SandboxHost host) {
+    int removed = 0;
+    Runsc runsc = host.runsc();
+    for (String id : runsc.list()) {
+      if (isLeftover(id)) {
+        runsc.deleteForce(id);
+        removed++;
+      }
+    }
+    removed += deleteMatching(runsc.root());
+    removed += deleteMatching(host.state().bundles());
+    host.cgroups().ifPresent(cgroups -> cgroups.removeLeftovers(StateDirectory::isLeftover));
+    if (removed > 0) {
+      log.info("Removed {} leftovers of earlier local sandbox runs", removed);
+    }
+  }
+
+  private static int deleteMatching(Path dir) {
+    int removed = 0;
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        if (isLeftover(entry.getFileName().toString())) {
+          deleteTree(entry);
+          removed++;
+        }
+      }
+    } catch (IOException e) {
+      log.warn("Could not list {}: {}", dir, e.toString());
+    }
+    return removed;
+  }
+
+  static void deleteTree(Path root) {
+    try {
+      // walkFileTree does not follow links: a link is deleted, never its target.
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                throws IOException {
+              Files.deleteIfExists(file);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+              Files.deleteIfExists(dir);
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (NoSuchFileException e) {
+      // already gone
+    } catch (IOException e) {
+      log.warn("Could not delete {}: {}", root, e.toString());
     }
   }
 }

@@ -52,15 +52,12 @@ class HostCgroupsTest {
 
   /** The limits found for this user in the delegated subtree laid out above. */
   private HostCgroups delegatedLimits() {
-    return CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid())
-        .limits()
-        .orElseThrow();
+    return HostCgroups.find(fs, procSelfCgroup(), StateDirectory.ownUid()).limits().orElseThrow();
   }
 
   @Test
   void findsTheNearestDelegatedAncestorWithAllThreeControllers() {
-    CgroupDetection.Result result =
-        CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid());
+    HostCgroups.Result result = HostCgroups.find(fs, procSelfCgroup(), StateDirectory.ownUid());
     assertTrue(result.limits().isPresent(), result.unavailableReason());
     HostCgroups limits = result.limits().get();
     // app.slice lacks cpu; the server's own scope holds the server, so neither can be the parent.
@@ -121,8 +118,7 @@ class HostCgroupsTest {
     // A login shell's session scope: under user-1000.slice, which root owns and does not delegate.
     Files.writeString(
         delegated.resolve("cgroup.subtree_control"), "memory pids\n"); // systemd without cpu
-    CgroupDetection.Result result =
-        CgroupDetection.find(fs, procSelfCgroup(), StateDirectory.ownUid() + 1);
+    HostCgroups.Result result = HostCgroups.find(fs, procSelfCgroup(), StateDirectory.ownUid() + 1);
     assertTrue(result.limits().isEmpty());
     assertTrue(
         result.unavailableReason().startsWith("cgroup v2 is not delegated to this user here"),
@@ -137,7 +133,7 @@ class HostCgroupsTest {
         fs.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
     Files.setOwner(delegated, nobody);
     Files.setOwner(delegated.resolve("cgroup.procs"), nobody);
-    CgroupDetection.Result result = CgroupDetection.find(fs, procSelfCgroup(), 0);
+    HostCgroups.Result result = HostCgroups.find(fs, procSelfCgroup(), 0);
     // user-1000.slice is ours (root's) and enables all three: root may use it, never nobody's.
     assertEquals(
         fs.resolve("user.slice/user-1000.slice/cinchmcp"), result.limits().orElseThrow().parent());

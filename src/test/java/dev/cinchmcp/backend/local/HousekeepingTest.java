@@ -31,18 +31,18 @@ class HousekeepingTest {
     LocalSandboxSettings settings = LocalSandboxSettings.defaults().withStateDir(state);
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
-    String leftover = Housekeeping.PREFIX + gone.pid() + "-1";
-    String ours = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-999999";
-    assertTrue(Housekeeping.isLeftover(leftover));
-    assertFalse(Housekeeping.isLeftover(ours), "a live server's runs are never leftovers");
-    assertFalse(Housekeeping.isLeftover("someone-else-1"), "only this backend's names");
+    String leftover = StateDirectory.PREFIX + gone.pid() + "-1";
+    String ours = StateDirectory.PREFIX + ProcessHandle.current().pid() + "-999999";
+    assertTrue(StateDirectory.isLeftover(leftover));
+    assertFalse(StateDirectory.isLeftover(ours), "a live server's runs are never leftovers");
+    assertFalse(StateDirectory.isLeftover("someone-else-1"), "only this backend's names");
 
     StateDirectory.Prepared prepared = StateDirectory.prepare(state);
     // Another live server's run (a live process's pid) stays, whatever it looks like.
     Process live = new ProcessBuilder("sleep", "60").start();
     Path liveBundle =
         Files.createDirectories(
-            prepared.bundles().resolve(Housekeeping.PREFIX + live.pid() + "-1"));
+            prepared.bundles().resolve(StateDirectory.PREFIX + live.pid() + "-1"));
 
     // A sandbox still running under the dead server's id, as a crash would leave it.
     Path bundle = Files.createDirectories(prepared.bundles().resolve(leftover).resolve("rootfs"));
@@ -56,7 +56,7 @@ class HousekeepingTest {
             Language.PYTHON,
             0,
             64,
-            List.of()));
+            state.resolve("no-etc"))); // none of /etc bound
     Runsc runsc = new Runsc(Dependency.runsc(), prepared.runsc(), settings.runscEnvironment());
     Process crashed =
         runsc
@@ -70,8 +70,8 @@ class HousekeepingTest {
         Duration.ofSeconds(10),
         "the leftover sandbox to start");
     RunCgroup cgroup =
-        CgroupDetection.detect().limits().isPresent()
-            ? CgroupDetection.detect().limits().get().create(leftover, 64L << 20, 100, 0.5)
+        HostCgroups.detect().limits().isPresent()
+            ? HostCgroups.detect().limits().get().create(leftover, 64L << 20, 100, 0.5)
             : null;
 
     try (LocalSandboxRunner runner = LocalRunners.runner(state)) {

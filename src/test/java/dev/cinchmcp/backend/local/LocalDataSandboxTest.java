@@ -129,7 +129,7 @@ class LocalDataSandboxTest {
   private static List<Path> ownCpuQuotas() throws IOException {
     Path parent = cpuParent();
     assertFalse(parent == null, "no cpu cgroup parent");
-    String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
+    String prefix = StateDirectory.PREFIX + ProcessHandle.current().pid() + "-";
     return LocalRunners.entries(parent).stream()
         .filter(name -> name.startsWith(prefix))
         .map(name -> parent.resolve(name).resolve("cpu.cfs_quota_us"))

@@ -170,7 +170,8 @@ class LocalSandboxContainmentTest {
     String listing = out.lines().findFirst().orElse("");
     for (String name : listing.replaceAll("[\\[\\]' ]|ETC", "").split(",")) {
       assertTrue(
-          name.isEmpty() || HostEtc.PIECES.stream().anyMatch(piece -> piece.name().equals(name)),
+          name.isEmpty()
+              || OciSpec.ETC_PIECES.stream().anyMatch(piece -> piece.name().equals(name)),
           "unexpected in /etc: " + name + "\n" + describe(result));
     }
     assertFalse(out.contains("FOUND"), describe(result));

@@ -134,7 +134,7 @@ class LocalSandboxCpuTest {
 
   /** The cpu cgroup directory of this JVM's one running sandbox, once its quota is set. */
   private static Path awaitRunCgroup() throws Exception {
-    String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
+    String prefix = StateDirectory.PREFIX + ProcessHandle.current().pid() + "-";
     Path parent = ownCpuCgroup().resolve(HostCgroups.PARENT);
     return Await.untilPresent(
         () -> {

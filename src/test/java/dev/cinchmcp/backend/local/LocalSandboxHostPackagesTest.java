@@ -23,12 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Debian's python3-numpy, python3-pandas and python3-matplotlib, installed on the host, import and
- * work inside the sandbox (they need the pieces of /etc that {@link HostEtc} shows). Cold here;
- * {@link LocalSandboxWarmHostPackagesTest} in sandboxes started ahead of time. The runs go one
- * after another: each takes seconds of gVisor's time. They are allowed 30 s, not the service's 10:
- * what is tested is that the packages work, and {@code import numpy, pandas} alone took 3.6 s of
- * half a CPU on one machine of this kind and 6.5 s on another (Debian's runsc traps every system
- * call and page fault), more while a build runs beside it.
+ * work inside the sandbox (they need the pieces of /etc that {@link OciSpec#ETC_PIECES} shows).
+ * Cold here; {@link LocalSandboxWarmHostPackagesTest} in sandboxes started ahead of time. The runs
+ * go one after another: each takes seconds of gVisor's time. They are allowed 30 s, not the
+ * service's 10: what is tested is that the packages work, and {@code import numpy, pandas} alone
+ * took 3.6 s of half a CPU on one machine of this kind and 6.5 s on another (Debian's runsc traps
+ * every system call and page fault), more while a build runs beside it.
  */
 @Requires(GVISOR)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

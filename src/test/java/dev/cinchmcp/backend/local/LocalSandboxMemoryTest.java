@@ -37,7 +37,7 @@ class LocalSandboxMemoryTest {
 
   /**
    * Node, after its allocation: keeps it 300 ms before it prints. Without host cgroups Node's limit
-   * is a watchdog that looks every 10 ms (NodeMemoryWatchdog: the weaker guarantee the ready line
+   * is a watchdog that looks every 10 ms (Bundle#nodeWatchdog: the weaker guarantee the ready line
    * states), so a program that allocates, prints and exits within one look can get through; one
    * that keeps the memory cannot.
    */

@@ -209,7 +209,7 @@ class LocalSandboxPoolTest {
 
   /** This JVM's sandbox processes: those naming one of its run ids, and all below them. */
   private static List<ProcessHandle> runProcesses() {
-    String prefix = Housekeeping.PREFIX + ProcessHandle.current().pid() + "-";
+    String prefix = StateDirectory.PREFIX + ProcessHandle.current().pid() + "-";
     return ProcessHandle.current()
         .descendants()
         .filter(p -> p.info().arguments().map(a -> String.join(" ", a)).orElse("").contains(prefix))

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Which pieces of a planted /etc are shown, in real directory trees. */
-class HostEtcTest {
+class OciSpecTest {
 
   @TempDir Path root;
   Path etc;
@@ -25,7 +25,7 @@ class HostEtcTest {
   }
 
   private List<String> shown() {
-    return HostEtc.binds(etc).stream().map(b -> b.source() + " -> " + b.destination()).toList();
+    return OciSpec.etcBinds(etc).stream().map(b -> b.source() + " -> " + b.destination()).toList();
   }
 
   @Test
@@ -84,6 +84,6 @@ class HostEtcTest {
 
   @Test
   void noEtcShowsNothing() {
-    assertEquals(List.of(), HostEtc.binds(etc.resolve("missing")));
+    assertEquals(List.of(), OciSpec.etcBinds(etc.resolve("missing")));
   }
 }
