@@ -114,7 +114,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
             streams,
             connected == null ? null : new Images(connected, streams));
     this.poolSize = poolSize;
-    // null with a pool size of 0, or no engine
     this.pool = poolSize > 0 && problem == null ? WaitingContainer.pool(poolSize, parts) : null;
   }
 

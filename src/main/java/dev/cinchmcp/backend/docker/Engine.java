@@ -124,12 +124,11 @@ final class Engine {
 
   /** Starts a pull; the body is the engine's progress, one JSON object per line. */
   EngineHttp.Streaming pull(String image) throws IOException {
-    String path = "/images/create?fromImage=" + encode(image);
-    EngineHttp.Streaming answer = http.stream("POST", path, null, CONTROL);
-    return streamingOk(answer, "POST /images/create");
+    return streamingOk(
+        http.stream("POST", "/images/create?fromImage=" + encode(image), null, CONTROL),
+        "POST /images/create");
   }
 
-  /** Creates a container; its id. */
   String create(String name, ObjectNode spec) throws IOException {
     JsonNode created =
         json("POST", "/containers/create?name=" + encode(name), JSON.writeValueAsString(spec));

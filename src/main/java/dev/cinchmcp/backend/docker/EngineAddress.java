@@ -15,7 +15,6 @@ import java.util.Optional;
  */
 record EngineAddress(Kind kind, String target, String source) {
 
-  /** The transports an address can name. */
   public enum Kind {
     UNIX,
     NPIPE,

@@ -30,7 +30,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     return new EngineHttp(address, value, timers);
   }
 
-  /** A whole answer. */
   record Response(int status, byte[] body) {
     String text() {
       return new String(body, StandardCharsets.UTF_8);
@@ -245,7 +244,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /** A body of known length. */
   static final class LimitedInput extends BlockInput {
     private final InputStream in;
     private long left;
