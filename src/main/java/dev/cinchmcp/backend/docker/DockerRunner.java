@@ -187,7 +187,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return settings.limits(runtime != null && runtime.gvisor());
   }
 
-  /** The wall clock a run is stopped at. */
   public long timeLimitSeconds() {
     return settings.wallClock().toSeconds();
   }

@@ -257,7 +257,6 @@ final class Engine {
     return error.isMissingNode() || error.isNull() || error.path("Message").asText().isEmpty();
   }
 
-  /** {@link #remove}, a failure only logged. */
   void removeQuietly(String id, String name) {
     try {
       remove(id, REMOVE_LIMIT);

@@ -51,7 +51,6 @@ record EngineAddress(Kind kind, String target, String source) {
     return Optional.empty();
   }
 
-  /** The address as Docker writes it, for messages. */
   public String uri() {
     return switch (kind) {
       case UNIX -> "unix://" + target;

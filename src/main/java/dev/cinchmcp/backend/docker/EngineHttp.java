@@ -49,7 +49,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /** Sends a request and reads the whole answer within {@code limit}. */
   Response call(String method, String path, String json, Duration limit) throws IOException {
     EngineConnection connection = EngineConnection.open(address);
     AtomicBoolean expired = new AtomicBoolean();
@@ -166,7 +165,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     return body;
   }
 
-  /** The status line and headers of an answer. */
   record Head(int status, Map<String, String> headers) {
 
     /** Reads up to the blank line, byte by byte: nothing of the body is taken. */
