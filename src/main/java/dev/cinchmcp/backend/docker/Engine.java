@@ -58,9 +58,7 @@ final class Engine {
   /** Whether something that speaks the Engine API answers at this address, quickly. */
   static boolean answers(EngineAddress address, ScheduledExecutorService timers) {
     try {
-      EngineHttp.Response ping =
-          new EngineHttp(address, "", timers).call("GET", "/_ping", null, PING);
-      return ping.ok();
+      return new EngineHttp(address, "", timers).call("GET", "/_ping", null, PING).ok();
     } catch (IOException | RuntimeException e) {
       return false;
     }

@@ -209,14 +209,11 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
         return new ChunkedInput(in);
       }
       String length = headers.get("content-length");
-      if (length != null) {
-        try {
-          return new LimitedInput(in, Long.parseLong(length));
-        } catch (NumberFormatException e) {
-          return in;
-        }
+      try {
+        return length == null ? in : new LimitedInput(in, Long.parseLong(length));
+      } catch (NumberFormatException e) {
+        return in;
       }
-      return in;
     }
 
     private static String line(InputStream in) throws IOException {
