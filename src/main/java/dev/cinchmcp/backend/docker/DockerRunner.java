@@ -65,7 +65,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private final String problem;
   private final ContainersAtOnce atOnce;
   private final int poolSize;
-
   private final WarmPool<WaitingContainer> pool;
 
   private DockerRunner(DockerSettings settings, int poolSize) {
