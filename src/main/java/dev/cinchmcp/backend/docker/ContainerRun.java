@@ -47,17 +47,13 @@ final class ContainerRun {
   private final Parts parts;
   private final Engine engine;
   private final String name;
-
   private final WaitingContainer waiting; // owned by this run, or null
-
   private volatile String id;
   private volatile boolean cancelled;
 
   // The runner is closing: its kill ends the container; a removal from here would get in its way.
   private volatile boolean closing;
-
   private volatile Engine.Attached attached;
-
   private volatile boolean taken; // the waiting launcher's second mark came
 
   ContainerRun(Program program, Parts parts, WaitingContainer waiting) {

@@ -20,7 +20,6 @@ import java.util.List;
  */
 final class ContainerSpec {
 
-  /** Where the code is written inside the container. */
   static final String CODE_DIR = "/tmp/code";
 
   /** The environment of every program, complete (the image's own is kept beneath it). */
@@ -103,8 +102,7 @@ final class ContainerSpec {
     }
     ArrayNode env = spec.putArray("Env");
     ENVIRONMENT.forEach(env::add);
-    ObjectNode labelNode = spec.putObject("Labels");
-    parts.labels().labels().forEach(labelNode::put);
+    spec.putObject("Labels").put(Labels.OWNER, parts.labels().owner());
 
     ObjectNode host = spec.putObject("HostConfig");
     host.put("NetworkMode", "none");

@@ -65,7 +65,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private final String problem;
   private final ContainersAtOnce atOnce;
   private final int poolSize;
-
   private final WarmPool<WaitingContainer> pool;
 
   private DockerRunner(DockerSettings settings, int poolSize) {
@@ -114,7 +113,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
             streams,
             connected == null ? null : new Images(connected, streams));
     this.poolSize = poolSize;
-    // null with a pool size of 0, or no engine
     this.pool = poolSize > 0 && problem == null ? WaitingContainer.pool(poolSize, parts) : null;
   }
 
@@ -188,7 +186,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return settings.limits(runtime != null && runtime.gvisor());
   }
 
-  /** The wall clock a run is stopped at. */
   public long timeLimitSeconds() {
     return settings.wallClock().toSeconds();
   }

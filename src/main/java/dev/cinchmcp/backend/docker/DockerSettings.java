@@ -94,7 +94,6 @@ public record DockerSettings(
     return language == Language.PYTHON ? pythonImage : nodeImage;
   }
 
-  /** The setting that names {@code language}'s image. */
   static String imageSetting(Language language) {
     return language == Language.PYTHON ? DockerOptions.PYTHON_IMAGE : DockerOptions.NODE_IMAGE;
   }

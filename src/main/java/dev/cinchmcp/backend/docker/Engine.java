@@ -58,9 +58,7 @@ final class Engine {
   /** Whether something that speaks the Engine API answers at this address, quickly. */
   static boolean answers(EngineAddress address, ScheduledExecutorService timers) {
     try {
-      EngineHttp.Response ping =
-          new EngineHttp(address, "", timers).call("GET", "/_ping", null, PING);
-      return ping.ok();
+      return new EngineHttp(address, "", timers).call("GET", "/_ping", null, PING).ok();
     } catch (IOException | RuntimeException e) {
       return false;
     }
@@ -124,12 +122,11 @@ final class Engine {
 
   /** Starts a pull; the body is the engine's progress, one JSON object per line. */
   EngineHttp.Streaming pull(String image) throws IOException {
-    String path = "/images/create?fromImage=" + encode(image);
-    EngineHttp.Streaming answer = http.stream("POST", path, null, CONTROL);
-    return streamingOk(answer, "POST /images/create");
+    return streamingOk(
+        http.stream("POST", "/images/create?fromImage=" + encode(image), null, CONTROL),
+        "POST /images/create");
   }
 
-  /** Creates a container; its id. */
   String create(String name, ObjectNode spec) throws IOException {
     JsonNode created =
         json("POST", "/containers/create?name=" + encode(name), JSON.writeValueAsString(spec));
@@ -258,7 +255,6 @@ final class Engine {
     return error.isMissingNode() || error.isNull() || error.path("Message").asText().isEmpty();
   }
 
-  /** {@link #remove}, a failure only logged. */
   void removeQuietly(String id, String name) {
     try {
       remove(id, REMOVE_LIMIT);

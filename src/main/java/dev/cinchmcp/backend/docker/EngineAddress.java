@@ -15,7 +15,6 @@ import java.util.Optional;
  */
 record EngineAddress(Kind kind, String target, String source) {
 
-  /** The transports an address can name. */
   public enum Kind {
     UNIX,
     NPIPE,
@@ -52,7 +51,6 @@ record EngineAddress(Kind kind, String target, String source) {
     return Optional.empty();
   }
 
-  /** The address as Docker writes it, for messages. */
   public String uri() {
     return switch (kind) {
       case UNIX -> "unix://" + target;

@@ -33,7 +33,6 @@ interface EngineConnection extends AutoCloseable {
   @Override
   void close();
 
-  /** Opens a connection to the address. */
   static EngineConnection open(EngineAddress address) throws IOException {
     String target = address.target();
     if (address.kind() == EngineAddress.Kind.NPIPE) {
@@ -136,12 +135,7 @@ interface EngineConnection extends AutoCloseable {
   final class Pipe extends Streams {
     Pipe(RandomAccessFile file) {
       super(
-          new InputStream() {
-            @Override
-            public int read() throws IOException {
-              return file.read();
-            }
-
+          new BlockInput() {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
               return file.read(b, off, len);

@@ -30,7 +30,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     return new EngineHttp(address, value, timers);
   }
 
-  /** A whole answer. */
   record Response(int status, byte[] body) {
     String text() {
       return new String(body, StandardCharsets.UTF_8);
@@ -50,7 +49,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /** Sends a request and reads the whole answer within {@code limit}. */
   Response call(String method, String path, String json, Duration limit) throws IOException {
     EngineConnection connection = EngineConnection.open(address);
     AtomicBoolean expired = new AtomicBoolean();
@@ -167,7 +165,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     return body;
   }
 
-  /** The status line and headers of an answer. */
   record Head(int status, Map<String, String> headers) {
 
     /** Reads up to the blank line, byte by byte: nothing of the body is taken. */
@@ -212,14 +209,11 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
         return new ChunkedInput(in);
       }
       String length = headers.get("content-length");
-      if (length != null) {
-        try {
-          return new LimitedInput(in, Long.parseLong(length));
-        } catch (NumberFormatException e) {
-          return in;
-        }
+      try {
+        return length == null ? in : new LimitedInput(in, Long.parseLong(length));
+      } catch (NumberFormatException e) {
+        return in;
       }
-      return in;
     }
 
     private static String line(InputStream in) throws IOException {
@@ -245,7 +239,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /** A body of known length. */
   static final class LimitedInput extends BlockInput {
     private final InputStream in;
     private long left;

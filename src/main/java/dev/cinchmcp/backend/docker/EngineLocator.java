@@ -46,7 +46,6 @@ final class EngineLocator {
     this.reader = reader;
   }
 
-  /** On this machine's real file system. */
   static EngineLocator forThisMachine(Map<String, String> env, String osName) {
     return new EngineLocator(
         env,

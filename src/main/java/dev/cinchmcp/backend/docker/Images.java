@@ -37,9 +37,7 @@ final class Images {
     this.workers = workers;
   }
 
-  /**
-   * Completes when the image is there, else fails with a {@link RunFailure} that says what to do.
-   */
+  /** Completes when the image is there, else fails with a {@link RunFailure} saying what to do. */
   CompletableFuture<Void> ensure(String image, String setting, RunListener listener) {
     Consumer<String> tell = message -> listener.log(RunListener.Level.INFO, message);
     watchers.merge(image, tell, Consumer::andThen);

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,15 +27,10 @@ record Labels(String machine, long pid, long startMillis) {
 
   private static final AtomicLong RUNS = new AtomicLong();
 
-  /** This process, on this machine. */
   static Labels ofThisProcess() {
     ProcessHandle self = ProcessHandle.current();
     return new Labels(
         machineId(), self.pid(), self.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L));
-  }
-
-  Map<String, String> labels() {
-    return Map.of(OWNER, owner());
   }
 
   String owner() {
