@@ -217,11 +217,9 @@ public final class EarlyDiscover {
         require(!id.isEmpty() && text.substring(start + 1, pos - 1).equals(id));
         return text.substring(start, pos);
       }
-      while (pos < text.length() && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') {
-        pos++;
-      }
+      digits();
       int digits = pos - start;
-      require(digits > 0 && digits <= MAX_ID_DIGITS && (digits == 1 || text.charAt(start) != '0'));
+      require(digits <= MAX_ID_DIGITS && (digits == 1 || text.charAt(start) != '0'));
       require(pos == text.length() || ",} \t\r".indexOf(text.charAt(pos)) >= 0);
       return text.substring(start, pos);
     }
