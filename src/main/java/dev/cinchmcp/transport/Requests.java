@@ -181,10 +181,7 @@ final class Requests {
     return true;
   }
 
-  /**
-   * The server is stopping: nothing waiting starts from now on (a cancelled running request frees
-   * its place, which must not start the next one), and every live request is cancelled.
-   */
+  /** Stops starting (a cancelled running request frees its place) and cancels every request. */
   List<Request> stopAll() {
     stopStarting();
     return cancelAll(null);
