@@ -88,7 +88,6 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  /** Makes the parser and the writer once the mapper exists. */
   private synchronized void ready() {
     if (writer == null) {
       ObjectMapper m = mapperReady.join();
