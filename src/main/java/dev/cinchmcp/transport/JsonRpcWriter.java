@@ -126,10 +126,8 @@ final class JsonRpcWriter {
       out.writeString(text);
     } else if (value instanceof Boolean bool) {
       out.writeBoolean(bool);
-    } else if (value instanceof Integer number) {
-      out.writeNumber(number);
-    } else if (value instanceof Long number) {
-      out.writeNumber(number);
+    } else if (value instanceof Integer || value instanceof Long) {
+      out.writeNumber(((Number) value).longValue());
     } else if (value instanceof Double number) {
       out.writeNumber(number);
     } else {
