@@ -37,6 +37,7 @@ final class RequestChannel implements CallChannel {
 
   private void send(String method, Object params) {
     out.accept(
-        SdkResults.plainMessage(new JSONRPCNotification(McpSchema.JSONRPC_VERSION, method, params)));
+        SdkResults.plainMessage(
+            new JSONRPCNotification(McpSchema.JSONRPC_VERSION, method, params)));
   }
 }
