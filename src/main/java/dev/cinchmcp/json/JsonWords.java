@@ -7,7 +7,6 @@ public final class JsonWords {
 
   private JsonWords() {}
 
-  /** What a value is, in the words of JSON (never a Java type). */
   public static String describe(JsonNode value) {
     if (value == null || value.isMissingNode()) {
       return "nothing";

@@ -37,10 +37,6 @@ public final class PlainValues {
         return node.numberValue();
       case BOOLEAN:
         return node.booleanValue();
-      case BINARY:
-      case POJO:
-      case MISSING:
-      case NULL:
       default:
         return null;
     }

@@ -39,8 +39,7 @@ public final class SdkParams {
       }
     } catch (RuntimeException unexpected) {
       // A value of another type, or one the SDK's records refuse (a missing clientInfo): Jackson
-      // then says what is wrong with it, as it always did.
-      return null;
+      // then says what is wrong with it.
     }
     return null;
   }

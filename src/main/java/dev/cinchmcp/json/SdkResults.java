@@ -50,16 +50,11 @@ public final class SdkResults {
     if (n.params() instanceof McpSchema.ProgressNotification p) {
       params =
           fields(
-              "progressToken",
-              p.progressToken(),
-              "progress",
-              p.progress(),
-              "total",
-              p.total(),
-              "message",
-              p.message(),
-              "_meta",
-              p.meta());
+              "progressToken", p.progressToken(),
+              "progress", p.progress(),
+              "total", p.total(),
+              "message", p.message(),
+              "_meta", p.meta());
     } else if (n.params() instanceof McpSchema.LoggingMessageNotification log) {
       String level = log.level() == null ? null : log.level().name().toLowerCase(Locale.ROOT);
       params =
@@ -81,34 +76,21 @@ public final class SdkResults {
           a == null
               ? null
               : fields(
-                  "title",
-                  a.title(),
-                  "readOnlyHint",
-                  a.readOnlyHint(),
-                  "destructiveHint",
-                  a.destructiveHint(),
-                  "idempotentHint",
-                  a.idempotentHint(),
-                  "openWorldHint",
-                  a.openWorldHint(),
-                  "returnDirect",
-                  a.returnDirect());
+                  "title", a.title(),
+                  "readOnlyHint", a.readOnlyHint(),
+                  "destructiveHint", a.destructiveHint(),
+                  "idempotentHint", a.idempotentHint(),
+                  "openWorldHint", a.openWorldHint(),
+                  "returnDirect", a.returnDirect());
       tools.add(
           fields(
-              "name",
-              tool.name(),
-              "title",
-              tool.title(),
-              "description",
-              tool.description(),
-              "inputSchema",
-              tool.inputSchema(),
-              "outputSchema",
-              tool.outputSchema(),
-              "annotations",
-              annotations,
-              "_meta",
-              tool.meta()));
+              "name", tool.name(),
+              "title", tool.title(),
+              "description", tool.description(),
+              "inputSchema", tool.inputSchema(),
+              "outputSchema", tool.outputSchema(),
+              "annotations", annotations,
+              "_meta", tool.meta()));
     }
     return fields("tools", tools, "nextCursor", list.nextCursor(), "_meta", list.meta());
   }

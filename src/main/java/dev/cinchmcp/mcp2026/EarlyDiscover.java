@@ -20,11 +20,9 @@ import java.util.Set;
  * case, each timing its own parse from {@code main}).
  *
  * <p>Only a request read with certainty is answered here: ASCII, strict JSON, the envelope and
- * {@code _meta} exactly as {@link StatelessServer} accepts them, an id that can be echoed as it was
- * written. Anything else (another method, an error to report, a log level, a key with escapes) gets
- * {@code null} and goes the ordinary way, which answers the same request with the same bytes: the
- * result is {@link Discovery#result}, written by the same rules (EarlyDiscoverTest compares the
- * two).
+ * {@code _meta} exactly as {@link StatelessServer} accepts them, an id echoed as written. Anything
+ * else gets {@code null} and goes the ordinary way, which answers with the same bytes ({@link
+ * Discovery#result}, same rules; EarlyDiscoverTest compares the two).
  */
 public final class EarlyDiscover {
 
@@ -217,11 +215,9 @@ public final class EarlyDiscover {
         require(!id.isEmpty() && text.substring(start + 1, pos - 1).equals(id));
         return text.substring(start, pos);
       }
-      while (pos < text.length() && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') {
-        pos++;
-      }
+      digits();
       int digits = pos - start;
-      require(digits > 0 && digits <= MAX_ID_DIGITS && (digits == 1 || text.charAt(start) != '0'));
+      require(digits <= MAX_ID_DIGITS && (digits == 1 || text.charAt(start) != '0'));
       require(pos == text.length() || ",} \t\r".indexOf(text.charAt(pos)) >= 0);
       return text.substring(start, pos);
     }

@@ -25,19 +25,19 @@ final class RequestChannel implements CallChannel {
 
   @Override
   public void progress(ProgressNotification notification) {
-    out.accept(
-        SdkResults.plainMessage(
-            new JSONRPCNotification(
-                McpSchema.JSONRPC_VERSION, McpSchema.METHOD_NOTIFICATION_PROGRESS, notification)));
+    send(McpSchema.METHOD_NOTIFICATION_PROGRESS, notification);
   }
 
   @Override
   public void log(LoggingMessageNotification notification) {
     if (context.wantsLog(notification.level())) {
-      out.accept(
-          SdkResults.plainMessage(
-              new JSONRPCNotification(
-                  McpSchema.JSONRPC_VERSION, McpSchema.METHOD_NOTIFICATION_MESSAGE, notification)));
+      send(McpSchema.METHOD_NOTIFICATION_MESSAGE, notification);
     }
+  }
+
+  private void send(String method, Object params) {
+    out.accept(
+        SdkResults.plainMessage(
+            new JSONRPCNotification(McpSchema.JSONRPC_VERSION, method, params)));
   }
 }

@@ -89,7 +89,7 @@ public final class StatelessServer {
     return switch (method) {
       case TOOLS_CALL -> call(context, params);
       case TOOLS_LIST -> notifications -> Mono.just(tools());
-      default -> notifications -> Mono.just(discover());
+      default -> notifications -> Mono.just(Discovery.result(serverInfo, instructions));
     };
   }
 
@@ -100,10 +100,6 @@ public final class StatelessServer {
         + (removed != null
             ? " (" + removed + ")."
             : ". This server offers server/discover, tools/list and tools/call.");
-  }
-
-  private Map<String, Object> discover() {
-    return Discovery.result(serverInfo, instructions);
   }
 
   private Map<String, Object> tools() {

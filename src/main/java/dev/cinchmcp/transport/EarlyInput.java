@@ -11,14 +11,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Stdin, with its first line read before the server is built, so that a {@code server/discover} can
- * be answered at once. Claude Code opens every stdio server with one and counts the server as
- * connected once it is answered; built first, the server's mapper, executors, logging and backend
- * would take a fresh JVM's CPU from that answer, on two cores it shares with the client's start.
- *
- * <p>The one place the first message is answered early, in the server and in the fast launch's
- * launcher ({@link FirstLineHandOver#answerWaiting}): {@link #answer}. The first line is read a
- * byte at a time, so nothing after it is taken from stdin; a line not answered early is read back
- * first, byte for byte. No logging here: making the first logger costs more than the answer.
+ * be answered at once (why: {@link dev.cinchmcp.mcp2026.EarlyDiscover}). {@link #answer} is the one
+ * place the first message is answered early, here and in the fast launch's launcher ({@link
+ * FirstLineHandOver#answerWaiting}). The first line is read a byte at a time, so nothing after it
+ * is taken from stdin; a line not answered early is read back first, byte for byte. No logging
+ * here: making the first logger costs more than the answer.
  */
 public final class EarlyInput extends InputStream {
 

@@ -84,11 +84,7 @@ record Envelope(Kind kind, RequestId id, String problem) {
           params == null || params.isNull() ? null : PlainValues.of(params));
     }
     Class<? extends JSONRPCMessage> type =
-        node.has("method")
-            ? (node.has("id")
-                ? McpSchema.JSONRPCRequest.class
-                : McpSchema.JSONRPCNotification.class)
-            : McpSchema.JSONRPCResponse.class;
+        node.has("method") ? McpSchema.JSONRPCRequest.class : McpSchema.JSONRPCResponse.class;
     return mapper.convertValue(node, type);
   }
 

@@ -32,10 +32,6 @@ import org.slf4j.LoggerFactory;
  * by hand on a generator, as Jackson's serialisers would: no serialiser look-up per value, and no
  * reflection over {@code Integer} or {@code Boolean} on first use, which a fresh JVM pays for in
  * tens of milliseconds. Anything else goes to Jackson, whole.
- *
- * <p>At shutdown, {@link #close} gives the writes under way until a deadline; a write that cannot
- * finish by then (the client stopped reading stdout) is abandoned, and every answer that was not
- * written is counted, so the server can say how many it dropped.
  */
 final class JsonRpcWriter {
 
@@ -130,10 +126,8 @@ final class JsonRpcWriter {
       out.writeString(text);
     } else if (value instanceof Boolean bool) {
       out.writeBoolean(bool);
-    } else if (value instanceof Integer number) {
-      out.writeNumber(number);
-    } else if (value instanceof Long number) {
-      out.writeNumber(number);
+    } else if (value instanceof Integer || value instanceof Long) {
+      out.writeNumber(((Number) value).longValue());
     } else if (value instanceof Double number) {
       out.writeNumber(number);
     } else {

@@ -42,10 +42,7 @@ final class LineReader {
       if (chunkPos == chunkEnd) {
         int n = in.read(chunk);
         if (n < 0) {
-          if (overflow) {
-            return TOO_LONG;
-          }
-          return lineLength == 0 ? null : finish();
+          return overflow ? TOO_LONG : lineLength == 0 ? null : finish();
         }
         chunkPos = 0;
         chunkEnd = n;

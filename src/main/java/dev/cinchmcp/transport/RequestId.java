@@ -14,9 +14,7 @@ record RequestId(Object key, Object echo, String text) {
     return new RequestId(value, value, '"' + value + '"');
   }
 
-  /**
-   * @param literal the number exactly as it appeared on the line (a valid JSON number)
-   */
+  /** {@code literal}: the number exactly as it appeared on the line (a valid JSON number). */
   static RequestId ofNumber(String literal) {
     Object key;
     try {

@@ -44,11 +44,8 @@ final class Requests {
   }
 
   /**
-   * A new request with this id; null when the id belongs to a request not yet ended. An id whose
-   * request was answered or cancelled can be used again at once: a client may reuse an id as soon
-   * as it has the answer.
-   *
-   * @param modern the work that answers a 2026-era request, or null for a 2025-era one
+   * A new request with this id; null when the id belongs to a request not yet ended (an answered
+   * one's id is free at once). {@code modern}: the work that answers a 2026-era request, or null.
    */
   Request open(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
     Request request = new Request(id, message, bytes, modern);
@@ -181,10 +178,7 @@ final class Requests {
     return true;
   }
 
-  /**
-   * The server is stopping: nothing waiting starts from now on (a cancelled running request frees
-   * its place, which must not start the next one), and every live request is cancelled.
-   */
+  /** Stops starting (a cancelled running request frees its place) and cancels every request. */
   List<Request> stopAll() {
     stopStarting();
     return cancelAll(null);

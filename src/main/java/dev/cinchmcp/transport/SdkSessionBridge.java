@@ -198,16 +198,13 @@ final class SdkSessionBridge {
     public Mono<Void> sendMessage(JSONRPCMessage message) {
       return Mono.deferContextual(
           context -> {
-            if (message instanceof JSONRPCResponse response) {
-              Request request = context.getOrDefault(Request.class, null);
-              if (request != null) {
-                requests.answer(request, writer.get(), forClient(response, request));
-              } else {
-                log.warn("An answer outside any request's work was dropped: {}", response.id());
-              }
-              return Mono.empty();
+            if (!(message instanceof JSONRPCResponse response)) {
+              writer.get().write(SdkResults.plainMessage(message));
+            } else if (context.getOrDefault(Request.class, null) instanceof Request request) {
+              requests.answer(request, writer.get(), forClient(response, request));
+            } else {
+              log.warn("An answer outside any request's work was dropped: {}", response.id());
             }
-            writer.get().write(SdkResults.plainMessage(message));
             return Mono.empty();
           });
     }

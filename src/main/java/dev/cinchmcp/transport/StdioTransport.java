@@ -24,20 +24,13 @@ import reactor.core.publisher.Mono;
 /**
  * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, for both protocol eras. It
  * replaces the SDK's own, which ends the session on one malformed line, loses replies in flight
- * when stdin closes, and ignores cancellation. Here:
- *
- * <ul>
- *   <li>a line that is not exactly one JSON-RPC message gets an error and reading goes on ({@link
- *       LineParser}, {@link Envelope}); params of the wrong shape get -32602 ({@link ParamsCheck});
- *   <li>2026-07-28 requests go to the {@link StatelessServer}, anything else to the SDK's 2025
- *       session ({@link SdkSessionBridge});
- *   <li>each request is a {@link Request} in {@link Requests} from the line read to the answer
- *       written: calls run side by side, and a cancellation reaches exactly that request;
- *   <li>a 2025 {@code ping} is answered at once, in every state of the session;
- *   <li>at the end of stdin, every request read is answered before {@link #run()} returns (or the
- *       drain limit passes); on a signal ({@link #stopTaking()}, {@link #cancelAll()}) nothing more
- *       is read or written and every request is cancelled.
- * </ul>
+ * when stdin closes, and ignores cancellation. A bad line gets an error and reading goes on;
+ * 2026-07-28 requests go to the {@link StatelessServer}, others to the SDK's session ({@link
+ * SdkSessionBridge}); each request is a {@link Request} in {@link Requests} until it is answered or
+ * cancelled; a 2025 {@code ping} is answered at once. At the end of stdin every request read is
+ * answered before {@link #run()} returns (or the drain limit passes); on a signal ({@link
+ * #stopTaking()}, {@link #cancelAll()}) nothing more is read or written and every request is
+ * cancelled.
  */
 public final class StdioTransport implements McpServerTransportProvider {
 
@@ -52,8 +45,6 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   static final int MAX_WAITING = 1024;
   static final long MAX_WAITING_BYTES = 16L * 1024 * 1024;
-
-  static final String PING = "ping";
 
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
 
@@ -97,7 +88,6 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  /** Makes the parser and the writer once the mapper exists. */
   private synchronized void ready() {
     if (writer == null) {
       ObjectMapper m = mapperReady.join();
@@ -207,7 +197,6 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  /** Answers {@code id} (null when unknown) with a JSON-RPC error. */
   private void writeError(RequestId id, int code, String message) {
     writer.write(JsonRpcReplies.reply(id == null ? null : id.echo(), code, message));
   }
@@ -281,7 +270,7 @@ public final class StdioTransport implements McpServerTransportProvider {
       writeError(id, JsonRpcReplies.INVALID_PARAMS, "Invalid params: " + problem);
       return;
     }
-    if (PING.equals(method)) {
+    if ("ping".equals(method)) {
       // The session holds every request until notifications/initialized; a ping must not wait.
       writer.write(JsonRpcReplies.result(id.echo(), Map.of()));
       return;
