@@ -19,7 +19,6 @@ import java.util.Optional;
  */
 final class SettingsReader {
 
-  /** The tail of a limit's message: what it is for, and that the hosted service has its own. */
   private static final String APPLIES =
       " in a local or docker sandbox (the hosted Cinch service keeps its own limits);";
 
@@ -165,7 +164,6 @@ final class SettingsReader {
                 + " call"));
   }
 
-  /** An image or runtime name: one word, no spaces or control characters. */
   private String readName(String variable, String fallback) {
     String raw = env.get(variable);
     if (raw == null || raw.isBlank()) {
@@ -280,13 +278,11 @@ final class SettingsReader {
   // Plain loops, not regular expressions: these run at every start, and the first use of
   // java.util.regex costs a fresh JVM several milliseconds.
 
-  /** Four groups of 1 to 3 digits, separated by dots ({@code 127.0.0.1}). */
   private static boolean isDottedQuad(String h) {
     String[] groups = h.split("\\.", -1);
     return groups.length == 4 && Arrays.stream(groups).allMatch(g -> digits(g, 1, 3));
   }
 
-  /** Whether the text is {@code min} to {@code max} ASCII digits. */
   private static boolean digits(String text, int min, int max) {
     return text.length() >= min
         && text.length() <= max

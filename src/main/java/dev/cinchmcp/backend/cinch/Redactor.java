@@ -48,7 +48,6 @@ public final class Redactor {
     this.forms = this.secret == null ? List.of() : formsOf(this.secret);
   }
 
-  /** The text with every occurrence of the key, in any of the forms above, replaced by the mask. */
   public String redact(String text) {
     return mask(text, false);
   }
