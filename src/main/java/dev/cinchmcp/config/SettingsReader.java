@@ -131,18 +131,17 @@ final class SettingsReader {
     if (raw == null || raw.isBlank()) {
       return Backend.AUTO;
     }
-    return Backend.parse(raw)
-        .orElseGet(
-            () -> {
-              problems.add(
-                  Settings.BACKEND
-                      + " must be auto, cinch, local or docker (was \""
-                      + raw
-                      + "\"): leave it unset for auto"
-                      + " (the Cinch API when a key is set, else a local gVisor sandbox, else a"
-                      + " container engine).");
-              return Backend.AUTO;
-            });
+    Optional<Backend> backend = Backend.parse(raw);
+    if (backend.isEmpty()) {
+      problems.add(
+          Settings.BACKEND
+              + " must be auto, cinch, local or docker (was \""
+              + raw
+              + "\"): leave it unset for auto"
+              + " (the Cinch API when a key is set, else a local gVisor sandbox, else a"
+              + " container engine).");
+    }
+    return backend.orElse(Backend.AUTO);
   }
 
   private DockerOptions readDocker() {
@@ -154,7 +153,7 @@ final class SettingsReader {
     return new DockerOptions(
         python,
         node,
-        Optional.of(runtime).filter(r -> !r.isEmpty()),
+        runtime.isEmpty() ? Optional.empty() : Optional.of(runtime),
         discovery,
         readPool(
             DockerOptions.POOL,
