@@ -15,8 +15,8 @@ import javax.net.ssl.SSLException;
 
 /**
  * Every failure of a call to the Cinch API, in words: what happened, whether anything ran, what to
- * do. The status decides first, the body's wording second (its format is not documented: JSON,
- * text or HTML). Messages may quote the API or the network: the call masks the key in them.
+ * do. The status decides first, the body's wording second (its format is not documented: JSON, text
+ * or HTML). Messages may quote the API or the network: the call masks the key in them.
  */
 final class ApiErrors {
 
