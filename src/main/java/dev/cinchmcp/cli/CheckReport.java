@@ -77,14 +77,12 @@ final class CheckReport {
       return false;
     }
     wrap(
-        "Note: the test program printed \""
-            + shorten(printed)
-            + "\" with exit code "
-            + result.exitCode()
-            + (result.timedOut() ? " and timed out" : "")
-            + "; expected \""
-            + expectedStdout
-            + "\" and exit code 0.");
+        "Note: the test program printed \"%s\" with exit code %d%s; expected \"%s\" and exit code 0."
+            .formatted(
+                shorten(printed),
+                result.exitCode(),
+                result.timedOut() ? " and timed out" : "",
+                expectedStdout));
     return true;
   }
 
