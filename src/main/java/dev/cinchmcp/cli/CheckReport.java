@@ -8,14 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The report {@code --check} prints: one labelled line per question a person asks (is my
- * configuration right, can I reach the API, is my key good, do I have credits, how fast is it),
- * then a verdict that says what to do. Lines that the check never got to say "not checked".
- *
- * <p>It should never see the key: it gets the settings' description (which says only "set") and the
- * failure messages, which the Cinch runner has already stripped of the key. Every line is still
- * masked once more as it is added (a local run's output, a message from a path nobody thought of),
- * in each encoding {@link Redactor} knows.
+ * The report {@code --check} prints: one labelled line per question a person asks (configuration,
+ * API reachable, key, credits, speed), then a verdict that says what to do. It should never see the
+ * key, yet every line is masked once more as it is added (a path nobody thought of).
  */
 final class CheckReport {
 
@@ -40,18 +35,13 @@ final class CheckReport {
     return fail("the configuration must be fixed first (see above); nothing was sent to the API.");
   }
 
-  /** {@code packages}: what a program can import besides the standard library. */
   CheckReport configured(String description, String packages) {
     row("Configuration", "OK (" + description + ")");
     row("Packages", packages);
     return this;
   }
 
-  /**
-   * The test program ran: at the API every question has a good answer; in a sandbox of this machine
-   * (the local {@code local} or the engine's {@code docker}) there is no API, key or credit to ask
-   * about, and what the program did decides the verdict.
-   */
+  /** At the API every question has a good answer; locally what the program did decides. */
   CheckReport ran(String backend, RunResult result, long millis, String expectedStdout) {
     boolean local = backend.equals("local");
     if (!local && !backend.equals("docker")) {
@@ -87,14 +77,12 @@ final class CheckReport {
       return false;
     }
     wrap(
-        "Note: the test program printed \""
-            + shorten(printed)
-            + "\" with exit code "
-            + result.exitCode()
-            + (result.timedOut() ? " and timed out" : "")
-            + "; expected \""
-            + expectedStdout
-            + "\" and exit code 0.");
+        "Note: the test program printed \"%s\" with exit code %d%s; expected \"%s\" and exit code 0."
+            .formatted(
+                shorten(printed),
+                result.exitCode(),
+                result.timedOut() ? " and timed out" : "",
+                expectedStdout));
     return true;
   }
 

@@ -20,7 +20,6 @@ public final class Cli {
 
   static final int OK = 0;
 
-  /** {@code --check} found that a call would not work. */
   static final int CHECK_FAILED = 1;
 
   /** A command line this program does not understand; 2 as most Unix tools use. */

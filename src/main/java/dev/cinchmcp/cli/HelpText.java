@@ -119,7 +119,7 @@ final class HelpText {
             Cli.USAGE);
   }
 
-  /** Breaks a sentence into lines of at most {@value #WIDTH} characters, each indented. */
+  /** Lines of at most {@value #WIDTH} characters, each indented. */
   static String wrap(String indent, String text) {
     StringBuilder out = new StringBuilder();
     StringBuilder line = new StringBuilder(indent);

@@ -45,7 +45,7 @@ final class SelfCheck {
     this.settings = settings;
   }
 
-  /** Runs the check, prints the report to {@code out} and returns the exit code. */
+  /** Returns the exit code. */
   int run(PrintStream out) {
     CheckReport report =
         new CheckReport(Version.get(), new Redactor(settings.apiKey().orElse(null)));

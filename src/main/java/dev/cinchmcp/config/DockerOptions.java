@@ -5,16 +5,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the docker backend is told by the environment: its images, the runtime asked for, the
- * containers it starts ahead of time, and the variables by which Docker's own tools find the
- * engine.
+ * What the docker backend is told by the environment.
  *
- * @param pythonImage {@code CINCH_DOCKER_PYTHON_IMAGE}, or the default
- * @param nodeImage {@code CINCH_DOCKER_NODE_IMAGE}, or the default
- * @param runtime {@code CINCH_DOCKER_RUNTIME}: the engine runtime to use by name, or empty for the
- *     automatic choice (gVisor when offered)
- * @param discovery the environment engine discovery reads ({@link #DISCOVERY}), as set
- * @param pool {@code CINCH_DOCKER_POOL}: containers per language started ahead of time (0: none)
+ * @param runtime the engine runtime by name, or empty for the automatic choice (gVisor if offered)
+ * @param discovery the variables of {@link #DISCOVERY} that are set
+ * @param pool containers per language started ahead of time (0: none)
  */
 public record DockerOptions(
     String pythonImage,
@@ -29,10 +24,7 @@ public record DockerOptions(
   public static final String DEFAULT_NODE_IMAGE = "node:22-slim";
   public static final String RUNTIME = "CINCH_DOCKER_RUNTIME";
 
-  /**
-   * Containers per language started ahead of time: by default one (it takes the container's start
-   * off sequential calls), at most 8 (each waiting container holds its interpreter's memory).
-   */
+  /** One takes the container's start off sequential calls; each holds an interpreter's memory. */
   public static final String POOL = "CINCH_DOCKER_POOL";
 
   public static final int DEFAULT_POOL = 1;

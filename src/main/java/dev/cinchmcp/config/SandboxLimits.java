@@ -4,14 +4,11 @@ import java.math.BigDecimal;
 import java.time.Duration;
 
 /**
- * What one program may use in a sandbox of this machine (the local and docker backends): the one
- * source of those limits. The hosted Cinch service holds its own, {@link #SERVICE}, which are also
- * the defaults here, so a program behaves the same wherever it runs unless the user chose
- * otherwise.
+ * What one program may use in a local or docker sandbox. The defaults are the hosted service's
+ * ({@link #SERVICE}), so a program behaves the same wherever it runs.
  *
- * @param timeLimitSeconds wall-clock seconds a run may take before the sandbox stops it
- * @param memoryMegabytes memory the program may use, in MB (2^20 bytes)
- * @param cpus the CPUs the sandbox may use, e.g. 0.5 for half a CPU
+ * @param timeLimitSeconds wall-clock seconds before the sandbox stops the run
+ * @param memoryMegabytes in MB (2^20 bytes)
  */
 public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cpus) {
 
@@ -19,7 +16,6 @@ public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cp
   public static final String MEMORY_MB = "CINCH_SANDBOX_MEMORY_MB";
   public static final String CPUS = "CINCH_SANDBOX_CPUS";
 
-  /** The Cinch service's limits: 10 s, 256 MB, half a CPU. The defaults on this machine too. */
   public static final SandboxLimits SERVICE = new SandboxLimits(10, 256, 0.5);
 
   /** At least a second: a Python start alone takes a good part of one under gVisor. */
@@ -33,7 +29,7 @@ public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cp
 
   public static final int MAX_MEMORY_MEGABYTES = 8192;
 
-  /** A tenth of a CPU; the most is all the machine's cores. */
+  /** The most is all the machine's cores. */
   public static final double MIN_CPUS = 0.1;
 
   public SandboxLimits {
@@ -52,7 +48,6 @@ public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cp
     return (long) memoryMegabytes << 20;
   }
 
-  /** Whether these are the service's limits, the defaults (nothing was changed). */
   public boolean isService() {
     return equals(SERVICE);
   }

@@ -7,22 +7,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The server's configuration, read once from the environment at start and never changed after.
+ * The server's configuration, read once from the environment at start. A problem does not stop the
+ * server (a client that cannot start one shows its user nothing useful): it is printed on stderr,
+ * and every tool call answers with it until the user fixes the environment.
  *
- * <p>A configuration problem does not stop the server (an MCP client that cannot start a server
- * shows its user nothing useful). Instead the problems are kept here, printed on stderr at start,
- * and every tool call answers with them until the user fixes the environment.
- *
- * @param apiKey the Cinch API key, empty when not set; never printed
- * @param baseUri the API's base, without a trailing slash
- * @param timeout how long a call waits for the API's answer
- * @param problems what is wrong, one sentence each naming the variable and the fix; empty when the
- *     Cinch API can be used (a missing key is one of them)
- * @param backend which backend the user asked for
- * @param runsc gVisor's runsc for the local backend: a name looked up on PATH, or a path
- * @param docker the docker backend's images, runtime and engine discovery
- * @param localPool how many local sandboxes per language are started ahead of time (0: none)
- * @param limits what a program may use in a local or docker sandbox (the service's by default)
+ * @param apiKey empty when not set; never printed
+ * @param baseUri without a trailing slash
+ * @param problems one sentence each naming the variable and the fix (a missing key is one)
+ * @param runsc a name looked up on PATH, or a path
+ * @param localPool local sandboxes per language started ahead of time (0: none)
  */
 public record Settings(
     Optional<String> apiKey,
@@ -64,7 +57,6 @@ public record Settings(
     problems = List.copyOf(problems);
   }
 
-  /** Reads and checks the settings from an environment map (normally {@code System.getenv()}). */
   public static Settings fromEnvironment(Map<String, String> env) {
     return SettingsReader.read(env, Runtime.getRuntime().availableProcessors());
   }
@@ -79,17 +71,16 @@ public record Settings(
     return problems.stream().filter(SandboxLimits::isAbout).toList();
   }
 
-  /** Whether the Cinch API can be used: a key is set and every setting is valid. */
+  /** A key is set and every setting is valid. */
   public boolean usable() {
     return problems.isEmpty();
   }
 
-  /** The endpoint a program is posted to. */
   public URI runUri() {
     return URI.create(baseUri + "/run");
   }
 
-  /** The one line written on stderr at a good start; the key appears only as "set". */
+  /** The key appears only as "set". */
   public String describe() {
     return "base URL "
         + baseUri

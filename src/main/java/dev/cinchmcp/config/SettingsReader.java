@@ -19,7 +19,6 @@ import java.util.Optional;
  */
 final class SettingsReader {
 
-  /** The tail of a limit's message: what it is for, and that the hosted service has its own. */
   private static final String APPLIES =
       " in a local or docker sandbox (the hosted Cinch service keeps its own limits);";
 
@@ -132,18 +131,17 @@ final class SettingsReader {
     if (raw == null || raw.isBlank()) {
       return Backend.AUTO;
     }
-    return Backend.parse(raw)
-        .orElseGet(
-            () -> {
-              problems.add(
-                  Settings.BACKEND
-                      + " must be auto, cinch, local or docker (was \""
-                      + raw
-                      + "\"): leave it unset for auto"
-                      + " (the Cinch API when a key is set, else a local gVisor sandbox, else a"
-                      + " container engine).");
-              return Backend.AUTO;
-            });
+    Optional<Backend> backend = Backend.parse(raw);
+    if (backend.isEmpty()) {
+      problems.add(
+          Settings.BACKEND
+              + " must be auto, cinch, local or docker (was \""
+              + raw
+              + "\"): leave it unset for auto"
+              + " (the Cinch API when a key is set, else a local gVisor sandbox, else a"
+              + " container engine).");
+    }
+    return backend.orElse(Backend.AUTO);
   }
 
   private DockerOptions readDocker() {
@@ -155,7 +153,7 @@ final class SettingsReader {
     return new DockerOptions(
         python,
         node,
-        Optional.of(runtime).filter(r -> !r.isEmpty()),
+        runtime.isEmpty() ? Optional.empty() : Optional.of(runtime),
         discovery,
         readPool(
             DockerOptions.POOL,
@@ -165,7 +163,6 @@ final class SettingsReader {
                 + " call"));
   }
 
-  /** An image or runtime name: one word, no spaces or control characters. */
   private String readName(String variable, String fallback) {
     String raw = env.get(variable);
     if (raw == null || raw.isBlank()) {
@@ -280,13 +277,11 @@ final class SettingsReader {
   // Plain loops, not regular expressions: these run at every start, and the first use of
   // java.util.regex costs a fresh JVM several milliseconds.
 
-  /** Four groups of 1 to 3 digits, separated by dots ({@code 127.0.0.1}). */
   private static boolean isDottedQuad(String h) {
     String[] groups = h.split("\\.", -1);
     return groups.length == 4 && Arrays.stream(groups).allMatch(g -> digits(g, 1, 3));
   }
 
-  /** Whether the text is {@code min} to {@code max} ASCII digits. */
   private static boolean digits(String text, int min, int max) {
     return text.length() >= min
         && text.length() <= max

@@ -15,7 +15,6 @@ public final class Version {
     return VERSION;
   }
 
-  /** The User-Agent sent to the API: names the project, its version and the Java it runs on. */
   public static String userAgent() {
     return "cinch-mcp/" + VERSION + " (Java " + Runtime.version().feature() + ")";
   }

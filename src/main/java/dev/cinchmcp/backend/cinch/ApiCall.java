@@ -29,10 +29,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One tool call at the API: up to {@link CinchApiRunner#MAX_ATTEMPTS} requests, one deadline, one
- * result, and its cancellation. It holds no thread while it waits: the request goes out with {@code
- * sendAsync}, and only the short read of an answer holds one: the HTTP client's thread that
- * delivered the response (or one of the runner's readers, should it come before the callback was
- * attached).
+ * result, its cancellation. No thread waits: only the short read of an answer holds one.
  */
 final class ApiCall {
 
@@ -118,10 +115,7 @@ final class ApiCall {
         });
   }
 
-  /**
-   * Reads one answer: a run (the key masked in all it holds), a 429 to retry after a wait, or a
-   * failure. The only blocking part of a call, and short: the body is already arriving.
-   */
+  /** Reads one answer (a run, a 429 to retry, or a failure): short, the body is arriving. */
   private void handle(int attempt, HttpResponse<InputStream> response) {
     try (InputStream in = response.body()) {
       int status = response.statusCode();
@@ -170,7 +164,7 @@ final class ApiCall {
     }
   }
 
-  /** The {@code Retry-After} header: a number of seconds, or an HTTP date. */
+  /** {@code Retry-After}: seconds or an HTTP date. */
   static Optional<Duration> retryAfter(String header, Clock clock) {
     if (header == null || header.isBlank()) {
       return Optional.empty();
@@ -190,7 +184,6 @@ final class ApiCall {
     }
   }
 
-  /** "about 30 s", for a message that tells the model how long to wait. */
   static String describe(Duration wait) {
     return "about " + Math.max(1, (wait.toMillis() + 999) / 1000) + " s";
   }
@@ -241,10 +234,7 @@ final class ApiCall {
     }
   }
 
-  /**
-   * An error that stopped the exchange: nothing when the call is over (the error is its echo); a
-   * timeout the HTTP client reports is the call's timeout; else what went wrong on the way.
-   */
+  /** Nothing when the call is over (the error is its echo); a read timeout is the call's. */
   private void endOnExchangeError(Throwable error) {
     Throwable cause = unwrap(error);
     if (cause instanceof CancellationException || result.isDone()) {
@@ -258,10 +248,7 @@ final class ApiCall {
     fail(ApiErrors.exchangeFailed(runner.where(), cause));
   }
 
-  /**
-   * Runs what a timer set off on a reader thread: the one timer thread serves every call's
-   * deadline, and what it sets off may block (on the client's stdout).
-   */
+  /** Off the one timer thread, which serves every deadline: what it sets off may block. */
   private void offTimer(Runnable action) {
     try {
       runner.readers.execute(action);

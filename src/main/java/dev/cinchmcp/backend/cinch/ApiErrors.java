@@ -14,11 +14,9 @@ import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
 
 /**
- * Every failure of a call to the Cinch API, in words: a {@link RunFailure} whose message tells the
- * model what happened, whether anything ran (in its {@link Reason}'s words) and what to do. For an
- * answer that is not a run, the status decides first; the wording of the body second (the API's
- * error format is not documented, so a body may be JSON, plain text or HTML). Messages may quote
- * what the API or the network said: the runner masks the key in them before they leave it.
+ * Every failure of a call to the Cinch API, in words: what happened, whether anything ran, what to
+ * do. The status decides first, the body's wording second (its format is not documented: JSON, text
+ * or HTML). Messages may quote the API or the network: the call masks the key in them.
  */
 final class ApiErrors {
 
@@ -108,7 +106,7 @@ final class ApiErrors {
         Reason.RATE_LIMITED, "The Cinch API is rate limiting this key (HTTP 429) " + how, next);
   }
 
-  /** No answer within the call's whole deadline ({@code CINCH_TIMEOUT_MS}), retries included. */
+  /** Retries included. */
   static RunFailure timedOut(Duration timeout) {
     return failure(
         Reason.API_TIMEOUT,
@@ -119,13 +117,11 @@ final class ApiErrors {
             + " times out, the API may be unreachable or CINCH_TIMEOUT_MS too small.");
   }
 
-  /** The answer came as the server was shutting down, and there was no thread left to read it. */
   static RunFailure abandoned() {
     return failure(
         Reason.API_CALL_ABANDONED, "The server is shutting down; the run was abandoned", "");
   }
 
-  /** An error that stopped the exchange; its message is quoted (the call masks it). */
   static RunFailure exchangeFailed(String where, Throwable cause) {
     if (cause instanceof HttpConnectTimeoutException) {
       return cannotReach(where, "the connection timed out");

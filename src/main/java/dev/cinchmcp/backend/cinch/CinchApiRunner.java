@@ -28,13 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs programs at the Cinch API: {@code POST {base}/run} with the key as a bearer token and the
- * program as JSON. {@link ApiCall} makes one tool call (attempts, retries after a 429, the
- * deadline, cancellation, reading the answer), and {@link ApiErrors} words every failure. This
- * class makes the request and owns the HTTP client's life.
- *
- * <p>No per-request timeout: the call's own deadline aborts the exchange, and a second timer per
- * request cost the HTTP client's selector thread a wake-up every call.
+ * Runs programs at the Cinch API ({@code POST {base}/run}, bearer key, JSON program) through one
+ * {@link ApiCall} each; owns the HTTP client's life. No per-request timeout: the call's deadline
+ * aborts the exchange, and a timer per request cost the selector thread a wake-up every call.
  */
 public final class CinchApiRunner implements CodeRunner, AutoCloseable {
 
@@ -130,7 +126,7 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
     return call.result;
   }
 
-  /** The JSON body, made once per call: {@code {"code": "...", "language": "python"}}. */
+  /** {@code {"code": "...", "language": "python"}}, made once per call. */
   static String body(Program program) {
     StringBuilder sb = new StringBuilder(program.code().length() + 48).append("{\"code\":\"");
     JsonStringEncoder.getInstance().quoteAsString(program.code(), sb);
@@ -150,7 +146,6 @@ public final class CinchApiRunner implements CodeRunner, AutoCloseable {
         .build();
   }
 
-  /** "the Cinch API at {base}/", for the messages about a failed exchange. */
   String where() {
     return "the Cinch API at " + runUri.resolve("/");
   }

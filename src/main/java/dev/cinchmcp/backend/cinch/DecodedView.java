@@ -17,8 +17,11 @@ import java.util.Arrays;
 final class DecodedView {
 
   final String text;
-  private final int[] from;
-  private final int[] to;
+
+  /** Where in the original text each decoded character came from: start, and end exclusive. */
+  final int[] from;
+
+  final int[] to;
 
   private DecodedView(String text, int[] from, int[] to) {
     this.text = text;
@@ -35,16 +38,6 @@ final class DecodedView {
       to[i] = i + 1;
     }
     return new DecodedView(text, from, to);
-  }
-
-  /** Start (inclusive) in the original text of decoded character {@code i}. */
-  int from(int i) {
-    return from[i];
-  }
-
-  /** End (exclusive) in the original text of decoded character {@code i}. */
-  int to(int i) {
-    return to[i];
   }
 
   /** One more layer undone; the same view when nothing in it is an escape. */

@@ -69,7 +69,6 @@ final class JsonScanner {
     pos++;
   }
 
-  /** Consumes {@code c} if it is next; says whether it was. */
   boolean consume(char c) throws IOException {
     if (peek() == c) {
       pos++;
@@ -142,7 +141,6 @@ final class JsonScanner {
     }
   }
 
-  /** Reads a number token and returns it as a double. */
   double readNumber() throws IOException, Malformed {
     StringBuilder sb = new StringBuilder();
     peek();
@@ -168,7 +166,7 @@ final class JsonScanner {
     }
   }
 
-  /** Reads true, false or null; returns Boolean.TRUE, Boolean.FALSE, or null. */
+  /** Boolean.TRUE, Boolean.FALSE, or null. */
   Boolean readLiteral() throws IOException, Malformed {
     int c = peek();
     String word = c == 't' ? "true" : c == 'f' ? "false" : c == 'n' ? "null" : null;

@@ -5,6 +5,7 @@ import dev.cinchmcp.text.CappedText;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,7 +49,6 @@ public final class Redactor {
     this.forms = this.secret == null ? List.of() : formsOf(this.secret);
   }
 
-  /** The text with every occurrence of the key, in any of the forms above, replaced by the mask. */
   public String redact(String text) {
     return mask(text, false);
   }
@@ -164,11 +164,8 @@ public final class Redactor {
       for (int n = longest; n >= Math.min(MIN_TAIL, form.length() - 1) && n > 0; n--) {
         if (s.regionMatches(end - n, form, 0, n)) {
           mark(view, end - n, end, hidden);
-          for (int i = end == s.length() ? originalLength : view.from(end);
-              i < originalLength;
-              i++) {
-            hidden[i] = true;
-          }
+          int from = end == s.length() ? originalLength : view.from[end];
+          Arrays.fill(hidden, from, originalLength, true);
           return true;
         }
       }
@@ -177,9 +174,7 @@ public final class Redactor {
   }
 
   private static void mark(DecodedView view, int start, int end, boolean[] hidden) {
-    for (int i = view.from(start); i < view.to(end - 1); i++) {
-      hidden[i] = true;
-    }
+    Arrays.fill(hidden, view.from[start], view.to[end - 1], true);
   }
 
   private static String replaceMarked(String text, boolean[] hidden) {
