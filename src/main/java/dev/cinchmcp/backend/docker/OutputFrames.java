@@ -29,7 +29,7 @@ final class OutputFrames implements SandboxOutput {
     this.stdout = new CapturedStream(out);
   }
 
-  // drainMarked only: the first stdout byte still to come as the launcher's mark, and the end marks.
+  // drainMarked only: the launcher's mark still to come as stdout's first byte; the end marks.
   private boolean awaitingMark;
   private boolean marked;
   private EndMark outEnd;
