@@ -24,14 +24,11 @@ public record ProgramInput(String stdin, Map<String, String> files, List<String>
   public static final int MAX_TOTAL_BYTES = 4_000_000;
 
   public static final int MAX_FILES = 256;
-
   public static final int MAX_PATH_CHARS = 400;
-
   public static final int MAX_NAME_BYTES = 255;
-
-  /** Linux refuses any single argument above 128 KiB. */
   public static final int MAX_ARGS = 256;
 
+  /** Linux refuses any single argument above 128 KiB. */
   public static final int MAX_ARGS_BYTES = 64 * 1024;
 
   /** Where the files go, and the working directory under the launcher. */

@@ -1,6 +1,5 @@
 package dev.cinchmcp.backend;
 
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -62,7 +61,7 @@ public final class PythonImports {
       String imported = rest.substring(at + 8).replace("(", "").replace(")", "").replace("\\", "");
       for (String part : imported.split(",")) {
         String name = firstWord(part);
-        if (!name.isEmpty() && !name.equals("*") && isIdentifier(name)) {
+        if (isIdentifier(name)) { // not "*"
           names.add(module + "." + name);
         }
       }
@@ -109,11 +108,9 @@ public final class PythonImports {
   public static List<String> withParents(List<String> names) {
     Set<String> all = new LinkedHashSet<>();
     for (String name : names) {
-      List<String> chain = new ArrayList<>();
       for (int dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
-        chain.add(name.substring(0, dot));
+        all.add(name.substring(0, dot));
       }
-      all.addAll(chain);
       all.add(name);
     }
     return List.copyOf(all);

@@ -21,13 +21,9 @@ public record SandboxFacts(
           + " way to install any";
 
   public static final String GVISOR = "gVisor";
-
   public static final String SERVICE_RUNTIMES = "Python 3.12 and Node 20";
-
   public static final int TIME_LIMIT_SECONDS = SandboxLimits.SERVICE.timeLimitSeconds();
-
   public static final int MEMORY_MEGABYTES = SandboxLimits.SERVICE.memoryMegabytes();
-
   public static final int MAX_PROCESSES = 64;
 
   /** Sandboxes a machine-local backend runs at once (4 at half a CPU fill 2 cores). */

@@ -11,8 +11,6 @@ import java.util.Arrays;
  */
 public final class StreamCapture implements TextSink, OutputCleaner.Units {
 
-  private static final int LINE_SNAP = CappedText.LINE_SNAP;
-
   public static CappedText of(String full) {
     if (full == null) {
       return CappedText.EMPTY;
@@ -229,7 +227,7 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
     if (take < ringLength && charFromEnd(take) == '\n') {
       return take; // the tail already starts a line
     }
-    for (int i = 0; i < Math.min(LINE_SNAP, take); i++) {
+    for (int i = 0; i < Math.min(CappedText.LINE_SNAP, take); i++) {
       if (charFromEnd(take - 1 - i) == '\n') {
         return take - 1 - i;
       }

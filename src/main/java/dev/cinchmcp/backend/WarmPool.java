@@ -31,8 +31,6 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(WarmPool.class);
 
-  private static final long CLOSE_WAIT_SECONDS = 5;
-
   private final Map<Language, Integer> sizes;
   private final Duration idleLimit;
   private final Starter<S> starter;

@@ -20,15 +20,10 @@ public record WrittenFiles(
   }
 
   public static final int MAX_PICTURES = 8;
-
   public static final int MAX_FILE_BYTES = 8 * 1024 * 1024;
-
   public static final int MAX_TOTAL_BYTES = 12 * 1024 * 1024;
-
   public static final int MAX_TEXT_BYTES = 8 * 1024;
-
   public static final int MAX_TEXTS = 8;
-
   public static final int MAX_LISTED = 50;
 
   public static final WrittenFiles NOT_ASKED =

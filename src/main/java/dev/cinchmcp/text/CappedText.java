@@ -23,9 +23,7 @@ public record CappedText(
   public static final int LINE_SNAP = 160;
 
   public static final int LIMIT = 20_000;
-
   public static final int HEAD = 7_900;
-
   public static final int TAIL = 12_000;
 
   /** Four copies (two streams, text and structuredContent) keep an answer near 100 KB. */

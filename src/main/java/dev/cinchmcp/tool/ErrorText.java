@@ -105,12 +105,9 @@ final class ErrorText {
       this.stream = stream;
     }
 
-    private String endPart() {
-      return stream.truncated() ? stream.tail() : stream.head();
-    }
-
     int growEnd(int want) {
-      int more = Math.max(0, Math.min(want, endPart().length() - end - startOverlap()));
+      int room = stream.truncated() ? stream.tail().length() : stream.head().length() - start;
+      int more = Math.max(0, Math.min(want, room - end));
       end += more;
       return more;
     }
@@ -120,10 +117,6 @@ final class ErrorText {
       int more = Math.max(0, Math.min(want, limit - start));
       start += more;
       return more;
-    }
-
-    private int startOverlap() {
-      return stream.truncated() ? 0 : start;
     }
 
     CappedText shown() {

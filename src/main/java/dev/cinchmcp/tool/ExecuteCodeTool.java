@@ -189,13 +189,7 @@ public final class ExecuteCodeTool {
 
     @Override
     public void log(Level level, String message) {
-      LoggingLevel mcpLevel =
-          switch (level) {
-            case DEBUG -> LoggingLevel.DEBUG;
-            case INFO -> LoggingLevel.INFO;
-            case WARNING -> LoggingLevel.WARNING;
-            case ERROR -> LoggingLevel.ERROR;
-          };
+      LoggingLevel mcpLevel = LoggingLevel.valueOf(level.name()); // the same names
       channel.log(
           LoggingMessageNotification.builder(mcpLevel, message).logger("cinch-mcp").build());
     }

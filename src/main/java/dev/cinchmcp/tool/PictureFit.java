@@ -32,7 +32,6 @@ final class PictureFit {
   static final int MAX_SIDE = 4096;
 
   static final int TARGET_SIDE = 2048;
-
   static final int SMALLEST_SIDE = 256;
 
   /** Pixels decoded at most (4 bytes each): ~32 MB of heap, held by one call at a time. */

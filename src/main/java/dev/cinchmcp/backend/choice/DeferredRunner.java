@@ -81,8 +81,7 @@ final class DeferredRunner implements CodeRunner, AutoCloseable {
   @Override
   public boolean stopNow() {
     CodeRunner runner = backend.getNow(null);
-    // One still being built may have started threads of its own (an HTTP client's selector):
-    // not a clean end.
+    // One still being built may have started threads (an HTTP client's selector): not clean.
     return runner != null ? runner.stopNow() : backend.isDone();
   }
 

@@ -29,16 +29,10 @@ final class OutputFrames implements SandboxOutput {
     this.stdout = new CapturedStream(out);
   }
 
-  /**
-   * Set while the first stdout byte is still to come as a launcher's mark ({@link #drainMarked}).
-   */
+  // drainMarked only: the launcher's mark still to come as stdout's first byte; the end marks.
   private boolean awaitingMark;
-
   private boolean marked;
-
-  /** The end marks looked for on stdout and stderr ({@link #drainMarked}), or null. */
   private EndMark outEnd;
-
   private EndMark errEnd;
 
   /**
