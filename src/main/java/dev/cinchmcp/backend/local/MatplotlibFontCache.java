@@ -52,7 +52,6 @@ final class MatplotlibFontCache {
     this.dir = stateRoot.resolve("matplotlib");
   }
 
-  /** The list, once made or found up to date. */
   Optional<Path> file() {
     return Optional.ofNullable(file);
   }
