@@ -192,10 +192,7 @@ final class MatplotlibFontCache {
         process.destroyForcibly();
         return null;
       }
-      if (process.exitValue() != 0) {
-        return null;
-      }
-      Optional<Path> list = firstList(work);
+      Optional<Path> list = process.exitValue() == 0 ? firstList(work) : Optional.empty();
       if (list.isEmpty()) {
         return null;
       }
