@@ -26,10 +26,7 @@ public final class HostPackages {
 
   public static final HostPackages NONE = new HostPackages(Map.of());
 
-  /**
-   * Where Node looks inside the sandbox: {@code npm install -g} under /usr/local or /usr, Debian's
-   * node-*.
-   */
+  /** Where Node looks inside the sandbox: {@code npm install -g}, Debian's node-*. */
   static final List<String> NODE_DIRS =
       List.of("/usr/local/lib/node_modules", "/usr/lib/node_modules", "/usr/share/nodejs");
 
@@ -75,11 +72,7 @@ public final class HostPackages {
     this.found = Map.copyOf(found);
   }
 
-  /**
-   * Looks under {@code root} ("/" on a real machine).
-   *
-   * @param python the sandbox's Python, its real path (/usr/bin/python3.11), if any
-   */
+  /** Looks under {@code root} ("/" on a real machine); {@code python}: its real path, if any. */
   static HostPackages find(
       Path root, Optional<Path> python, Optional<String> pythonVersion, boolean node) {
     Map<Language, List<Found>> found = new LinkedHashMap<>();

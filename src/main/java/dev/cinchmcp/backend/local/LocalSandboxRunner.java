@@ -121,7 +121,6 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return data == null ? 0 : data.waiting();
   }
 
-  /** How many sandboxes wait for {@code language} now. */
   public int waiting(Language language) {
     return pool == null ? 0 : pool.waiting(language);
   }

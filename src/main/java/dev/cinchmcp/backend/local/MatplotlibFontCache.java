@@ -52,7 +52,6 @@ final class MatplotlibFontCache {
     this.dir = stateRoot.resolve("matplotlib");
   }
 
-  /** The list, once made or found up to date. */
   Optional<Path> file() {
     return Optional.ofNullable(file);
   }
@@ -193,10 +192,7 @@ final class MatplotlibFontCache {
         process.destroyForcibly();
         return null;
       }
-      if (process.exitValue() != 0) {
-        return null;
-      }
-      Optional<Path> list = firstList(work);
+      Optional<Path> list = process.exitValue() == 0 ? firstList(work) : Optional.empty();
       if (list.isEmpty()) {
         return null;
       }

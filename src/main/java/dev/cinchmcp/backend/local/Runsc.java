@@ -165,10 +165,7 @@ final class Runsc {
     }
   }
 
-  /**
-   * A stop has begun: what it would have removed, the next start's {@link
-   * StateDirectory#removeLeftovers} does.
-   */
+  /** A stop has begun: the next start's {@link StateDirectory#removeLeftovers} cleans up. */
   synchronized void refuseStarts() {
     stopped = true;
   }

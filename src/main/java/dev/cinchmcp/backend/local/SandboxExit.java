@@ -20,9 +20,7 @@ final class SandboxExit {
 
   private SandboxExit() {}
 
-  /**
-   * @param cgroup the run's, or null without host cgroups
-   */
+  /** {@code cgroup}: the run's, or null without host cgroups. */
   static RunResult result(
       int exitCode,
       SandboxOutput output,
