@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -108,6 +109,11 @@ public final class EarlyInput extends InputStream {
    * dev.cinchmcp.mcp2026.EarlyDiscover}); false, writing nothing, for any other line.
    */
   static boolean answer(byte[] line, OutputStream out) {
+    // Anything but a discover (a 2025 client's initialize) is left without loading the early
+    // answer's classes: in the launcher's JVM, with no archive, they cost the start 20-100 ms.
+    if (!new String(line, StandardCharsets.ISO_8859_1).contains("\"server/discover\"")) {
+      return false;
+    }
     byte[] answer = ServerInfo.earlyDiscover().answerLine(line);
     if (answer == null) {
       return false;
@@ -148,6 +154,14 @@ public final class EarlyInput extends InputStream {
   /** Whether the first line was answered here (the client has had its first answer). */
   public boolean answeredFirst() {
     return answered;
+  }
+
+  /**
+   * Whether a first line came and was left for the server: almost always a 2025 client's {@code
+   * initialize}, whose answer needs the SDK's session.
+   */
+  public boolean firstLineLeft() {
+    return !answered && settled.getCount() == 0 && !closed && failed == null && first.size() > 0;
   }
 
   @Override

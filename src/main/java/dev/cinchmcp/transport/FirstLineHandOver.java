@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
 
@@ -58,10 +57,7 @@ public final class FirstLineHandOver {
     } catch (IOException e) {
       return unanswered(line.toByteArray()); // the child meets the same error
     }
-    // Anything but a discover (a 2025 client's initialize) is handed on without loading the early
-    // answer's classes: in this JVM, with no archive, they cost the 2025 start 20-100 ms.
-    boolean discover = line.toString(StandardCharsets.ISO_8859_1).contains("\"server/discover\"");
-    return discover && EarlyInput.answer(line.toByteArray(), stdout)
+    return EarlyInput.answer(line.toByteArray(), stdout)
         ? answered()
         : unanswered(line.toByteArray());
   }

@@ -37,6 +37,9 @@ class SandboxLimitsTest {
     assertEquals(new SandboxLimits(10, 256, 0.5), limits);
     assertEquals(SandboxLimits.SERVICE, limits);
     assertTrue(limits.isService());
+    assertFalse(new SandboxLimits(11, 256, 0.5).isService());
+    assertFalse(new SandboxLimits(10, 255, 0.5).isService());
+    assertFalse(new SandboxLimits(10, 256, 1).isService());
     assertEquals(Duration.ofSeconds(10), limits.timeLimit());
     assertEquals(256L << 20, limits.memoryBytes());
     assertEquals(SandboxLimits.SERVICE, read(SandboxLimits.MEMORY_MB, " ").limits());

@@ -56,6 +56,22 @@ class EarlyInputTest {
   }
 
   @Test
+  void aFirstLineLeftForTheServerIsSaidSoAndAnAnsweredOneIsNot() {
+    EarlyInput initialize =
+        new EarlyInput(new ByteArrayInputStream(bytes("{\"method\":\"initialize\"}\n")));
+    assertFalse(initialize.answerFirst(new ByteArrayOutputStream(), 5_000));
+    assertTrue(initialize.firstLineLeft());
+
+    EarlyInput discover = new EarlyInput(new ByteArrayInputStream(bytes(DISCOVER + "\n")));
+    assertTrue(discover.answerFirst(new ByteArrayOutputStream(), 5_000));
+    assertFalse(discover.firstLineLeft());
+
+    EarlyInput nothing = new EarlyInput(new ByteArrayInputStream(new byte[0]));
+    assertFalse(nothing.answerFirst(new ByteArrayOutputStream(), 5_000));
+    assertFalse(nothing.firstLineLeft());
+  }
+
+  @Test
   void aFirstLineLongerThanTheEarlyLimitIsHandedOnWhole() throws IOException {
     String input = "x".repeat(EarlyInput.MAX_EARLY_LINE * 2) + "\n" + DISCOVER + "\n";
     ByteArrayOutputStream out = new ByteArrayOutputStream();
