@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The checks of stdin, files and args, through {@link ArgumentCheck} as the tool calls it: what is
  * accepted, and for each refusal that it names the argument, the path and the rule.
  */
-class InputCheckTest {
+class ArgumentCheckInputTest {
 
   private static ArgumentCheck.Outcome check(String name, Object value) {
     Map<String, Object> arguments = new HashMap<>();
