@@ -1,6 +1,7 @@
 package dev.cinchmcp.transport;
 
 import dev.cinchmcp.backend.DaemonThreads;
+import dev.cinchmcp.mcp2026.Era;
 import dev.cinchmcp.mcp2026.ServerInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -111,7 +112,7 @@ public final class EarlyInput extends InputStream {
   static boolean answer(byte[] line, OutputStream out) {
     // Anything but a discover (a 2025 client's initialize) is left without loading the early
     // answer's classes: in the launcher's JVM, with no archive, they cost the start 20-100 ms.
-    if (!new String(line, StandardCharsets.ISO_8859_1).contains("\"server/discover\"")) {
+    if (!new String(line, StandardCharsets.ISO_8859_1).contains("\"" + Era.DISCOVER + "\"")) {
       return false;
     }
     byte[] answer = ServerInfo.earlyDiscover().answerLine(line);
