@@ -26,6 +26,8 @@ final class HelpText {
             + ". "
             + SandboxFacts.outputCut();
     SandboxLimits limits = SandboxLimits.SERVICE;
+    // The variables' names are written out (they are the documented interface); every default and
+    // bound comes from where the server reads it.
     return """
         cinch-mcp %s: an MCP server with one tool, execute_code, that runs Python or JavaScript
         in a disposable Cinch sandbox (https://cinch.codes) instead of on your machine, or, with
@@ -43,29 +45,29 @@ final class HelpText {
           --help, -h    Print this help.
 
         Environment:
-          %s     Your Cinch API key (required for the API). Sent only to %s.
-          %s    The API's address (default %s).
-          %s  How long to wait for one run's answer, in ms (default %d).
-          %s     auto (default: the API with a key, else local gVisor, else a container
+          CINCH_API_KEY     Your Cinch API key (required for the API). Sent only to CINCH_BASE_URL.
+          CINCH_BASE_URL    The API's address (default %s).
+          CINCH_TIMEOUT_MS  How long to wait for one run's answer, in ms (default %d).
+          CINCH_BACKEND     auto (default: the API with a key, else local gVisor, else a container
                             engine), cinch, local or docker.
-          %s       gVisor's runsc for local runs (default: runsc on PATH).
-          %s  Local sandboxes per language started ahead of time, 0 to %d (default %d);
+          CINCH_RUNSC       gVisor's runsc for local runs (default: runsc on PATH).
+          CINCH_LOCAL_POOL  Local sandboxes per language started ahead of time, 0 to %d (default %d);
                             0: every local run starts its own (slower; nothing held while idle).
-          %s, %s, %s
+          CINCH_SANDBOX_TIME_LIMIT_S, CINCH_SANDBOX_MEMORY_MB, CINCH_SANDBOX_CPUS
                             The local and docker sandboxes' limits: seconds (%d to %d, default %d),
                             MB of memory (%d to %d, default %d), CPUs
                             (%s to this machine's cores, default %s). The Cinch API keeps its own.
-          %s, %s
+          CINCH_DOCKER_PYTHON_IMAGE, CINCH_DOCKER_NODE_IMAGE
                             The docker backend's images (default %s, %s).
-          %s
+          CINCH_DOCKER_RUNTIME
                             The engine runtime, e.g. runsc or runc (default: runsc when offered,
                             else the engine's default in its own VM; on Linux runc only when set).
-          %s Docker containers per language started ahead of time, 0 to %d
+          CINCH_DOCKER_POOL Docker containers per language started ahead of time, 0 to %d
                             (default %d); 0: every docker run starts its own (slower; nothing held idle).
           DOCKER_HOST       Where the engine is (default: the Docker context, then the usual
                             sockets and pipes of Docker Desktop, OrbStack, Colima, Podman).
           CINCH_FAST_START  0: a plain java -jar makes no class-data archive and never restarts itself.
-          %s   Log level on stderr: %s (default %s).
+          CINCH_LOG_LEVEL   Log level on stderr: %s (default %s).
 
         The sandbox:
         %s
@@ -80,20 +82,10 @@ final class HelpText {
         .formatted(
             version,
             USAGE,
-            Settings.API_KEY,
-            Settings.BASE_URL,
-            Settings.BASE_URL,
             Settings.DEFAULT_BASE_URI,
-            Settings.TIMEOUT_MS,
             Settings.DEFAULT_TIMEOUT.toMillis(),
-            Settings.BACKEND,
-            Settings.RUNSC,
-            Settings.LOCAL_POOL,
             Settings.MAX_LOCAL_POOL,
             Settings.DEFAULT_LOCAL_POOL,
-            SandboxLimits.TIME_LIMIT_S,
-            SandboxLimits.MEMORY_MB,
-            SandboxLimits.CPUS,
             SandboxLimits.MIN_TIME_LIMIT_SECONDS,
             SandboxLimits.MAX_TIME_LIMIT_SECONDS,
             limits.timeLimitSeconds(),
@@ -102,15 +94,10 @@ final class HelpText {
             limits.memoryMegabytes(),
             SandboxLimits.number(SandboxLimits.MIN_CPUS),
             SandboxLimits.number(limits.cpus()),
-            DockerOptions.PYTHON_IMAGE,
-            DockerOptions.NODE_IMAGE,
             DockerOptions.DEFAULT_PYTHON_IMAGE,
             DockerOptions.DEFAULT_NODE_IMAGE,
-            DockerOptions.RUNTIME,
-            DockerOptions.POOL,
             DockerOptions.MAX_POOL,
             DockerOptions.DEFAULT_POOL,
-            LogLevel.VARIABLE,
             String.join(", ", LogLevel.LEVELS),
             LogLevel.DEFAULT,
             wrap("  ", sandbox),

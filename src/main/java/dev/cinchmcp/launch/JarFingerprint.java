@@ -11,11 +11,10 @@ import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 
 /**
- * A 64-bit hash (CRC-32 and Adler-32 side by side) of a jar's central directory, which holds the
- * name, size and CRC-32 of every entry. Computed at every plain start, so cheap: native checksums
- * take about a millisecond, where a SHA-256 of the same 200 KB took 50-80 ms in a JVM just started.
- * It names a cache file; what is mapped is decided by the trusted directory and the JVM's own
- * checks. A jar whose end is no plain zip (zip64, a long comment) is hashed whole.
+ * A 64-bit hash (CRC-32 and Adler-32 side by side) of a jar's central directory (name, size and
+ * CRC-32 of every entry), or of the whole jar if its end is no plain zip. Computed at every plain
+ * start: about a millisecond, where a SHA-256 of the same 200 KB took 50-80 ms in a fresh JVM. It
+ * only names a cache file; the trusted directory and the JVM's own checks decide what is mapped.
  */
 final class JarFingerprint {
 

@@ -58,8 +58,8 @@ public final class LaunchOptions {
 
   /**
    * The options of the file's text for Java {@code feature}: a line that begins with {@code [java
-   * 25+]}, {@code [java 17-24]} or {@code [java 21]} counts only on those versions. (No regex and
-   * no lambda: this runs at every plain start, before the JVM has compiled anything.)
+   * 25+]}, {@code [java 17-24]} or {@code [java 21]} counts only there. (No regex, no lambda: this
+   * runs at every plain start.)
    */
   static List<String> parse(String text, int feature) {
     List<String> options = new ArrayList<>();

@@ -1,7 +1,6 @@
 package dev.cinchmcp.launch;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -12,24 +11,18 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The class-data archive a jar makes for itself, for the JVM that runs it: one file per user, per
- * exact JVM and per jar, in the user's {@link TrustedDirectory}. Its name hashes the JVM (vendor,
- * version, home) and the jar (path, size, time, {@link JarFingerprint}), so another JVM or a
- * changed jar makes its own. A separate process ({@link ArchiveTrainer}) makes it under a temporary
- * name and renames it atomically: two first starts at once are safe, nothing half-written is
- * mapped.
- *
- * <p>Java 25 and later: the AOT cache (JEP 483/514), which on Temurin 25 started the server faster
- * than a dynamic archive and made its first call faster still. Java 17-24: a dynamic CDS archive
- * written as the training run exits. Java 19's {@code -XX:+AutoCreateSharedArchive} is not used: it
- * writes in place at the end of a real session (whose exit then waits for the dump).
+ * The class-data archive a jar makes for itself: one file per user, per exact JVM (vendor, version,
+ * home) and per jar (path, size, time, {@link JarFingerprint}), in the user's {@link
+ * TrustedDirectory}, made by an {@link ArchiveTrainer}. Java 25+: the AOT cache (JEP 483/514),
+ * which on Temurin 25 started the server faster than a dynamic archive and made its first call
+ * faster still. Java 17-24: a dynamic CDS archive. Java 19's {@code -XX:+AutoCreateSharedArchive}
+ * is not used: it writes at the end of a real session, whose exit then waits for the dump.
  */
 public final class SelfMadeArchive {
 
-  /** Set in the training run: the server reads its input from the jar and writes nowhere. */
+  /** Set in the training run: the server reads its input from the jar ({@link TrainingApi}). */
   public static final String TRAINING = "cinch.archive.training";
 
-  private static final String TRAINING_INPUT = "training.jsonl";
   private static final Path SHELL = Path.of("/bin/sh");
 
   private final TrustedDirectory dir;
@@ -50,7 +43,7 @@ public final class SelfMadeArchive {
   }
 
   /** The archive for this JVM and this jar; empty where no trusted cache directory exists. */
-  public static Optional<SelfMadeArchive> of(Path jar, Map<String, String> env) {
+  static Optional<SelfMadeArchive> of(Path jar, Map<String, String> env) {
     Optional<TrustedDirectory> dir =
         TrustedDirectory.forUser(env, System.getProperty("os.name", ""));
     if (dir.isEmpty()) {
@@ -68,15 +61,15 @@ public final class SelfMadeArchive {
               Long.toString(Files.getLastModifiedTime(jar).toMillis()),
               JarFingerprint.of(jar));
       String name = feature + "-" + key + (aotCache(feature) ? ".aot" : ".jsa");
-      Path file = dir.get().path().resolve(name);
-      return Optional.of(new SelfMadeArchive(dir.get(), jar, file, aotCache(feature)));
+      return Optional.of(
+          new SelfMadeArchive(dir.get(), jar, dir.get().path().resolve(name), aotCache(feature)));
     } catch (IOException e) {
       return Optional.empty();
     }
   }
 
   /** Whether the archive exists and may be mapped: a regular file of this user's alone. */
-  public boolean ready() {
+  boolean ready() {
     return dir.trustsFile(file);
   }
 
@@ -98,10 +91,9 @@ public final class SelfMadeArchive {
   }
 
   /**
-   * Starts the training process that makes the archive, and returns at once; if it fails, the next
-   * start tries again. Detached, through a shell that backgrounds it and exits: a child of this JVM
-   * would keep a thread waiting in a native call, and a JVM stopping on a signal waits some 300 ms
-   * for such threads.
+   * Starts the trainer and returns at once; if it fails, the next start tries again. Detached by a
+   * shell that backgrounds it: a child of this JVM would keep a thread waiting in a native call,
+   * and a JVM stopping on a signal waits some 300 ms for such threads.
    */
   void makeInBackground() {
     List<String> command = new ArrayList<>();
@@ -109,7 +101,6 @@ public final class SelfMadeArchive {
       command.addAll(List.of(SHELL.toString(), "-c", "\"$@\" </dev/null >/dev/null 2>&1 &", "sh"));
     }
     command.add(javaLauncher());
-    // The trainer itself is small and short-lived: it waits for the training run and renames.
     command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx32m"));
     command.addAll(List.of("-cp", jar.toString(), ArchiveTrainer.class.getName(), jar.toString()));
     try {
@@ -120,15 +111,6 @@ public final class SelfMadeArchive {
     } catch (IOException | RuntimeException e) {
       // No archive this time; the server runs regardless.
     }
-  }
-
-  /** The input of the training run: a short session touching what real sessions use. */
-  public static InputStream trainingInput() {
-    InputStream in = SelfMadeArchive.class.getResourceAsStream(TRAINING_INPUT);
-    if (in == null) {
-      throw new IllegalStateException(TRAINING_INPUT + " is missing from the jar");
-    }
-    return in;
   }
 
   static String javaLauncher() {
