@@ -2,7 +2,6 @@ package dev.cinchmcp;
 
 import dev.cinchmcp.cli.Cli;
 import dev.cinchmcp.launch.FastStart;
-import dev.cinchmcp.launch.SelfMadeArchive;
 import dev.cinchmcp.launch.TrainingApi;
 import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.BufferedOutputStream;
@@ -33,8 +32,8 @@ public final class Main {
     Map<String, String> env = System.getenv();
     FirstLineHandOver firstLine = FastStart.relaunchOrServeHere(args, env);
     // The real stdout is the Cli's alone (JSON-RPC, or --help's text...); anything else that prints
-    // goes to stderr. A training run (SelfMadeArchive) answers into nothing.
-    boolean training = Boolean.getBoolean(SelfMadeArchive.TRAINING);
+    // goes to stderr. A training run answers into nothing.
+    boolean training = Boolean.getBoolean(TrainingApi.TRAINING);
     InputStream stdin = training ? TrainingApi.session() : stdin();
     OutputStream stdout =
         training

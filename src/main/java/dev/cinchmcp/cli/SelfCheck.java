@@ -247,7 +247,7 @@ final class SelfCheck {
 
   /** Adds a long sentence under the table, masked whole, then broken at spaces. */
   private void wrap(String text) {
-    lines.add(HelpText.wrap(INDENT, redactor.redact(text)));
+    lines.add(Cli.wrap(INDENT, redactor.redact(text)));
   }
 
   private static long millisSince(long startNanos) {

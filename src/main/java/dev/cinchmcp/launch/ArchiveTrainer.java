@@ -50,8 +50,7 @@ public final class ArchiveTrainer {
     if (found.isEmpty()) {
       return false;
     }
-    SelfMadeArchive archive = found.get();
-    Path file = archive.file;
+    Path file = found.get().file();
     try (FileChannel lockChannel =
             FileChannel.open(
                 sibling(file, ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -59,12 +58,12 @@ public final class ArchiveTrainer {
       if (lock == null) {
         return false; // another first start is making it right now
       }
-      if (archive.ready()) {
+      if (found.get().ready()) {
         return true;
       }
       Path temporary = sibling(file, "." + UUID.randomUUID() + ".tmp");
       try {
-        if (!run(archive, temporary, env)
+        if (!run(found.get(), temporary, env)
             || !Files.isRegularFile(temporary, LinkOption.NOFOLLOW_LINKS)) {
           return false;
         }
@@ -76,7 +75,7 @@ public final class ArchiveTrainer {
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
         removeUnusedSince(
             file.getParent(), file, Instant.now().minus(Duration.ofDays(UNUSED_FOR_DAYS)));
-        return archive.ready();
+        return found.get().ready();
       } finally {
         Files.deleteIfExists(temporary);
         Files.deleteIfExists(sibling(temporary, ".config"));
@@ -99,18 +98,21 @@ public final class ArchiveTrainer {
     command.add(SelfMadeArchive.javaLauncher());
     command.addAll(LaunchOptions.fast());
     command.add(archive.makeOption(temporary));
-    command.add("-D" + SelfMadeArchive.TRAINING + "=true");
-    command.addAll(List.of("-jar", archive.jar.toString()));
+    command.add("-D" + TrainingApi.TRAINING + "=true");
+    command.addAll(List.of("-jar", archive.jar().toString()));
     ProcessBuilder pb = new ProcessBuilder(command);
     // Never the user's key. The run's calls go to its TrainingApi (else to the discard port).
     pb.environment().clear();
-    pb.environment().put("PATH", env.getOrDefault("PATH", ""));
-    pb.environment().put("CINCH_API_KEY", "training-key");
-    pb.environment().put("CINCH_BASE_URL", "http://127.0.0.1:9");
-    pb.environment().put("CINCH_TIMEOUT_MS", "2000");
-    pb.environment().put("CINCH_BACKEND", "cinch");
+    pb.environment()
+        .putAll(
+            Map.of(
+                "PATH", env.getOrDefault("PATH", ""),
+                "CINCH_API_KEY", "training-key",
+                "CINCH_BASE_URL", "http://127.0.0.1:9",
+                "CINCH_TIMEOUT_MS", "2000",
+                "CINCH_BACKEND", "cinch"));
     pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-    pb.redirectError(sibling(archive.file, ".log").toFile());
+    pb.redirectError(sibling(archive.file(), ".log").toFile());
     Process training = pb.start();
     training.getOutputStream().close();
     if (!training.waitFor(TRAINING_LIMIT_SECONDS, TimeUnit.SECONDS)) {
@@ -126,15 +128,14 @@ public final class ArchiveTrainer {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
-        if (name.startsWith(kept) || !OURS.matcher(name).matches() || !unusedSince(entry, cutoff)) {
-          continue;
+        if (!name.startsWith(kept) && OURS.matcher(name).matches() && unusedSince(entry, cutoff)) {
+          // Its lock and log first: once an archive is seen gone, nothing of it is left.
+          if (name.endsWith(".jsa") || name.endsWith(".aot")) {
+            delete(entry.resolveSibling(name + ".lock"));
+            delete(entry.resolveSibling(name + ".log"));
+          }
+          delete(entry);
         }
-        // Its lock and log first: once an archive is seen gone, nothing of it is left.
-        if (name.endsWith(".jsa") || name.endsWith(".aot")) {
-          delete(entry.resolveSibling(name + ".lock"));
-          delete(entry.resolveSibling(name + ".log"));
-        }
-        delete(entry);
       }
     } catch (IOException e) {
       // the cache cannot be listed: nothing is removed

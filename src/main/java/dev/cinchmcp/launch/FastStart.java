@@ -44,7 +44,7 @@ public final class FastStart {
       return FirstLineHandOver.from(env);
     }
     if (args.length != 0
-        || System.getProperty(SelfMadeArchive.TRAINING) != null
+        || System.getProperty(TrainingApi.TRAINING) != null
         || "0".equals(env.get("CINCH_FAST_START"))) {
       return FirstLineHandOver.NONE;
     }
@@ -95,7 +95,7 @@ public final class FastStart {
     ForwardStop forward = new ForwardStop();
     Runtime.getRuntime().addShutdownHook(new Thread(forward, "cinch-faststart-forward"));
     Process child = forward.start(builder);
-    SelfMadeArchive.markUsed(archive.file); // not on the child's path
+    SelfMadeArchive.markUsed(archive.file()); // not on the child's path
     return child.waitFor();
   }
 

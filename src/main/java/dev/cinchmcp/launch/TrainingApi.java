@@ -20,6 +20,9 @@ import java.util.Map;
  */
 public final class TrainingApi implements AutoCloseable {
 
+  /** Set in the training run: the server reads its session from the jar and writes nowhere. */
+  public static final String TRAINING = "cinch.archive.training";
+
   private static final String SESSION = "training.jsonl";
   private static final byte[] ANSWER =
       ("{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}")

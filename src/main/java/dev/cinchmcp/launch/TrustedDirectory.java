@@ -24,26 +24,12 @@ import java.util.Set;
  * Without POSIX permissions (Windows), the per-user {@code %LOCALAPPDATA%} and the no-link check
  * stand in.
  */
-final class TrustedDirectory {
+record TrustedDirectory(Path path, UserPrincipal user, boolean posix) {
 
   private static final Set<PosixFilePermission> OTHERS_WRITE =
       Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rwx------");
-
-  private final Path dir;
-  private final UserPrincipal user;
-  private final boolean posix;
-
-  private TrustedDirectory(Path dir, UserPrincipal user, boolean posix) {
-    this.dir = dir;
-    this.user = user;
-    this.posix = posix;
-  }
-
-  Path path() {
-    return dir;
-  }
 
   /**
    * {@code cinch-mcp/archives} in this user's cache ({@code $XDG_CACHE_HOME} or {@code ~/.cache},
@@ -129,7 +115,7 @@ final class TrustedDirectory {
   /** Whether a file in this directory may be used: a regular file of ours, no one else's. */
   boolean trustsFile(Path file) {
     try {
-      return file.getParent().equals(dir) && trusted(file, true, true, posix, user);
+      return file.getParent().equals(path) && trusted(file, true, true, posix, user);
     } catch (IOException | UnsupportedOperationException e) {
       return false;
     }
