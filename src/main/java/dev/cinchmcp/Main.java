@@ -14,10 +14,7 @@ import java.io.PrintStream;
 import java.nio.channels.Channels;
 import java.util.Map;
 
-/**
- * Entry point: connects {@link Cli} to the process. With no option, {@code java -jar cinch-mcp.jar}
- * serves MCP on stdin/stdout; see {@code --help} for the rest.
- */
+/** Entry point: connects {@link Cli} to the process. */
 public final class Main {
 
   /** The exit status after an OutOfMemoryError, as the JVM's -XX:+ExitOnOutOfMemoryError. */

@@ -19,12 +19,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch's start-up from its second start
- * on. JVM options cannot be set from inside a jar, and a plain launch loads some two thousand
- * classes the slow way; so a JVM started with no options at all runs the server again as a child
- * with {@link LaunchOptions} and the archive it made for itself ({@link SelfMadeArchive}): one
- * small JVM start that saves several times it. With no archive yet, the server runs here and a
- * trainer makes one. {@code CINCH_FAST_START=0} turns it off; where a process's arguments are
- * unknown (Windows), the server always runs here.
+ * on: a JVM started with no options runs the server again as a child with {@link LaunchOptions} and
+ * its {@link SelfMadeArchive} (a plain launch loads some two thousand classes the slow way; one
+ * small JVM start saves several times it). {@code CINCH_FAST_START=0} turns it off; where a
+ * process's arguments are unknown (Windows), the server always runs here.
  */
 public final class FastStart {
 
@@ -34,9 +32,8 @@ public final class FastStart {
   private FastStart() {}
 
   /**
-   * Runs the server in a faster child JVM if it can, and exits with the child's status (it shares
-   * stdin, stdout and stderr); else returns what this JVM that serves stdin does with its first
-   * line.
+   * Runs the server in a faster child JVM if it can, and exits with its status; else returns what
+   * this JVM, which then serves, does with stdin's first line.
    */
   public static FirstLineHandOver relaunchOrServeHere(String[] args, Map<String, String> env) {
     if (System.getProperty(CHILD_MARKER) != null) {
@@ -54,8 +51,8 @@ public final class FastStart {
       if (!startedPlain(jar, env)) {
         return FirstLineHandOver.NONE;
       }
-      // From here on a process is almost always started: the child, or the trainer of its archive.
-      // A class, not a lambda: a lambda here would bootstrap on the caller's thread.
+      // A process is almost always started from here on (the child, or the trainer). A class, not
+      // a lambda: a lambda here would bootstrap on the caller's thread.
       DaemonThreads.start("cinch-process-warm-up", new ProcessStartWarmUp());
       Optional<SelfMadeArchive> archive = SelfMadeArchive.of(jar, env);
       if (archive.isEmpty()) {

@@ -18,8 +18,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class QuickExit {
 
-  private static final Path THREAD_SELF = Path.of("/proc/thread-self");
-
   private QuickExit() {}
 
   /**
@@ -71,7 +69,8 @@ public final class QuickExit {
   static Optional<ProcessHandle> threadHandle() {
     try {
       OptionalLong tid =
-          otherThreadId(Files.readSymbolicLink(THREAD_SELF), ProcessHandle.current().pid());
+          otherThreadId(
+              Files.readSymbolicLink(Path.of("/proc/thread-self")), ProcessHandle.current().pid());
       return tid.isPresent() ? ProcessHandle.of(tid.getAsLong()) : Optional.empty();
     } catch (IOException | RuntimeException e) {
       return Optional.empty();

@@ -1,10 +1,10 @@
 package dev.cinchmcp.launch;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -44,13 +44,13 @@ record SelfMadeArchive(TrustedDirectory dir, Path jar, Path file, boolean aotCac
       int feature = Runtime.version().feature();
       String key =
           fingerprint(
+              jar,
               System.getProperty("java.vm.vendor", ""),
               System.getProperty("java.vm.version", ""),
               System.getProperty("java.home", ""),
               jar.toAbsolutePath().toString(),
               Long.toString(Files.size(jar)),
-              Long.toString(Files.getLastModifiedTime(jar).toMillis()),
-              fingerprint(jar));
+              Long.toString(Files.getLastModifiedTime(jar).toMillis()));
       String name = feature + "-" + key + (aotCache(feature) ? ".aot" : ".jsa");
       return Optional.of(
           new SelfMadeArchive(dir.get(), jar, dir.get().path().resolve(name), aotCache(feature)));
@@ -113,59 +113,46 @@ record SelfMadeArchive(TrustedDirectory dir, Path jar, Path file, boolean aotCac
   private static final int MAX_COMMENT = 0xFFFF;
 
   /**
-   * A 64-bit hash (CRC-32 and Adler-32 side by side) of a jar's central directory (name, size and
-   * CRC-32 of every entry), or of the whole jar if its end is no plain zip. At every plain start:
-   * about a millisecond, where a SHA-256 of the same 200 KB took 50-80 ms in a fresh JVM. It only
-   * names the file; the trusted directory and the JVM's own checks decide what is mapped.
+   * A 64-bit hash (CRC-32 and Adler-32 side by side) of {@code parts} and the jar's central
+   * directory (name, size and CRC-32 of every entry). At every plain start: about a millisecond,
+   * where a SHA-256 of the same 200 KB took 50-80 ms in a fresh JVM. It only names the file; the
+   * trusted directory and the JVM's own checks decide what is mapped.
    */
-  static String fingerprint(Path jar) throws IOException {
+  static String fingerprint(Path jar, String... parts) throws IOException {
     CRC32 crc = new CRC32();
     Adler32 adler = new Adler32();
+    for (String part : parts) {
+      byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+      crc.update(bytes);
+      adler.update(bytes);
+      crc.update(0);
+      adler.update(0);
+    }
+    byte[] directory = centralDirectory(jar);
+    crc.update(directory);
+    adler.update(directory);
+    String hex = Long.toHexString(crc.getValue() << 32 | adler.getValue());
+    return "0000000000000000".substring(hex.length()) + hex; // no Formatter: slow to load
+  }
+
+  /** The jar's central directory; the whole jar if its end is no plain zip (zip64, a comment). */
+  private static byte[] centralDirectory(Path jar) throws IOException {
     try (SeekableByteChannel channel = Files.newByteChannel(jar)) {
       long size = channel.size();
       int tail = (int) Math.min(size, END_RECORD_SIZE + MAX_COMMENT);
       ByteBuffer end = read(channel, size - tail, tail);
       for (int at = tail - END_RECORD_SIZE; at >= 0; at--) {
         if (end.getInt(at) == END_RECORD) {
-          long directorySize = Integer.toUnsignedLong(end.getInt(at + 12));
-          long directoryOffset = Integer.toUnsignedLong(end.getInt(at + 16));
-          if (directoryOffset + directorySize <= size && directorySize < Integer.MAX_VALUE) {
-            byte[] directory = read(channel, directoryOffset, (int) directorySize).array();
-            crc.update(directory);
-            adler.update(directory);
-            return hex(crc, adler);
+          long length = Integer.toUnsignedLong(end.getInt(at + 12));
+          long offset = Integer.toUnsignedLong(end.getInt(at + 16));
+          if (offset + length <= size && length < Integer.MAX_VALUE) {
+            return read(channel, offset, (int) length).array();
           }
           break;
         }
       }
     }
-    try (InputStream in = Files.newInputStream(jar)) {
-      byte[] buffer = new byte[64 * 1024];
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        crc.update(buffer, 0, n);
-        adler.update(buffer, 0, n);
-      }
-    }
-    return hex(crc, adler);
-  }
-
-  /** The same 64-bit hash over a few strings. */
-  private static String fingerprint(String... parts) {
-    CRC32 crc = new CRC32();
-    Adler32 adler = new Adler32();
-    for (String part : parts) {
-      byte[] bytes = part.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      crc.update(bytes);
-      adler.update(bytes);
-      crc.update(0);
-      adler.update(0);
-    }
-    return hex(crc, adler);
-  }
-
-  private static String hex(CRC32 crc, Adler32 adler) {
-    String hex = Long.toHexString(crc.getValue() << 32 | adler.getValue());
-    return "0000000000000000".substring(hex.length()) + hex; // no Formatter: slow to load
+    return Files.readAllBytes(jar);
   }
 
   private static ByteBuffer read(SeekableByteChannel channel, long from, int length)
