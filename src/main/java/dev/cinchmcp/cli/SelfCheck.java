@@ -71,8 +71,8 @@ final class SelfCheck {
       if (!backend.usable()) {
         row("Configuration", "NOT OK");
         backend.problems().forEach(p -> wrap("- " + p));
-        answers(NOT_CHECKED, NOT_CHECKED, NOT_CHECKED);
-        fail("the configuration must be fixed first (see above); nothing was sent to the API.");
+        unfinished(
+            "the configuration must be fixed first (see above); nothing was sent to the API.");
       } else {
         row("Configuration", "OK (" + backend.summary() + ")");
         row("Packages", backend.packages());
@@ -225,7 +225,7 @@ final class SelfCheck {
     fail(advice);
   }
 
-  /** The check was interrupted or the runner did not finish: say so rather than guess. */
+  /** No answer from the API: every question about it is "not checked". */
   private void unfinished(String why) {
     answers(NOT_CHECKED, NOT_CHECKED, NOT_CHECKED);
     fail(why);
