@@ -5,20 +5,10 @@ package dev.cinchmcp.backend;
  * other controls (a carriage return only when no newline follows) become their Unicode symbol
  * ({@code ␁}, DEL {@code ␡}), C1 controls and lone surrogates {@code �}; a run of {@value #RUN_MIN}
  * or more of one symbol is shown once with its count, {@code [␁ ×30000]}, a few bytes, not six per
- * character. Each unit goes to {@link Units} with the original characters it stands for, so the
- * later cut counts exactly.
+ * character. Each unit goes to the capture with the original characters it stands for, so the later
+ * cut counts exactly.
  */
 final class OutputCleaner {
-
-  /** Where the cleaned units go. */
-  interface Units {
-    void unit(String text, long raw);
-
-    void unit(char c, long raw);
-
-    /** One-character units, each for itself, the first for {@code extraRaw} more. */
-    void plain(char[] buf, int off, int len, long extraRaw);
-  }
 
   static final int RUN_MIN = 4;
   static final int MAX_SEQUENCE = 256;
@@ -34,7 +24,7 @@ final class OutputCleaner {
     OSC_ESCAPE // ESC inside an OSC
   }
 
-  private final Units out;
+  private final StreamCapture out;
   private State state = State.TEXT;
   private final StringBuilder sequence = new StringBuilder();
   private char pendingHigh;
@@ -44,7 +34,7 @@ final class OutputCleaner {
   private long removed; // original characters removed since the last unit, added to the next one
   private boolean changed;
 
-  OutputCleaner(Units out) {
+  OutputCleaner(StreamCapture out) {
     this.out = out;
   }
 
@@ -54,11 +44,9 @@ final class OutputCleaner {
 
   void accept(char[] buf, int off, int len) {
     int end = off + len;
-    int i = off;
-    while (i < end) {
+    for (int i = off; i < end; ) {
       if (state == State.TEXT && pendingHigh == 0 && !pendingReturn && runLength == 0) {
-        // The common case: plain text passes straight through, in one step.
-        int start = i;
+        int start = i; // the common case: plain text passes straight through, in one step
         while (i < end && plain(buf[i])) {
           i++;
         }
@@ -116,11 +104,7 @@ final class OutputCleaner {
     }
   }
 
-  /**
-   * A character inside an ECMA-48 sequence whose middle characters run from 0x20 to {@code
-   * lastMiddle}: one of those grows it, a final character (after them, up to 0x7E) completes it,
-   * anything else abandons it.
-   */
+  /** In an ECMA-48 sequence: 0x20 to {@code lastMiddle} grow it, a final (to 0x7E) ends it. */
   private void sequenceByte(char c, char lastMiddle) {
     if (c >= 0x20 && c <= lastMiddle) {
       grow(c);
@@ -200,10 +184,8 @@ final class OutputCleaner {
   }
 
   private void emit(char c) {
-    if (runLength > 0) {
-      flushRun();
-    }
-    out.unit(c, 1 + takeRemoved());
+    flushRun();
+    out.plain(new char[] {c}, 0, 1, takeRemoved());
   }
 
   private void replace(char shown) {
@@ -225,7 +207,7 @@ final class OutputCleaner {
       out.unit("[" + runSymbol + " \u00D7" + n + "]", n + takeRemoved());
     } else {
       for (long i = 0; i < n; i++) {
-        out.unit(runSymbol, 1 + takeRemoved());
+        out.plain(new char[] {runSymbol}, 0, 1, takeRemoved());
       }
     }
   }
