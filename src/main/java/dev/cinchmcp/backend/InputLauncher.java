@@ -2,13 +2,13 @@ package dev.cinchmcp.backend;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,11 +21,12 @@ public final class InputLauncher {
 
   public static final String PROGRAM_DIR = "/tmp/program";
 
-  private InputLauncher() {}
+  /** Where shown figures and the matplotlib backend live in the sandbox (never listed). */
+  private static final String FIGURES_DIR = PROGRAM_DIR + "/figures";
 
-  static String programPath(Language language) {
-    return PROGRAM_DIR + (language == Language.PYTHON ? "/main.py" : "/main.js");
-  }
+  private static final String LIB_DIR = PROGRAM_DIR + "/lib";
+
+  private InputLauncher() {}
 
   /** The program itself when it has no input and shows no sign of writing files. */
   public static Launch prepare(Program program) {
@@ -43,47 +44,64 @@ public final class InputLauncher {
     }
     // A fresh marker per run: a program cannot print it by accident.
     String marker = "[cinch-mcp launcher " + OutFrame.fresh().nonce() + "]";
-    String template = program.language() == Language.PYTHON ? Loaded.PYTHON : Loaded.JAVASCRIPT;
-    String code =
-        template.replace("@MARKER@", marker).replace("@PAYLOAD@", payload(program, input, out));
-    return new Launch(
-        new Program(code, program.language(), ProgramInput.NONE, out, program.source()), marker);
-  }
-
-  private static String payload(Program program, ProgramInput input, OutFrame out) {
-    ObjectNode given = Loaded.JSON.createObjectNode();
-    given.put("program", programPath(program.language()));
-    if (program.language() == Language.PYTHON) {
+    boolean python = program.language() == Language.PYTHON;
+    Map<String, Object> given = new LinkedHashMap<>();
+    given.put("program", PROGRAM_DIR + (python ? "/main.py" : "/main.js"));
+    if (python) {
       // how the launcher starts the program; with a frame, matplotlib finds its backend there
       given.put(
           "boot",
           out == null
               ? PythonBootstrap.SOURCE
-              : PythonBootstrap.withPrelude(
-                  "import sys\nsys.path.append('" + OutFrame.LIB_DIR + "')\n"));
+              : PythonBootstrap.withWait(
+                  "import sys\nsys.path.append('" + LIB_DIR + "')\n", false));
       // in a sandbox that imported these ahead, the launcher forks so that the program keeps them
-      ArrayNode preloadable = given.putArray("preloadable");
-      PythonImports.HEAVY.forEach(preloadable::add);
+      given.put("preloadable", PythonImports.HEAVY);
     }
     given.put("workDir", ProgramInput.WORK_DIR);
     given.put("code", program.code());
     given.put("stdin", input.stdin());
-    ArrayNode files = given.putArray("files");
-    for (Map.Entry<String, String> file : input.files().entrySet()) {
-      files.addArray().add(file.getKey()).add(file.getValue());
-    }
-    ArrayNode args = given.putArray("args");
-    input.args().forEach(args::add);
+    given.put(
+        "files",
+        input.files().entrySet().stream().map(f -> List.of(f.getKey(), f.getValue())).toList());
+    given.put("args", input.args());
     if (out != null) {
-      String figures = program.language() == Language.PYTHON ? Loaded.FIGURES : null;
-      given.set("out", Loaded.JSON.valueToTree(out.launcherSettings(figures)));
+      given.put("out", frameSettings(out, python));
     }
+    String payload;
     try {
-      return Base64.getEncoder()
-          .encodeToString(Loaded.JSON.writeValueAsString(given).getBytes(StandardCharsets.UTF_8));
+      payload = Base64.getEncoder().encodeToString(Loaded.JSON.writeValueAsBytes(given));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write the launcher's input", e); // strings only
     }
+    String code =
+        (python ? Loaded.PYTHON : Loaded.JAVASCRIPT)
+            .replace("@MARKER@", marker)
+            .replace("@PAYLOAD@", payload);
+    return new Launch(
+        new Program(code, program.language(), ProgramInput.NONE, out, program.source()), marker);
+  }
+
+  private static Map<String, Object> frameSettings(OutFrame out, boolean python) {
+    Map<String, Object> settings = new LinkedHashMap<>();
+    settings.put("open", out.open());
+    settings.put("close", out.close());
+    settings.put("root", "/tmp");
+    settings.put("work", ProgramInput.WORK_DIR);
+    settings.put("skip", PROGRAM_DIR);
+    settings.put("lib", LIB_DIR);
+    settings.put("figuresDir", FIGURES_DIR);
+    if (python) {
+      settings.put("figures", Loaded.FIGURES.replace("@FIGURES_DIR@", FIGURES_DIR));
+    }
+    settings.put("maxPictures", WrittenFiles.MAX_PICTURES);
+    settings.put("maxFileBytes", WrittenFiles.MAX_FILE_BYTES);
+    settings.put("maxTotalBytes", WrittenFiles.MAX_TOTAL_BYTES);
+    settings.put("maxTextBytes", WrittenFiles.MAX_TEXT_BYTES);
+    settings.put("maxTexts", WrittenFiles.MAX_TEXTS);
+    settings.put("maxListed", WrittenFiles.MAX_LISTED);
+    settings.put("maxSeen", 5_000);
+    return settings;
   }
 
   /** Loaded at first use: a call without input (the usual one) pays for none of it. */
@@ -96,9 +114,6 @@ public final class InputLauncher {
 
   private static String resource(String name) {
     try (InputStream in = InputLauncher.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + name);
-      }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -54,10 +54,6 @@ public final class PythonBootstrap {
     return source((oneArena ? ONE_ARENA_PRELUDE : "") + beforeProgram);
   }
 
-  public static String withPrelude(String prelude) {
-    return source(prelude);
-  }
-
   private static String source(String prelude) {
     return prelude
         + String.join(

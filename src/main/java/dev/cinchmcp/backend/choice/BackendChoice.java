@@ -16,7 +16,6 @@ import dev.cinchmcp.config.Version;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +33,7 @@ import java.util.function.BiFunction;
 public record BackendChoice(
     CodeRunner runner, SandboxFacts facts, String summary, List<String> problems) {
 
+  private static final Duration CONNECT_LIMIT = Duration.ofSeconds(10);
   private static final String RESTART =
       " Nothing was run. Tell the user; the server must be restarted after the change.";
 
@@ -108,18 +108,7 @@ public record BackendChoice(
           List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
     }
     local.close();
-    Docker.Result engine = Docker.standIn(settings, cinchAfter);
-    if (engine.choice() != null) {
-      return engine.choice();
-    }
-    return unavailable(
-        List.of(
-            Settings.MISSING_KEY
-                + " (No local gVisor sandbox could stand in either: "
-                + local.unavailableReason()
-                + "; "
-                + engine.whyNot()
-                + ".)"));
+    return Docker.standIn(settings, cinchAfter, local.unavailableReason());
   }
 
   public static LocalSandboxRunner startLocal(Settings settings, CompletableFuture<?> after) {
@@ -131,7 +120,7 @@ public record BackendChoice(
         after);
   }
 
-  static String poolSummary(int perLanguage) {
+  private static String poolSummary(int perLanguage) {
     if (perLanguage == 0) {
       return "no sandboxes started ahead of time (" + Settings.LOCAL_POOL + "=0)";
     }
@@ -153,6 +142,9 @@ public record BackendChoice(
     if (!settings.usable()) {
       return unavailable(settings.problems());
     }
+    // Never longer than the whole call (CINCH_TIMEOUT_MS).
+    Duration connectTimeout =
+        settings.timeout().compareTo(CONNECT_LIMIT) < 0 ? settings.timeout() : CONNECT_LIMIT;
     CompletableFuture<CodeRunner> runner =
         after.thenApplyAsync(
             ignored ->
@@ -161,7 +153,7 @@ public record BackendChoice(
                     settings.apiKey().orElseThrow(),
                     settings.timeout(),
                     Version.userAgent(),
-                    CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout(settings)),
+                    CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout),
                     workers,
                     timers,
                     Clock.systemUTC()),
@@ -174,7 +166,7 @@ public record BackendChoice(
   }
 
   /** The service holds its own limits, whatever {@code CINCH_SANDBOX_*} says. */
-  static String serviceLimits(Settings settings) {
+  private static String serviceLimits(Settings settings) {
     return "limits: the service's ("
         + SandboxFacts.SERVICE_LIMITS
         + ")"
@@ -199,13 +191,6 @@ public record BackendChoice(
         SandboxFacts.SERVICE,
         "no backend can run code",
         problems);
-  }
-
-  private static final Duration CONNECT_LIMIT = Duration.ofSeconds(10);
-
-  /** Never longer than the whole call ({@code CINCH_TIMEOUT_MS}). */
-  private static Duration connectTimeout(Settings settings) {
-    return settings.timeout().compareTo(CONNECT_LIMIT) < 0 ? settings.timeout() : CONNECT_LIMIT;
   }
 
   /** A class of its own: nothing of the engine client is loaded unless docker is chosen. */
@@ -239,22 +224,28 @@ public record BackendChoice(
               : List.of("The docker backend is not available: " + runner.unavailableReason()));
     }
 
-    /** For {@code auto} with no key and no local gVisor. */
-    static Result standIn(Settings settings, CompletableFuture<?> after) {
+    /** For {@code auto} with no key and no local gVisor ({@code localWhyNot}). */
+    static BackendChoice standIn(
+        Settings settings, CompletableFuture<?> after, String localWhyNot) {
       DockerSettings docker = settingsOf(settings);
-      Optional<String> answering = DockerRunner.engineAnswers(docker);
-      if (answering.isEmpty()) {
-        return new Result(null, "no container engine answered either");
+      String whyNot = "no container engine answered either";
+      if (DockerRunner.engineAnswers(docker).isPresent()) {
+        DockerRunner runner = DockerRunner.start(docker, settings.docker().pool(), after);
+        if (runner.usable()) {
+          return of(runner, List.of());
+        }
+        runner.close();
+        whyNot = "nor the container engine: " + runner.unavailableReason();
       }
-      DockerRunner runner = DockerRunner.start(docker, settings.docker().pool(), after);
-      if (runner.usable()) {
-        return new Result(of(runner, List.of()), null);
-      }
-      runner.close();
-      return new Result(null, "nor the container engine: " + runner.unavailableReason());
+      return unavailable(
+          List.of(
+              Settings.MISSING_KEY
+                  + " (No local gVisor sandbox could stand in either: "
+                  + localWhyNot
+                  + "; "
+                  + whyNot
+                  + ".)"));
     }
-
-    record Result(BackendChoice choice, String whyNot) {}
 
     private static BackendChoice of(DockerRunner runner, List<String> problems) {
       return new BackendChoice(
