@@ -11,9 +11,8 @@ import java.util.List;
  */
 final class FileHint {
 
-  private static final List<String> PICTURE_WORDS =
-      List.of(
-          "png", "PNG", "jpg", "JPG", "jpeg", "JPEG", "gif", "GIF", "webp", "WEBP", "svg", "SVG");
+  private static final String[] PICTURE_WORDS =
+      "png PNG jpg JPG jpeg JPEG gif GIF webp WEBP svg SVG".split(" ");
 
   private static final List<String> PYTHON_WORDS =
       List.of(
@@ -53,35 +52,22 @@ final class FileHint {
     return false;
   }
 
-  /** A quoted mode such as 'w', "wb", 'a+', 'xt'. */
+  /** A quoted mode such as 'w', "wb", 'a+', 'xt': one of w, a, x and up to two of b, t, +. */
   private static boolean hasWriteMode(String code) {
     for (char quote : new char[] {'\'', '"'}) {
-      for (int at = code.indexOf(quote); at >= 0; at = code.indexOf(quote, at + 1)) {
-        int close = code.indexOf(quote, at + 1);
+      int close;
+      for (int at = code.indexOf(quote); at >= 0; at = close) {
+        close = code.indexOf(quote, at + 1);
         if (close < 0) {
           break;
         }
-        if (close - at - 1 <= 3 && isWriteMode(code, at + 1, close)) {
+        String mode = close - at > 4 ? "" : code.substring(at + 1, close);
+        if (mode.chars().allMatch(c -> "waxbt+".indexOf(c) >= 0)
+            && mode.chars().filter(c -> "wax".indexOf(c) >= 0).count() == 1) {
           return true;
         }
       }
     }
     return false;
-  }
-
-  private static boolean isWriteMode(String code, int from, int to) {
-    boolean writes = false;
-    for (int i = from; i < to; i++) {
-      char c = code.charAt(i);
-      if (c == 'w' || c == 'a' || c == 'x') {
-        if (writes) {
-          return false;
-        }
-        writes = true;
-      } else if (c != 'b' && c != 't' && c != '+') {
-        return false;
-      }
-    }
-    return writes;
   }
 }

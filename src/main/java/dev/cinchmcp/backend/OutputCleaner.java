@@ -65,53 +65,33 @@ final class OutputCleaner {
     switch (state) {
       case TEXT -> text(c);
       case ESCAPE -> {
-        if (c == '[') {
-          state = State.CSI;
+        if (c == '[' || c == ']' || (c >= 0x20 && c <= 0x2F)) {
+          state = c == '[' ? State.CSI : c == ']' ? State.OSC : State.INTERMEDIATE;
           sequence.append(c);
-        } else if (c == ']') {
-          state = State.OSC;
-          sequence.append(c);
-        } else if (c >= 0x20 && c <= 0x2F) {
-          state = State.INTERMEDIATE;
-          sequence.append(c);
-        } else if (c >= 0x30 && c <= 0x7E) {
-          complete();
         } else {
-          abandon(c);
+          end(c, c >= 0x30 && c <= 0x7E);
         }
       }
-      case INTERMEDIATE -> sequenceByte(c, (char) 0x2F); // intermediates only
-      case CSI -> sequenceByte(c, (char) 0x3F); // parameters, then intermediates
+      case INTERMEDIATE, CSI -> {
+        // ECMA-48: middle characters (CSI: parameters first, to 0x3F), then a final, to 0x7E
+        char lastMiddle = state == State.CSI ? (char) 0x3F : (char) 0x2F;
+        if (c >= 0x20 && c <= lastMiddle) {
+          grow(c);
+        } else {
+          end(c, c > lastMiddle && c <= 0x7E);
+        }
+      }
       case OSC -> {
-        if (c == 0x07) {
-          complete();
-        } else if (c == ESC) {
+        if (c == ESC) {
           state = State.OSC_ESCAPE;
           sequence.append(c);
         } else if (c >= 0x20 && !Character.isSurrogate(c) && (c < 0x7F || c >= 0xA0)) {
           grow(c);
         } else {
-          abandon(c);
+          end(c, c == 0x07);
         }
       }
-      case OSC_ESCAPE -> {
-        if (c == '\\') {
-          complete();
-        } else {
-          abandon(c);
-        }
-      }
-    }
-  }
-
-  /** In an ECMA-48 sequence: 0x20 to {@code lastMiddle} grow it, a final (to 0x7E) ends it. */
-  private void sequenceByte(char c, char lastMiddle) {
-    if (c >= 0x20 && c <= lastMiddle) {
-      grow(c);
-    } else if (c > lastMiddle && c <= 0x7E) {
-      complete();
-    } else {
-      abandon(c);
+      case OSC_ESCAPE -> end(c, c == '\\');
     }
   }
 
@@ -225,18 +205,20 @@ final class OutputCleaner {
     }
   }
 
-  /** A whole escape sequence was read: it is dropped, and counted with the next unit. */
-  private void complete() {
-    changed = true;
-    removed += sequence.length() + 1;
-    sequence.setLength(0);
-    state = State.TEXT;
-  }
-
-  /** Not an escape sequence after all: show the ESC, then read what followed it as text. */
-  private void abandon(char next) {
-    abandon();
-    accept(next);
+  /**
+   * The sequence ends at {@code c}: read {@code whole}, it is dropped and counted with the next
+   * unit; else the ESC is shown, and what followed it read as text.
+   */
+  private void end(char c, boolean whole) {
+    if (whole) {
+      changed = true;
+      removed += sequence.length() + 1;
+      sequence.setLength(0);
+      state = State.TEXT;
+    } else {
+      abandon();
+      accept(c);
+    }
   }
 
   private void abandon() {

@@ -3,6 +3,7 @@ package dev.cinchmcp.backend;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The heavy modules a Python program's import statements name, read from its text, for a sandbox to
@@ -18,6 +19,11 @@ public final class PythonImports {
           ("numpy pandas matplotlib scipy sklearn seaborn statsmodels sympy networkx polars pyarrow"
                   + " skimage numba h5py tables shapely PIL")
               .split(" "));
+
+  private static final String NAME =
+      "[\\p{javaJavaIdentifierStart}&&[^$]][\\p{javaJavaIdentifierPart}&&[^$]]*";
+  private static final Pattern IDENTIFIER = Pattern.compile(NAME);
+  private static final Pattern MODULE = Pattern.compile(NAME + "(\\." + NAME + ")*");
 
   private PythonImports() {}
 
@@ -61,7 +67,7 @@ public final class PythonImports {
       String imported = rest.substring(at + 8).replace("(", "").replace(")", "").replace("\\", "");
       for (String part : imported.split(",")) {
         String name = firstWord(part);
-        if (isIdentifier(name)) { // not "*"
+        if (IDENTIFIER.matcher(name).matches()) { // not "*"
           names.add(module + "." + name);
         }
       }
@@ -70,18 +76,8 @@ public final class PythonImports {
 
   /** Adds {@code module} when its top-level package is heavy; says whether it did. */
   private static boolean addIfHeavy(String module, Set<String> names) {
-    if (module.isEmpty() || module.startsWith(".")) {
+    if (!MODULE.matcher(module).matches() || !HEAVY.contains(module.split("\\.")[0])) {
       return false;
-    }
-    int dot = module.indexOf('.');
-    String top = dot < 0 ? module : module.substring(0, dot);
-    if (!HEAVY.contains(top)) {
-      return false;
-    }
-    for (String part : module.split("\\.")) {
-      if (!isIdentifier(part)) {
-        return false;
-      }
     }
     names.add(module);
     return true;
@@ -90,18 +86,6 @@ public final class PythonImports {
   private static String firstWord(String part) {
     String[] words = part.strip().split("\\s+");
     return words.length == 0 ? "" : words[0];
-  }
-
-  private static boolean isIdentifier(String name) {
-    if (name.isEmpty() || !Character.isJavaIdentifierStart(name.charAt(0))) {
-      return false;
-    }
-    for (int i = 1; i < name.length(); i++) {
-      if (!Character.isJavaIdentifierPart(name.charAt(i)) || name.charAt(i) == '$') {
-        return false;
-      }
-    }
-    return name.charAt(0) != '$';
   }
 
   /** Every parent package of each name, added before it: importing a.b imports a. */
