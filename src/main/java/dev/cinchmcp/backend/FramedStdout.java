@@ -230,10 +230,7 @@ final class FramedStdout implements TextSink {
   }
 
   private static long number(String digits) {
-    if (digits.isEmpty() || digits.length() > 15 || !digits.chars().allMatch(Character::isDigit)) {
-      return -1;
-    }
-    return Long.parseLong(digits);
+    return digits.matches("[0-9]{1,15}") ? Long.parseLong(digits) : -1;
   }
 
   /** A name in base64 of its UTF-8 (invalid bytes become U+FFFD), or null. */

@@ -203,16 +203,13 @@ public class StreamCapture implements TextSink {
     }
     while (i < end) {
       int slot = (ringStart + ringLength) % capacity;
-      int n =
-          ringLength < capacity
-              ? Math.min(end - i, Math.min(capacity - ringLength, capacity - slot))
-              : Math.min(end - i, capacity - ringStart);
+      int n = Math.min(end - i, capacity - slot);
       System.arraycopy(buf, i, ring, slot, n);
       Arrays.fill(weights, slot, slot + n, 1L);
-      if (ringLength < capacity) {
-        ringLength += n;
-      } else {
-        ringStart = (ringStart + n) % capacity;
+      ringLength += n;
+      if (ringLength > capacity) { // the oldest were written over
+        ringStart = (ringStart + ringLength - capacity) % capacity;
+        ringLength = capacity;
       }
       i += n;
     }

@@ -8,7 +8,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -66,16 +65,13 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     if (closed || callsRunning > 0) {
       return;
     }
-    try {
-      if (emptyWhenIdle == null) {
-        emptyWhenIdle = thread.schedule(this::empty, idleLimit.toMillis(), TimeUnit.MILLISECONDS);
-      }
-      if (!fillQueued) {
-        fillQueued = true;
-        thread.execute(this::fillNow);
-      }
-    } catch (RejectedExecutionException e) {
-      // closing
+    // Not closed, so its thread still takes work: it is shut down only after closing.
+    if (emptyWhenIdle == null) {
+      emptyWhenIdle = thread.schedule(this::empty, idleLimit.toMillis(), TimeUnit.MILLISECONDS);
+    }
+    if (!fillQueued) {
+      fillQueued = true;
+      thread.execute(this::fillNow);
     }
   }
 

@@ -215,13 +215,7 @@ public record BackendChoice(
       if (!wrong.isEmpty()) {
         return unavailable(wrong);
       }
-      DockerRunner runner =
-          DockerRunner.start(settingsOf(settings), settings.docker().pool(), after);
-      return of(
-          runner,
-          runner.usable()
-              ? List.of()
-              : List.of("The docker backend is not available: " + runner.unavailableReason()));
+      return of(DockerRunner.start(settingsOf(settings), settings.docker().pool(), after));
     }
 
     /** For {@code auto} with no key and no local gVisor ({@code localWhyNot}). */
@@ -232,7 +226,7 @@ public record BackendChoice(
       if (DockerRunner.engineAnswers(docker).isPresent()) {
         DockerRunner runner = DockerRunner.start(docker, settings.docker().pool(), after);
         if (runner.usable()) {
-          return of(runner, List.of());
+          return of(runner);
         }
         runner.close();
         whyNot = "nor the container engine: " + runner.unavailableReason();
@@ -247,7 +241,7 @@ public record BackendChoice(
                   + ".)"));
     }
 
-    private static BackendChoice of(DockerRunner runner, List<String> problems) {
+    private static BackendChoice of(DockerRunner runner) {
       return new BackendChoice(
           runner,
           new SandboxFacts(
@@ -257,7 +251,9 @@ public record BackendChoice(
               runner.packages(),
               runner.timeLimitSeconds()),
           runner.summary(),
-          problems);
+          runner.usable()
+              ? List.of()
+              : List.of("The docker backend is not available: " + runner.unavailableReason()));
     }
   }
 }
