@@ -27,8 +27,7 @@ final class OutputCleaner {
   private final StreamCapture out;
   private State state = State.TEXT;
   private final StringBuilder sequence = new StringBuilder();
-  private char pendingHigh;
-  private boolean pendingReturn;
+  private char pending; // a high surrogate before its low one, or CR before a newline
   private char runSymbol;
   private long runLength;
   private long removed; // original characters removed since the last unit, added to the next one
@@ -45,7 +44,7 @@ final class OutputCleaner {
   void accept(char[] buf, int off, int len) {
     int end = off + len;
     for (int i = off; i < end; ) {
-      if (state == State.TEXT && pendingHigh == 0 && !pendingReturn && runLength == 0) {
+      if (state == State.TEXT && pending == 0 && runLength == 0) {
         int start = i; // the common case: plain text passes straight through, in one step
         while (i < end && plain(buf[i])) {
           i++;
@@ -100,13 +99,9 @@ final class OutputCleaner {
     while (state != State.TEXT) {
       abandon(); // what followed the ESC may itself end in an unfinished sequence
     }
-    if (pendingHigh != 0) {
-      pendingHigh = 0;
-      replace(REPLACEMENT);
-    }
-    if (pendingReturn) {
-      pendingReturn = false;
-      replace(symbol('\r'));
+    if (pending != 0) {
+      replace(pending == '\r' ? symbol('\r') : REPLACEMENT);
+      pending = 0;
     }
     flushRun();
   }
@@ -117,34 +112,27 @@ final class OutputCleaner {
   }
 
   private void text(char c) {
-    if (pendingHigh != 0) {
-      char high = pendingHigh;
-      pendingHigh = 0;
-      if (Character.isLowSurrogate(c)) {
+    if (pending != 0) {
+      char first = pending;
+      pending = 0;
+      if (first == '\r' ? c == '\n' : Character.isLowSurrogate(c)) {
         flushRun();
-        out.unit(new String(new char[] {high, c}), 2 + takeRemoved());
+        if (first == '\r') {
+          out.plain(new char[] {first, c}, 0, 2, takeRemoved());
+        } else {
+          out.unit(new String(new char[] {first, c}), 2 + takeRemoved());
+        }
         return;
       }
-      replace(REPLACEMENT);
-    }
-    if (pendingReturn) {
-      pendingReturn = false;
-      if (c == '\n') {
-        emit('\r');
-        emit('\n');
-        return;
-      }
-      replace(symbol('\r'));
+      replace(first == '\r' ? symbol('\r') : REPLACEMENT);
     }
     if (plain(c)) {
       emit(c);
-    } else if (c == '\r') {
-      pendingReturn = true;
+    } else if (c == '\r' || Character.isHighSurrogate(c)) {
+      pending = c;
     } else if (c == ESC) {
       state = State.ESCAPE;
       sequence.append(c);
-    } else if (Character.isHighSurrogate(c)) {
-      pendingHigh = c;
     } else {
       replace(c < 0x20 || c == 0x7F ? symbol(c) : REPLACEMENT);
     }

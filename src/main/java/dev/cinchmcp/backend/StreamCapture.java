@@ -110,15 +110,9 @@ public class StreamCapture implements TextSink {
       append((last == '\n' ? "" : "\n") + note + "\n");
     }
     cleaner.finish();
-    if (shownLength <= CappedText.LIMIT && shownCost <= CappedText.LIMIT_BYTES) {
-      // Everything fits: the ring never had to drop a character.
-      StringBuilder all = new StringBuilder(head);
-      for (int i = ringLength - 1; i >= 0; i--) {
-        all.append(charFromEnd(i));
-      }
-      return new CappedText(all.toString(), "", rawLength, 0, 0, cleaner.changed());
-    }
-    int take = 0;
+    // When everything fits, the ring never had to drop a character: the tail is all of it.
+    boolean fits = shownLength <= CappedText.LIMIT && shownCost <= CappedText.LIMIT_BYTES;
+    int take = fits ? ringLength : 0;
     long cost = 0;
     while (take < ringLength && take < CappedText.TAIL) {
       cost += WireCost.of(charFromEnd(take));
@@ -127,23 +121,25 @@ public class StreamCapture implements TextSink {
       }
       take++;
     }
-    while (take > 0 && weightFromEnd(take - 1) == 0) {
+    while (!fits && take > 0 && weightFromEnd(take - 1) == 0) {
       take--; // never start inside a unit: a surrogate pair or a run of symbols stays whole
     }
-    take = startOfLine(take);
+    take = fits ? take : startOfLine(take);
     StringBuilder tail = new StringBuilder(take);
     long tailRaw = cleaner.trailingRemoved();
     for (int i = take - 1; i >= 0; i--) {
       tail.append(charFromEnd(i));
       tailRaw += weightFromEnd(i);
     }
-    long omittedLines = lineBreaks - count(head) - count(tail);
+    if (fits) {
+      return new CappedText(head + tail.toString(), "", rawLength, 0, 0, cleaner.changed());
+    }
     return new CappedText(
         head.toString(),
         tail.toString(),
         rawLength,
         rawLength - headRaw - tailRaw,
-        omittedLines,
+        lineBreaks - count(head) - count(tail),
         cleaner.changed());
   }
 
