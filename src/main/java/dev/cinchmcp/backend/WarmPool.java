@@ -232,7 +232,9 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     for (Language language : Language.values()) {
       while (true) {
         synchronized (this) {
-          if (closed || callsRunning > 0 || missing(language) <= 0) {
+          if (closed
+              || callsRunning > 0
+              || ready.get(language).size() >= sizes.getOrDefault(language, 0)) {
             break;
           }
           startingLanguage = language;
@@ -277,9 +279,5 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
         started.discard();
       }
     }
-  }
-
-  private int missing(Language language) {
-    return sizes.getOrDefault(language, 0) - ready.get(language).size();
   }
 }

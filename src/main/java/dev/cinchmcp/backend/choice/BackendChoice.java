@@ -75,40 +75,34 @@ public record BackendChoice(
       return unavailable(settings.problems()); // something is set wrong: say so rather than guess
     }
     LocalSandboxRunner local = startLocal.apply(settings, cinchAfter);
-    if (local.usable()) {
-      // The gVisor self-test is still running; a call that comes first waits for it.
-      String versions = local.versions().describe();
-      return new BackendChoice(
-          local,
-          new SandboxFacts(
-              versions,
-              local.limits().describe(),
-              SandboxFacts.GVISOR,
-              SandboxFacts.installedPackages(local.packages().describe()),
-              local.settings().wallClock().toSeconds()),
-          "backend local: a gVisor sandbox on this machine, "
-              + versions
-              + "; "
-              + local.limits().summary()
-              + "; "
-              + poolSummary(local.settings().poolSize()),
-          List.of());
+    if (!local.usable() && backend != Backend.LOCAL) {
+      local.close();
+      return Docker.standIn(settings, cinchAfter, local.unavailableReason());
     }
-    if (backend == Backend.LOCAL) {
-      // The runner itself answers every call with what to install.
-      return new BackendChoice(
-          local,
-          new SandboxFacts(
-              "Python and Node.js",
-              SandboxFacts.limits(settings.limits()),
-              SandboxFacts.GVISOR,
-              SandboxFacts.STANDARD_LIBRARY_ONLY,
-              local.settings().wallClock().toSeconds()),
-          "backend local: UNAVAILABLE, " + local.unavailableReason(),
-          List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
-    }
-    local.close();
-    return Docker.standIn(settings, cinchAfter, local.unavailableReason());
+    // Usable: its gVisor self-test still runs, a call that comes first waits for it. Else, as
+    // asked for, it answers every call with what to install.
+    boolean usable = local.usable();
+    String versions = usable ? local.versions().describe() : "Python and Node.js";
+    String why = usable ? null : local.unavailableReason();
+    return new BackendChoice(
+        local,
+        new SandboxFacts(
+            versions,
+            usable ? local.limits().describe() : SandboxFacts.limits(settings.limits()),
+            SandboxFacts.GVISOR,
+            usable
+                ? SandboxFacts.installedPackages(local.packages().describe())
+                : SandboxFacts.STANDARD_LIBRARY_ONLY,
+            local.settings().wallClock().toSeconds()),
+        usable
+            ? "backend local: a gVisor sandbox on this machine, "
+                + versions
+                + "; "
+                + local.limits().summary()
+                + "; "
+                + poolSummary(local.settings().poolSize())
+            : "backend local: UNAVAILABLE, " + why,
+        usable ? List.of() : List.of("The local gVisor sandbox is not available: " + why));
   }
 
   public static LocalSandboxRunner startLocal(Settings settings, CompletableFuture<?> after) {
