@@ -190,7 +190,7 @@ public class StreamCapture implements TextSink {
       return;
     }
     push(buf[i++], 1 + extra);
-    // Only the last ring-full of the rest can stay: copy that much, in at most two pieces.
+    // Only the last ring-full of the rest can stay: copy that much.
     int capacity = ring.length;
     if (end - i > capacity) {
       ringStart = 0;
