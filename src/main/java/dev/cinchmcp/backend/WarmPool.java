@@ -154,10 +154,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
    * it made): an engine request cut off midway could leave a sandbox nobody knows of.
    */
   public void closeLetStartFinish(Duration wait) {
-    List<S> all;
-    synchronized (this) {
-      all = closeAndDrain(); // one made, not yet ready: discarding it ends its wait for that
-    }
+    List<S> all = closeAndDrain(); // one made, not yet ready: discarding it ends its wait for that
     thread.shutdown();
     all.forEach(StartedSandbox::discard);
     if (!awaitThread(wait)) {
