@@ -3,6 +3,7 @@ package dev.cinchmcp.backend;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -24,6 +25,9 @@ public final class PythonImports {
       "[\\p{javaJavaIdentifierStart}&&[^$]][\\p{javaJavaIdentifierPart}&&[^$]]*";
   private static final Pattern IDENTIFIER = Pattern.compile(NAME);
   private static final Pattern MODULE = Pattern.compile(NAME + "(\\." + NAME + ")*");
+  // "import a.b as c, d" or "from a.b import (c as d, e)", then perhaps a comment
+  private static final Pattern STATEMENT =
+      Pattern.compile("(?:import\\s+([^#]*)|from\\s+(\\S+)\\s+import\\s+([^#]*))(?:#.*)?");
 
   private PythonImports() {}
 
@@ -46,29 +50,19 @@ public final class PythonImports {
   }
 
   private static void read(String statement, Set<String> names) {
-    int comment = statement.indexOf('#');
-    if (comment >= 0) {
-      statement = statement.substring(0, comment).strip();
+    Matcher m = STATEMENT.matcher(statement);
+    if (!m.matches()) {
+      return;
     }
-    if (statement.startsWith("import ")) {
-      for (String part : statement.substring(7).split(",")) {
+    if (m.group(1) != null) {
+      for (String part : m.group(1).split(",")) {
         addIfHeavy(firstWord(part), names);
       }
-    } else if (statement.startsWith("from ")) {
-      String rest = statement.substring(5).strip();
-      int at = rest.indexOf(" import ");
-      if (at < 0) {
-        return;
-      }
-      String module = rest.substring(0, at).strip();
-      if (!addIfHeavy(module, names)) {
-        return;
-      }
-      String imported = rest.substring(at + 8).replace("(", "").replace(")", "").replace("\\", "");
-      for (String part : imported.split(",")) {
+    } else if (addIfHeavy(m.group(2), names)) {
+      for (String part : m.group(3).replaceAll("[()\\\\]", "").split(",")) {
         String name = firstWord(part);
         if (IDENTIFIER.matcher(name).matches()) { // not "*"
-          names.add(module + "." + name);
+          names.add(m.group(2) + "." + name);
         }
       }
     }
