@@ -174,8 +174,10 @@ final class FramedStdout implements TextSink {
     spaces = 0;
     lines++;
     if (encoded != null) {
-      byte[] data = filled == encoded.length ? decode(encoded) : null;
-      if (data == null || data.length != header.size()) {
+      byte[] data = filled < encoded.length ? new byte[0] : decode(encoded);
+      if (data == null) {
+        broken("a file's bytes that are not base64");
+      } else if (data.length != header.size()) {
         broken("a file whose bytes do not match its size");
       } else {
         files.add(new WrittenFile(header.name(), data.length, header.kind(), data));
