@@ -8,21 +8,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Answers a {@code server/discover} read before the rest of the server is built. Claude Code opens
- * every stdio server with it and counts the server as connected once it is answered; its answer
- * needs nothing but a few constants, while the server's JSON mapper, executors and backend take a
- * fresh JVM some 100 ms of CPU that the client's own start-up shares two cores with.
- *
- * <p>Hand-written, not Jackson: in the fast launch's launcher (a JVM with no class-data archive of
- * ours), Jackson's streaming parser alone took 43-100 ms to load and read Claude Code's discover
- * line, and a mapper's {@code readTree} 280-840 ms, where this takes well under a millisecond (Java
- * 17, 6 Dec 2026, load average 8.8 on two cores; five cold {@code java -cp cinch-mcp.jar} runs per
- * case, each timing its own parse from {@code main}).
- *
- * <p>Only a request read with certainty is answered here: ASCII, strict JSON, the envelope and
- * {@code _meta} exactly as {@link StatelessServer} accepts them, an id echoed as written. Anything
- * else gets {@code null} and goes the ordinary way, which answers with the same bytes ({@link
- * Discovery#result}, same rules; EarlyDiscoverTest compares the two).
+ * Answers a {@code server/discover} (Claude Code's first message) read before the server is built,
+ * whose mapper, executors and backend take a fresh JVM ~100 ms of CPU. Hand-written, not Jackson:
+ * in the launcher's JVM (no archive of ours) Jackson's parser took 43-100 ms to load and read the
+ * line, a mapper's readTree 280-840 ms, this well under 1 ms (Java 17, 6 Dec 2026, load 8.8 on two
+ * cores, five cold runs per case). Only a strict-JSON ASCII request exactly as {@link
+ * StatelessServer} accepts it is answered; anything else (null) goes the ordinary way, which writes
+ * the same bytes (EarlyDiscoverTest compares them).
  */
 public final class EarlyDiscover {
 
@@ -32,10 +24,7 @@ public final class EarlyDiscover {
   /** Longest integer id echoed as written: well inside a long. */
   private static final int MAX_ID_DIGITS = 18;
 
-  /**
-   * Longest number and key read here, far inside what Jackson's parser accepts (1,000 digits and
-   * 50,000 characters by default): a request near those limits goes the ordinary way.
-   */
+  /** Longest number and key read here, far inside Jackson's limits (1,000 and 50,000). */
   private static final int MAX_NUMBER_CHARS = 100;
 
   private static final int MAX_KEY_CHARS = 1_000;
@@ -43,13 +32,10 @@ public final class EarlyDiscover {
   private final Map<String, Object> result;
 
   public EarlyDiscover(String name, String version, String instructions) {
-    this.result = Discovery.result(Discovery.serverInfo(name, version), instructions);
+    this.result = ServerInfo.discoverResult(ServerInfo.identity(name, version), instructions);
   }
 
-  /**
-   * The whole reply line to a line read with its end ({@code \n} or {@code \r\n}), or null when it
-   * is not answered: a line without its end is not whole.
-   */
+  /** The reply line to a line read with its end ({@code \n}, {@code \r\n}), or null. */
   public byte[] answerLine(byte[] line) {
     if (line.length == 0 || line[line.length - 1] != '\n') {
       return null;
@@ -81,10 +67,7 @@ public final class EarlyDiscover {
     }
   }
 
-  /**
-   * Writes plain values as the transport's writer does for printable ASCII; false for anything
-   * else, which only the transport's writer may write.
-   */
+  /** Writes plain values as the transport's writer does; false for all but printable ASCII. */
   private static boolean write(StringBuilder out, Object value) {
     if (value instanceof String s) {
       for (int i = 0; i < s.length(); i++) {
@@ -130,7 +113,7 @@ public final class EarlyDiscover {
     return true;
   }
 
-  /** Not a request answered here; thrown from deep inside the reading, caught at its top. */
+  /** Not a request answered here: thrown deep inside the reading, caught at its top. */
   private static final class NotAnswered extends Exception {
     private static final NotAnswered INSTANCE = new NotAnswered();
 
@@ -192,7 +175,7 @@ public final class EarlyDiscover {
         String key = key(keys);
         switch (key) {
           case RequestContext.PROTOCOL_VERSION ->
-              version = Discovery.SUPPORTED_VERSIONS.contains(string());
+              version = ServerInfo.SUPPORTED_VERSIONS.contains(string());
           case RequestContext.CLIENT_CAPABILITIES -> {
             require(peek() == '{');
             skipValue(2);
@@ -211,7 +194,6 @@ public final class EarlyDiscover {
       int start = pos;
       if (quoted) {
         String id = string();
-        // No escape inside (the text between the quotes is the id), nothing to re-escape.
         require(!id.isEmpty() && text.substring(start + 1, pos - 1).equals(id));
         return text.substring(start, pos);
       }

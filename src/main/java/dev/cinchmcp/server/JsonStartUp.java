@@ -9,13 +9,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The JSON mapper and Jackson's warm-ups, over two cores at start-up: one thread builds the mapper
- * and readies Jackson's writers ({@code initialize} needs them), the other the parser (slow class
- * set-up) and the session id's SecureRandom. What only calls need waits for the client's connect.
+ * The mapper and Jackson's warm-ups over two cores: one thread the mapper and writers, the other
+ * the parser and SecureRandom. What only calls need waits for the client's connect.
  */
 final class JsonStartUp {
 
-  /** The longest the work only calls need waits for the client's first answer. */
   static final long CONNECT_FIRST_MS = 500;
 
   private final CompletableFuture<ObjectMapper> mapper = new CompletableFuture<>();
@@ -55,10 +53,7 @@ final class JsonStartUp {
     return initializeReady;
   }
 
-  /**
-   * Readies what only calls need once the first answer is written: before, on two cores, it would
-   * take CPU from the connect.
-   */
+  /** What only calls need, after the first answer: before, it would take CPU from the connect. */
   void warmCallsWhenConnected(CompletableFuture<Void> firstWritten, ExecutorService workers) {
     CompletableFuture<Void> connected =
         CompletableFuture.allOf(

@@ -7,11 +7,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 
 /**
- * What one parsed line is, by the JSON-RPC 2.0 rules: a request, a notification, a response, a
- * cancellation (handled by the transport itself), or not a message at all, with the reason why.
- *
- * @param id the message's id where one could be read (a string or a number), else null
- * @param problem why the line is not a valid message, or null
+ * What one parsed value is by JSON-RPC 2.0's rules, or why it is not a message ({@code problem}).
  */
 record Envelope(Kind kind, RequestId id, String problem) {
 
@@ -25,14 +21,9 @@ record Envelope(Kind kind, RequestId id, String problem) {
 
   static final String CANCELLED_METHOD = "notifications/cancelled";
 
-  /**
-   * Deepest nesting accepted: Jackson and the SDK convert a message recursively, and one nested a
-   * thousand deep could exhaust a small thread stack (measured on the tree, which is not
-   * recursive).
-   */
+  /** Deepest nesting accepted: the SDK converts recursively; a thousand deep exhausts a stack. */
   static final int MAX_DEPTH = 64;
 
-  /** {@code id}: the top-level id as {@link LineParser} read it, or null. */
   static Envelope classify(JsonNode node, RequestId id) {
     if (node.isArray()) {
       return invalid(
@@ -75,8 +66,7 @@ record Envelope(Kind kind, RequestId id, String problem) {
   /** A notification or a response as the SDK's message type. */
   static JSONRPCMessage toMessage(ObjectMapper mapper, JsonNode node) {
     if (node.has("method") && !node.has("id")) {
-      // Built directly: Jackson's first conversion costs a fresh JVM tens of milliseconds, and
-      // notifications/initialized comes just before a client's first call.
+      // built directly: Jackson's first conversion costs a fresh JVM tens of milliseconds
       JsonNode params = node.get("params");
       return new McpSchema.JSONRPCNotification(
           McpSchema.JSONRPC_VERSION,
@@ -88,7 +78,7 @@ record Envelope(Kind kind, RequestId id, String problem) {
     return mapper.convertValue(node, type);
   }
 
-  /** Whether any value lies deeper than {@code limit} containers, found without recursion. */
+  /** Found without recursion. */
   static boolean deeperThan(JsonNode root, int limit) {
     java.util.ArrayDeque<JsonNode> level = new java.util.ArrayDeque<>();
     level.add(root);

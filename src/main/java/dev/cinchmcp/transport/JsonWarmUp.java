@@ -19,10 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Has Jackson build, ahead of time and on another core, the (de)serialisers for the messages of a
- * session's first exchanges. Jackson builds each one by reflection on first use, which costs a
- * client tens of milliseconds on {@code initialize} otherwise; the mapper caches what is built
- * here. Nothing it does is visible: it only reads and writes to memory.
+ * Has Jackson build, ahead and on another core, what a session's first messages need: built on
+ * first use it costs {@code initialize} tens of milliseconds. Only memory is read and written.
  */
 public final class JsonWarmUp {
 
@@ -38,10 +36,7 @@ public final class JsonWarmUp {
 
   private JsonWarmUp() {}
 
-  /**
-   * Readies Jackson's parser, whose classes' first set-up (BigDecimal's constants among them) costs
-   * a fresh JVM some 10 ms; it needs no mapper, so it can run beside the mapper's construction.
-   */
+  /** The parser's first set-up costs ~10 ms; it needs no mapper, so runs beside its making. */
   public static void parser() {
     try (JsonParser p = new JsonFactory().createParser("{\"a\":[1,2.5,\"b\",true,null]}")) {
       while (p.nextToken() != null) {
@@ -52,10 +47,7 @@ public final class JsonWarmUp {
     }
   }
 
-  /**
-   * Readies what {@code initialize} needs. Never throws (a failure only means the first real
-   * message pays the cost); nor does {@link #calls}.
-   */
+  /** Never throws (a failure only means the first real message pays); nor does {@link #calls}. */
   public static void initialize(ObjectMapper mapper) {
     try {
       LineParser.Value init =
@@ -86,13 +78,11 @@ public final class JsonWarmUp {
     }
   }
 
-  /** Readies what tools/list and tools/call need, after {@link #initialize}. */
   public static void calls(ObjectMapper mapper) {
     try {
       JsonNode call =
           new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).value().node();
       SdkParams.read(PlainValues.of(call.get("params")), McpSchema.CallToolRequest.class);
-      // Written as the transport writes them: plain values by hand, anything else by Jackson.
       JsonRpcWriter writer = new JsonRpcWriter(mapper, OutputStream.nullOutputStream());
       writer.write(
           SdkResults.plain(

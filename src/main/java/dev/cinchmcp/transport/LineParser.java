@@ -17,26 +17,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns one line of stdin into the one JSON value it must hold, with the id as written.
- *
- * <ul>
- *   <li>The bytes must be valid UTF-8: an invalid or overlong sequence ({@code C0 AF} is not a '/')
- *       makes the whole line a parse error, rather than being read as some character.
- *   <li>A line holds exactly one JSON value. One with more ({@code {...}{...}}) is refused whole:
- *       nothing on it is handled, and each request on it whose id could be read gets an error with
- *       that id (so no client waits for an answer that will not come).
- *   <li>The top-level {@code "id"} is kept as its source text, to be written back exactly.
- * </ul>
+ * One line of stdin as the one JSON value it must hold, the id as written. Strict UTF-8 ({@code C0
+ * AF} is no '/'); a line of several values is refused whole, each request on it with a readable id
+ * getting the error (no client waits for an answer that will not come).
  */
 final class LineParser {
 
-  /** One top-level value, and the id of a top-level object when it is a string or a number. */
   record Value(JsonNode node, RequestId id) {}
 
-  /**
-   * What the line held: exactly one value, or an error for the line (code and message) with the ids
-   * of the requests seen on it.
-   */
+  /** Exactly one value, or an error for the line with the ids of the requests seen on it. */
   record Line(Value value, int errorCode, String error, List<RequestId> ids) {
     boolean ok() {
       return error == null;
@@ -55,7 +44,7 @@ final class LineParser {
       chars = strictUtf8().decode(ByteBuffer.wrap(bytes));
     } catch (CharacterCodingException e) {
       return failed(
-          JsonRpcReplies.PARSE_ERROR,
+          JsonRpcWriter.PARSE_ERROR,
           "Parse error: the line is not valid UTF-8 (an invalid or overlong byte sequence); it was"
               + " discarded.",
           List.of());
@@ -68,23 +57,22 @@ final class LineParser {
       }
     } catch (JacksonException | RuntimeException e) {
       return failed(
-          JsonRpcReplies.PARSE_ERROR, "Parse error: the line is not valid JSON.", ids(values));
+          JsonRpcWriter.PARSE_ERROR, "Parse error: the line is not valid JSON.", ids(values));
     } catch (IOException e) {
       return failed(
-          JsonRpcReplies.PARSE_ERROR, "Parse error: the line could not be read.", List.of());
+          JsonRpcWriter.PARSE_ERROR, "Parse error: the line could not be read.", List.of());
     }
     if (values.size() == 1) {
       return new Line(values.get(0), 0, null, List.of());
     }
     return failed(
-        JsonRpcReplies.INVALID_REQUEST,
+        JsonRpcWriter.INVALID_REQUEST,
         "Invalid request: a line must hold exactly one JSON-RPC message, this one held "
             + values.size()
             + " JSON values; none of them was handled. Send each message on its own line.",
         ids(values));
   }
 
-  /** The value at the parser's current token; a top-level object is read field by field. */
   private Value readValue(JsonParser p) throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       return new Value(mapper.readTree(p), null);

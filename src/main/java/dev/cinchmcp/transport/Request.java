@@ -6,11 +6,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.Disposable;
 
 /**
- * One request, from the line read until it is answered or cancelled. Its {@link State} moves one
- * way only (QUEUED, RUNNING, then ANSWERED; or CANCELLED from either of the first two), each move a
- * compare-and-set, so of a cancellation and an answer (or a start) at once exactly one wins. The
- * session's work for it carries it in its Reactor context, so the answer reaches its own request
- * and no other (not even a later one reusing the id).
+ * One request until answered or cancelled. Its state moves one way (QUEUED, RUNNING, ANSWERED; or
+ * CANCELLED from the first two) by compare-and-set: of a cancellation and an answer exactly one
+ * wins.
  */
 final class Request {
 
@@ -28,7 +26,7 @@ final class Request {
   private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
   private volatile Disposable work;
 
-  /** {@code modern}: the work that answers a 2026-era request; null for a 2025-era one. */
+  /** {@code modern}: the work answering a 2026-era request; null for a 2025 one. */
   Request(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
     this.id = id;
     this.message = message;
@@ -40,7 +38,6 @@ final class Request {
     return modern;
   }
 
-  /** The message as read, handed over once when the request starts. */
   JsonNode takeMessage() {
     JsonNode m = message;
     message = null;
@@ -51,12 +48,10 @@ final class Request {
     return id;
   }
 
-  /** The id as the client wrote it, for the answer. */
   Object echoId() {
     return id.echo();
   }
 
-  /** The size of its line, counted against the waiting limit. */
   int bytes() {
     return bytes;
   }
@@ -70,12 +65,12 @@ final class Request {
     return s == State.ANSWERED || s == State.CANCELLED;
   }
 
-  /** Its turn has come: true if it should run now, false if it was cancelled meanwhile. */
+  /** True if it should run now, false if it was cancelled meanwhile. */
   boolean begin() {
     return state.compareAndSet(State.QUEUED, State.RUNNING);
   }
 
-  /** The work that computes its answer; disposed at once if it was cancelled since begin(). */
+  /** Its work; disposed at once if it was cancelled since begin(). */
   void attach(Disposable work) {
     this.work = work;
     if (state.get() == State.CANCELLED) {
@@ -83,13 +78,13 @@ final class Request {
     }
   }
 
-  /** Claims the right to answer; false if it was cancelled (the answer must then be dropped). */
+  /** Claims the right to answer; false if it was cancelled. */
   boolean answer() {
     return state.compareAndSet(State.RUNNING, State.ANSWERED)
         || state.compareAndSet(State.QUEUED, State.ANSWERED);
   }
 
-  /** Cancels it unless it was answered (a running one's work is disposed); true if this did. */
+  /** Cancels it unless it was answered (its work disposed); true if this did. */
   boolean cancel() {
     while (true) {
       State s = state.get();

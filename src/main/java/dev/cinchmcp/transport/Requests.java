@@ -12,11 +12,9 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The one table of requests from the line read to the answer written: the live ids (one request per
- * id; a cancellation finds its request here), and which may run. At most {@code maxRunning} run at
- * once; later ones wait in arrival order, up to a count and a total size, so that a burst of
- * thousands of calls cannot exhaust memory or threads; beyond that one is refused at once. The
- * reader of stdin never blocks here, so a cancellation always gets through.
+ * The one table of requests from the line read to the answer written: one live request per id, and
+ * which may run. At most {@code maxRunning} run; later ones wait in order, up to a count and a
+ * total size (a burst cannot exhaust memory), beyond that refused. The reader never blocks here.
  */
 final class Requests {
 
@@ -32,10 +30,7 @@ final class Requests {
   private boolean starting;
   private volatile boolean stopped;
 
-  /**
-   * @param start runs a request whose turn has come (already moved to RUNNING); it must end in
-   *     exactly one {@link #finished} call for that request, now or later
-   */
+  /** {@code start} runs a request now RUNNING, ending in exactly one {@link #finished} for it. */
   Requests(int maxRunning, int maxWaiting, long maxWaitingBytes, Consumer<Request> start) {
     this.maxRunning = maxRunning;
     this.maxWaiting = maxWaiting;
@@ -43,10 +38,7 @@ final class Requests {
     this.start = start;
   }
 
-  /**
-   * A new request with this id; null when the id belongs to a request not yet ended (an answered
-   * one's id is free at once). {@code modern}: the work that answers a 2026-era request, or null.
-   */
+  /** A new request with this id; null when the id belongs to one not yet ended. */
   Request open(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
     Request request = new Request(id, message, bytes, modern);
     Request owner =
@@ -56,9 +48,8 @@ final class Requests {
   }
 
   /**
-   * Writes the request's answer unless it was cancelled (the spec says not to answer it then). Its
-   * id is free for the client to reuse the moment the line is out; it stays counted until written,
-   * so the drain waits for the write.
+   * Writes the answer unless it was cancelled (the spec says not to answer then). Its id stays
+   * counted until written, so the drain waits for the write.
    */
   void answer(Request request, JsonRpcWriter writer, Object reply) {
     if (request.answer()) {
@@ -67,12 +58,11 @@ final class Requests {
     }
   }
 
-  /** The live request with this id, for a cancellation; null if none. */
   Request find(RequestId id) {
     return live.get(id);
   }
 
-  /** Starts the request now, or queues it; false (and forgotten) when it can do neither. */
+  /** Starts or queues the request; false (and forgotten) when it can do neither. */
   boolean admit(Request request) {
     synchronized (this) {
       if (overLimits(request)) {
@@ -88,9 +78,8 @@ final class Requests {
   }
 
   /**
-   * Whether this request, queued, would make too many requests or bytes wait for a place. The first
-   * queued ones that fit in the free places are not counted: they only wait for the starting thread
-   * (counting them refused a burst of big calls that all had a place).
+   * Whether, queued, it would make too many requests or bytes wait. Those that fit the free places
+   * are not counted (counting them refused a burst of big calls that all had a place).
    */
   private boolean overLimits(Request request) {
     int withoutPlace = waiting.size() + 1;
@@ -103,7 +92,7 @@ final class Requests {
     return withoutPlace > maxWaiting || bytesWithoutPlace > maxWaitingBytes;
   }
 
-  /** A request has ended (answered, cancelled, failed): its id is free and its place too. */
+  /** A request has ended: its id is free. */
   void forget(Request request) {
     if (live.remove(request.id(), request)) {
       synchronized (emptied) {
@@ -112,7 +101,7 @@ final class Requests {
     }
   }
 
-  /** A started request's work is over: frees its place, so the next waiting one can start. */
+  /** A started request's work is over: its place is free. */
   void finished(Request request) {
     forget(request);
     synchronized (this) {
@@ -121,10 +110,7 @@ final class Requests {
     startWhatFits();
   }
 
-  /**
-   * Starts waiting requests while there is room, skipping cancelled ones, one thread at a time in a
-   * loop: a request answered inside {@code start} only frees its place, so starts never nest.
-   */
+  /** Starts waiting requests while there is room, one thread at a time: starts never nest. */
   private void startWhatFits() {
     synchronized (this) {
       if (starting || stopped) {
@@ -159,7 +145,7 @@ final class Requests {
     return live.size();
   }
 
-  /** Waits until no request is live; false if the deadline ({@link System#nanoTime}) passed. */
+  /** Waits until no request is live; false if the deadline passed. */
   boolean awaitEmpty(long deadlineNanos) {
     synchronized (emptied) {
       while (!live.isEmpty()) {
@@ -178,13 +164,12 @@ final class Requests {
     return true;
   }
 
-  /** Stops starting (a cancelled running request frees its place) and cancels every request. */
   List<Request> stopAll() {
     stopStarting();
     return cancelAll(null);
   }
 
-  /** The server is stopping: nothing waiting starts from now on; the live requests go on. */
+  /** Nothing waiting starts from now on; the live requests go on. */
   void stopStarting() {
     stopped = true;
   }

@@ -24,16 +24,14 @@ import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
 /**
- * The SDK's session for the 2025 revisions, behind {@link StdioTransport}: it waits for the session
- * to be set up (on another thread, while 2026 requests are already answered), hands it requests and
- * other messages, and writes its answers as the client must get them. The 2026-07-28 layer needs
- * none of this.
+ * The SDK's 2025 session behind {@link StdioTransport}: waits for it to be set up (on another
+ * thread), hands it messages and writes its answers as the client must get them.
  */
 final class SdkSessionBridge {
 
   static final String INITIALIZED = "notifications/initialized";
 
-  /** The longest a 2025 message waits for the session: far beyond its ~50 ms of set-up. */
+  /** The longest a 2025 message waits for the session (~50 ms of set-up). */
   static final long SESSION_WAIT_SECONDS = 30;
 
   static final String INTERNAL_ERROR_MESSAGE =
@@ -49,7 +47,6 @@ final class SdkSessionBridge {
 
   private final CompletableFuture<Void> wanted = new CompletableFuture<>();
 
-  /** Open once the session exists (or never will): 2025 messages wait for it. */
   private final CountDownLatch sessionSet = new CountDownLatch(1);
 
   SdkSessionBridge(McpJsonMapper mcpMapper, Requests requests, Supplier<JsonRpcWriter> writer) {
@@ -63,20 +60,18 @@ final class SdkSessionBridge {
     sessionSet.countDown();
   }
 
-  /** The SDK's server could not be built: 2025 messages are answered with an error, not held. */
   void noSession() {
     sessionSet.countDown();
   }
 
-  /** Completed when a 2025-era message first needs the session. */
   CompletableFuture<Void> wanted() {
     return wanted;
   }
 
   /**
-   * At the end of stdin: the session holds requests until it is initialized, forever then, so each
-   * is told it never ran (2026-era ones run on their own). On a thread of its own, waited for until
-   * the deadline ({@link System#nanoTime}): a client that does not read must not hold the drain.
+   * At the end of stdin the session holds requests sent before it was initialized forever: each is
+   * told it never ran, on a thread waited for until the deadline (a client not reading must not
+   * hold the drain).
    */
   void answerHeldNeverRun(long deadlineNanos) {
     if (initialized) {
@@ -93,9 +88,9 @@ final class SdkSessionBridge {
                 writer
                     .get()
                     .write(
-                        JsonRpcReplies.reply(
+                        JsonRpcWriter.reply(
                             r.echoId(),
-                            JsonRpcReplies.INVALID_REQUEST,
+                            JsonRpcWriter.INVALID_REQUEST,
                             "The server stopped before the session was initialized (initialize,"
                                 + " then notifications/initialized), so this request was never"
                                 + " run."));
@@ -111,7 +106,6 @@ final class SdkSessionBridge {
     }
   }
 
-  /** The session once it exists; null if it never will. */
   private McpServerSession session() {
     wanted.complete(null);
     try {
@@ -124,7 +118,7 @@ final class SdkSessionBridge {
     return session;
   }
 
-  /** Its turn has come: hands the request to the session, as work its cancellation disposes. */
+  /** Hands the request to the session, as work its cancellation disposes. */
   void start(Request request) {
     JsonNode node = request.takeMessage();
     Mono<Void> handling;
@@ -135,20 +129,18 @@ final class SdkSessionBridge {
       }
       handling = s.handle(toSdkRequest(request, node));
     } catch (RuntimeException e) {
-      // The session refused it outright: answer it, and free its place and its id.
       log.warn("The session could not take {}: {}", request, e.toString());
       requests.answer(
           request,
           writer.get(),
-          JsonRpcReplies.reply(
+          JsonRpcWriter.reply(
               request.echoId(),
-              JsonRpcReplies.INVALID_REQUEST,
+              JsonRpcWriter.INVALID_REQUEST,
               "Invalid request: it could not be handled."));
       requests.finished(request);
       return;
     }
-    // The request rides in the work's context: the session sends its answer from inside that work
-    // (SessionTransport.sendMessage), which so finds its own request, and no other.
+    // The request rides in the work's context, where sendMessage finds it: its own, no other.
     Disposable work =
         handling
             .doFinally(signal -> requests.finished(request))
@@ -157,7 +149,7 @@ final class SdkSessionBridge {
     request.attach(work);
   }
 
-  /** The SDK's request; its id is only for the session's log (the answer goes by the context). */
+  /** Its id is only for the session's log: the answer goes by the context. */
   private static McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
     JsonNode params = node.get("params");
     return new McpSchema.JSONRPCRequest(
@@ -167,7 +159,6 @@ final class SdkSessionBridge {
         params == null || params.isNull() ? null : PlainValues.of(params));
   }
 
-  /** A 2025-era notification or response, for the session. */
   void forward(ObjectMapper mapper, JsonNode node) {
     JSONRPCMessage message;
     try {
@@ -181,7 +172,7 @@ final class SdkSessionBridge {
     }
     McpServerSession s = session();
     if (s == null) {
-      return; // nothing to tell: the failure was logged, and its requests are answered with it
+      return; // the failure was logged, and requests are answered with it
     }
     s.handle(message).subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
   }
@@ -191,7 +182,7 @@ final class SdkSessionBridge {
     return s == null ? Mono.empty() : s.sendNotification(method, params);
   }
 
-  /** The session's view of the transport: sending is a synchronous, ordered write to stdout. */
+  /** Sending is a synchronous, ordered write to stdout. */
   private final class SessionTransport implements McpServerTransport {
 
     @Override
@@ -221,24 +212,23 @@ final class SdkSessionBridge {
 
     @Override
     public void close() {
-      // stdout stays open until the process ends; the read loop decides when that is.
+      // stdout stays open until the process ends
     }
   }
 
   /**
-   * The answer with the id as the client wrote it (the SDK's type takes only a string or an integer
-   * id), an internal error's Java text replaced by a sentence, the detail going to stderr.
+   * The answer with the id as written, an internal error's Java text replaced (detail to stderr).
    */
   private static Map<String, Object> forClient(JSONRPCResponse response, Request request) {
     JSONRPCResponse.JSONRPCError error = response.error();
     if (error == null) {
-      return JsonRpcReplies.result(request.echoId(), SdkResults.plain(response.result()));
+      return JsonRpcWriter.result(request.echoId(), SdkResults.plain(response.result()));
     }
     if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
       log.warn("Internal error answering {}: {}", request, error.message());
-      return JsonRpcReplies.reply(
-          request.echoId(), JsonRpcReplies.INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE);
+      return JsonRpcWriter.reply(
+          request.echoId(), JsonRpcWriter.INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE);
     }
-    return JsonRpcReplies.reply(request.echoId(), error);
+    return JsonRpcWriter.reply(request.echoId(), error);
   }
 }
