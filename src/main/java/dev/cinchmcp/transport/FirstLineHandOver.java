@@ -42,6 +42,7 @@ public final class FirstLineHandOver {
         return NONE;
       }
     } catch (IOException e) {
+      return NONE; // not a stream that says: the child reads it all
     }
     ByteArrayOutputStream line = new ByteArrayOutputStream(512);
     try {
