@@ -65,61 +65,42 @@ final class JsonRpcWriter {
   }
 
   private byte[] bytes(Object message) throws IOException {
-    if (!isPlain(message, 0)) {
-      return json.writeValueAsBytes(message);
-    }
+    byte[] plain = plain(message);
+    return plain != null ? plain : json.writeValueAsBytes(message);
+  }
+
+  /** The message written by hand when it is all plain values; null when it is not. */
+  byte[] plain(Object message) throws IOException {
     ByteArrayBuilder buffer = new ByteArrayBuilder();
     try (JsonGenerator generator = json.createGenerator(buffer, JsonEncoding.UTF8)) {
-      writePlain(generator, message);
+      if (!writePlain(generator, message, 0)) {
+        generator.disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT); // left half-written
+        return null;
+      }
     }
     return buffer.toByteArray();
   }
 
-  static boolean isPlain(Object value, int depth) {
-    if (value == null
-        || value instanceof String
-        || value instanceof Boolean
-        || value instanceof Integer
-        || value instanceof Long
-        || value instanceof Double
-        || value instanceof RawValue) {
-      return true;
-    }
-    if (depth >= MAX_PLAIN_DEPTH) {
-      return false;
-    }
-    // loops, not streams: on the way to the first answer a lambda's first use costs milliseconds
-    if (value instanceof Map<?, ?> map) {
-      for (Map.Entry<?, ?> entry : map.entrySet()) {
-        if (!(entry.getKey() instanceof String) || !isPlain(entry.getValue(), depth + 1)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    if (value instanceof List<?> list) {
-      for (Object item : list) {
-        if (!isPlain(item, depth + 1)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    return false;
-  }
-
-  private static void writePlain(JsonGenerator out, Object value) throws IOException {
-    if (value instanceof Map<?, ?> map) {
+  // loops, not streams: on the way to the first answer a lambda's first use costs milliseconds
+  private static boolean writePlain(JsonGenerator out, Object value, int depth) throws IOException {
+    if (value instanceof Map<?, ?> map && depth < MAX_PLAIN_DEPTH) {
       out.writeStartObject();
       for (Map.Entry<?, ?> entry : map.entrySet()) {
-        out.writeFieldName((String) entry.getKey());
-        writePlain(out, entry.getValue());
+        if (!(entry.getKey() instanceof String key)) {
+          return false;
+        }
+        out.writeFieldName(key);
+        if (!writePlain(out, entry.getValue(), depth + 1)) {
+          return false;
+        }
       }
       out.writeEndObject();
-    } else if (value instanceof List<?> list) {
+    } else if (value instanceof List<?> list && depth < MAX_PLAIN_DEPTH) {
       out.writeStartArray();
       for (Object item : list) {
-        writePlain(out, item);
+        if (!writePlain(out, item, depth + 1)) {
+          return false;
+        }
       }
       out.writeEndArray();
     } else if (value instanceof RawValue raw) {
@@ -132,9 +113,12 @@ final class JsonRpcWriter {
       out.writeNumber(((Number) value).longValue());
     } else if (value instanceof Double number) {
       out.writeNumber(number);
-    } else {
+    } else if (value == null) {
       out.writeNull();
+    } else {
+      return false;
     }
+    return true;
   }
 
   /** Writes one message; returns false if it was not written (stdout gone, or closed). */

@@ -12,7 +12,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -50,27 +49,25 @@ public final class JsonWarmUp {
   /** Never throws (a failure only means the first real message pays); nor does {@link #calls}. */
   public static void initialize(ObjectMapper mapper) {
     try {
-      LineParser.Value init =
-          new LineParser(mapper).parse(INITIALIZE.getBytes(StandardCharsets.UTF_8)).value();
-      Envelope.classify(init.node(), init.id());
-      JsonNode params = init.node().get("params");
+      JsonNode params =
+          new LineParser(mapper)
+              .parse(INITIALIZE.getBytes(StandardCharsets.UTF_8))
+              .node()
+              .get("params");
       ParamsCheck.problem("initialize", params);
       SdkParams.read(PlainValues.of(params), McpSchema.InitializeRequest.class);
       McpSchema.ServerCapabilities capabilities =
           McpSchema.ServerCapabilities.builder().tools(false).logging().build();
-      Map<String, Object> reply = new LinkedHashMap<>();
-      reply.put("jsonrpc", "2.0");
-      reply.put("id", 0);
-      reply.put(
-          "result",
+      Object result =
           SdkResults.plain(
               McpSchema.InitializeResult.builder(
                       "2025-06-18",
                       capabilities,
                       McpSchema.Implementation.builder("warm-up", "1").build())
-                  .build()));
-      new JsonRpcWriter(mapper, OutputStream.nullOutputStream()).write(reply);
-      Envelope.toMessage(
+                  .build());
+      new JsonRpcWriter(mapper, OutputStream.nullOutputStream())
+          .write(JsonRpcWriter.result(0, result));
+      SdkSessionBridge.toMessage(
           mapper,
           mapper.readTree("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
     } catch (Exception | LinkageError e) {
@@ -80,8 +77,7 @@ public final class JsonWarmUp {
 
   public static void calls(ObjectMapper mapper) {
     try {
-      JsonNode call =
-          new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).value().node();
+      JsonNode call = new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).node();
       SdkParams.read(PlainValues.of(call.get("params")), McpSchema.CallToolRequest.class);
       JsonRpcWriter writer = new JsonRpcWriter(mapper, OutputStream.nullOutputStream());
       writer.write(

@@ -2,6 +2,7 @@ package dev.cinchmcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.json.PlainValues;
 import dev.cinchmcp.json.SdkResults;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -81,24 +82,20 @@ final class SdkSessionBridge {
     if (held.isEmpty()) {
       return;
     }
+    JsonRpcWriter out = writer.get();
     Thread notices =
-        new Thread(
-            () -> {
-              for (Request r : held) {
-                writer
-                    .get()
-                    .write(
-                        JsonRpcWriter.reply(
-                            r.echoId(),
-                            JsonRpcWriter.INVALID_REQUEST,
-                            "The server stopped before the session was initialized (initialize,"
-                                + " then notifications/initialized), so this request was never"
-                                + " run."));
-              }
-            },
-            "cinch-never-run");
-    notices.setDaemon(true);
-    notices.start();
+        DaemonThreads.start(
+            "cinch-never-run",
+            () ->
+                held.forEach(
+                    r ->
+                        out.write(
+                            JsonRpcWriter.reply(
+                                r.echoId(),
+                                JsonRpcWriter.INVALID_REQUEST,
+                                "The server stopped before the session was initialized (initialize,"
+                                    + " then notifications/initialized), so this request was never"
+                                    + " run."))));
     try {
       notices.join(Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000));
     } catch (InterruptedException e) {
@@ -162,7 +159,7 @@ final class SdkSessionBridge {
   void forward(ObjectMapper mapper, JsonNode node) {
     JSONRPCMessage message;
     try {
-      message = Envelope.toMessage(mapper, node);
+      message = toMessage(mapper, node);
     } catch (IllegalArgumentException e) {
       log.debug("A notification or response with fields of the wrong types was ignored");
       return;
@@ -175,6 +172,18 @@ final class SdkSessionBridge {
       return; // the failure was logged, and requests are answered with it
     }
     s.handle(message).subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
+  }
+
+  /** A notification (built directly: Jackson's first conversion costs tens of ms) or a response. */
+  static JSONRPCMessage toMessage(ObjectMapper mapper, JsonNode node) {
+    if (!node.has("method")) {
+      return mapper.convertValue(node, JSONRPCResponse.class);
+    }
+    JsonNode params = node.get("params");
+    return new McpSchema.JSONRPCNotification(
+        McpSchema.JSONRPC_VERSION,
+        node.get("method").asText(),
+        params == null || params.isNull() ? null : PlainValues.of(params));
   }
 
   Mono<Void> notifyClients(String method, Object params) {

@@ -208,25 +208,13 @@ public final class StdioTransport implements McpServerTransportProvider {
               + " bytes; it was discarded.");
       return;
     }
-    LineParser.Line parsed = parser.parse(line);
-    if (!parsed.ok()) {
-      if (parsed.ids().isEmpty()) {
-        writeError(null, parsed.errorCode(), parsed.error());
-      }
-      for (RequestId id : parsed.ids()) {
-        writeError(id, parsed.errorCode(), parsed.error());
-      }
-      return;
-    }
-    JsonNode node = parsed.value().node();
-    Envelope envelope = Envelope.classify(node, parsed.value().id());
-    if (envelope.problem() != null) {
-      writeError(envelope.id(), JsonRpcWriter.INVALID_REQUEST, envelope.problem());
-      return;
-    }
-    switch (envelope.kind()) {
+    LineParser.Message message = parser.parse(line);
+    JsonNode node = message.node();
+    switch (message.kind()) {
+      case INVALID ->
+          message.ids().forEach(id -> writeError(id, message.code(), message.problem()));
       case CANCELLED -> cancel(node.path("params").path("requestId"));
-      case REQUEST -> acceptRequest(envelope.id(), node, line.length);
+      case REQUEST -> acceptRequest(message.id(), node, line.length);
       case NOTIFICATION -> {
         if (Era.isModern(node.get("method").asText(), node.get("params"))) {
           log.debug("A 2026-era notification was ignored: {}", node.get("method").asText());
@@ -235,7 +223,6 @@ public final class StdioTransport implements McpServerTransportProvider {
         }
       }
       case RESPONSE -> sdk.forward(mapper, node);
-      case INVALID -> throw new IllegalStateException("an invalid envelope has a problem");
     }
   }
 
