@@ -81,28 +81,16 @@ public final class EarlyDiscover {
       out.append(value);
     } else if (value instanceof Map<?, ?> map) {
       out.append('{');
-      boolean first = true;
       for (Map.Entry<?, ?> e : map.entrySet()) {
-        if (!first) {
-          out.append(',');
-        }
-        first = false;
-        if (!write(out, e.getKey())) {
-          return false;
-        }
-        out.append(':');
-        if (!write(out, e.getValue())) {
+        if (!write(comma(out), e.getKey()) || !write(out.append(':'), e.getValue())) {
           return false;
         }
       }
       out.append('}');
     } else if (value instanceof List<?> list) {
       out.append('[');
-      for (int i = 0; i < list.size(); i++) {
-        if (i > 0) {
-          out.append(',');
-        }
-        if (!write(out, list.get(i))) {
+      for (Object item : list) {
+        if (!write(comma(out), item)) {
           return false;
         }
       }
@@ -111,6 +99,12 @@ public final class EarlyDiscover {
       return false;
     }
     return true;
+  }
+
+  /** A comma unless a member or element is the first. */
+  private static StringBuilder comma(StringBuilder out) {
+    char last = out.charAt(out.length() - 1);
+    return last == '{' || last == '[' ? out : out.append(',');
   }
 
   /** Not a request answered here: thrown deep inside the reading, caught at its top. */

@@ -11,6 +11,7 @@ import dev.cinchmcp.mcp2026.StatelessServer;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
 import dev.cinchmcp.transport.EarlyInput;
+import dev.cinchmcp.transport.JsonWarmUp;
 import dev.cinchmcp.transport.StdioTransport;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
@@ -50,7 +51,7 @@ public final class CinchMcpServer {
   }
 
   private void serve(InputStream in, OutputStream out, StopOnSignal stopOnSignal) {
-    JsonStartUp json = new JsonStartUp();
+    JsonWarmUp json = new JsonWarmUp();
     SdkJsonMapper mcpMapper = new SdkJsonMapper(json.mapper());
     StdioTransport transport =
         new StdioTransport(json.mapper(), mcpMapper, in, out, settings.timeout().plusSeconds(5));

@@ -2,6 +2,7 @@ package dev.cinchmcp.transport;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.json.ParamsCheck;
@@ -14,14 +15,22 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Has Jackson build, ahead and on another core, what a session's first messages need: built on
- * first use it costs {@code initialize} tens of milliseconds. Only memory is read and written.
+ * The mapper, and what Jackson builds on first use for a session's first messages (tens of ms on
+ * {@code initialize}) built ahead, over two cores: one worker makes the mapper and readies the
+ * writers, the other the parser and SecureRandom. What only calls need waits for the connect.
  */
 public final class JsonWarmUp {
+
+  /** The longest the work only calls need waits for the client's first answer. */
+  static final long CONNECT_FIRST_MS = 500;
 
   private static final Logger log = LoggerFactory.getLogger(JsonWarmUp.class);
 
@@ -33,10 +42,54 @@ public final class JsonWarmUp {
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
           + "\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(1)\"},\"_meta\":{\"progressToken\":1}}}";
 
-  private JsonWarmUp() {}
+  private final CompletableFuture<ObjectMapper> mapper = new CompletableFuture<>();
+  private CompletableFuture<Void> initializeReady;
+
+  public CompletableFuture<ObjectMapper> mapper() {
+    return mapper;
+  }
+
+  /** Starts making the mapper and readying the parser, on {@code workers}. */
+  public void start(ExecutorService workers) {
+    CompletableFuture<Void> writersReady =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                mapper.complete(
+                    new ObjectMapper()
+                        .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false));
+              } catch (RuntimeException | LinkageError e) {
+                mapper.completeExceptionally(e);
+                return;
+              }
+              initialize(mapper.join());
+            },
+            workers);
+    CompletableFuture<Void> parserReady =
+        CompletableFuture.runAsync(
+            () -> {
+              parser();
+              UUID.randomUUID();
+            },
+            workers);
+    initializeReady = CompletableFuture.allOf(writersReady, parserReady);
+  }
+
+  public CompletableFuture<Void> initializeReady() {
+    return initializeReady;
+  }
+
+  /** What only calls need, after the first answer: before, it would take CPU from the connect. */
+  public void warmCallsWhenConnected(
+      CompletableFuture<Void> firstWritten, ExecutorService workers) {
+    CompletableFuture.allOf(
+            initializeReady,
+            firstWritten.copy().completeOnTimeout(null, CONNECT_FIRST_MS, TimeUnit.MILLISECONDS))
+        .thenRunAsync(() -> calls(mapper.join()), workers);
+  }
 
   /** The parser's first set-up costs ~10 ms; it needs no mapper, so runs beside its making. */
-  public static void parser() {
+  private static void parser() {
     try (JsonParser p = new JsonFactory().createParser("{\"a\":[1,2.5,\"b\",true,null]}")) {
       while (p.nextToken() != null) {
         p.getText();
@@ -47,7 +100,7 @@ public final class JsonWarmUp {
   }
 
   /** Never throws (a failure only means the first real message pays); nor does {@link #calls}. */
-  public static void initialize(ObjectMapper mapper) {
+  private static void initialize(ObjectMapper mapper) {
     try {
       JsonNode params =
           new LineParser(mapper)
@@ -75,7 +128,7 @@ public final class JsonWarmUp {
     }
   }
 
-  public static void calls(ObjectMapper mapper) {
+  private static void calls(ObjectMapper mapper) {
     try {
       JsonNode call = new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).node();
       SdkParams.read(PlainValues.of(call.get("params")), McpSchema.CallToolRequest.class);

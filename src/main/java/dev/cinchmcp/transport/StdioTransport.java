@@ -228,40 +228,30 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   private void acceptRequest(RequestId id, JsonNode node, int bytes) {
     String method = node.get("method").asText();
-    if (Era.isModern(method, node.get("params"))) {
-      acceptModern(id, method, node, bytes);
-      return;
-    }
-    String problem = ParamsCheck.problem(method, node.get("params"));
-    if (problem != null) {
-      writeError(id, JsonRpcWriter.INVALID_PARAMS, "Invalid params: " + problem);
-      return;
-    }
-    if ("ping".equals(method)) {
-      // the session holds requests until notifications/initialized; a ping must not wait
-      writer.write(JsonRpcWriter.result(id.echo(), Map.of()));
-      return;
-    }
-    admit(id, requests.open(id, node, bytes, null));
-  }
-
-  private void acceptModern(RequestId id, String method, JsonNode node, int bytes) {
+    JsonNode params = node.get("params");
     StatelessServer server = stateless;
-    if (server == null) {
+    if (Era.isModern(method, params) && server == null) {
       writeError(
           id,
           JsonRpcWriter.METHOD_NOT_FOUND,
           "Method not found: " + method + " (2026-07-28 is not served).");
-      return;
+    } else if (Era.isModern(method, params)) {
+      try {
+        admit(id, requests.open(id, null, bytes, server.accept(method, params)));
+      } catch (ProtocolError e) {
+        writer.write(JsonRpcWriter.reply(id.echo(), e.error()));
+      }
+    } else if (ParamsCheck.problem(method, params) != null) {
+      writeError(
+          id,
+          JsonRpcWriter.INVALID_PARAMS,
+          "Invalid params: " + ParamsCheck.problem(method, params));
+    } else if ("ping".equals(method)) {
+      // the session holds requests until notifications/initialized; a ping must not wait
+      writer.write(JsonRpcWriter.result(id.echo(), Map.of()));
+    } else {
+      admit(id, requests.open(id, node, bytes, null));
     }
-    StatelessServer.Call call;
-    try {
-      call = server.accept(method, node.get("params"));
-    } catch (ProtocolError e) {
-      writer.write(JsonRpcWriter.reply(id.echo(), e.error()));
-      return;
-    }
-    admit(id, requests.open(id, null, bytes, call));
   }
 
   /** Starts or queues an opened request (null: its id was taken). */
