@@ -77,10 +77,9 @@ public final class CinchMcpServer {
     stopOnSignal.runner = backend.runner();
 
     ExecuteCodeTool tool = new ExecuteCodeTool(backend.runner(), progressTimers, backend.facts());
-    // The SDK's server (~50 ms to build on Java 17) is built only when a 2025 message needs it.
     transport.setStatelessServer(new StatelessServer(tool, mcpMapper));
-    // A first line left for the server is a 2025 initialize: its session is built now, beside
-    // the mapper, not after the line is parsed (40-50 ms sooner).
+    // The SDK's server (~50 ms to build on Java 17) is built when a 2025 message needs it; a first
+    // line left for the server is one (initialize): built now, 40-50 ms sooner than after parsing.
     CompletableFuture<Void> wanted =
         in instanceof EarlyInput early && early.firstLineLeft()
             ? CompletableFuture.completedFuture(null)
