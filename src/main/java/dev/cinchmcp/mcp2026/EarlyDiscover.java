@@ -1,11 +1,11 @@
 package dev.cinchmcp.mcp2026;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Answers a {@code server/discover} (Claude Code's first message) read before the server is built,
@@ -116,8 +116,11 @@ public final class EarlyDiscover {
     }
   }
 
-  /** One line read as a discover request: strict JSON, every value checked, few kept. */
+  /** One line read as strict JSON, checked as a discover request; few values kept. */
   private static final class Request {
+    /** A value nothing here reads: null, a boolean, a number no id can be. */
+    private static final Object OTHER = new Object();
+
     private final String text;
     private int pos;
 
@@ -125,88 +128,85 @@ public final class EarlyDiscover {
       this.text = text;
     }
 
-    /** The id as written; thrown when this is not a discover answered here. */
+    /** The id as the ordinary way echoes it (printable ASCII, or a short integer); else thrown. */
     String discoverId() throws NotAnswered {
-      String id = null;
-      boolean jsonrpc = false;
-      boolean method = false;
-      boolean params = false;
-      Set<String> keys = new HashSet<>();
-      expect('{');
-      do {
-        String key = key(keys);
-        switch (key) {
-          case "jsonrpc" -> require("2.0".equals(string()));
-          case "id" -> id = id();
-          case "method" -> method = Era.DISCOVER.equals(string());
-          case "params" -> params = params();
-          default -> throw NotAnswered.INSTANCE; // the ordinary way says what it makes of it
-        }
-        jsonrpc |= key.equals("jsonrpc");
-      } while (next('}'));
+      Map<?, ?> request = object(value(0));
       space();
-      require(pos == text.length() && jsonrpc && method && params && id != null);
-      return id;
+      require(
+          pos == text.length()
+              && request.size() == 4
+              && "2.0".equals(request.get("jsonrpc"))
+              && Era.DISCOVER.equals(request.get("method")));
+      Map<?, ?> params = object(request.get("params"));
+      Map<?, ?> meta = object(params.get("_meta"));
+      require(
+          params.size() == 1
+              && ServerInfo.SUPPORTED_VERSIONS.contains(meta.get(RequestContext.PROTOCOL_VERSION))
+              && meta.get(RequestContext.CLIENT_CAPABILITIES) instanceof Map
+              && !meta.containsKey(RequestContext.LOG_LEVEL)); // checked by the ordinary way
+      Object id = request.get("id");
+      if (id instanceof Long number) {
+        return number.toString();
+      }
+      StringBuilder quoted = new StringBuilder();
+      require(id instanceof String string && !string.isEmpty() && write(quoted, string));
+      return quoted.toString();
     }
 
-    /** {@code {"_meta": {...}}} and nothing else. */
-    private boolean params() throws NotAnswered {
-      Set<String> keys = new HashSet<>();
-      expect('{');
-      require(key(keys).equals("_meta"));
-      meta();
-      require(!next('}'));
+    private static Map<?, ?> object(Object value) throws NotAnswered {
+      require(value instanceof Map);
+      return (Map<?, ?>) value;
+    }
+
+    private Object value(int depth) throws NotAnswered {
+      require(depth <= MAX_DEPTH);
+      int c = peek();
+      if (c == '{') {
+        pos++;
+        Map<String, Object> object = new HashMap<>();
+        if (!empty('}')) {
+          do {
+            String key = key();
+            require(!object.containsKey(key)); // a key written twice is not answered here
+            object.put(key, value(depth + 1));
+          } while (next('}'));
+        }
+        return object;
+      }
+      if (c == '[') {
+        pos++;
+        List<Object> array = new ArrayList<>();
+        if (!empty(']')) {
+          do {
+            array.add(value(depth + 1));
+          } while (next(']'));
+        }
+        return array;
+      }
+      if (c == '"') {
+        return string();
+      }
+      if (c == '-' || (c >= '0' && c <= '9')) {
+        return number();
+      }
+      require(word("true") || word("false") || word("null"));
+      return OTHER;
+    }
+
+    private boolean empty(char close) {
+      if (peek() != close) {
+        return false;
+      }
+      pos++;
       return true;
     }
 
-    /** The two keys every request needs, no log level; other keys are any value. */
-    private void meta() throws NotAnswered {
-      Set<String> keys = new HashSet<>();
-      boolean version = false;
-      boolean capabilities = false;
-      expect('{');
-      do {
-        String key = key(keys);
-        switch (key) {
-          case RequestContext.PROTOCOL_VERSION ->
-              version = ServerInfo.SUPPORTED_VERSIONS.contains(string());
-          case RequestContext.CLIENT_CAPABILITIES -> {
-            require(peek() == '{');
-            skipValue(2);
-            capabilities = true;
-          }
-          case RequestContext.LOG_LEVEL -> throw NotAnswered.INSTANCE;
-          default -> skipValue(2);
-        }
-      } while (next('}'));
-      require(version && capabilities);
-    }
-
-    /** A string id of printable ASCII without escapes, or an integer, exactly as written. */
-    private String id() throws NotAnswered {
-      boolean quoted = peek() == '"';
-      int start = pos;
-      if (quoted) {
-        String id = string();
-        require(!id.isEmpty() && text.substring(start + 1, pos - 1).equals(id));
-        return text.substring(start, pos);
-      }
-      digits();
-      int digits = pos - start;
-      require(digits <= MAX_ID_DIGITS && (digits == 1 || text.charAt(start) != '0'));
-      require(pos == text.length() || ",} \t\r".indexOf(text.charAt(pos)) >= 0);
-      return text.substring(start, pos);
-    }
-
-    /** The next member's key: after '{' or ','; a second use of a key is not answered here. */
-    private String key(Set<String> seen) throws NotAnswered {
+    /** A member's key, without escapes, and its ':'. */
+    private String key() throws NotAnswered {
       require(peek() == '"');
       int start = pos; // at the quote: peek() skipped the white space
       String key = string();
-      require(
-          key.length() <= MAX_KEY_CHARS
-              && text.substring(start + 1, pos - 1).equals(key)
-              && seen.add(key));
+      require(key.length() <= MAX_KEY_CHARS && text.substring(start + 1, pos - 1).equals(key));
       expect(':');
       return key;
     }
@@ -220,38 +220,6 @@ public final class EarlyDiscover {
       }
       require(c == close);
       return false;
-    }
-
-    private void skipValue(int depth) throws NotAnswered {
-      require(depth <= MAX_DEPTH);
-      int c = peek();
-      if (c == '{') {
-        pos++;
-        if (peek() == '}') {
-          pos++;
-          return;
-        }
-        Set<String> keys = new HashSet<>();
-        do {
-          key(keys);
-          skipValue(depth + 1);
-        } while (next('}'));
-      } else if (c == '[') {
-        pos++;
-        if (peek() == ']') {
-          pos++;
-          return;
-        }
-        do {
-          skipValue(depth + 1);
-        } while (next(']'));
-      } else if (c == '"') {
-        string();
-      } else if (c == '-' || (c >= '0' && c <= '9')) {
-        number();
-      } else {
-        require(word("true") || word("false") || word("null"));
-      }
     }
 
     /** A string, its escapes decoded; strict JSON (no raw control characters). */
@@ -294,7 +262,7 @@ public final class EarlyDiscover {
     }
 
     /** {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?} */
-    private void number() throws NotAnswered {
+    private Object number() throws NotAnswered {
       int from = pos;
       if (text.charAt(pos) == '-') {
         pos++;
@@ -302,9 +270,11 @@ public final class EarlyDiscover {
       int start = pos;
       digits();
       require(pos - start == 1 || text.charAt(start) != '0');
+      boolean id = from == start && pos - start <= MAX_ID_DIGITS; // an integer echoed as written
       if (pos < text.length() && text.charAt(pos) == '.') {
         pos++;
         digits();
+        id = false;
       }
       if (pos < text.length() && (text.charAt(pos) == 'e' || text.charAt(pos) == 'E')) {
         pos++;
@@ -312,8 +282,10 @@ public final class EarlyDiscover {
           pos++;
         }
         digits();
+        id = false;
       }
       require(pos - from <= MAX_NUMBER_CHARS);
+      return id ? (Object) Long.valueOf(text.substring(from, pos)) : OTHER;
     }
 
     private void digits() throws NotAnswered {
