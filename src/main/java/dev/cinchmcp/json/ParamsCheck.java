@@ -11,7 +11,10 @@ import java.util.Set;
  */
 public final class ParamsCheck {
 
-  static final Set<String> LOG_LEVELS =
+  public static final String ONE_OF_LEVELS =
+      "one of debug, info, notice, warning, error, critical, alert, emergency";
+
+  public static final Set<String> LOG_LEVELS =
       Set.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
 
   private ParamsCheck() {}
@@ -72,10 +75,7 @@ public final class ParamsCheck {
   private static String setLevel(JsonNode params) {
     JsonNode level = params.get("level");
     if (level == null || !level.isTextual() || !LOG_LEVELS.contains(level.asText())) {
-      return mustBe(
-          "params.level",
-          "one of debug, info, notice, warning, error, critical, alert, emergency",
-          level);
+      return mustBe("params.level", ONE_OF_LEVELS, level);
     }
     return null;
   }

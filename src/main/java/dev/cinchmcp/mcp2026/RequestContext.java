@@ -3,6 +3,7 @@ package dev.cinchmcp.mcp2026;
 import static dev.cinchmcp.json.JsonWords.describe;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.json.ParamsCheck;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import java.util.List;
 import java.util.Locale;
@@ -61,17 +62,14 @@ public record RequestContext(
     if (level == null) {
       return null;
     }
-    if (level.isTextual()) {
-      for (LoggingLevel l : LoggingLevel.values()) {
-        if (l.name().toLowerCase(Locale.ROOT).equals(level.textValue())) {
-          return l;
-        }
-      }
+    if (level.isTextual() && ParamsCheck.LOG_LEVELS.contains(level.textValue())) {
+      return LoggingLevel.valueOf(level.textValue().toUpperCase(Locale.ROOT));
     }
     throw ProtocolError.invalidParams(
         "Invalid params: "
             + key(LOG_LEVEL)
-            + " must be one of debug, info, notice, warning, error, critical, alert, emergency"
+            + " must be "
+            + ParamsCheck.ONE_OF_LEVELS
             + " (got "
             + describe(level)
             + ").");

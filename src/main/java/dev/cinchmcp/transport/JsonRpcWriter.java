@@ -64,11 +64,6 @@ final class JsonRpcWriter {
     this.firstWritten = firstWritten;
   }
 
-  private byte[] bytes(Object message) throws IOException {
-    byte[] plain = plain(message);
-    return plain != null ? plain : json.writeValueAsBytes(message);
-  }
-
   /** The message written by hand when it is all plain values; null when it is not. */
   byte[] plain(Object message) throws IOException {
     ByteArrayBuilder buffer = new ByteArrayBuilder();
@@ -125,7 +120,8 @@ final class JsonRpcWriter {
   boolean write(Object message) {
     byte[] bytes;
     try {
-      bytes = bytes(message);
+      byte[] plain = plain(message);
+      bytes = plain != null ? plain : json.writeValueAsBytes(message);
     } catch (IOException | RuntimeException e) {
       // our bug, not the client's: later messages still go out
       log.error("A message could not be serialised ({}); it was not sent", e.toString());
@@ -145,9 +141,7 @@ final class JsonRpcWriter {
       out.write(bytes);
       out.write('\n');
       out.flush();
-      if (!firstWritten.isDone()) {
-        firstWritten.complete(null);
-      }
+      firstWritten.complete(null);
       return true;
     } catch (IOException e) {
       broken = true;

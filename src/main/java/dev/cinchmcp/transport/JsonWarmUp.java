@@ -120,8 +120,7 @@ public final class JsonWarmUp {
                   .build());
       new JsonRpcWriter(mapper, OutputStream.nullOutputStream())
           .write(JsonRpcWriter.result(0, result));
-      SdkSessionBridge.toMessage(
-          mapper,
+      SdkSessionBridge.notification(
           mapper.readTree("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
     } catch (Exception | LinkageError e) {
       log.debug("JSON warm-up skipped: {}", e.toString());

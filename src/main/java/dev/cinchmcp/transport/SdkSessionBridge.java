@@ -1,7 +1,6 @@
 package dev.cinchmcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.json.PlainValues;
 import dev.cinchmcp.json.SdkResults;
@@ -148,18 +147,32 @@ final class SdkSessionBridge {
 
   /** Its id is only for the session's log: the answer goes by the context. */
   private static McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
-    JsonNode params = node.get("params");
     return new McpSchema.JSONRPCRequest(
         McpSchema.JSONRPC_VERSION,
         node.get("method").asText(),
         request.id().toString(),
-        params == null || params.isNull() ? null : PlainValues.of(params));
+        params(node));
   }
 
-  void forward(ObjectMapper mapper, JsonNode node) {
+  /** Built directly: Jackson's first conversion costs a fresh JVM tens of milliseconds. */
+  static McpSchema.JSONRPCNotification notification(JsonNode node) {
+    return new McpSchema.JSONRPCNotification(
+        McpSchema.JSONRPC_VERSION, node.get("method").asText(), params(node));
+  }
+
+  private static Object params(JsonNode node) {
+    JsonNode params = node.get("params");
+    return params == null || params.isNull() ? null : PlainValues.of(params);
+  }
+
+  /** A 2025-era notification or response. */
+  void forward(JsonNode node) {
     JSONRPCMessage message;
     try {
-      message = toMessage(mapper, node);
+      message =
+          node.has("method")
+              ? notification(node)
+              : mcpMapper.convertValue(PlainValues.of(node), JSONRPCResponse.class);
     } catch (IllegalArgumentException e) {
       log.debug("A notification or response with fields of the wrong types was ignored");
       return;
@@ -172,18 +185,6 @@ final class SdkSessionBridge {
       return; // the failure was logged, and requests are answered with it
     }
     s.handle(message).subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
-  }
-
-  /** A notification (built directly: Jackson's first conversion costs tens of ms) or a response. */
-  static JSONRPCMessage toMessage(ObjectMapper mapper, JsonNode node) {
-    if (!node.has("method")) {
-      return mapper.convertValue(node, JSONRPCResponse.class);
-    }
-    JsonNode params = node.get("params");
-    return new McpSchema.JSONRPCNotification(
-        McpSchema.JSONRPC_VERSION,
-        node.get("method").asText(),
-        params == null || params.isNull() ? null : PlainValues.of(params));
   }
 
   Mono<Void> notifyClients(String method, Object params) {

@@ -44,7 +44,6 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final OutputStream out;
   private final InputStream in;
   // made by ready() once the mapper exists, before the first line is read
-  private volatile ObjectMapper mapper;
   private volatile LineParser parser;
   private volatile JsonRpcWriter writer;
   private final Duration drainLimit;
@@ -81,7 +80,6 @@ public final class StdioTransport implements McpServerTransportProvider {
   private synchronized void ready() {
     if (writer == null) {
       ObjectMapper m = mapperReady.join();
-      mapper = m;
       parser = new LineParser(m);
       writer = new JsonRpcWriter(m, out, firstWritten);
     }
@@ -219,10 +217,10 @@ public final class StdioTransport implements McpServerTransportProvider {
         if (Era.isModern(node.get("method").asText(), node.get("params"))) {
           log.debug("A 2026-era notification was ignored: {}", node.get("method").asText());
         } else {
-          sdk.forward(mapper, node);
+          sdk.forward(node);
         }
       }
-      case RESPONSE -> sdk.forward(mapper, node);
+      case RESPONSE -> sdk.forward(node);
     }
   }
 
