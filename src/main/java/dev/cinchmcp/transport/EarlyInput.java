@@ -105,6 +105,7 @@ public final class EarlyInput extends InputStream {
       out.write(answer);
       out.flush();
     } catch (IOException e) {
+      // the client is gone: the server finds stdin at its end
     }
     return true;
   }
