@@ -8,13 +8,16 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import reactor.core.Disposable;
 
 /**
- * The one table of requests from the line read to the answer written: one live request per id, and
- * which may run. At most {@code maxRunning} run; later ones wait in order, up to a count and a
- * total size (a burst cannot exhaust memory), beyond that refused. The reader never blocks here.
+ * The one table of requests, and each one's life ({@link Request}), from the line read to the
+ * answer written: one live request per id, and which may run. At most {@code maxRunning} run; later
+ * ones wait in order, up to a count and a total size (a burst cannot exhaust memory), beyond that
+ * refused. The reader never blocks here.
  */
 final class Requests {
 
@@ -189,5 +192,108 @@ final class Requests {
       forget(r);
     }
     return cancelled;
+  }
+
+  /**
+   * One request until answered or cancelled. Its state moves one way (QUEUED, RUNNING, ANSWERED; or
+   * CANCELLED from the first two) by compare-and-set: of a cancellation and an answer exactly one
+   * wins.
+   */
+  static final class Request {
+
+    enum State {
+      QUEUED,
+      RUNNING,
+      ANSWERED,
+      CANCELLED
+    }
+
+    private final RequestId id;
+    private final int bytes;
+    private final StatelessServer.Call modern;
+    private volatile JsonNode message;
+    private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
+    private volatile Disposable work;
+
+    /** {@code modern}: the work answering a 2026-era request; null for a 2025 one. */
+    Request(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
+      this.id = id;
+      this.message = message;
+      this.bytes = bytes;
+      this.modern = modern;
+    }
+
+    StatelessServer.Call modern() {
+      return modern;
+    }
+
+    JsonNode takeMessage() {
+      JsonNode m = message;
+      message = null;
+      return m;
+    }
+
+    RequestId id() {
+      return id;
+    }
+
+    Object echoId() {
+      return id.echo();
+    }
+
+    int bytes() {
+      return bytes;
+    }
+
+    State state() {
+      return state.get();
+    }
+
+    boolean ended() {
+      State s = state.get();
+      return s == State.ANSWERED || s == State.CANCELLED;
+    }
+
+    /** True if it should run now, false if it was cancelled meanwhile. */
+    boolean begin() {
+      return state.compareAndSet(State.QUEUED, State.RUNNING);
+    }
+
+    /** Its work; disposed at once if it was cancelled since begin(). */
+    void attach(Disposable work) {
+      this.work = work;
+      if (state.get() == State.CANCELLED) {
+        work.dispose();
+      }
+    }
+
+    /** Claims the right to answer; false if it was cancelled. */
+    boolean answer() {
+      return state.compareAndSet(State.RUNNING, State.ANSWERED)
+          || state.compareAndSet(State.QUEUED, State.ANSWERED);
+    }
+
+    /** Cancels it unless it was answered (its work disposed); true if this did. */
+    boolean cancel() {
+      while (true) {
+        State s = state.get();
+        if (s == State.ANSWERED || s == State.CANCELLED) {
+          return false;
+        }
+        if (state.compareAndSet(s, State.CANCELLED)) {
+          message = null;
+          Disposable w = work;
+          if (w != null) {
+            w.dispose();
+          }
+          return true;
+        }
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "request " + id;
+    }
   }
 }

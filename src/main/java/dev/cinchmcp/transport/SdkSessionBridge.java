@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.json.PlainValues;
 import dev.cinchmcp.json.SdkResults;
+import dev.cinchmcp.transport.Requests.Request;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;

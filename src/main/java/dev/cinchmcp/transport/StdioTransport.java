@@ -6,6 +6,7 @@ import dev.cinchmcp.json.ParamsCheck;
 import dev.cinchmcp.mcp2026.Era;
 import dev.cinchmcp.mcp2026.ProtocolError;
 import dev.cinchmcp.mcp2026.StatelessServer;
+import dev.cinchmcp.transport.Requests.Request;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
