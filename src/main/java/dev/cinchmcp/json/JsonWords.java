@@ -15,18 +15,10 @@ public final class JsonWords {
       String text = value.asText();
       return "the string \"" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "\"";
     }
-    if (value.isNumber()) {
-      return "a number";
-    }
-    if (value.isBoolean()) {
-      return value.asText();
-    }
-    if (value.isArray()) {
-      return "an array";
-    }
-    if (value.isObject()) {
-      return "an object";
-    }
-    return "null";
+    return value.isNumber()
+        ? "a number"
+        : value.isBoolean()
+            ? value.asText()
+            : value.isArray() ? "an array" : value.isObject() ? "an object" : "null";
   }
 }

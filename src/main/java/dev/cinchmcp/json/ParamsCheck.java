@@ -6,20 +6,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Set;
 
 /**
- * The shape of a request's {@code params}, checked before the session turns them into the SDK's
- * types: the SDK answers a wrong shape with -32603 and a Java exception's text ("Cannot invoke
- * ...CallToolRequest.name()"), where the client should get -32602 and the field it got wrong. Only
- * shapes are checked here; what the values mean (the tool's arguments) is the tool's business.
+ * The shape of a request's {@code params}, checked before the SDK sees them: it answers a wrong
+ * shape with -32603 and a Java exception's text, where the client should get -32602 and the field.
  */
 public final class ParamsCheck {
 
-  /** The levels of {@code logging/setLevel} (RFC 5424's, as MCP names them). */
-  static final Set<String> LOG_LEVELS =
+  public static final String ONE_OF_LEVELS =
+      "one of debug, info, notice, warning, error, critical, alert, emergency";
+
+  public static final Set<String> LOG_LEVELS =
       Set.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
 
   private ParamsCheck() {}
 
-  /** Why these params are wrong for the method, as a sentence for the client; null if fine. */
+  /** Why these params are wrong for the method, as a sentence; null if fine. */
   public static String problem(String method, JsonNode params) {
     boolean required =
         switch (method) {
@@ -33,16 +33,15 @@ public final class ParamsCheck {
       return mustBe("params", "an object", params);
     }
     String meta = metaProblem(params.get("_meta"));
-    if (meta != null) {
-      return meta;
-    }
-    return switch (method) {
-      case "tools/call" -> toolsCall(params);
-      case "logging/setLevel" -> setLevel(params);
-      case "initialize" -> initialize(params);
-      case "tools/list" -> optional(params, "cursor", JsonNode::isTextual, "a string");
-      default -> null;
-    };
+    return meta != null
+        ? meta
+        : switch (method) {
+          case "tools/call" -> toolsCall(params);
+          case "logging/setLevel" -> setLevel(params);
+          case "initialize" -> initialize(params);
+          case "tools/list" -> optional(params, "cursor", JsonNode::isTextual, "a string");
+          default -> null;
+        };
   }
 
   private static String metaProblem(JsonNode meta) {
@@ -76,10 +75,7 @@ public final class ParamsCheck {
   private static String setLevel(JsonNode params) {
     JsonNode level = params.get("level");
     if (level == null || !level.isTextual() || !LOG_LEVELS.contains(level.asText())) {
-      return mustBe(
-          "params.level",
-          "one of debug, info, notice, warning, error, critical, alert, emergency",
-          level);
+      return mustBe("params.level", ONE_OF_LEVELS, level);
     }
     return null;
   }
@@ -98,13 +94,9 @@ public final class ParamsCheck {
   private static String optional(
       JsonNode params, String field, java.util.function.Predicate<JsonNode> ok, String expected) {
     JsonNode value = params.get(field);
-    if (value == null || ok.test(value)) {
-      return null;
-    }
-    return mustBe("params." + field, expected, value);
+    return value == null || ok.test(value) ? null : mustBe("params." + field, expected, value);
   }
 
-  /** The one wording of a wrong value: {@code "params.x" must be ... (got ...).} */
   private static String mustBe(String field, String expected, JsonNode got) {
     return "\"" + field + "\" must be " + expected + " (got " + describe(got) + ").";
   }

@@ -8,25 +8,17 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The SDK's JSON mapper (Jackson), except that the params of {@code initialize} and {@code
- * tools/call} are turned into the SDK's records by {@link SdkParams}, without Jackson's reflection:
- * the session and the server convert them at the start of every such request.
- *
- * <p>Still paid for, measured: with this package replaced by Jackson's own conversions and writing
- * (tried on 6 Dec 2026, warm-ups moved to Jackson's paths), a lone jar's {@code initialize} on Java
- * 17 came some 140 ms later (spawn to reply, medians of 8 alternated starts: ~490 ms against ~350
- * ms, load average 4.8-6.9 on two cores).
+ * The SDK's Jackson mapper, except that the params of {@code initialize} and {@code tools/call}
+ * become records through {@link SdkParams}. This package replaced by Jackson's own conversions (6
+ * Dec 2026) made a lone jar's {@code initialize} on Java 17 ~140 ms later (~490 against ~350 ms,
+ * medians of 8 alternated starts, load 4.8-6.9 on two cores).
  */
 public final class SdkJsonMapper implements McpJsonMapper {
 
   private final CompletableFuture<ObjectMapper> mapper;
   private volatile JacksonMcpJsonMapper jackson;
 
-  public SdkJsonMapper(ObjectMapper mapper) {
-    this(CompletableFuture.completedFuture(mapper));
-  }
-
-  /** With a mapper still being made: it is waited for at the first conversion, not before. */
+  /** The mapper may still be being made: it is waited for at the first conversion. */
   public SdkJsonMapper(CompletableFuture<ObjectMapper> mapper) {
     this.mapper = mapper;
   }

@@ -7,12 +7,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The SDK's records for the params of {@code initialize} and {@code tools/call}, built directly
- * from the plain values of {@link PlainValues}. Jackson builds the same records by reflection, but
- * in a fresh JVM its first use of that machinery costs some 50 ms (annotation proxies, deserialiser
- * factories), which the client's {@code initialize} and first call would wait for. Params with any
- * field this class has no reading for are left to Jackson ({@link #read} returns null), so nothing
- * a client sends is lost; {@link ParamsCheck} has already checked the shapes.
+ * The SDK's records for the params of {@code initialize} and {@code tools/call}, built from plain
+ * values: Jackson's reflection costs a fresh JVM some 50 ms on first use, which {@code initialize}
+ * would wait for. Params with a field not read here are left to Jackson (null), so nothing is lost.
  */
 public final class SdkParams {
 
@@ -38,8 +35,7 @@ public final class SdkParams {
         return call(map);
       }
     } catch (RuntimeException unexpected) {
-      // A value of another type, or one the SDK's records refuse (a missing clientInfo): Jackson
-      // then says what is wrong with it.
+      // a value of another type, or one the records refuse: Jackson says what is wrong with it
     }
     return null;
   }
@@ -67,7 +63,6 @@ public final class SdkParams {
         meta(params));
   }
 
-  /** Only the capabilities, and the fields of them, that {@link #capabilities} writes. */
   private static boolean knownCapabilities(Map<?, ?> capabilities) {
     Map<?, ?> roots = map(capabilities.get("roots"));
     Map<?, ?> sampling = map(capabilities.get("sampling"));
@@ -109,7 +104,6 @@ public final class SdkParams {
     return (Map<String, Object>) map(params.get("_meta"));
   }
 
-  /** The value as a map; null when absent or null; a ClassCastException for anything else. */
   private static Map<?, ?> map(Object value) {
     return (Map<?, ?>) value;
   }

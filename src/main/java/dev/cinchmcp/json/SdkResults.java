@@ -13,12 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The results of {@code initialize}, {@code tools/list} and {@code tools/call}, and the
- * notifications a call sends (progress, log messages), as plain maps, the JSON Jackson would write
- * for the SDK's records. Jackson serialises a record by reflection on its annotations, and in a
- * fresh JVM building those serialisers costs some 50 ms, which {@code initialize} and the first
- * call would wait for; maps, lists and strings it writes at once. A result with anything this class
- * does not write (another content type, annotations, icons) is returned as it is, for Jackson.
+ * The results of {@code initialize}, {@code tools/list}, {@code tools/call} and a call's
+ * notifications as plain maps, the JSON Jackson writes for the SDK's records: building its record
+ * serialisers costs a fresh JVM some 50 ms. Anything not written here is returned as is, for
+ * Jackson.
  */
 public final class SdkResults {
 
@@ -38,10 +36,7 @@ public final class SdkResults {
     return result;
   }
 
-  /**
-   * A notification as plain maps (progress and log messages, which a call may send many of), or the
-   * message itself.
-   */
+  /** A progress or log notification as plain maps, or the message itself. */
   public static Object plainMessage(McpSchema.JSONRPCMessage message) {
     if (!(message instanceof McpSchema.JSONRPCNotification n)) {
       return message;
@@ -139,9 +134,7 @@ public final class SdkResults {
         "_meta", call.meta());
   }
 
-  /**
-   * An object of these keys and values, in order; as the SDK's records are written, nulls left out.
-   */
+  /** An object of these keys and values, in order, nulls left out (as the records are written). */
   private static Map<String, Object> fields(Object... keysAndValues) {
     Map<String, Object> json = new LinkedHashMap<>();
     for (int i = 0; i < keysAndValues.length; i += 2) {

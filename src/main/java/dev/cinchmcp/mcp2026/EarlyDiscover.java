@@ -1,28 +1,20 @@
 package dev.cinchmcp.mcp2026;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * Answers a {@code server/discover} read before the rest of the server is built. Claude Code opens
- * every stdio server with it and counts the server as connected once it is answered; its answer
- * needs nothing but a few constants, while the server's JSON mapper, executors and backend take a
- * fresh JVM some 100 ms of CPU that the client's own start-up shares two cores with.
- *
- * <p>Hand-written, not Jackson: in the fast launch's launcher (a JVM with no class-data archive of
- * ours), Jackson's streaming parser alone took 43-100 ms to load and read Claude Code's discover
- * line, and a mapper's {@code readTree} 280-840 ms, where this takes well under a millisecond (Java
- * 17, 6 Dec 2026, load average 8.8 on two cores; five cold {@code java -cp cinch-mcp.jar} runs per
- * case, each timing its own parse from {@code main}).
- *
- * <p>Only a request read with certainty is answered here: ASCII, strict JSON, the envelope and
- * {@code _meta} exactly as {@link StatelessServer} accepts them, an id echoed as written. Anything
- * else gets {@code null} and goes the ordinary way, which answers with the same bytes ({@link
- * Discovery#result}, same rules; EarlyDiscoverTest compares the two).
+ * Answers a {@code server/discover} (Claude Code's first message) read before the server is built,
+ * whose mapper, executors and backend take a fresh JVM ~100 ms of CPU. Hand-written, not Jackson:
+ * in the launcher's JVM (no archive of ours) Jackson's parser took 43-100 ms to load and read the
+ * line, a mapper's readTree 280-840 ms, this well under 1 ms (Java 17, 6 Dec 2026, load 8.8 on two
+ * cores, five cold runs per case). Only a strict-JSON ASCII request exactly as {@link
+ * StatelessServer} accepts it is answered; anything else (null) goes the ordinary way, which writes
+ * the same bytes (EarlyDiscoverTest compares them).
  */
 public final class EarlyDiscover {
 
@@ -32,10 +24,7 @@ public final class EarlyDiscover {
   /** Longest integer id echoed as written: well inside a long. */
   private static final int MAX_ID_DIGITS = 18;
 
-  /**
-   * Longest number and key read here, far inside what Jackson's parser accepts (1,000 digits and
-   * 50,000 characters by default): a request near those limits goes the ordinary way.
-   */
+  /** Longest number and key read here, far inside Jackson's limits (1,000 and 50,000). */
   private static final int MAX_NUMBER_CHARS = 100;
 
   private static final int MAX_KEY_CHARS = 1_000;
@@ -43,13 +32,10 @@ public final class EarlyDiscover {
   private final Map<String, Object> result;
 
   public EarlyDiscover(String name, String version, String instructions) {
-    this.result = Discovery.result(Discovery.serverInfo(name, version), instructions);
+    this.result = ServerInfo.discoverResult(ServerInfo.identity(name, version), instructions);
   }
 
-  /**
-   * The whole reply line to a line read with its end ({@code \n} or {@code \r\n}), or null when it
-   * is not answered: a line without its end is not whole.
-   */
+  /** The reply line to a line read with its end ({@code \n}, {@code \r\n}), or null. */
   public byte[] answerLine(byte[] line) {
     if (line.length == 0 || line[line.length - 1] != '\n') {
       return null;
@@ -81,10 +67,7 @@ public final class EarlyDiscover {
     }
   }
 
-  /**
-   * Writes plain values as the transport's writer does for printable ASCII; false for anything
-   * else, which only the transport's writer may write.
-   */
+  /** Writes plain values as the transport's writer does; false for all but printable ASCII. */
   private static boolean write(StringBuilder out, Object value) {
     if (value instanceof String s) {
       for (int i = 0; i < s.length(); i++) {
@@ -98,28 +81,16 @@ public final class EarlyDiscover {
       out.append(value);
     } else if (value instanceof Map<?, ?> map) {
       out.append('{');
-      boolean first = true;
       for (Map.Entry<?, ?> e : map.entrySet()) {
-        if (!first) {
-          out.append(',');
-        }
-        first = false;
-        if (!write(out, e.getKey())) {
-          return false;
-        }
-        out.append(':');
-        if (!write(out, e.getValue())) {
+        if (!write(comma(out), e.getKey()) || !write(out.append(':'), e.getValue())) {
           return false;
         }
       }
       out.append('}');
     } else if (value instanceof List<?> list) {
       out.append('[');
-      for (int i = 0; i < list.size(); i++) {
-        if (i > 0) {
-          out.append(',');
-        }
-        if (!write(out, list.get(i))) {
+      for (Object item : list) {
+        if (!write(comma(out), item)) {
           return false;
         }
       }
@@ -130,7 +101,13 @@ public final class EarlyDiscover {
     return true;
   }
 
-  /** Not a request answered here; thrown from deep inside the reading, caught at its top. */
+  /** A comma unless a member or element is the first. */
+  private static StringBuilder comma(StringBuilder out) {
+    char last = out.charAt(out.length() - 1);
+    return last == '{' || last == '[' ? out : out.append(',');
+  }
+
+  /** Not a request answered here: thrown deep inside the reading, caught at its top. */
   private static final class NotAnswered extends Exception {
     private static final NotAnswered INSTANCE = new NotAnswered();
 
@@ -139,8 +116,11 @@ public final class EarlyDiscover {
     }
   }
 
-  /** One line read as a discover request: strict JSON, every value checked, few kept. */
+  /** One line read as strict JSON, checked as a discover request; few values kept. */
   private static final class Request {
+    /** A value nothing here reads: null, a boolean, a number no id can be. */
+    private static final Object OTHER = new Object();
+
     private final String text;
     private int pos;
 
@@ -148,89 +128,85 @@ public final class EarlyDiscover {
       this.text = text;
     }
 
-    /** The id as written; thrown when this is not a discover answered here. */
+    /** The id as the ordinary way echoes it (printable ASCII, or a short integer); else thrown. */
     String discoverId() throws NotAnswered {
-      String id = null;
-      boolean jsonrpc = false;
-      boolean method = false;
-      boolean params = false;
-      Set<String> keys = new HashSet<>();
-      expect('{');
-      do {
-        String key = key(keys);
-        switch (key) {
-          case "jsonrpc" -> require("2.0".equals(string()));
-          case "id" -> id = id();
-          case "method" -> method = Era.DISCOVER.equals(string());
-          case "params" -> params = params();
-          default -> throw NotAnswered.INSTANCE; // the ordinary way says what it makes of it
-        }
-        jsonrpc |= key.equals("jsonrpc");
-      } while (next('}'));
+      Map<?, ?> request = object(value(0));
       space();
-      require(pos == text.length() && jsonrpc && method && params && id != null);
-      return id;
+      require(
+          pos == text.length()
+              && request.size() == 4
+              && "2.0".equals(request.get("jsonrpc"))
+              && Era.DISCOVER.equals(request.get("method")));
+      Map<?, ?> params = object(request.get("params"));
+      Map<?, ?> meta = object(params.get("_meta"));
+      require(
+          params.size() == 1
+              && ServerInfo.SUPPORTED_VERSIONS.contains(meta.get(RequestContext.PROTOCOL_VERSION))
+              && meta.get(RequestContext.CLIENT_CAPABILITIES) instanceof Map
+              && !meta.containsKey(RequestContext.LOG_LEVEL)); // checked by the ordinary way
+      Object id = request.get("id");
+      if (id instanceof Long number) {
+        return number.toString();
+      }
+      StringBuilder quoted = new StringBuilder();
+      require(id instanceof String string && !string.isEmpty() && write(quoted, string));
+      return quoted.toString();
     }
 
-    /** {@code {"_meta": {...}}} and nothing else. */
-    private boolean params() throws NotAnswered {
-      Set<String> keys = new HashSet<>();
-      expect('{');
-      require(key(keys).equals("_meta"));
-      meta();
-      require(!next('}'));
+    private static Map<?, ?> object(Object value) throws NotAnswered {
+      require(value instanceof Map);
+      return (Map<?, ?>) value;
+    }
+
+    private Object value(int depth) throws NotAnswered {
+      require(depth <= MAX_DEPTH);
+      int c = peek();
+      if (c == '{') {
+        pos++;
+        Map<String, Object> object = new HashMap<>();
+        if (!empty('}')) {
+          do {
+            String key = key();
+            require(!object.containsKey(key)); // a key written twice is not answered here
+            object.put(key, value(depth + 1));
+          } while (next('}'));
+        }
+        return object;
+      }
+      if (c == '[') {
+        pos++;
+        List<Object> array = new ArrayList<>();
+        if (!empty(']')) {
+          do {
+            array.add(value(depth + 1));
+          } while (next(']'));
+        }
+        return array;
+      }
+      if (c == '"') {
+        return string();
+      }
+      if (c == '-' || (c >= '0' && c <= '9')) {
+        return number();
+      }
+      require(word("true") || word("false") || word("null"));
+      return OTHER;
+    }
+
+    private boolean empty(char close) {
+      if (peek() != close) {
+        return false;
+      }
+      pos++;
       return true;
     }
 
-    /** The two keys every request needs, no log level; other keys are any value. */
-    private void meta() throws NotAnswered {
-      Set<String> keys = new HashSet<>();
-      boolean version = false;
-      boolean capabilities = false;
-      expect('{');
-      do {
-        String key = key(keys);
-        switch (key) {
-          case RequestContext.PROTOCOL_VERSION ->
-              version = Discovery.SUPPORTED_VERSIONS.contains(string());
-          case RequestContext.CLIENT_CAPABILITIES -> {
-            require(peek() == '{');
-            skipValue(2);
-            capabilities = true;
-          }
-          case RequestContext.LOG_LEVEL -> throw NotAnswered.INSTANCE;
-          default -> skipValue(2);
-        }
-      } while (next('}'));
-      require(version && capabilities);
-    }
-
-    /** A string id of printable ASCII without escapes, or an integer, exactly as written. */
-    private String id() throws NotAnswered {
-      boolean quoted = peek() == '"';
-      int start = pos;
-      if (quoted) {
-        String id = string();
-        // No escape inside (the text between the quotes is the id), nothing to re-escape.
-        require(!id.isEmpty() && text.substring(start + 1, pos - 1).equals(id));
-        return text.substring(start, pos);
-      }
-      digits();
-      int digits = pos - start;
-      require(digits <= MAX_ID_DIGITS && (digits == 1 || text.charAt(start) != '0'));
-      require(pos == text.length() || ",} \t\r".indexOf(text.charAt(pos)) >= 0);
-      return text.substring(start, pos);
-    }
-
-    /** The next member's key: after '{' or ','; a second use of a key is not answered here. */
-    private String key(Set<String> seen) throws NotAnswered {
+    /** A member's key, without escapes, and its ':'. */
+    private String key() throws NotAnswered {
       require(peek() == '"');
       int start = pos; // at the quote: peek() skipped the white space
       String key = string();
-      require(
-          key.length() <= MAX_KEY_CHARS
-              && text.substring(start + 1, pos - 1).equals(key)
-              && seen.add(key));
+      require(key.length() <= MAX_KEY_CHARS && text.substring(start + 1, pos - 1).equals(key));
       expect(':');
       return key;
     }
@@ -244,38 +220,6 @@ public final class EarlyDiscover {
       }
       require(c == close);
       return false;
-    }
-
-    private void skipValue(int depth) throws NotAnswered {
-      require(depth <= MAX_DEPTH);
-      int c = peek();
-      if (c == '{') {
-        pos++;
-        if (peek() == '}') {
-          pos++;
-          return;
-        }
-        Set<String> keys = new HashSet<>();
-        do {
-          key(keys);
-          skipValue(depth + 1);
-        } while (next('}'));
-      } else if (c == '[') {
-        pos++;
-        if (peek() == ']') {
-          pos++;
-          return;
-        }
-        do {
-          skipValue(depth + 1);
-        } while (next(']'));
-      } else if (c == '"') {
-        string();
-      } else if (c == '-' || (c >= '0' && c <= '9')) {
-        number();
-      } else {
-        require(word("true") || word("false") || word("null"));
-      }
     }
 
     /** A string, its escapes decoded; strict JSON (no raw control characters). */
@@ -318,7 +262,7 @@ public final class EarlyDiscover {
     }
 
     /** {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?} */
-    private void number() throws NotAnswered {
+    private Object number() throws NotAnswered {
       int from = pos;
       if (text.charAt(pos) == '-') {
         pos++;
@@ -326,9 +270,11 @@ public final class EarlyDiscover {
       int start = pos;
       digits();
       require(pos - start == 1 || text.charAt(start) != '0');
+      boolean id = from == start && pos - start <= MAX_ID_DIGITS; // an integer echoed as written
       if (pos < text.length() && text.charAt(pos) == '.') {
         pos++;
         digits();
+        id = false;
       }
       if (pos < text.length() && (text.charAt(pos) == 'e' || text.charAt(pos) == 'E')) {
         pos++;
@@ -336,8 +282,10 @@ public final class EarlyDiscover {
           pos++;
         }
         digits();
+        id = false;
       }
       require(pos - from <= MAX_NUMBER_CHARS);
+      return id ? (Object) Long.valueOf(text.substring(from, pos)) : OTHER;
     }
 
     private void digits() throws NotAnswered {

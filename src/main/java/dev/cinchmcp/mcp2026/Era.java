@@ -3,10 +3,9 @@ package dev.cinchmcp.mcp2026;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * Which revision a message belongs to, decided per message as the 2026-07-28 backward-compatibility
- * rules say: a {@code server/discover}, or a message whose {@code params._meta} names the protocol
- * version, is 2026-era; anything else is served as the 2025 revisions are. A probe does not settle
- * the connection: an {@code initialize} after it still opens a 2025 session.
+ * Which revision a message belongs to, per message (2026-07-28's compatibility rules): a {@code
+ * server/discover}, or one whose {@code params._meta} names the version, is 2026-era; all else
+ * 2025.
  */
 public final class Era {
 

@@ -4,11 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/**
- * A 2026-era request that is answered with a JSON-RPC error rather than a result: its envelope is
- * wrong, its version is not served, or its method does not exist in this revision. The message
- * names what was wrong and what to send instead.
- */
+/** A 2026-era request answered with an error: bad envelope, version not served, no such method. */
 public final class ProtocolError extends RuntimeException {
 
   static final int METHOD_NOT_FOUND = -32601;

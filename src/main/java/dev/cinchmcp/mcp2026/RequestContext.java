@@ -3,15 +3,13 @@ package dev.cinchmcp.mcp2026;
 import static dev.cinchmcp.json.JsonWords.describe;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.json.ParamsCheck;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * What a 2026-era request says about itself in {@code params._meta}: its protocol version, the
- * client's capabilities for this request, and the log level it wants (none: no log messages).
- * {@link #read} checks every key the revision requires, on every request: nothing is carried over
- * from an earlier one.
+ * What a 2026-era request says of itself in {@code params._meta}, checked on every request.
  *
  * @param logLevel the lowest level of log message to send for this request, or null for none
  */
@@ -24,11 +22,9 @@ public record RequestContext(
   public static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
   /**
-   * Reads and checks the context of a request. The version comes first: a request in a version this
-   * server does not serve cannot be read further, and the client needs the supported list.
+   * The version first: a request in one not served cannot be read further.
    *
-   * @throws ProtocolError -32602 naming the key that is missing or of the wrong type, or -32022
-   *     when the version is not one of {@code supported}
+   * @throws ProtocolError -32602 naming the key missing or of the wrong type, -32022 for a version
    */
   static RequestContext read(JsonNode params, List<String> supported) {
     if (params == null || !params.isObject()) {
@@ -66,28 +62,23 @@ public record RequestContext(
     if (level == null) {
       return null;
     }
-    if (level.isTextual()) {
-      for (LoggingLevel l : LoggingLevel.values()) {
-        if (l.name().toLowerCase(Locale.ROOT).equals(level.textValue())) {
-          return l;
-        }
-      }
+    if (level.isTextual() && ParamsCheck.LOG_LEVELS.contains(level.textValue())) {
+      return LoggingLevel.valueOf(level.textValue().toUpperCase(Locale.ROOT));
     }
     throw ProtocolError.invalidParams(
         "Invalid params: "
             + key(LOG_LEVEL)
-            + " must be one of debug, info, notice, warning, error, critical, alert, emergency"
+            + " must be "
+            + ParamsCheck.ONE_OF_LEVELS
             + " (got "
             + describe(level)
             + ").");
   }
 
-  /** Whether a log message of this level goes out for this request. */
   boolean wantsLog(LoggingLevel level) {
     return logLevel != null && level.level() >= logLevel.level();
   }
 
-  /** A key of {@code _meta} the revision requires, missing or of the wrong type. */
   private static ProtocolError required(String name, String expected, JsonNode got) {
     return ProtocolError.invalidParams(
         "Invalid params: "

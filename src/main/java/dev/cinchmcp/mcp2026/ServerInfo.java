@@ -1,11 +1,14 @@
 package dev.cinchmcp.mcp2026;
 
 import dev.cinchmcp.config.Version;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * What the server says of itself to a client, in both eras, and its answer to a {@code
- * server/discover} read before the server is built. No logger here: this runs before the first one
- * is made.
+ * What the server says of itself in both eras: its name and instructions, the versions served per
+ * request, the {@code server/discover} result and the cache hints cacheable results carry. Nothing
+ * of the SDK, Jackson or a logger is reached from here: the fast launch's launcher uses it.
  */
 public final class ServerInfo {
 
@@ -17,10 +20,61 @@ public final class ServerInfo {
           + " execute_code with a complete program whenever running it gives a surer answer than"
           + " reasoning; each call starts from nothing.";
 
+  /** The versions served per request; the 2025 ones are served through {@code initialize}. */
+  public static final List<String> SUPPORTED_VERSIONS = List.of("2026-07-28");
+
+  /**
+   * How long a client may keep the discover and tools/list results: not at all, since they describe
+   * this machine's backend and interpreters, which a restart with other settings changes.
+   */
+  static final long TTL_MS = 0;
+
+  /** The results describe this user's machine: not for sharing. */
+  static final String CACHE_SCOPE = "private";
+
   private ServerInfo() {}
 
   /** The answer to a discover read before the server is built, in the server or its launcher. */
   public static EarlyDiscover earlyDiscover() {
     return new EarlyDiscover(NAME, Version.get(), INSTRUCTIONS);
+  }
+
+  /** The result of every discover: it depends on nothing a request says. */
+  static Map<String, Object> discoverResult(Map<String, Object> identity, String instructions) {
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("resultType", "complete");
+    result.put("supportedVersions", SUPPORTED_VERSIONS);
+    Map<String, Object> capabilities = new LinkedHashMap<>();
+    capabilities.put("tools", Map.of());
+    capabilities.put("logging", Map.of()); // only for requests that set a log level
+    result.put("capabilities", capabilities);
+    result.put("instructions", instructions);
+    cacheable(result, identity);
+    return result;
+  }
+
+  /** The server's identity as results carry it in {@code _meta}, in a fixed order. */
+  static Map<String, Object> identity(String name, String version) {
+    Map<String, Object> info = new LinkedHashMap<>();
+    info.put("name", name);
+    info.put("version", version);
+    return info;
+  }
+
+  /** Adds the cache hints and the server's identity to a result that may be kept. */
+  static void cacheable(Map<String, Object> result, Map<String, Object> identity) {
+    result.put("ttlMs", TTL_MS);
+    result.put("cacheScope", CACHE_SCOPE);
+    result.put("_meta", withIdentity(null, identity));
+  }
+
+  /** A result's {@code _meta} (a map, or null for none) with the server's identity added. */
+  static Map<String, Object> withIdentity(Object meta, Map<String, Object> identity) {
+    Map<String, Object> withInfo = new LinkedHashMap<>();
+    if (meta instanceof Map<?, ?> m) {
+      m.forEach((k, v) -> withInfo.put((String) k, v));
+    }
+    withInfo.put(RequestContext.SERVER_INFO, identity);
+    return withInfo;
   }
 }

@@ -1,15 +1,20 @@
 package dev.cinchmcp.mcp2026;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.config.Version;
 import dev.cinchmcp.json.ParamsCheck;
 import dev.cinchmcp.json.PlainValues;
 import dev.cinchmcp.json.SdkResults;
+import dev.cinchmcp.tool.CallChannel;
 import dev.cinchmcp.tool.ExecuteCodeTool;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
+import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
+import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +22,9 @@ import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
 
 /**
- * Answers 2026-07-28 requests: {@code server/discover}, {@code tools/list} and {@code tools/call},
- * each judged on its own {@code _meta}. The tool is the same one the 2025 session serves, so a call
- * gets the same text, structured content, cuts and failure wording in both eras; only the envelope
- * differs ({@code resultType}, cache hints, the server's identity in each result's {@code _meta}).
+ * Answers 2026-07-28 requests ({@code server/discover}, {@code tools/list}, {@code tools/call}),
+ * each judged on its own {@code _meta}. The tool is the one the 2025 session serves: a call gets
+ * the same result in both eras; only the envelope differs (resultType, cache hints, identity).
  */
 public final class StatelessServer {
 
@@ -41,46 +45,37 @@ public final class StatelessServer {
           "set params._meta[\"" + RequestContext.LOG_LEVEL + "\"] on each request instead");
 
   private final ExecuteCodeTool tool;
-  private final Map<String, Object> serverInfo;
-  private final String instructions;
+  private final Map<String, Object> identity = ServerInfo.identity(ServerInfo.NAME, Version.get());
   private final McpJsonMapper mapper;
 
-  /**
-   * @param mapper for params and results not converted by hand (SdkParams, {@link SdkResults})
-   */
-  public StatelessServer(
-      ExecuteCodeTool tool,
-      String name,
-      String version,
-      String instructions,
-      McpJsonMapper mapper) {
+  /** {@code mapper}: for params and results not converted by hand (SdkParams, SdkResults). */
+  public StatelessServer(ExecuteCodeTool tool, McpJsonMapper mapper) {
     this.tool = tool;
-    this.serverInfo = Discovery.serverInfo(name, version);
-    this.instructions = instructions;
     this.mapper = mapper;
   }
 
   /** The work that answers one request, once its turn comes. */
   @FunctionalInterface
   public interface Call {
-    /**
-     * @param notifications where the call's progress and log messages go, in order, before its
-     *     result
-     * @return the result (a JSON object as plain values)
-     */
+    /** The result (plain values); the call's notifications go to {@code notifications} first. */
     Mono<Map<String, Object>> run(Consumer<Object> notifications);
   }
 
   /**
-   * Judges a 2026-era request as it is read: its context, then its method. Returns the work that
-   * answers it.
+   * Judges a 2026-era request as it is read, its context then its method: the work that answers it.
    *
    * @throws ProtocolError when it is answered with an error instead
    */
   public Call accept(String method, JsonNode params) {
-    RequestContext context = RequestContext.read(params, Discovery.SUPPORTED_VERSIONS);
+    RequestContext context = RequestContext.read(params, ServerInfo.SUPPORTED_VERSIONS);
     if (!Era.DISCOVER.equals(method) && !TOOLS_LIST.equals(method) && !TOOLS_CALL.equals(method)) {
-      throw ProtocolError.methodNotFound(notFound(method));
+      String removed = REMOVED.get(method);
+      throw ProtocolError.methodNotFound(
+          "Method not found: "
+              + method
+              + (removed != null
+                  ? " (" + removed + ")."
+                  : ". This server offers server/discover, tools/list and tools/call."));
     }
     String problem = ParamsCheck.problem(method, params);
     if (problem != null) {
@@ -89,17 +84,9 @@ public final class StatelessServer {
     return switch (method) {
       case TOOLS_CALL -> call(context, params);
       case TOOLS_LIST -> notifications -> Mono.just(tools());
-      default -> notifications -> Mono.just(Discovery.result(serverInfo, instructions));
+      default ->
+          notifications -> Mono.just(ServerInfo.discoverResult(identity, ServerInfo.INSTRUCTIONS));
     };
-  }
-
-  private static String notFound(String method) {
-    String removed = REMOVED.get(method);
-    return "Method not found: "
-        + method
-        + (removed != null
-            ? " (" + removed + ")."
-            : ". This server offers server/discover, tools/list and tools/call.");
   }
 
   private Map<String, Object> tools() {
@@ -108,12 +95,11 @@ public final class StatelessServer {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     result.put("tools", plain.get("tools"));
-    Discovery.cacheable(result, serverInfo);
+    ServerInfo.cacheable(result, identity);
     return result;
   }
 
   private Call call(RequestContext context, JsonNode params) {
-    // The server's mapper (SdkJsonMapper) builds it by hand where it can, as for the 2025 session.
     CallToolRequest request = mapper.convertValue(PlainValues.of(params), CallToolRequest.class);
     if (!ExecuteCodeTool.NAME.equals(request.name())) {
       throw ProtocolError.invalidParams(
@@ -124,14 +110,37 @@ public final class StatelessServer {
               + ".");
     }
     return notifications ->
-        tool.call(new RequestChannel(context, notifications), request).map(this::callResult);
+        tool.call(channel(context, notifications), request).map(this::callResult);
+  }
+
+  /** Progress on the request's token; log messages only at or above the level it asked for. */
+  private static CallChannel channel(RequestContext context, Consumer<Object> out) {
+    return new CallChannel() {
+      @Override
+      public void progress(ProgressNotification notification) {
+        send(McpSchema.METHOD_NOTIFICATION_PROGRESS, notification);
+      }
+
+      @Override
+      public void log(LoggingMessageNotification notification) {
+        if (context.wantsLog(notification.level())) {
+          send(McpSchema.METHOD_NOTIFICATION_MESSAGE, notification);
+        }
+      }
+
+      private void send(String method, Object params) {
+        out.accept(
+            SdkResults.plainMessage(
+                new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, method, params)));
+      }
+    };
   }
 
   private Map<String, Object> callResult(CallToolResult call) {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     asMap(SdkResults.plain(call)).forEach((k, v) -> result.put((String) k, v));
-    result.put("_meta", Discovery.withServerInfo(result.get("_meta"), serverInfo));
+    result.put("_meta", ServerInfo.withIdentity(result.get("_meta"), identity));
     return result;
   }
 

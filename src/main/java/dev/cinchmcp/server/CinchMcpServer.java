@@ -11,6 +11,7 @@ import dev.cinchmcp.mcp2026.StatelessServer;
 import dev.cinchmcp.tool.BuiltInSchemaCheck;
 import dev.cinchmcp.tool.ExecuteCodeTool;
 import dev.cinchmcp.transport.EarlyInput;
+import dev.cinchmcp.transport.JsonWarmUp;
 import dev.cinchmcp.transport.StdioTransport;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
@@ -37,40 +38,35 @@ public final class CinchMcpServer {
 
   /** Until {@code in} ends and every call read has been answered. */
   public void serve(InputStream in, OutputStream out) {
-    // A signal stops at once from the start: a client that only connects stops the server while
-    // the rest is still being built.
+    // A signal stops at once from the start: a client that only connects stops it mid-build.
     StopOnSignal stopOnSignal = new StopOnSignal(in);
     Runtime.getRuntime().addShutdownHook(stopOnSignal);
     try {
       serve(in, out, stopOnSignal);
     } catch (RuntimeException | Error e) {
-      // Not stopping on a signal: a server that failed must not kill its JVM when that ends.
+      // a server that failed must not kill its JVM when a signal comes later
       removeQuietly(stopOnSignal);
       throw e;
     }
   }
 
   private void serve(InputStream in, OutputStream out, StopOnSignal stopOnSignal) {
-    JsonStartUp json = new JsonStartUp();
-    // Both take the mapper still being made: the server is put together meanwhile.
+    JsonWarmUp json = new JsonWarmUp();
     SdkJsonMapper mcpMapper = new SdkJsonMapper(json.mapper());
-    // Answers still owed at the end of stdin are waited for up to the API timeout, and a bit more.
     StdioTransport transport =
         new StdioTransport(json.mapper(), mcpMapper, in, out, settings.timeout().plusSeconds(5));
     stopOnSignal.transport = transport;
     if (in instanceof EarlyInput early && early.answeredFirst()) {
-      transport.firstWritten().complete(null); // the client is connected (EarlyInput.answerEarly)
+      transport.firstWritten().complete(null); // the client is connected
     }
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-io"));
     json.start(workers);
-    // The backend is not held back until the client is connected: built then, it would be under
-    // way just as a client that only connects (`claude mcp list`) stops the server.
     json.warmCallsWhenConnected(transport.firstWritten(), workers);
-    // And the stop's own exit, once the first answer is out, so that a stop loads nothing first.
+    // The stop's own exit is readied once the first answer is out: a stop then loads nothing.
     transport.firstWritten().thenRunAsync(QuickExit::prepare, workers);
     ScheduledThreadPoolExecutor timers = timer("cinch-timer");
-    // Progress notifications get their own timer thread: each is a write to stdout, which blocks
-    // while the client is not reading, and must never hold up a call's deadline.
+    // Progress gets its own timer: a write to a client not reading blocks, and must never hold
+    // up a call's deadline.
     ScheduledThreadPoolExecutor progressTimers = timer("cinch-progress");
     if (!stopOnSignal.mayStartBackend()) {
       return; // a signal came first: its hook ends the process
@@ -81,13 +77,9 @@ public final class CinchMcpServer {
     stopOnSignal.runner = backend.runner();
 
     ExecuteCodeTool tool = new ExecuteCodeTool(backend.runner(), progressTimers, backend.facts());
-    // 2026-07-28 needs nothing of the SDK's server (~50 ms to build on Java 17): it is built on a
-    // worker when a 2025 message first needs it, so Claude Code's discover does not share the CPU.
-    transport.setStatelessServer(
-        new StatelessServer(
-            tool, ServerInfo.NAME, Version.get(), ServerInfo.INSTRUCTIONS, mcpMapper));
-    // A first line already read and left for the server is a 2025 client's first message: its
-    // session is built now, beside the mapper, not after the line is parsed (40-50 ms sooner).
+    transport.setStatelessServer(new StatelessServer(tool, mcpMapper));
+    // The SDK's server (~50 ms to build on Java 17) is built when a 2025 message needs it; a first
+    // line left for the server is one (initialize): built now, 40-50 ms sooner than after parsing.
     CompletableFuture<Void> wanted =
         in instanceof EarlyInput early && early.firstLineLeft()
             ? CompletableFuture.completedFuture(null)
@@ -100,8 +92,7 @@ public final class CinchMcpServer {
     if (stopOnSignal.stopping()) {
       return; // the read ended because a signal stops the server: its hook ends the process
     }
-    // The hook stays until all is closed: a client often closes stdin and signals at once, and a
-    // signal during the close below (local waits up to a second) must still stop at once.
+    // The hook stays until all is closed: a signal during the close (up to 1 s) still stops.
     McpAsyncServer built = server.isDone() ? server.join() : null;
     if (built != null) {
       built.close();
@@ -115,7 +106,7 @@ public final class CinchMcpServer {
     removeQuietly(stopOnSignal);
   }
 
-  /** Cancelled deadlines (almost all) are dropped at once, not kept with their calls. */
+  /** Cancelled deadlines (almost all) are dropped at once. */
   private static ScheduledThreadPoolExecutor timer(String name) {
     ScheduledThreadPoolExecutor timer =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named(name));

@@ -10,21 +10,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stops at once on a signal: calls cancelled, their sandboxes killed, nothing more written, then
- * the process ends (QuickExit). The end of stdin still answers what is owed. A class, not a lambda:
- * it is made before the server's first answer, and a JVM's first lambda costs time.
+ * Stops at once on a signal: runs killed, calls cancelled, nothing more written, then the process
+ * ends. A class, not a lambda: made before the first answer, where a first lambda costs time.
  */
 final class StopOnSignal extends Thread {
 
   private static final Logger log = LoggerFactory.getLogger(StopOnSignal.class);
 
   private final InputStream in;
-  // Made now, so that its class is loaded before a stop needs it.
+  // made now, so that its class is loaded before a stop needs it
   private final Backstop backstop = new Backstop();
   volatile StdioTransport transport;
   volatile CodeRunner runner;
-  // Which came first, the backend's start or the stop (each sets its flag, then reads the other):
-  // a backend being built may have threads in native calls, so the exit cannot count as clean.
+  // Which came first, backend start or stop (each sets its flag, then reads the other): a backend
+  // being built may have threads in native calls, so the exit cannot count as clean.
   private volatile boolean stopping;
   private volatile boolean backendStarting;
 
@@ -52,7 +51,7 @@ final class StopOnSignal extends Thread {
     if (t != null) {
       t.stopTaking(); // nothing read, started or written from here on
     }
-    // The backend first: it ends all runs at once, before their requests are cancelled one by one.
+    // the backend first: it ends all runs at once, before requests are cancelled one by one
     CodeRunner built = runner;
     boolean clean = built != null ? built.stopNow() : !backendStarting;
     if (t != null) {

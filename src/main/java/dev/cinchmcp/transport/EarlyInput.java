@@ -12,41 +12,30 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Stdin, with its first line read before the server is built, so that a {@code server/discover} can
- * be answered at once (why: {@link dev.cinchmcp.mcp2026.EarlyDiscover}). {@link #answer} is the one
- * place the first message is answered early, here and in the fast launch's launcher ({@link
- * FirstLineHandOver#answerWaiting}). The first line is read a byte at a time, so nothing after it
- * is taken from stdin; a line not answered early is read back first, byte for byte. No logging
- * here: making the first logger costs more than the answer.
+ * Stdin, its first line read before the server is built so that a {@code server/discover} is
+ * answered at once ({@link #answer}: the one place, here and in the launcher). The line is read a
+ * byte at a time; one not answered is read back first. No logging: a first logger costs more.
  */
 public final class EarlyInput extends InputStream {
 
-  /** Longer first lines are handed on unread by the early answer (a discover is ~400 bytes). */
+  /** Longer first lines are not answered early (a discover is ~400 bytes). */
   static final int MAX_EARLY_LINE = 64 * 1024;
 
-  /**
-   * How long the start waits for the client's first message before it builds the server. A client
-   * writes it as soon as it has started the server; a later one costs the start at most this.
-   */
+  /** How long the start waits for the client's first message before it builds the server. */
   static final long FIRST_MESSAGE_WAIT_MS = 50;
 
   private final InputStream in;
   private final ByteArrayOutputStream first = new ByteArrayOutputStream(512);
-  // Counted down when the first line is read, or when stdin is closed: a read blocked in the
-  // stream need not end on close (a pipe's does not), and no one may wait for it after that.
+  // Counted down when the first line is read or stdin closed: a blocked read need not end on
+  // close (a pipe's does not).
   private final CountDownLatch settled = new CountDownLatch(1);
   private volatile boolean closed;
   private volatile IOException failed;
-  private byte[] pending; // what was read and not answered, served before the rest of stdin
+  private byte[] pending; // read and not answered, served before the rest of stdin
   private int pendingPos;
   private volatile boolean answered;
 
-  /**
-   * Starts reading {@code in} and answers a first {@code server/discover} on {@code out} at once;
-   * or, after the fast launch's launcher has read the first line, takes over what it did with it.
-   * Serve the stream returned; {@link #answeredFirst} tells whether the client has its first
-   * answer.
-   */
+  /** Answers a first {@code server/discover} on {@code out} at once, or takes the launcher's. */
   public static EarlyInput answerEarly(
       InputStream in, OutputStream out, FirstLineHandOver handedOver) {
     EarlyInput input = new EarlyInput(in, handedOver);
@@ -54,12 +43,11 @@ public final class EarlyInput extends InputStream {
     return input;
   }
 
-  /** Starts reading the first line of {@code in} at once, on a thread of its own. */
   public EarlyInput(InputStream in) {
     this(in, FirstLineHandOver.NONE);
   }
 
-  /** The same, after the launcher: its answer counts as this one's, what it read comes first. */
+  /** After the launcher: its answer counts as this one's, what it read comes first. */
   public EarlyInput(InputStream in, FirstLineHandOver handedOver) {
     this.in = in;
     if (handedOver.isAnswered()) {
@@ -77,7 +65,7 @@ public final class EarlyInput extends InputStream {
     DaemonThreads.start("cinch-stdin-first", new FirstLine());
   }
 
-  /** Reads the first line. A class, not a lambda: a lambda's first use costs the start ms. */
+  /** A class, not a lambda: a lambda's first use costs the start ms. */
   private final class FirstLine implements Runnable {
     @Override
     public void run() {
@@ -91,10 +79,7 @@ public final class EarlyInput extends InputStream {
     }
   }
 
-  /**
-   * Reads a byte at a time into {@code line} until it holds a newline (the last byte read), the
-   * input ends, or it holds {@code max} bytes: nothing after the line is taken from {@code in}.
-   */
+  /** Reads a byte at a time up to a newline, the end or {@code max} bytes: nothing after it. */
   static void readLine(InputStream in, ByteArrayOutputStream line, int max) throws IOException {
     int b;
     while (line.size() < max && (b = in.read()) >= 0) {
@@ -105,13 +90,10 @@ public final class EarlyInput extends InputStream {
     }
   }
 
-  /**
-   * Writes the answer to a first line that is a discover answered early ({@link
-   * dev.cinchmcp.mcp2026.EarlyDiscover}); false, writing nothing, for any other line.
-   */
+  /** Writes the answer to a first line that is a discover answered early; else false. */
   static boolean answer(byte[] line, OutputStream out) {
-    // Anything but a discover (a 2025 client's initialize) is left without loading the early
-    // answer's classes: in the launcher's JVM, with no archive, they cost the start 20-100 ms.
+    // Anything else is left without loading the early answer's classes: in the launcher's JVM,
+    // with no archive, they cost 20-100 ms.
     if (!new String(line, StandardCharsets.ISO_8859_1).contains("\"" + Era.DISCOVER + "\"")) {
       return false;
     }
@@ -129,8 +111,7 @@ public final class EarlyInput extends InputStream {
   }
 
   /**
-   * Answers the first line on {@code out} if it came within {@code waitMillis} and is a discover
-   * answered early; the line is then not read again. Returns whether it was answered.
+   * Answers the first line if it came within {@code waitMillis} and is a discover answered early.
    */
   public boolean answerFirst(OutputStream out, long waitMillis) {
     if (answered) {
@@ -152,15 +133,11 @@ public final class EarlyInput extends InputStream {
     return true;
   }
 
-  /** Whether the first line was answered here (the client has had its first answer). */
   public boolean answeredFirst() {
     return answered;
   }
 
-  /**
-   * Whether a first line came and was left for the server: almost always a 2025 client's {@code
-   * initialize}, whose answer needs the SDK's session.
-   */
+  /** Whether a first line came and was left for the server (a 2025 {@code initialize}). */
   public boolean firstLineLeft() {
     return !answered && settled.getCount() == 0 && !closed && failed == null && first.size() > 0;
   }
@@ -201,7 +178,6 @@ public final class EarlyInput extends InputStream {
     }
   }
 
-  /** Closes stdin: a read under way ends, the first line's included. */
   @Override
   public void close() throws IOException {
     closed = true;

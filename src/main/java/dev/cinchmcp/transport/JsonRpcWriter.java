@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.util.RawValue;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,19 +22,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The only writer of the real stdout: each message goes out whole, as one line, flushed at once,
- * and never interleaved with another (one lock around the write). Jackson escapes line breaks
- * inside strings; this writer also escapes U+2028, U+2029 and U+0085, which some line readers
- * (JavaScript's, Python's {@code str.splitlines}) take for line ends, so a message can never span
- * two lines for any client.
- *
- * <p>A message made only of plain values (maps with string keys, lists, strings, numbers, booleans,
- * nulls, and {@link RequestId}'s raw number ids: all that {@code json.SdkResults} makes) is written
- * by hand on a generator, as Jackson's serialisers would: no serialiser look-up per value, and no
- * reflection over {@code Integer} or {@code Boolean} on first use, which a fresh JVM pays for in
- * tens of milliseconds. Anything else goes to Jackson, whole.
+ * The only writer of stdout, and the JSON-RPC replies: each message whole, as one line, flushed,
+ * never interleaved. U+2028, U+2029 and U+0085 are escaped too: some readers (JavaScript's,
+ * Python's splitlines) take them for line ends. Plain values (all that {@code json.SdkResults}
+ * makes) are written by hand on a generator, without the serialiser look-ups and reflection a fresh
+ * JVM pays tens of milliseconds for on first use; anything else goes to Jackson, whole.
  */
 final class JsonRpcWriter {
+
+  static final int PARSE_ERROR = -32700;
+  static final int INVALID_REQUEST = -32600;
+  static final int METHOD_NOT_FOUND = -32601;
+  static final int INVALID_PARAMS = -32602;
+  static final int INTERNAL_ERROR = -32603;
+
+  /** Implementation-defined server error (JSON-RPC reserves -32000 to -32099): too much at once. */
+  static final int SERVER_BUSY = -32000;
 
   private static final Logger log = LoggerFactory.getLogger(JsonRpcWriter.class);
 
@@ -60,64 +64,38 @@ final class JsonRpcWriter {
     this.firstWritten = firstWritten;
   }
 
-  /** The message's bytes, on a generator with this writer's settings (its escapes). */
-  private byte[] bytes(Object message) throws IOException {
-    if (!isPlain(message, 0)) {
-      return json.writeValueAsBytes(message);
-    }
+  /** The message written by hand when it is all plain values; null when it is not. */
+  byte[] plain(Object message) throws IOException {
     ByteArrayBuilder buffer = new ByteArrayBuilder();
     try (JsonGenerator generator = json.createGenerator(buffer, JsonEncoding.UTF8)) {
-      writePlain(generator, message);
+      if (!writePlain(generator, message, 0)) {
+        generator.disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT); // left half-written
+        return null;
+      }
     }
     return buffer.toByteArray();
   }
 
-  static boolean isPlain(Object value, int depth) {
-    if (value == null
-        || value instanceof String
-        || value instanceof Boolean
-        || value instanceof Integer
-        || value instanceof Long
-        || value instanceof Double
-        || value instanceof RawValue) {
-      return true;
-    }
-    if (depth >= MAX_PLAIN_DEPTH) {
-      return false;
-    }
-    // Loops, not streams: this runs on the way to the first answer, where a lambda's first use
-    // costs milliseconds.
-    if (value instanceof Map<?, ?> map) {
-      for (Map.Entry<?, ?> entry : map.entrySet()) {
-        if (!(entry.getKey() instanceof String) || !isPlain(entry.getValue(), depth + 1)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    if (value instanceof List<?> list) {
-      for (Object item : list) {
-        if (!isPlain(item, depth + 1)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    return false;
-  }
-
-  private static void writePlain(JsonGenerator out, Object value) throws IOException {
-    if (value instanceof Map<?, ?> map) {
+  // loops, not streams: on the way to the first answer a lambda's first use costs milliseconds
+  private static boolean writePlain(JsonGenerator out, Object value, int depth) throws IOException {
+    if (value instanceof Map<?, ?> map && depth < MAX_PLAIN_DEPTH) {
       out.writeStartObject();
       for (Map.Entry<?, ?> entry : map.entrySet()) {
-        out.writeFieldName((String) entry.getKey());
-        writePlain(out, entry.getValue());
+        if (!(entry.getKey() instanceof String key)) {
+          return false;
+        }
+        out.writeFieldName(key);
+        if (!writePlain(out, entry.getValue(), depth + 1)) {
+          return false;
+        }
       }
       out.writeEndObject();
-    } else if (value instanceof List<?> list) {
+    } else if (value instanceof List<?> list && depth < MAX_PLAIN_DEPTH) {
       out.writeStartArray();
       for (Object item : list) {
-        writePlain(out, item);
+        if (!writePlain(out, item, depth + 1)) {
+          return false;
+        }
       }
       out.writeEndArray();
     } else if (value instanceof RawValue raw) {
@@ -130,18 +108,22 @@ final class JsonRpcWriter {
       out.writeNumber(((Number) value).longValue());
     } else if (value instanceof Double number) {
       out.writeNumber(number);
-    } else {
+    } else if (value == null) {
       out.writeNull();
+    } else {
+      return false;
     }
+    return true;
   }
 
   /** Writes one message; returns false if it was not written (stdout gone, or closed). */
   boolean write(Object message) {
     byte[] bytes;
     try {
-      bytes = bytes(message);
+      byte[] plain = plain(message);
+      bytes = plain != null ? plain : json.writeValueAsBytes(message);
     } catch (IOException | RuntimeException e) {
-      // Our bug, not the client's: stdout itself is fine, so later messages still go out.
+      // our bug, not the client's: later messages still go out
       log.error("A message could not be serialised ({}); it was not sent", e.toString());
       return false;
     }
@@ -159,9 +141,7 @@ final class JsonRpcWriter {
       out.write(bytes);
       out.write('\n');
       out.flush();
-      if (!firstWritten.isDone()) {
-        firstWritten.complete(null);
-      }
+      firstWritten.complete(null);
       return true;
     } catch (IOException e) {
       broken = true;
@@ -175,10 +155,8 @@ final class JsonRpcWriter {
   }
 
   /**
-   * Stops writing: writes under way get until {@code deadlineNanos} ({@link System#nanoTime}) to
-   * finish; after that nothing more is written. Never blocks past the deadline, even when a write
-   * is stuck on a client that does not read. Returns how many messages were not written (dropped
-   * after closing, stuck at the deadline, or lost to a closed stdout).
+   * Stops writing: writes under way get until {@code deadlineNanos} to finish, never longer, even
+   * if stuck on a client not reading. Returns how many messages were not written.
    */
   int close(long deadlineNanos) {
     closed = true;
@@ -222,5 +200,29 @@ final class JsonRpcWriter {
         default -> null;
       };
     }
+  }
+
+  static Map<String, Object> reply(Object id, int code, String message) {
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("code", code);
+    error.put("message", message);
+    return reply(id, error);
+  }
+
+  static Map<String, Object> result(Object id, Object result) {
+    return message(id, "result", result);
+  }
+
+  /** The reply carrying this JSON-RPC {@code error} object; a null id when none could be read. */
+  static Map<String, Object> reply(Object id, Object error) {
+    return message(id, "error", error);
+  }
+
+  private static Map<String, Object> message(Object id, String key, Object value) {
+    Map<String, Object> reply = new LinkedHashMap<>();
+    reply.put("jsonrpc", "2.0");
+    reply.put("id", id);
+    reply.put(key, value);
+    return reply;
   }
 }

@@ -2,6 +2,7 @@ package dev.cinchmcp.transport;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.json.ParamsCheck;
@@ -12,19 +13,24 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Has Jackson build, ahead of time and on another core, the (de)serialisers for the messages of a
- * session's first exchanges. Jackson builds each one by reflection on first use, which costs a
- * client tens of milliseconds on {@code initialize} otherwise; the mapper caches what is built
- * here. Nothing it does is visible: it only reads and writes to memory.
+ * The mapper, and what Jackson builds on first use for a session's first messages (tens of ms on
+ * {@code initialize}) built ahead, over two cores: one worker makes the mapper and readies the
+ * writers, the other the parser and SecureRandom. What only calls need waits for the connect.
  */
 public final class JsonWarmUp {
+
+  /** The longest the work only calls need waits for the client's first answer. */
+  static final long CONNECT_FIRST_MS = 500;
 
   private static final Logger log = LoggerFactory.getLogger(JsonWarmUp.class);
 
@@ -36,13 +42,54 @@ public final class JsonWarmUp {
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
           + "\"name\":\"execute_code\",\"arguments\":{\"code\":\"print(1)\"},\"_meta\":{\"progressToken\":1}}}";
 
-  private JsonWarmUp() {}
+  private final CompletableFuture<ObjectMapper> mapper = new CompletableFuture<>();
+  private CompletableFuture<Void> initializeReady;
 
-  /**
-   * Readies Jackson's parser, whose classes' first set-up (BigDecimal's constants among them) costs
-   * a fresh JVM some 10 ms; it needs no mapper, so it can run beside the mapper's construction.
-   */
-  public static void parser() {
+  public CompletableFuture<ObjectMapper> mapper() {
+    return mapper;
+  }
+
+  /** Starts making the mapper and readying the parser, on {@code workers}. */
+  public void start(ExecutorService workers) {
+    CompletableFuture<Void> writersReady =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                mapper.complete(
+                    new ObjectMapper()
+                        .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false));
+              } catch (RuntimeException | LinkageError e) {
+                mapper.completeExceptionally(e);
+                return;
+              }
+              initialize(mapper.join());
+            },
+            workers);
+    CompletableFuture<Void> parserReady =
+        CompletableFuture.runAsync(
+            () -> {
+              parser();
+              UUID.randomUUID();
+            },
+            workers);
+    initializeReady = CompletableFuture.allOf(writersReady, parserReady);
+  }
+
+  public CompletableFuture<Void> initializeReady() {
+    return initializeReady;
+  }
+
+  /** What only calls need, after the first answer: before, it would take CPU from the connect. */
+  public void warmCallsWhenConnected(
+      CompletableFuture<Void> firstWritten, ExecutorService workers) {
+    CompletableFuture.allOf(
+            initializeReady,
+            firstWritten.copy().completeOnTimeout(null, CONNECT_FIRST_MS, TimeUnit.MILLISECONDS))
+        .thenRunAsync(() -> calls(mapper.join()), workers);
+  }
+
+  /** The parser's first set-up costs ~10 ms; it needs no mapper, so runs beside its making. */
+  private static void parser() {
     try (JsonParser p = new JsonFactory().createParser("{\"a\":[1,2.5,\"b\",true,null]}")) {
       while (p.nextToken() != null) {
         p.getText();
@@ -52,47 +99,38 @@ public final class JsonWarmUp {
     }
   }
 
-  /**
-   * Readies what {@code initialize} needs. Never throws (a failure only means the first real
-   * message pays the cost); nor does {@link #calls}.
-   */
-  public static void initialize(ObjectMapper mapper) {
+  /** Never throws (a failure only means the first real message pays); nor does {@link #calls}. */
+  private static void initialize(ObjectMapper mapper) {
     try {
-      LineParser.Value init =
-          new LineParser(mapper).parse(INITIALIZE.getBytes(StandardCharsets.UTF_8)).value();
-      Envelope.classify(init.node(), init.id());
-      JsonNode params = init.node().get("params");
+      JsonNode params =
+          new LineParser(mapper)
+              .parse(INITIALIZE.getBytes(StandardCharsets.UTF_8))
+              .node()
+              .get("params");
       ParamsCheck.problem("initialize", params);
       SdkParams.read(PlainValues.of(params), McpSchema.InitializeRequest.class);
       McpSchema.ServerCapabilities capabilities =
           McpSchema.ServerCapabilities.builder().tools(false).logging().build();
-      Map<String, Object> reply = new LinkedHashMap<>();
-      reply.put("jsonrpc", "2.0");
-      reply.put("id", 0);
-      reply.put(
-          "result",
+      Object result =
           SdkResults.plain(
               McpSchema.InitializeResult.builder(
                       "2025-06-18",
                       capabilities,
                       McpSchema.Implementation.builder("warm-up", "1").build())
-                  .build()));
-      new JsonRpcWriter(mapper, OutputStream.nullOutputStream()).write(reply);
-      Envelope.toMessage(
-          mapper,
+                  .build());
+      new JsonRpcWriter(mapper, OutputStream.nullOutputStream())
+          .write(JsonRpcWriter.result(0, result));
+      SdkSessionBridge.notification(
           mapper.readTree("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
     } catch (Exception | LinkageError e) {
       log.debug("JSON warm-up skipped: {}", e.toString());
     }
   }
 
-  /** Readies what tools/list and tools/call need, after {@link #initialize}. */
-  public static void calls(ObjectMapper mapper) {
+  private static void calls(ObjectMapper mapper) {
     try {
-      JsonNode call =
-          new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).value().node();
+      JsonNode call = new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).node();
       SdkParams.read(PlainValues.of(call.get("params")), McpSchema.CallToolRequest.class);
-      // Written as the transport writes them: plain values by hand, anything else by Jackson.
       JsonRpcWriter writer = new JsonRpcWriter(mapper, OutputStream.nullOutputStream());
       writer.write(
           SdkResults.plain(

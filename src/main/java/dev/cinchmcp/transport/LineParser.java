@@ -10,38 +10,43 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
- * Turns one line of stdin into the one JSON value it must hold, with the id as written.
- *
- * <ul>
- *   <li>The bytes must be valid UTF-8: an invalid or overlong sequence ({@code C0 AF} is not a '/')
- *       makes the whole line a parse error, rather than being read as some character.
- *   <li>A line holds exactly one JSON value. One with more ({@code {...}{...}}) is refused whole:
- *       nothing on it is handled, and each request on it whose id could be read gets an error with
- *       that id (so no client waits for an answer that will not come).
- *   <li>The top-level {@code "id"} is kept as its source text, to be written back exactly.
- * </ul>
+ * One line of stdin as the one JSON-RPC 2.0 message it must hold, the id as written. Strict UTF-8
+ * ({@code C0 AF} is no '/'); a line of several values is refused whole, each request on it with a
+ * readable id getting the error (no client waits for an answer that will not come).
  */
 final class LineParser {
 
-  /** One top-level value, and the id of a top-level object when it is a string or a number. */
-  record Value(JsonNode node, RequestId id) {}
+  enum Kind {
+    REQUEST,
+    NOTIFICATION,
+    RESPONSE,
+    CANCELLED,
+    INVALID
+  }
 
   /**
-   * What the line held: exactly one value, or an error for the line (code and message) with the ids
-   * of the requests seen on it.
+   * A message ({@code node}, its string or number {@code id}), or, INVALID, the error ({@code
+   * code}, {@code problem}) each of {@code ids} gets (a null id when none could be read).
    */
-  record Line(Value value, int errorCode, String error, List<RequestId> ids) {
-    boolean ok() {
-      return error == null;
-    }
-  }
+  record Message(
+      Kind kind, JsonNode node, RequestId id, int code, String problem, List<RequestId> ids) {}
+
+  private static final String CANCELLED_METHOD = "notifications/cancelled";
+
+  /** Deepest nesting accepted: the SDK converts recursively; a thousand deep exhausts a stack. */
+  private static final int MAX_DEPTH = 64;
+
+  private static final List<RequestId> NO_ID = Collections.singletonList(null);
+
+  private record Value(JsonNode node, RequestId id) {}
 
   private final ObjectMapper mapper;
 
@@ -49,16 +54,21 @@ final class LineParser {
     this.mapper = mapper;
   }
 
-  Line parse(byte[] bytes) {
+  Message parse(byte[] bytes) {
     CharBuffer chars;
     try {
-      chars = strictUtf8().decode(ByteBuffer.wrap(bytes));
+      chars =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes));
     } catch (CharacterCodingException e) {
-      return failed(
-          JsonRpcReplies.PARSE_ERROR,
+      return invalid(
+          JsonRpcWriter.PARSE_ERROR,
           "Parse error: the line is not valid UTF-8 (an invalid or overlong byte sequence); it was"
               + " discarded.",
-          List.of());
+          NO_ID);
     }
     List<Value> values = new ArrayList<>(1);
     try (JsonParser p =
@@ -67,24 +77,22 @@ final class LineParser {
         values.add(readValue(p));
       }
     } catch (JacksonException | RuntimeException e) {
-      return failed(
-          JsonRpcReplies.PARSE_ERROR, "Parse error: the line is not valid JSON.", ids(values));
+      return invalid(
+          JsonRpcWriter.PARSE_ERROR, "Parse error: the line is not valid JSON.", ids(values));
     } catch (IOException e) {
-      return failed(
-          JsonRpcReplies.PARSE_ERROR, "Parse error: the line could not be read.", List.of());
+      return invalid(JsonRpcWriter.PARSE_ERROR, "Parse error: the line could not be read.", NO_ID);
     }
     if (values.size() == 1) {
-      return new Line(values.get(0), 0, null, List.of());
+      return classify(values.get(0).node(), values.get(0).id());
     }
-    return failed(
-        JsonRpcReplies.INVALID_REQUEST,
+    return invalid(
+        JsonRpcWriter.INVALID_REQUEST,
         "Invalid request: a line must hold exactly one JSON-RPC message, this one held "
             + values.size()
             + " JSON values; none of them was handled. Send each message on its own line.",
         ids(values));
   }
 
-  /** The value at the parser's current token; a top-level object is read field by field. */
   private Value readValue(JsonParser p) throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       return new Value(mapper.readTree(p), null);
@@ -107,6 +115,64 @@ final class LineParser {
     return new Value(object, id);
   }
 
+  private static Message classify(JsonNode node, RequestId id) {
+    if (node.isArray()) {
+      return invalid(
+          null, "Batches (JSON arrays) are not supported: send one JSON-RPC message per line.");
+    }
+    if (!node.isObject()) {
+      return invalid(null, "Invalid request: a message must be a JSON object.");
+    }
+    if (deeperThan(node, MAX_DEPTH)) {
+      return invalid(id, "Invalid request: nested more than " + MAX_DEPTH + " levels deep.");
+    }
+    boolean hasId = node.has("id");
+    if (!"2.0".equals(node.path("jsonrpc").asText(null)) || !node.path("jsonrpc").isTextual()) {
+      return invalid(id, "Invalid request: \"jsonrpc\" must be \"2.0\".");
+    }
+    if (hasId && id == null) {
+      return invalid(null, "Invalid request: \"id\" must be a string or a number.");
+    }
+    JsonNode method = node.get("method");
+    if (method != null) {
+      if (!method.isTextual() || method.asText().isEmpty()) {
+        return invalid(id, "Invalid request: \"method\" must be a non-empty string.");
+      }
+      Kind kind =
+          hasId
+              ? Kind.REQUEST
+              : CANCELLED_METHOD.equals(method.asText()) ? Kind.CANCELLED : Kind.NOTIFICATION;
+      return new Message(kind, node, id, 0, null, List.of());
+    }
+    if (hasId && (node.has("result") || node.has("error"))) {
+      return new Message(Kind.RESPONSE, node, id, 0, null, List.of());
+    }
+    return invalid(
+        id,
+        "Invalid request: a message needs a \"method\" (or, for a response, \"result\" or \"error\").");
+  }
+
+  /** Found without recursion. */
+  private static boolean deeperThan(JsonNode root, int limit) {
+    ArrayDeque<JsonNode> level = new ArrayDeque<>();
+    level.add(root);
+    for (int depth = 1; !level.isEmpty(); depth++) {
+      if (depth > limit) {
+        return true;
+      }
+      ArrayDeque<JsonNode> next = new ArrayDeque<>();
+      for (JsonNode n : level) {
+        for (JsonNode child : n) {
+          if (child.isContainerNode() && child.size() > 0) {
+            next.add(child);
+          }
+        }
+      }
+      level = next;
+    }
+    return false;
+  }
+
   private static List<RequestId> ids(List<Value> values) {
     List<RequestId> ids = new ArrayList<>();
     for (Value v : values) {
@@ -114,17 +180,14 @@ final class LineParser {
         ids.add(v.id());
       }
     }
-    return ids;
+    return ids.isEmpty() ? NO_ID : ids;
   }
 
-  private static Line failed(int code, String message, List<RequestId> ids) {
-    return new Line(null, code, message, ids);
+  private static Message invalid(RequestId id, String problem) {
+    return invalid(JsonRpcWriter.INVALID_REQUEST, problem, Collections.singletonList(id));
   }
 
-  private static CharsetDecoder strictUtf8() {
-    return StandardCharsets.UTF_8
-        .newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+  private static Message invalid(int code, String problem, List<RequestId> ids) {
+    return new Message(Kind.INVALID, null, null, code, problem, ids);
   }
 }

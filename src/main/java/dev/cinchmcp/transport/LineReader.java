@@ -5,14 +5,11 @@ import java.io.InputStream;
 import java.util.Arrays;
 
 /**
- * Splits a byte stream into lines at '\n' (a trailing '\r' is dropped), without ever holding more
- * than {@code maxLineBytes} of one line: the rest of an over-long line is read and thrown away, and
- * the line is reported as {@link #TOO_LONG}. Splitting bytes at '\n' is safe for UTF-8, where that
- * byte never occurs inside a multi-byte character.
+ * Splits bytes into lines at '\n' (safe for UTF-8), a trailing '\r' dropped, holding at most {@code
+ * maxLineBytes} of one: the rest of a longer line is thrown away and it is {@link #TOO_LONG}.
  */
 final class LineReader {
 
-  /** Returned in place of a line that was longer than the limit. */
   static final byte[] TOO_LONG = new byte[0];
 
   private final InputStream in;
@@ -28,10 +25,7 @@ final class LineReader {
     this.maxLineBytes = maxLineBytes;
   }
 
-  /**
-   * The next line without its terminator (a copy the caller may keep), {@link #TOO_LONG}, or null
-   * at the end of the stream. A last line without a terminator still counts.
-   */
+  /** The next line (a copy), {@link #TOO_LONG}, or null at the end; a last unended line counts. */
   byte[] next() throws IOException {
     if (line.length > 1024 * 1024) {
       line = new byte[8 * 1024]; // give back the buffer of a huge line once it has passed

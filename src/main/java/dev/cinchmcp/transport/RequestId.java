@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.util.RawValue;
 import java.math.BigDecimal;
 
 /**
- * A JSON-RPC id as the client wrote it. A number is kept as its text and written back as that text
- * ({@code 1e400} stays {@code 1e400}, not {@code Infinity}); two ids are the same id when their
- * values are (1 and 1.0, "a" and "\u0061"), which is what {@link #key} compares.
+ * A JSON-RPC id as written: a number is echoed as its text ({@code 1e400}, not Infinity); two ids
+ * are the same when their values are (1 and 1.0), which {@link #key} compares.
  */
 record RequestId(Object key, Object echo, String text) {
 
@@ -14,7 +13,6 @@ record RequestId(Object key, Object echo, String text) {
     return new RequestId(value, value, '"' + value + '"');
   }
 
-  /** {@code literal}: the number exactly as it appeared on the line (a valid JSON number). */
   static RequestId ofNumber(String literal) {
     Object key;
     try {

@@ -8,15 +8,16 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import reactor.core.Disposable;
 
 /**
- * The one table of requests from the line read to the answer written: the live ids (one request per
- * id; a cancellation finds its request here), and which may run. At most {@code maxRunning} run at
- * once; later ones wait in arrival order, up to a count and a total size, so that a burst of
- * thousands of calls cannot exhaust memory or threads; beyond that one is refused at once. The
- * reader of stdin never blocks here, so a cancellation always gets through.
+ * The one table of requests, and each one's life ({@link Request}), from the line read to the
+ * answer written: one live request per id, and which may run. At most {@code maxRunning} run; later
+ * ones wait in order, up to a count and a total size (a burst cannot exhaust memory), beyond that
+ * refused. The reader never blocks here.
  */
 final class Requests {
 
@@ -32,10 +33,7 @@ final class Requests {
   private boolean starting;
   private volatile boolean stopped;
 
-  /**
-   * @param start runs a request whose turn has come (already moved to RUNNING); it must end in
-   *     exactly one {@link #finished} call for that request, now or later
-   */
+  /** {@code start} runs a request now RUNNING, ending in exactly one {@link #finished} for it. */
   Requests(int maxRunning, int maxWaiting, long maxWaitingBytes, Consumer<Request> start) {
     this.maxRunning = maxRunning;
     this.maxWaiting = maxWaiting;
@@ -43,10 +41,7 @@ final class Requests {
     this.start = start;
   }
 
-  /**
-   * A new request with this id; null when the id belongs to a request not yet ended (an answered
-   * one's id is free at once). {@code modern}: the work that answers a 2026-era request, or null.
-   */
+  /** A new request with this id; null when the id belongs to one not yet ended. */
   Request open(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
     Request request = new Request(id, message, bytes, modern);
     Request owner =
@@ -56,9 +51,8 @@ final class Requests {
   }
 
   /**
-   * Writes the request's answer unless it was cancelled (the spec says not to answer it then). Its
-   * id is free for the client to reuse the moment the line is out; it stays counted until written,
-   * so the drain waits for the write.
+   * Writes the answer unless it was cancelled (the spec says not to answer then). Its id stays
+   * counted until written, so the drain waits for the write.
    */
   void answer(Request request, JsonRpcWriter writer, Object reply) {
     if (request.answer()) {
@@ -67,12 +61,11 @@ final class Requests {
     }
   }
 
-  /** The live request with this id, for a cancellation; null if none. */
   Request find(RequestId id) {
     return live.get(id);
   }
 
-  /** Starts the request now, or queues it; false (and forgotten) when it can do neither. */
+  /** Starts or queues the request; false (and forgotten) when it can do neither. */
   boolean admit(Request request) {
     synchronized (this) {
       if (overLimits(request)) {
@@ -88,9 +81,8 @@ final class Requests {
   }
 
   /**
-   * Whether this request, queued, would make too many requests or bytes wait for a place. The first
-   * queued ones that fit in the free places are not counted: they only wait for the starting thread
-   * (counting them refused a burst of big calls that all had a place).
+   * Whether, queued, it would make too many requests or bytes wait. Those that fit the free places
+   * are not counted (counting them refused a burst of big calls that all had a place).
    */
   private boolean overLimits(Request request) {
     int withoutPlace = waiting.size() + 1;
@@ -103,7 +95,7 @@ final class Requests {
     return withoutPlace > maxWaiting || bytesWithoutPlace > maxWaitingBytes;
   }
 
-  /** A request has ended (answered, cancelled, failed): its id is free and its place too. */
+  /** A request has ended: its id is free. */
   void forget(Request request) {
     if (live.remove(request.id(), request)) {
       synchronized (emptied) {
@@ -112,7 +104,7 @@ final class Requests {
     }
   }
 
-  /** A started request's work is over: frees its place, so the next waiting one can start. */
+  /** A started request's work is over: its place is free. */
   void finished(Request request) {
     forget(request);
     synchronized (this) {
@@ -121,10 +113,7 @@ final class Requests {
     startWhatFits();
   }
 
-  /**
-   * Starts waiting requests while there is room, skipping cancelled ones, one thread at a time in a
-   * loop: a request answered inside {@code start} only frees its place, so starts never nest.
-   */
+  /** Starts waiting requests while there is room, one thread at a time: starts never nest. */
   private void startWhatFits() {
     synchronized (this) {
       if (starting || stopped) {
@@ -159,7 +148,7 @@ final class Requests {
     return live.size();
   }
 
-  /** Waits until no request is live; false if the deadline ({@link System#nanoTime}) passed. */
+  /** Waits until no request is live; false if the deadline passed. */
   boolean awaitEmpty(long deadlineNanos) {
     synchronized (emptied) {
       while (!live.isEmpty()) {
@@ -178,13 +167,12 @@ final class Requests {
     return true;
   }
 
-  /** Stops starting (a cancelled running request frees its place) and cancels every request. */
   List<Request> stopAll() {
     stopStarting();
     return cancelAll(null);
   }
 
-  /** The server is stopping: nothing waiting starts from now on; the live requests go on. */
+  /** Nothing waiting starts from now on; the live requests go on. */
   void stopStarting() {
     stopped = true;
   }
@@ -204,5 +192,108 @@ final class Requests {
       forget(r);
     }
     return cancelled;
+  }
+
+  /**
+   * One request until answered or cancelled. Its state moves one way (QUEUED, RUNNING, ANSWERED; or
+   * CANCELLED from the first two) by compare-and-set: of a cancellation and an answer exactly one
+   * wins.
+   */
+  static final class Request {
+
+    enum State {
+      QUEUED,
+      RUNNING,
+      ANSWERED,
+      CANCELLED
+    }
+
+    private final RequestId id;
+    private final int bytes;
+    private final StatelessServer.Call modern;
+    private volatile JsonNode message;
+    private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
+    private volatile Disposable work;
+
+    /** {@code modern}: the work answering a 2026-era request; null for a 2025 one. */
+    Request(RequestId id, JsonNode message, int bytes, StatelessServer.Call modern) {
+      this.id = id;
+      this.message = message;
+      this.bytes = bytes;
+      this.modern = modern;
+    }
+
+    StatelessServer.Call modern() {
+      return modern;
+    }
+
+    JsonNode takeMessage() {
+      JsonNode m = message;
+      message = null;
+      return m;
+    }
+
+    RequestId id() {
+      return id;
+    }
+
+    Object echoId() {
+      return id.echo();
+    }
+
+    int bytes() {
+      return bytes;
+    }
+
+    State state() {
+      return state.get();
+    }
+
+    boolean ended() {
+      State s = state.get();
+      return s == State.ANSWERED || s == State.CANCELLED;
+    }
+
+    /** True if it should run now, false if it was cancelled meanwhile. */
+    boolean begin() {
+      return state.compareAndSet(State.QUEUED, State.RUNNING);
+    }
+
+    /** Its work; disposed at once if it was cancelled since begin(). */
+    void attach(Disposable work) {
+      this.work = work;
+      if (state.get() == State.CANCELLED) {
+        work.dispose();
+      }
+    }
+
+    /** Claims the right to answer; false if it was cancelled. */
+    boolean answer() {
+      return state.compareAndSet(State.RUNNING, State.ANSWERED)
+          || state.compareAndSet(State.QUEUED, State.ANSWERED);
+    }
+
+    /** Cancels it unless it was answered (its work disposed); true if this did. */
+    boolean cancel() {
+      while (true) {
+        State s = state.get();
+        if (s == State.ANSWERED || s == State.CANCELLED) {
+          return false;
+        }
+        if (state.compareAndSet(s, State.CANCELLED)) {
+          message = null;
+          Disposable w = work;
+          if (w != null) {
+            w.dispose();
+          }
+          return true;
+        }
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "request " + id;
+    }
   }
 }

@@ -1,9 +1,10 @@
 package dev.cinchmcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.json.PlainValues;
 import dev.cinchmcp.json.SdkResults;
+import dev.cinchmcp.transport.Requests.Request;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -24,16 +25,14 @@ import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
 /**
- * The SDK's session for the 2025 revisions, behind {@link StdioTransport}: it waits for the session
- * to be set up (on another thread, while 2026 requests are already answered), hands it requests and
- * other messages, and writes its answers as the client must get them. The 2026-07-28 layer needs
- * none of this.
+ * The SDK's 2025 session behind {@link StdioTransport}: waits for it to be set up (on another
+ * thread), hands it messages and writes its answers as the client must get them.
  */
 final class SdkSessionBridge {
 
   static final String INITIALIZED = "notifications/initialized";
 
-  /** The longest a 2025 message waits for the session: far beyond its ~50 ms of set-up. */
+  /** The longest a 2025 message waits for the session (~50 ms of set-up). */
   static final long SESSION_WAIT_SECONDS = 30;
 
   static final String INTERNAL_ERROR_MESSAGE =
@@ -49,7 +48,6 @@ final class SdkSessionBridge {
 
   private final CompletableFuture<Void> wanted = new CompletableFuture<>();
 
-  /** Open once the session exists (or never will): 2025 messages wait for it. */
   private final CountDownLatch sessionSet = new CountDownLatch(1);
 
   SdkSessionBridge(McpJsonMapper mcpMapper, Requests requests, Supplier<JsonRpcWriter> writer) {
@@ -63,20 +61,18 @@ final class SdkSessionBridge {
     sessionSet.countDown();
   }
 
-  /** The SDK's server could not be built: 2025 messages are answered with an error, not held. */
   void noSession() {
     sessionSet.countDown();
   }
 
-  /** Completed when a 2025-era message first needs the session. */
   CompletableFuture<Void> wanted() {
     return wanted;
   }
 
   /**
-   * At the end of stdin: the session holds requests until it is initialized, forever then, so each
-   * is told it never ran (2026-era ones run on their own). On a thread of its own, waited for until
-   * the deadline ({@link System#nanoTime}): a client that does not read must not hold the drain.
+   * At the end of stdin the session holds requests sent before it was initialized forever: each is
+   * told it never ran, on a thread waited for until the deadline (a client not reading must not
+   * hold the drain).
    */
   void answerHeldNeverRun(long deadlineNanos) {
     if (initialized) {
@@ -86,24 +82,20 @@ final class SdkSessionBridge {
     if (held.isEmpty()) {
       return;
     }
+    JsonRpcWriter out = writer.get();
     Thread notices =
-        new Thread(
-            () -> {
-              for (Request r : held) {
-                writer
-                    .get()
-                    .write(
-                        JsonRpcReplies.reply(
-                            r.echoId(),
-                            JsonRpcReplies.INVALID_REQUEST,
-                            "The server stopped before the session was initialized (initialize,"
-                                + " then notifications/initialized), so this request was never"
-                                + " run."));
-              }
-            },
-            "cinch-never-run");
-    notices.setDaemon(true);
-    notices.start();
+        DaemonThreads.start(
+            "cinch-never-run",
+            () ->
+                held.forEach(
+                    r ->
+                        out.write(
+                            JsonRpcWriter.reply(
+                                r.echoId(),
+                                JsonRpcWriter.INVALID_REQUEST,
+                                "The server stopped before the session was initialized (initialize,"
+                                    + " then notifications/initialized), so this request was never"
+                                    + " run."))));
     try {
       notices.join(Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000));
     } catch (InterruptedException e) {
@@ -111,7 +103,6 @@ final class SdkSessionBridge {
     }
   }
 
-  /** The session once it exists; null if it never will. */
   private McpServerSession session() {
     wanted.complete(null);
     try {
@@ -124,7 +115,7 @@ final class SdkSessionBridge {
     return session;
   }
 
-  /** Its turn has come: hands the request to the session, as work its cancellation disposes. */
+  /** Hands the request to the session, as work its cancellation disposes. */
   void start(Request request) {
     JsonNode node = request.takeMessage();
     Mono<Void> handling;
@@ -135,20 +126,18 @@ final class SdkSessionBridge {
       }
       handling = s.handle(toSdkRequest(request, node));
     } catch (RuntimeException e) {
-      // The session refused it outright: answer it, and free its place and its id.
       log.warn("The session could not take {}: {}", request, e.toString());
       requests.answer(
           request,
           writer.get(),
-          JsonRpcReplies.reply(
+          JsonRpcWriter.reply(
               request.echoId(),
-              JsonRpcReplies.INVALID_REQUEST,
+              JsonRpcWriter.INVALID_REQUEST,
               "Invalid request: it could not be handled."));
       requests.finished(request);
       return;
     }
-    // The request rides in the work's context: the session sends its answer from inside that work
-    // (SessionTransport.sendMessage), which so finds its own request, and no other.
+    // The request rides in the work's context, where sendMessage finds it: its own, no other.
     Disposable work =
         handling
             .doFinally(signal -> requests.finished(request))
@@ -157,21 +146,34 @@ final class SdkSessionBridge {
     request.attach(work);
   }
 
-  /** The SDK's request; its id is only for the session's log (the answer goes by the context). */
+  /** Its id is only for the session's log: the answer goes by the context. */
   private static McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
-    JsonNode params = node.get("params");
     return new McpSchema.JSONRPCRequest(
         McpSchema.JSONRPC_VERSION,
         node.get("method").asText(),
         request.id().toString(),
-        params == null || params.isNull() ? null : PlainValues.of(params));
+        params(node));
   }
 
-  /** A 2025-era notification or response, for the session. */
-  void forward(ObjectMapper mapper, JsonNode node) {
+  /** Built directly: Jackson's first conversion costs a fresh JVM tens of milliseconds. */
+  static McpSchema.JSONRPCNotification notification(JsonNode node) {
+    return new McpSchema.JSONRPCNotification(
+        McpSchema.JSONRPC_VERSION, node.get("method").asText(), params(node));
+  }
+
+  private static Object params(JsonNode node) {
+    JsonNode params = node.get("params");
+    return params == null || params.isNull() ? null : PlainValues.of(params);
+  }
+
+  /** A 2025-era notification or response. */
+  void forward(JsonNode node) {
     JSONRPCMessage message;
     try {
-      message = Envelope.toMessage(mapper, node);
+      message =
+          node.has("method")
+              ? notification(node)
+              : mcpMapper.convertValue(PlainValues.of(node), JSONRPCResponse.class);
     } catch (IllegalArgumentException e) {
       log.debug("A notification or response with fields of the wrong types was ignored");
       return;
@@ -181,7 +183,7 @@ final class SdkSessionBridge {
     }
     McpServerSession s = session();
     if (s == null) {
-      return; // nothing to tell: the failure was logged, and its requests are answered with it
+      return; // the failure was logged, and requests are answered with it
     }
     s.handle(message).subscribe(null, e -> log.warn("Handling a message failed: {}", e.toString()));
   }
@@ -191,7 +193,7 @@ final class SdkSessionBridge {
     return s == null ? Mono.empty() : s.sendNotification(method, params);
   }
 
-  /** The session's view of the transport: sending is a synchronous, ordered write to stdout. */
+  /** Sending is a synchronous, ordered write to stdout. */
   private final class SessionTransport implements McpServerTransport {
 
     @Override
@@ -221,24 +223,23 @@ final class SdkSessionBridge {
 
     @Override
     public void close() {
-      // stdout stays open until the process ends; the read loop decides when that is.
+      // stdout stays open until the process ends
     }
   }
 
   /**
-   * The answer with the id as the client wrote it (the SDK's type takes only a string or an integer
-   * id), an internal error's Java text replaced by a sentence, the detail going to stderr.
+   * The answer with the id as written, an internal error's Java text replaced (detail to stderr).
    */
   private static Map<String, Object> forClient(JSONRPCResponse response, Request request) {
     JSONRPCResponse.JSONRPCError error = response.error();
     if (error == null) {
-      return JsonRpcReplies.result(request.echoId(), SdkResults.plain(response.result()));
+      return JsonRpcWriter.result(request.echoId(), SdkResults.plain(response.result()));
     }
     if (error.code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
       log.warn("Internal error answering {}: {}", request, error.message());
-      return JsonRpcReplies.reply(
-          request.echoId(), JsonRpcReplies.INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE);
+      return JsonRpcWriter.reply(
+          request.echoId(), JsonRpcWriter.INTERNAL_ERROR, INTERNAL_ERROR_MESSAGE);
     }
-    return JsonRpcReplies.reply(request.echoId(), error);
+    return JsonRpcWriter.reply(request.echoId(), error);
   }
 }

@@ -6,6 +6,7 @@ import dev.cinchmcp.json.ParamsCheck;
 import dev.cinchmcp.mcp2026.Era;
 import dev.cinchmcp.mcp2026.ProtocolError;
 import dev.cinchmcp.mcp2026.StatelessServer;
+import dev.cinchmcp.transport.Requests.Request;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
@@ -22,25 +23,17 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 /**
- * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, for both protocol eras. It
- * replaces the SDK's own, which ends the session on one malformed line, loses replies in flight
- * when stdin closes, and ignores cancellation. A bad line gets an error and reading goes on;
- * 2026-07-28 requests go to the {@link StatelessServer}, others to the SDK's session ({@link
- * SdkSessionBridge}); each request is a {@link Request} in {@link Requests} until it is answered or
- * cancelled; a 2025 {@code ping} is answered at once. At the end of stdin every request read is
- * answered before {@link #run()} returns (or the drain limit passes); on a signal ({@link
- * #stopTaking()}, {@link #cancelAll()}) nothing more is read or written and every request is
- * cancelled.
+ * Newline-delimited JSON-RPC on stdio for both eras, in place of the SDK's transport (which ends on
+ * one malformed line, loses replies in flight when stdin closes and ignores cancellation). 2026
+ * requests go to the {@link StatelessServer}, others to the SDK's session ({@link
+ * SdkSessionBridge}), each in {@link Requests} until answered or cancelled. At the end of stdin all
+ * read is answered (within the drain limit); on a signal nothing more is read or written.
  */
 public final class StdioTransport implements McpServerTransportProvider {
 
-  /** Longest accepted line: far above any real MCP message, low enough to bound memory. */
   public static final int MAX_LINE_BYTES = 8 * 1024 * 1024;
 
-  /**
-   * Requests running at once; more wait (see {@link Requests}). Each call holds little until its
-   * answer comes, then up to ~0.3 MB while its result is written: 64 fit a 48 MB heap with room.
-   */
+  /** Running at once; more wait. A call holds up to ~0.3 MB writing its result: 64 fit 48 MB. */
   public static final int MAX_RUNNING = 64;
 
   static final int MAX_WAITING = 1024;
@@ -51,8 +44,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final CompletableFuture<ObjectMapper> mapperReady;
   private final OutputStream out;
   private final InputStream in;
-  // Made by ready() from the mapper, once it exists: before the first line is read.
-  private volatile ObjectMapper mapper;
+  // made by ready() once the mapper exists, before the first line is read
   private volatile LineParser parser;
   private volatile JsonRpcWriter writer;
   private final Duration drainLimit;
@@ -66,10 +58,8 @@ public final class StdioTransport implements McpServerTransportProvider {
   private volatile boolean stopped;
 
   /**
-   * @param mapper may still be being made: the server is put together meanwhile (on Java 17 some 50
-   *     ms, as long as the mapper), and {@link #run} waits for it before reading
-   * @param drainLimit the longest the server waits, once stdin has closed or a signal came, for
-   *     answers still owed: a little longer than a call's API timeout
+   * @param mapper may still be being made (~50 ms on Java 17): {@link #run} waits for it
+   * @param drainLimit the longest answers still owed are waited for at the end of stdin
    */
   public StdioTransport(
       CompletableFuture<ObjectMapper> mapper,
@@ -91,7 +81,6 @@ public final class StdioTransport implements McpServerTransportProvider {
   private synchronized void ready() {
     if (writer == null) {
       ObjectMapper m = mapperReady.join();
-      mapper = m;
       parser = new LineParser(m);
       writer = new JsonRpcWriter(m, out, firstWritten);
     }
@@ -102,27 +91,24 @@ public final class StdioTransport implements McpServerTransportProvider {
     sdk.setSessionFactory(sessionFactory);
   }
 
-  /** The SDK's server could not be built: 2025 messages are answered with an error, not held. */
+  /** The SDK's server could not be built: 2025 messages get an error, not held. */
   public void noSession() {
     sdk.noSession();
   }
 
-  /** Completed when a 2025-era message was read, or once the first message has been written. */
   public CompletableFuture<Void> sessionWanted() {
     return CompletableFuture.anyOf(sdk.wanted(), firstWritten).thenApply(x -> null);
   }
 
-  /** Completed once the first message has been written: the client is connected. */
   public CompletableFuture<Void> firstWritten() {
     return firstWritten;
   }
 
-  /** What answers 2026-era requests; without it they get -32601, as from a 2025-only server. */
+  /** Without it 2026-era requests get -32601, as from a 2025-only server. */
   public void setStatelessServer(StatelessServer stateless) {
     this.stateless = stateless;
   }
 
-  /** Reads stdin until it ends, then waits for the answers still owed ({@link #drain}). */
   public void run() {
     ready();
     LineReader lines = new LineReader(in, MAX_LINE_BYTES);
@@ -137,11 +123,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     drain();
   }
 
-  /**
-   * Waits for the answers still owed, up to the drain limit in all, then stops writing. Requests
-   * the session holds before it was initialized would wait forever: each is told it never ran. Only
-   * the first call does anything; the process may end as soon as it returns.
-   */
+  /** Waits for the answers owed, up to the drain limit, then stops writing; only the first time. */
   public synchronized void drain() {
     if (drained) {
       return;
@@ -167,10 +149,9 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   /**
-   * A signal, first step: reads, starts and writes nothing more. Requests under way go on until
-   * {@link #cancelAll}, so that the backend stops their runs first, all at once: cancelled one by
-   * one, each run's thread cleaned up its sandbox (runsc commands) while the next was cancelled.
-   * Stdin is left open (closing it waits for the thread reading it); the process ends next.
+   * A signal, first step: nothing more read, started or written. Requests go on until {@link
+   * #cancelAll}, so the backend stops all runs at once first (one by one, each run's clean-up held
+   * up the next). Stdin is left open: closing it waits for the thread reading it.
    */
   public void stopTaking() {
     stopped = true;
@@ -188,7 +169,6 @@ public final class StdioTransport implements McpServerTransportProvider {
     log.debug("Stopped at once: {} request(s) cancelled", cancelled.size());
   }
 
-  /** Closes stdin as a stop ends the process: a read under way ends, if stdin is a channel. */
   public static void closeInput(InputStream in) {
     try {
       in.close();
@@ -198,7 +178,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   private void writeError(RequestId id, int code, String message) {
-    writer.write(JsonRpcReplies.reply(id == null ? null : id.echo(), code, message));
+    writer.write(JsonRpcWriter.reply(id == null ? null : id.echo(), code, message));
   }
 
   void accept(byte[] line) {
@@ -208,109 +188,84 @@ public final class StdioTransport implements McpServerTransportProvider {
     try {
       acceptLine(line);
     } catch (StackOverflowError | RuntimeException e) {
-      // Last resort: whatever one message does, the next one is still read.
+      // last resort: whatever one message does, the next one is still read
       log.warn("A message could not be handled: {}", e.toString());
-      writeError(null, JsonRpcReplies.INVALID_REQUEST, "Invalid request: it could not be handled.");
+      writeError(null, JsonRpcWriter.INVALID_REQUEST, "Invalid request: it could not be handled.");
     }
   }
 
   private void acceptLine(byte[] line) {
     if (isBlank(line)) {
-      return; // an empty line is no message; skipping it is what clients expect
+      return; // no message; skipping it is what clients expect
     }
     if (line == LineReader.TOO_LONG) {
       writeError(
           null,
-          JsonRpcReplies.INVALID_REQUEST,
+          JsonRpcWriter.INVALID_REQUEST,
           "Message too long: a line may hold at most "
               + MAX_LINE_BYTES
               + " bytes; it was discarded.");
       return;
     }
-    LineParser.Line parsed = parser.parse(line);
-    if (!parsed.ok()) {
-      if (parsed.ids().isEmpty()) {
-        writeError(null, parsed.errorCode(), parsed.error());
-      }
-      for (RequestId id : parsed.ids()) {
-        writeError(id, parsed.errorCode(), parsed.error());
-      }
-      return;
-    }
-    JsonNode node = parsed.value().node();
-    Envelope envelope = Envelope.classify(node, parsed.value().id());
-    if (envelope.problem() != null) {
-      writeError(envelope.id(), JsonRpcReplies.INVALID_REQUEST, envelope.problem());
-      return;
-    }
-    switch (envelope.kind()) {
+    LineParser.Message message = parser.parse(line);
+    JsonNode node = message.node();
+    switch (message.kind()) {
+      case INVALID ->
+          message.ids().forEach(id -> writeError(id, message.code(), message.problem()));
       case CANCELLED -> cancel(node.path("params").path("requestId"));
-      case REQUEST -> acceptRequest(envelope.id(), node, line.length);
+      case REQUEST -> acceptRequest(message.id(), node, line.length);
       case NOTIFICATION -> {
         if (Era.isModern(node.get("method").asText(), node.get("params"))) {
-          // 2026-07-28 defines no other notification from a client; there is no session to tell.
           log.debug("A 2026-era notification was ignored: {}", node.get("method").asText());
         } else {
-          sdk.forward(mapper, node);
+          sdk.forward(node);
         }
       }
-      case RESPONSE -> sdk.forward(mapper, node);
-      case INVALID -> throw new IllegalStateException("an invalid envelope has a problem");
+      case RESPONSE -> sdk.forward(node);
     }
   }
 
   private void acceptRequest(RequestId id, JsonNode node, int bytes) {
     String method = node.get("method").asText();
-    if (Era.isModern(method, node.get("params"))) {
-      acceptModern(id, method, node, bytes);
-      return;
-    }
-    String problem = ParamsCheck.problem(method, node.get("params"));
-    if (problem != null) {
-      writeError(id, JsonRpcReplies.INVALID_PARAMS, "Invalid params: " + problem);
-      return;
-    }
-    if ("ping".equals(method)) {
-      // The session holds every request until notifications/initialized; a ping must not wait.
-      writer.write(JsonRpcReplies.result(id.echo(), Map.of()));
-      return;
-    }
-    admit(id, requests.open(id, node, bytes, null));
-  }
-
-  /** A 2026-era request: judged on its own envelope at once, run in its turn. */
-  private void acceptModern(RequestId id, String method, JsonNode node, int bytes) {
+    JsonNode params = node.get("params");
     StatelessServer server = stateless;
-    if (server == null) {
+    if (Era.isModern(method, params) && server == null) {
       writeError(
           id,
-          JsonRpcReplies.METHOD_NOT_FOUND,
+          JsonRpcWriter.METHOD_NOT_FOUND,
           "Method not found: " + method + " (2026-07-28 is not served).");
-      return;
+    } else if (Era.isModern(method, params)) {
+      try {
+        admit(id, requests.open(id, null, bytes, server.accept(method, params)));
+      } catch (ProtocolError e) {
+        writer.write(JsonRpcWriter.reply(id.echo(), e.error()));
+      }
+    } else if (ParamsCheck.problem(method, params) != null) {
+      writeError(
+          id,
+          JsonRpcWriter.INVALID_PARAMS,
+          "Invalid params: " + ParamsCheck.problem(method, params));
+    } else if ("ping".equals(method)) {
+      // the session holds requests until notifications/initialized; a ping must not wait
+      writer.write(JsonRpcWriter.result(id.echo(), Map.of()));
+    } else {
+      admit(id, requests.open(id, node, bytes, null));
     }
-    StatelessServer.Call call;
-    try {
-      call = server.accept(method, node.get("params"));
-    } catch (ProtocolError e) {
-      writer.write(JsonRpcReplies.reply(id.echo(), e.error()));
-      return;
-    }
-    admit(id, requests.open(id, null, bytes, call));
   }
 
-  /** Starts or queues an opened request; null means its id was taken. */
+  /** Starts or queues an opened request (null: its id was taken). */
   private void admit(RequestId id, Request request) {
     if (request == null) {
       writeError(
           id,
-          JsonRpcReplies.INVALID_REQUEST,
+          JsonRpcWriter.INVALID_REQUEST,
           "Request id " + id + " is already in use by a request still running.");
       return;
     }
     if (!requests.admit(request)) {
       writeError(
           id,
-          JsonRpcReplies.SERVER_BUSY,
+          JsonRpcWriter.SERVER_BUSY,
           "Server busy: "
               + MAX_RUNNING
               + " requests are running and too many are waiting. Wait for some answers,"
@@ -318,10 +273,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  /**
-   * Its turn has come: runs it as work its cancellation disposes; a 2026-era one's notifications go
-   * out only while it runs.
-   */
+  /** Runs it as work its cancellation disposes; a 2026 one's notifications only while it runs. */
   private void start(Request request) {
     if (request.modern() == null) {
       sdk.start(request);
@@ -340,15 +292,15 @@ public final class StdioTransport implements McpServerTransportProvider {
             .subscribe(
                 result ->
                     requests.answer(
-                        request, writer, JsonRpcReplies.result(request.echoId(), result)),
+                        request, writer, JsonRpcWriter.result(request.echoId(), result)),
                 error -> {
                   log.warn("Internal error answering {}: {}", request, error.toString());
                   requests.answer(
                       request,
                       writer,
-                      JsonRpcReplies.reply(
+                      JsonRpcWriter.reply(
                           request.echoId(),
-                          JsonRpcReplies.INTERNAL_ERROR,
+                          JsonRpcWriter.INTERNAL_ERROR,
                           SdkSessionBridge.INTERNAL_ERROR_MESSAGE));
                 });
     request.attach(work);

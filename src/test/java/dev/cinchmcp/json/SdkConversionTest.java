@@ -19,6 +19,7 @@ import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,7 +34,8 @@ class SdkConversionTest {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-  private static final SdkJsonMapper SDK = new SdkJsonMapper(JSON);
+  private static final SdkJsonMapper SDK =
+      new SdkJsonMapper(CompletableFuture.completedFuture(JSON));
 
   @ParameterizedTest
   @ValueSource(

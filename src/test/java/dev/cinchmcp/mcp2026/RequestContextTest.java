@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RequestContextTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> SUPPORTED = Discovery.SUPPORTED_VERSIONS;
+  private static final List<String> SUPPORTED = ServerInfo.SUPPORTED_VERSIONS;
 
   private static JsonNode params(String json) throws Exception {
     return JSON.readTree(json);

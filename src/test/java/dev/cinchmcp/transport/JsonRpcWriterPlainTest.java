@@ -1,7 +1,8 @@
 package dev.cinchmcp.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.util.RawValue;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -96,14 +98,18 @@ class JsonRpcWriterPlainTest {
   @ParameterizedTest
   @MethodSource("plainMessages")
   void plainValuesAreWrittenAsJacksonWritesThem(Object message) throws Exception {
-    assertTrue(JsonRpcWriter.isPlain(message, 0), "plain: " + message);
+    assertNotNull(
+        new JsonRpcWriter(MAPPER, OutputStream.nullOutputStream()).plain(message),
+        "plain: " + message);
     assertEquals(jackson(message), written(message));
   }
 
   @ParameterizedTest
   @MethodSource("notPlainMessages")
   void anythingElseIsLeftToJacksonAndComesOutTheSame(Object message) throws Exception {
-    assertFalse(JsonRpcWriter.isPlain(message, 0), "not plain: " + message);
+    assertNull(
+        new JsonRpcWriter(MAPPER, OutputStream.nullOutputStream()).plain(message),
+        "not plain: " + message);
     assertEquals(jackson(message), written(message));
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.transport.Requests.Request;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
