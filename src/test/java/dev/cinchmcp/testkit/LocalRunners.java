@@ -130,7 +130,7 @@ public final class LocalRunners {
         new ProcessBuilder(
                 Dependency.runsc().toString(),
                 "--root",
-                runner.stateDir().resolve("runsc").toString(),
+                runner.settings().stateDir().resolve("runsc").toString(),
                 "list",
                 "-quiet")
             .redirectError(ProcessBuilder.Redirect.DISCARD)
@@ -168,12 +168,12 @@ public final class LocalRunners {
 
   /** Waits until the runner's sandboxes, state files and bundles are gone, then asserts it. */
   public static void awaitNothingLeft(LocalSandboxRunner runner) throws IOException {
-    Path runscRoot = runner.stateDir().resolve("runsc");
+    Path runscRoot = runner.settings().stateDir().resolve("runsc");
     Await.until(
         () ->
             containers(runner).isEmpty()
                 && entries(runscRoot).isEmpty()
-                && entries(runner.stateDir().resolve("bundles")).isEmpty(),
+                && entries(runner.settings().stateDir().resolve("bundles")).isEmpty(),
         Duration.ofSeconds(10),
         "the runner's sandboxes, state files and bundles to go");
     assertNothingLeft(runner);
@@ -181,8 +181,9 @@ public final class LocalRunners {
 
   public static void assertNothingLeft(LocalSandboxRunner runner) throws IOException {
     assertEquals(List.of(), containers(runner), "runsc list");
-    assertEquals(List.of(), entries(runner.stateDir().resolve("runsc")), "runsc state files");
-    assertEquals(List.of(), entries(runner.stateDir().resolve("bundles")), "bundles");
+    assertEquals(
+        List.of(), entries(runner.settings().stateDir().resolve("runsc")), "runsc state files");
+    assertEquals(List.of(), entries(runner.settings().stateDir().resolve("bundles")), "bundles");
   }
 
   /** The run cgroups this JVM still has (named cinchmcp-<our pid>-n). */

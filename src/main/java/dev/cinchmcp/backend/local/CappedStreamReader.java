@@ -7,10 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * Drains one output stream of a sandbox to its end into a {@link CapturedStream}. Draining
- * everything matters: a program blocked on a full pipe would never exit.
- *
- * <p>Runs on its own thread ({@link #run()}); the result is read once the stream has ended.
+ * Drains one output stream of a sandbox to its end: a program blocked on a full pipe never exits.
  */
 final class CappedStreamReader extends CapturedStream implements Runnable {
 

@@ -19,21 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Memory, process and CPU limits for whole sandboxes through host cgroups this backend makes, one
- * per run ({@link RunCgroup}) under a {@code cinchmcp} parent: with cgroup v1 (needs root) a parent
- * in each hierarchy beneath the server's own cgroup (no cost measured: ~0.17 s per run with or
- * without); with v2 one parent where a subtree is delegated to this user.
- *
- * <p>Not runsc's own cgroup support: measured, it costs ~2 s per run. runsc runs with {@code
- * --ignore-cgroups} and a tiny shell joins the run's cgroup first ({@link RunCgroup#wrap}), so
- * every process of the sandbox is in it from its first instruction.
- *
- * <p>The parent also holds all sandboxes off a reserve of the CPU ({@link #capAll}), with a short
- * period so the reserve is there within milliseconds.
- *
- * <p>{@link #detect} finds which host cgroups this server may use, and proves it by making a real
- * run cgroup, writing its limits and moving a process into it (a {@code cinchmcp} parent left by
- * root proves nothing); when that fails, the reason names the cause and what to do.
+ * Memory, process and CPU limits for whole sandboxes through host cgroups, one per run ({@link
+ * RunCgroup}) under a {@code cinchmcp} parent: with v1 (root only) one in each hierarchy beneath
+ * the server's cgroup (~0.17 s per run with or without); with v2 one where a subtree is delegated
+ * to this user. Not runsc's own cgroups (~2 s per run): a tiny shell joins the run's cgroup before
+ * runsc starts ({@link RunCgroup#wrap}). The parent also holds all sandboxes off a reserve of the
+ * CPU ({@link #capAll}). {@link #detect} proves the cgroups usable by making one and joining it.
  */
 final class HostCgroups {
 
@@ -43,7 +34,9 @@ final class HostCgroups {
 
   static final List<String> CONTROLLERS = List.of("memory", "pids", "cpu");
 
-  /** The period of the cap on all sandboxes together, in microseconds. */
+  /**
+   * The period of the cap on all sandboxes together (µs): short, so the reserve is there at once.
+   */
   static final long ALL_PERIOD_US = 5_000;
 
   // controller -> the directory of the run cgroups (one for all with v2)
@@ -159,7 +152,9 @@ final class HostCgroups {
     }
   }
 
-  /** Limits to use, or why there are none. */
+  /**
+   * Limits to use, or why there are none (a {@code cinchmcp} parent left by root proves nothing).
+   */
   record Result(Optional<HostCgroups> limits, String unavailableReason) {
     static Result of(HostCgroups limits) {
       return new Result(Optional.of(limits), null);
@@ -231,10 +226,9 @@ final class HostCgroups {
   }
 
   /**
-   * cgroup v2: a cgroup that holds processes cannot hand controllers to children, and a process may
-   * be moved only by who can write the common ancestor's {@code cgroup.procs}: so the parent is
-   * made beside the server's cgroup, under the nearest ancestor this user owns that enables all
-   * three.
+   * A v2 cgroup holding processes cannot hand controllers to children, and only who can write the
+   * common ancestor's {@code cgroup.procs} moves a process: so the parent goes beside the server's
+   * cgroup, under the nearest ancestor this user owns that enables all three.
    */
   private static Result findV2(Path mount, String ownPath, int uid) {
     Path own = mount.resolve(ownPath.replaceFirst("^/+", ""));
@@ -250,19 +244,18 @@ final class HostCgroups {
           return Result.of(v2(parent));
         } catch (IOException e) {
           return Result.unavailable(
-              "cannot set up cgroup v2 limits under " + candidate + " (" + describeError(e) + ")");
+              "cannot set up cgroup v2 limits under " + candidate + " (" + describe(e) + ")");
         }
       }
       candidate = candidate.equals(mount) ? null : candidate.getParent();
     }
-    String why =
-        "no cgroup above " + own + " is owned by uid " + uid + " with memory, pids and cpu";
     return Result.unavailable(
-        "cgroup v2 is not delegated to this user here ("
-            + why
-            + " enabled): start the server from"
-            + " a systemd user session (for example systemd-run --user --scope -p Delegate=yes"
-            + " <command>), or as root");
+        "cgroup v2 is not delegated to this user here (no cgroup above "
+            + own
+            + " is owned by uid "
+            + uid
+            + " with memory, pids and cpu enabled): start the server from a systemd user session"
+            + " (for example systemd-run --user --scope -p Delegate=yes <command>), or as root");
   }
 
   private static boolean ownedBy(Path dir, int uid) {
@@ -287,15 +280,16 @@ final class HostCgroups {
     }
   }
 
-  private static String describeError(IOException e) {
+  private static String describe(IOException e) {
     return e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 
   private static String rootNeeded(int uid, String path) {
-    String who = "(uid " + uid + " may not write " + path + ")";
-    return "this machine has cgroup v1, which only root can divide "
-        + who
-        + ": run the server as root for the memory, process and CPU limits";
+    return "this machine has cgroup v1, which only root can divide (uid "
+        + uid
+        + " may not write "
+        + path
+        + "): run the server as root for the memory, process and CPU limits";
   }
 
   private static Result proveByJoining(HostCgroups limits) {
@@ -324,7 +318,7 @@ final class HostCgroups {
       return Result.unavailable(rootNeeded(StateDirectory.ownUid(), e.getFile()));
     } catch (IOException e) {
       return Result.unavailable(
-          "cannot make a " + limits.describe() + " cgroup (" + describeError(e) + ")");
+          "cannot make a " + limits.describe() + " cgroup (" + describe(e) + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Result.unavailable("interrupted while checking cgroups");

@@ -2,7 +2,6 @@ package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.PythonBootstrap;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,13 +18,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * matplotlib's font list, made once on the host for every sandbox: each sandbox starts with an
- * empty {@code /tmp}, so a program's first {@code import matplotlib} would scan the fonts again,
- * 1.5-3 s of its 10 s at half a CPU under gVisor (measured here). Made by the sandbox's interpreter
- * with an empty home and a bare environment, in the private state directory, and remade when
- * matplotlib or the fonts change; each bundle gets a hard link to it, which the Python bootstrap
- * copies into the sandbox's {@code /tmp} only when the program imports matplotlib ({@link
- * PythonBootstrap}).
+ * matplotlib's font list, made once on the host: in each sandbox's empty {@code /tmp} a first
+ * {@code import matplotlib} scans the fonts, 1.5-3 s of its 10 s at half a CPU under gVisor. Made
+ * by the sandbox's interpreter with an empty home and bare environment, remade when matplotlib or
+ * the fonts change; each bundle gets a hard link, which {@link PythonBootstrap} copies into {@code
+ * /tmp} when the program imports matplotlib.
  */
 final class MatplotlibFontCache {
 
@@ -56,7 +53,7 @@ final class MatplotlibFontCache {
     return Optional.ofNullable(file);
   }
 
-  /** {@link #build} on a thread of its own at the lowest priority; nothing once stopped. */
+  /** {@link #build} on a thread of its own at the lowest priority. */
   synchronized void buildInBackground(Path python, Path matplotlib) {
     if (stopped) {
       return;
@@ -95,7 +92,7 @@ final class MatplotlibFontCache {
   /** Kills a scan under way and starts no other; says whether there was one. */
   boolean stop() {
     synchronized (this) {
-      stopped = true;
+      stopped = true; // with buildInBackground's check: no builder thread starts after this
     }
     Process running = scan;
     if (running != null && running.isAlive()) {
@@ -113,7 +110,7 @@ final class MatplotlibFontCache {
     }
   }
 
-  /** Links the list into a bundle's root, unless there is none or it has it. */
+  /** Links the list into a bundle's root, if there is one and it is not there. */
   void addTo(Path rootfs) throws IOException {
     Path list = file;
     Path inside = rootfs.resolve(SANDBOX_DIR.substring(1));
@@ -196,8 +193,8 @@ final class MatplotlibFontCache {
       if (list.isEmpty()) {
         return null;
       }
-      Path target = dir.resolve(list.get().getFileName());
-      moveInPlace(list.get(), target);
+      Path target = dir.resolve(list.get().getFileName()); // same file system: atomic
+      Files.move(list.get(), target, StandardCopyOption.ATOMIC_MOVE);
       Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
       return target;
     } finally {
@@ -205,7 +202,7 @@ final class MatplotlibFontCache {
     }
   }
 
-  /** The build folders of servers stopped mid-scan: only those older than a build may take. */
+  /** Build folders of servers stopped mid-scan, older than a build may take. */
   private void removeAbandonedBuilds() throws IOException {
     long before = System.currentTimeMillis() - TimeUnit.SECONDS.toMillis(2 * BUILD_TIMEOUT_SECONDS);
     try (DirectoryStream<Path> builds =
@@ -215,14 +212,6 @@ final class MatplotlibFontCache {
           StateDirectory.deleteTree(build);
         }
       }
-    }
-  }
-
-  private static void moveInPlace(Path from, Path to) throws IOException {
-    try {
-      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
     }
   }
 }
