@@ -39,7 +39,7 @@ final class GvisorProbe {
           Language.PYTHON, "import platform; print(platform.python_version())",
           Language.JAVASCRIPT, "console.log(process.versions.node)");
 
-  /** What {@link #prepare} found; when {@code unusableReason} is set, it says what to do. */
+  /** What {@link #prepare} found, or (unusableReason) what to do. */
   record Prepared(
       String unusableReason,
       SandboxHost host,
@@ -181,13 +181,9 @@ final class GvisorProbe {
               settings.maxConcurrent(),
               prepared.limits().summary());
           // matplotlib's font list, where the sandbox's Python has matplotlib (~1 s of CPU once)
-          prepared
-              .python()
-              .ifPresent(
-                  python ->
-                      MatplotlibFontCache.matplotlibIn(prepared.pythonDirs())
-                          .ifPresent(
-                              dir -> verdict.host().fontCache().buildInBackground(python, dir)));
+          Optional<Path> python = prepared.python(); // there when pythonDirs() are
+          MatplotlibFontCache.matplotlibIn(prepared.pythonDirs())
+              .ifPresent(dir -> verdict.host().fontCache().buildInBackground(python.get(), dir));
         });
     return test;
   }
@@ -206,8 +202,7 @@ final class GvisorProbe {
         continue;
       }
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
-      // At the service's limits: the user's 1 s or a tenth of a CPU must not make gVisor look
-      // broken.
+      // The service's limits: a user's 1 s or tenth of a CPU must not make gVisor look broken.
       Sandbox run =
           Sandbox.cold(language, settings.withLimits(SandboxLimits.SERVICE), host, streamThreads)
               .lowPriority();
@@ -225,11 +220,7 @@ final class GvisorProbe {
         String inside = result.stdout().text().strip();
         String outside = prepared.versions().version(language).orElse(inside);
         if (!inside.equals(outside)) {
-          log.warn(
-              "{} reports {} inside the sandbox but {} on the host",
-              language.wireName(),
-              inside,
-              outside);
+          log.warn("{} is {} inside the sandbox, {} on the host", language, inside, outside);
         }
         if (run.peakMemory() > 0) {
           overheads.put(language, run.peakMemory() + OVERHEAD_MARGIN_BYTES);

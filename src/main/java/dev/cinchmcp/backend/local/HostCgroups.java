@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,43 +40,32 @@ final class HostCgroups {
    */
   static final long ALL_PERIOD_US = 5_000;
 
-  // controller -> the directory of the run cgroups (one for all with v2)
-  private final Map<String, Path> parents;
+  private final RunCgroup parents; // the directories of the run cgroups
 
-  private final boolean v2;
-
-  private HostCgroups(Map<String, Path> parents, boolean v2) {
-    this.parents = Map.copyOf(parents);
-    this.v2 = v2;
-  }
-
-  static HostCgroups v1(Map<String, Path> parents) {
-    return new HostCgroups(parents, false);
-  }
-
-  static HostCgroups v2(Path parent) {
-    return new HostCgroups(Map.of("memory", parent, "pids", parent, "cpu", parent), true);
+  private HostCgroups(RunCgroup parents) {
+    this.parents = parents;
   }
 
   Path parent() {
-    return parents.get("memory");
+    return parents.memory();
   }
 
   String describe() {
-    return v2 ? "cgroup v2 at " + parent() : "cgroup v1";
+    return parents.v2() ? "cgroup v2 at " + parent() : "cgroup v1";
   }
 
   /** Makes the cgroup(s) of one run with all of its limits, or removes them and throws. */
   RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare)
       throws IOException {
+    boolean v2 = parents.v2();
     RunCgroup run =
-        new RunCgroup(
-            Files.createDirectory(parents.get("memory").resolve(runId)),
-            v2
-                ? parent().resolve(runId)
-                : Files.createDirectory(parents.get("pids").resolve(runId)),
-            v2 ? parent().resolve(runId) : Files.createDirectory(parents.get("cpu").resolve(runId)),
-            v2);
+        v2
+            ? RunCgroup.v2(Files.createDirectory(parent().resolve(runId)))
+            : new RunCgroup(
+                Files.createDirectory(parents.memory().resolve(runId)),
+                Files.createDirectory(parents.pids().resolve(runId)),
+                Files.createDirectory(parents.cpu().resolve(runId)),
+                false);
     try {
       String memory = Long.toString(memoryBytes);
       if (v2) {
@@ -105,9 +95,9 @@ final class HostCgroups {
 
   /** All runs together to {@code cpus} CPUs, or any (empty); servers sharing it write the same. */
   void capAll(OptionalDouble cpus) throws IOException {
-    Path cpu = parents.get("cpu");
+    Path cpu = parents.cpu();
     String quota = cpus.isPresent() ? Long.toString(allQuotaUs(cpus.getAsDouble())) : null;
-    if (v2) {
+    if (parents.v2()) {
       RunCgroup.write(
           cpu.resolve("cpu.max"), (quota == null ? "max" : quota) + " " + ALL_PERIOD_US);
       return;
@@ -135,11 +125,11 @@ final class HostCgroups {
 
   /** Removes the run cgroups of servers that are gone. */
   void removeLeftovers(Predicate<String> isLeftover) {
-    for (Path parent : v2 ? List.of(parent()) : parents.values()) {
+    for (Path parent : parents.dirs()) {
       try (DirectoryStream<Path> runs = Files.newDirectoryStream(parent)) {
         for (Path run : runs) {
           if (Files.isDirectory(run) && isLeftover.test(run.getFileName().toString())) {
-            if (v2) {
+            if (parents.v2()) {
               RunCgroup.v2(run).remove();
             } else {
               RunCgroup.killAndRemove(run);
@@ -205,7 +195,7 @@ final class HostCgroups {
   }
 
   private static Result findV1(Path cgroupFs, Map<String, String> own, int uid) {
-    Map<String, Path> parents = new LinkedHashMap<>();
+    Map<String, Path> parents = new HashMap<>();
     for (String controller : CONTROLLERS) {
       Path mount = cgroupFs.resolve(controller);
       if (!Files.isDirectory(mount)) {
@@ -222,7 +212,9 @@ final class HostCgroups {
       }
       parents.put(controller, parent);
     }
-    return Result.of(v1(parents));
+    return Result.of(
+        new HostCgroups(
+            new RunCgroup(parents.get("memory"), parents.get("pids"), parents.get("cpu"), false)));
   }
 
   /**
@@ -241,7 +233,7 @@ final class HostCgroups {
           if (!enablesAll(parent)) {
             RunCgroup.write(parent.resolve("cgroup.subtree_control"), "+memory +pids +cpu");
           }
-          return Result.of(v2(parent));
+          return Result.of(new HostCgroups(RunCgroup.v2(parent)));
         } catch (IOException e) {
           return Result.unavailable(
               "cannot set up cgroup v2 limits under " + candidate + " (" + describe(e) + ")");
