@@ -36,14 +36,27 @@ public final class LocalRunners {
    * started ahead of time: every run is cold.
    */
   public static LocalSandboxRunner runner(Path dir) {
-    return usable(
-        LocalSandboxRunner.start(
-            LocalSandboxSettings.defaults().withStateDir(dir).withPoolSize(0)));
+    return usable(LocalSandboxRunner.start(settings(dir, 0)));
+  }
+
+  /** The server's settings with the state directory {@code dir} and a pool of {@code size}. */
+  public static LocalSandboxSettings settings(Path dir, int size) {
+    LocalSandboxSettings d = LocalSandboxSettings.defaults();
+    return new LocalSandboxSettings(
+        d.runsc(),
+        dir,
+        d.limits(),
+        d.maxConcurrent(),
+        d.runscEnvironment(),
+        d.hostCgroups(),
+        size,
+        d.poolIdleLimit(),
+        d.hostEtc());
   }
 
   /** A runner whose pool of {@code size} sandboxes per language is full. */
   public static LocalSandboxRunner warmRunner(Path dir, int size) {
-    return warmRunner(LocalSandboxSettings.defaults().withStateDir(dir).withPoolSize(size));
+    return warmRunner(settings(dir, size));
   }
 
   /** A runner of these settings (with a pool) once its pool is full. */

@@ -79,7 +79,7 @@ public record LocalSandboxSettings(
     return with(c -> c.runsc = value);
   }
 
-  public LocalSandboxSettings withStateDir(Path value) {
+  LocalSandboxSettings withStateDir(Path value) {
     return with(c -> c.stateDir = value);
   }
 

@@ -77,11 +77,7 @@ final class MatplotlibFontCache {
         file = existing.get();
         return;
       }
-      Path made = make(python);
-      if (made != null) {
-        file = made;
-        log.debug("matplotlib's font list made for the sandboxes: {}", made);
-      }
+      make(python);
     } catch (IOException | RuntimeException e) {
       log.debug("No font list for matplotlib: {}", e.toString());
     } catch (InterruptedException e) {
@@ -159,7 +155,7 @@ final class MatplotlibFontCache {
     return newest;
   }
 
-  private Path make(Path python) throws IOException, InterruptedException {
+  private void make(Path python) throws IOException, InterruptedException {
     Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PRIVATE));
     removeAbandonedBuilds();
     Path work =
@@ -170,14 +166,13 @@ final class MatplotlibFontCache {
           new ProcessBuilder(python.toString(), "-c", "import matplotlib.font_manager")
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-      Map<String, String> env = builder.environment();
-      env.clear();
-      env.put("PATH", "/usr/bin:/bin");
-      env.put("HOME", work.toString());
-      env.put("MPLCONFIGDIR", work.toString());
-      env.put("MPLBACKEND", "Agg");
+      builder.environment().clear();
+      builder
+          .environment()
+          .putAll(Map.of("PATH", "/usr/bin:/bin", "HOME", work.toString(), "MPLBACKEND", "Agg"));
+      builder.environment().put("MPLCONFIGDIR", work.toString());
       if (stopped) {
-        return null;
+        return;
       }
       Process process = builder.start();
       scan = process;
@@ -187,16 +182,16 @@ final class MatplotlibFontCache {
       process.getOutputStream().close();
       if (!process.waitFor(BUILD_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         process.destroyForcibly();
-        return null;
+        return;
       }
       Optional<Path> list = process.exitValue() == 0 ? firstList(work) : Optional.empty();
-      if (list.isEmpty()) {
-        return null;
+      if (list.isPresent()) {
+        Path target = dir.resolve(list.get().getFileName()); // same file system: atomic
+        Files.move(list.get(), target, StandardCopyOption.ATOMIC_MOVE);
+        Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
+        file = target;
+        log.debug("matplotlib's font list made for the sandboxes: {}", target);
       }
-      Path target = dir.resolve(list.get().getFileName()); // same file system: atomic
-      Files.move(list.get(), target, StandardCopyOption.ATOMIC_MOVE);
-      Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
-      return target;
     } finally {
       StateDirectory.deleteTree(work);
     }

@@ -152,15 +152,11 @@ final class Sandbox implements StartedSandbox {
   public void awaitReady() throws IOException, InterruptedException {
     long started = System.nanoTime();
     WarmLauncher.awaitReady(process, streamThreads, "the sandbox ended before it was ready");
-    if (!preload.isEmpty()) {
-      log.debug(
-          "Data sandbox {} ready in {} ms, {} imported",
-          id,
-          (System.nanoTime() - started) / 1_000_000,
-          String.join(", ", preload));
+    if (!preload.isEmpty()) { // LocalDataSandboxIT reads this line
+      long millis = (System.nanoTime() - started) / 1_000_000;
+      log.debug("Data sandbox {} ready in {} ms, {} imported", id, millis, preload);
     }
-    if (language == Language.JAVASCRIPT) {
-      // Loaded: out of the program's sight (a cold run's /code holds only its own files).
+    if (language == Language.JAVASCRIPT) { // loaded: out of sight (a cold /code has no more)
       Files.deleteIfExists(bundle.dir().resolve("rootfs/code").resolve(WarmLauncher.NODE_FILE));
     }
   }
@@ -266,7 +262,6 @@ final class Sandbox implements StartedSandbox {
     SandboxOutput.awaitReader(out, log, "Stream reader");
     SandboxOutput.awaitReader(err, log, "Stream reader");
     long durationMs = (System.nanoTime() - started) / 1_000_000;
-
     SandboxOutput output = new SandboxExit.Streams(stdout, stderr);
     if (ending != SandboxEnding.EXITED) {
       return ending.unfinished(output, settings.wallClock(), durationMs, LocalSandboxRunner.NAME);
