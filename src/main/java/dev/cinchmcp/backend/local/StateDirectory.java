@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -143,26 +145,19 @@ final class StateDirectory {
   static final String PREFIX = "cinchmcp-";
   private static final long OWN_PID = ProcessHandle.current().pid();
   private static final AtomicLong COUNTER = new AtomicLong();
+  private static final Pattern RUN_ID = Pattern.compile(PREFIX + "(\\d{1,18})-.*");
 
   static String nextRunId() {
     return PREFIX + OWN_PID + "-" + COUNTER.incrementAndGet();
   }
 
   static boolean isLeftover(String name) {
-    if (!name.startsWith(PREFIX)) {
+    Matcher run = RUN_ID.matcher(name);
+    if (!run.matches()) {
       return false;
     }
-    String rest = name.substring(PREFIX.length());
-    int dash = rest.indexOf('-');
-    if (dash <= 0) {
-      return false;
-    }
-    try {
-      long pid = Long.parseLong(rest.substring(0, dash));
-      return pid != OWN_PID && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
-    } catch (NumberFormatException e) {
-      return false;
-    }
+    long pid = Long.parseLong(run.group(1));
+    return pid != OWN_PID && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
   }
 
   /** Sandboxes, bundles and cgroups of servers that are gone, in this user's state directory. */
