@@ -54,7 +54,7 @@ record Bundle(Path dir) {
         Files.writeString(code.resolve(WarmLauncher.NODE_FILE), WarmLauncher.node());
         args.addAll(List.of("--require", "/code/" + WarmLauncher.NODE_FILE));
       }
-      if (!hostLimits) { // after the launcher: polling during the wait would count as the program's
+      if (!hostLimits) { // after the launcher: else its polling while waiting is program CPU
         String watchdog = nodeWatchdog(settings.memoryBytes(), settings.memoryNote());
         Files.writeString(code.resolve(WATCHDOG_FILE), watchdog);
         args.addAll(List.of("--require", "/code/" + WATCHDOG_FILE));

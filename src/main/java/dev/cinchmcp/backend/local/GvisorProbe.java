@@ -212,10 +212,8 @@ final class GvisorProbe {
         if (!result.succeeded()) {
           String how = result.exitCode() + (result.timedOut() ? " (timed out)" : "");
           String said = result.stderr().text().strip().lines().findFirst().orElse("no output");
-          return new SelfTest(
-              "the gVisor self-test (%s) failed with exit code %s: %s"
-                  .formatted(language.wireName(), how, said),
-              host);
+          String test = "the gVisor self-test (" + language.wireName() + ")";
+          return new SelfTest(test + " failed with exit code " + how + ": " + said, host);
         }
         String inside = result.stdout().text().strip();
         String outside = prepared.versions().version(language).orElse(inside);

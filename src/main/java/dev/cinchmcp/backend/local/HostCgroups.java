@@ -35,9 +35,7 @@ final class HostCgroups {
 
   static final List<String> CONTROLLERS = List.of("memory", "pids", "cpu");
 
-  /**
-   * The period of the cap on all sandboxes together (µs): short, so the reserve is there at once.
-   */
+  /** The period (µs) of the cap on all sandboxes: short, so the reserve is there at once. */
   static final long ALL_PERIOD_US = 5_000;
 
   private final RunCgroup parents; // the directories of the run cgroups
