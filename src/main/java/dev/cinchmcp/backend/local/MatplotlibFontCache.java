@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -123,13 +124,10 @@ final class MatplotlibFontCache {
 
   /** The folder of the matplotlib the sandbox's Python imports: the first in {@code dirs}. */
   static Optional<Path> matplotlibIn(List<String> dirs) {
-    for (String dir : dirs) {
-      Path matplotlib = Path.of(dir, "matplotlib");
-      if (Files.isDirectory(matplotlib)) {
-        return Optional.of(matplotlib);
-      }
-    }
-    return Optional.empty();
+    return dirs.stream()
+        .map(dir -> Path.of(dir, "matplotlib"))
+        .filter(Files::isDirectory)
+        .findFirst();
   }
 
   private static Optional<Path> firstList(Path dir) throws IOException {
@@ -137,11 +135,9 @@ final class MatplotlibFontCache {
       return Optional.empty();
     }
     try (DirectoryStream<Path> lists = Files.newDirectoryStream(dir, "fontlist-*.json")) {
-      for (Path list : lists) {
-        return Optional.of(list);
-      }
+      Iterator<Path> first = lists.iterator();
+      return first.hasNext() ? Optional.of(first.next()) : Optional.empty();
     }
-    return Optional.empty();
   }
 
   private static long newestChange(Path matplotlib) throws IOException {

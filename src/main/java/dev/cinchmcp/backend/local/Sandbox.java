@@ -135,12 +135,8 @@ final class Sandbox implements StartedSandbox {
 
   /** " started", " (started ahead of time)", " (started ahead of time, numpy, pandas imported)". */
   String startNote() {
-    if (fingerprint == null) {
-      return " started";
-    }
-    return preload.isEmpty()
-        ? " (started ahead of time)"
-        : " (started ahead of time, " + String.join(", ", preload) + " imported)";
+    String imported = preload.isEmpty() ? "" : ", " + String.join(", ", preload) + " imported";
+    return fingerprint == null ? " started" : " (started ahead of time" + imported + ")";
   }
 
   /** Of the whole sandbox once it has exited; -1 when not known. */
