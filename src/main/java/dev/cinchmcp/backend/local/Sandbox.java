@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import dev.cinchmcp.backend.CapturedStream;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.RunResult;
@@ -7,6 +8,7 @@ import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
 import dev.cinchmcp.backend.StartedSandbox;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -250,10 +252,10 @@ final class Sandbox implements StartedSandbox {
 
   /** Drains both streams until the sandbox ends, then says how it ended. */
   private RunResult awaitResult(Process sandbox, Program program, long started) {
-    CappedStreamReader stdout = new CappedStreamReader(sandbox.getInputStream(), program.out());
-    CappedStreamReader stderr = new CappedStreamReader(sandbox.getErrorStream());
-    Future<?> out = streamThreads.submit(stdout);
-    Future<?> err = streamThreads.submit(stderr);
+    CapturedStream stdout = new CapturedStream(program.out());
+    CapturedStream stderr = new CapturedStream(null);
+    Future<?> out = streamThreads.submit(() -> drain(sandbox.getInputStream(), stdout));
+    Future<?> err = streamThreads.submit(() -> drain(sandbox.getErrorStream(), stderr));
     SandboxEnding ending = awaitEnd(sandbox);
     SandboxOutput.awaitReader(out, log, "Stream reader");
     SandboxOutput.awaitReader(err, log, "Stream reader");
@@ -269,6 +271,18 @@ final class Sandbox implements StartedSandbox {
       log.debug("Run {} peak memory {} bytes", id, peakBytes);
     }
     return result;
+  }
+
+  /** To its end: a program blocked on a full pipe would never exit. */
+  static void drain(InputStream stream, CapturedStream into) {
+    byte[] buffer = new byte[8192];
+    try (stream) {
+      for (int n; (n = stream.read(buffer)) >= 0; ) {
+        into.feed(buffer, 0, n);
+      }
+    } catch (IOException e) {
+      // The pipe closes when the sandbox is killed; what was read so far is the output.
+    }
   }
 
   private SandboxEnding awaitEnd(Process sandbox) {

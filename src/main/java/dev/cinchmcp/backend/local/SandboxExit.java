@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import dev.cinchmcp.backend.CapturedStream;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
@@ -66,7 +67,7 @@ final class SandboxExit {
     }
   }
 
-  record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {}
+  record Streams(CapturedStream out, CapturedStream err) implements SandboxOutput {}
 
   static RunFailure runscNotStarted(Runsc runsc, IOException e) {
     return failure(
