@@ -202,9 +202,7 @@ final class Sandbox implements StartedSandbox {
     if (lowPriority) {
       command.addAll(List.of(host.timeout().resolveSibling("nice").toString(), "-n", "19"));
     }
-    command.add(host.timeout().toString());
-    command.add("--signal=KILL");
-    command.add(settings.backstopSeconds());
+    command.addAll(List.of(host.timeout().toString(), "--signal=KILL", settings.backstopSeconds()));
     command.addAll(bundle.runscRun(host.runsc(), id));
     return makeCgroup() ? cgroup.wrap(command) : command;
   }
