@@ -36,14 +36,27 @@ public final class LocalRunners {
    * started ahead of time: every run is cold.
    */
   public static LocalSandboxRunner runner(Path dir) {
-    return usable(
-        LocalSandboxRunner.start(
-            LocalSandboxSettings.defaults().withStateDir(dir).withPoolSize(0)));
+    return usable(LocalSandboxRunner.start(settings(dir, 0)));
+  }
+
+  /** The server's settings with the state directory {@code dir} and a pool of {@code size}. */
+  public static LocalSandboxSettings settings(Path dir, int size) {
+    LocalSandboxSettings d = LocalSandboxSettings.defaults();
+    return new LocalSandboxSettings(
+        d.runsc(),
+        dir,
+        d.limits(),
+        d.maxConcurrent(),
+        d.runscEnvironment(),
+        d.hostCgroups(),
+        size,
+        d.poolIdleLimit(),
+        d.hostEtc());
   }
 
   /** A runner whose pool of {@code size} sandboxes per language is full. */
   public static LocalSandboxRunner warmRunner(Path dir, int size) {
-    return warmRunner(LocalSandboxSettings.defaults().withStateDir(dir).withPoolSize(size));
+    return warmRunner(settings(dir, size));
   }
 
   /** A runner of these settings (with a pool) once its pool is full. */
@@ -130,7 +143,7 @@ public final class LocalRunners {
         new ProcessBuilder(
                 Dependency.runsc().toString(),
                 "--root",
-                runner.stateDir().resolve("runsc").toString(),
+                runner.settings().stateDir().resolve("runsc").toString(),
                 "list",
                 "-quiet")
             .redirectError(ProcessBuilder.Redirect.DISCARD)
@@ -168,12 +181,12 @@ public final class LocalRunners {
 
   /** Waits until the runner's sandboxes, state files and bundles are gone, then asserts it. */
   public static void awaitNothingLeft(LocalSandboxRunner runner) throws IOException {
-    Path runscRoot = runner.stateDir().resolve("runsc");
+    Path runscRoot = runner.settings().stateDir().resolve("runsc");
     Await.until(
         () ->
             containers(runner).isEmpty()
                 && entries(runscRoot).isEmpty()
-                && entries(runner.stateDir().resolve("bundles")).isEmpty(),
+                && entries(runner.settings().stateDir().resolve("bundles")).isEmpty(),
         Duration.ofSeconds(10),
         "the runner's sandboxes, state files and bundles to go");
     assertNothingLeft(runner);
@@ -181,8 +194,9 @@ public final class LocalRunners {
 
   public static void assertNothingLeft(LocalSandboxRunner runner) throws IOException {
     assertEquals(List.of(), containers(runner), "runsc list");
-    assertEquals(List.of(), entries(runner.stateDir().resolve("runsc")), "runsc state files");
-    assertEquals(List.of(), entries(runner.stateDir().resolve("bundles")), "bundles");
+    assertEquals(
+        List.of(), entries(runner.settings().stateDir().resolve("runsc")), "runsc state files");
+    assertEquals(List.of(), entries(runner.settings().stateDir().resolve("bundles")), "bundles");
   }
 
   /** The run cgroups this JVM still has (named cinchmcp-<our pid>-n). */

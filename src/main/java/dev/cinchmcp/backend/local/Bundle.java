@@ -2,6 +2,7 @@ package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
+import dev.cinchmcp.backend.PythonBootstrap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,9 +14,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One sandbox's OCI bundle on the host: a private directory (700) with the spec (600), runsc's log,
- * and a root whose only content is the program, as a file ({@code /code/main.py}): no argv size
- * limit, nothing else of the host visible, and the program cannot change its own source.
+ * One sandbox's OCI bundle: a private directory with the spec, runsc's log, and a root holding only
+ * the program as a file ({@code /code/main.py}): no argv size limit, and it cannot change itself.
  */
 record Bundle(Path dir) {
 
@@ -24,11 +24,7 @@ record Bundle(Path dir) {
   private static final Set<PosixFilePermission> PRIVATE_FILE =
       PosixFilePermissions.fromString("rw-------");
 
-  /**
-   * Writes the bundle without its program: directories, spec, and what the argv needs besides
-   * (Node's memory watchdog; a waiting sandbox's launcher, which in a data sandbox imports {@code
-   * preload}).
-   */
+  /** All but the program: directories, spec, Node's watchdog and launcher ({@code ahead}). */
   void write(
       Language language,
       LocalSandboxSettings settings,
@@ -38,33 +34,33 @@ record Bundle(Path dir) {
       throws IOException {
     Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
     Path code = Files.createDirectories(dir.resolve("rootfs").resolve("code"));
+    boolean hostLimits = host.cgroups().isPresent();
+    List<String> args =
+        new ArrayList<>(List.of(host.runtimes().interpreter(language).orElseThrow()));
+    long addressSpace = 0; // RLIMIT_AS only without a cgroup: not memory (see PythonBootstrap)
     if (language == Language.PYTHON) {
       host.fontCache().addTo(dir.resolve("rootfs"));
+      addressSpace = hostLimits ? 0 : settings.memoryBytes();
+      String bootstrap =
+          ahead
+              ? WarmLauncher.python(!hostLimits, preload)
+              : hostLimits ? PythonBootstrap.SOURCE : PythonBootstrap.ONE_ARENA_SOURCE;
+      args.addAll(List.of("-I", "-c", bootstrap)); // isolated: no PYTHON* variables, no user site
+    } else {
+      // A heap bomb then ends with V8's clear "heap out of memory"; the cgroup (or the watchdog)
+      // holds the rest (buffers, native memory).
+      args.add("--max-old-space-size=" + settings.memoryMebibytes() * 3 / 4);
+      if (ahead) {
+        Files.writeString(code.resolve(WarmLauncher.NODE_FILE), WarmLauncher.node());
+        args.addAll(List.of("--require", "/code/" + WarmLauncher.NODE_FILE));
+      }
+      if (!hostLimits) { // after the launcher: else its polling while waiting is program CPU
+        String watchdog = nodeWatchdog(settings.memoryBytes(), settings.memoryNote());
+        Files.writeString(code.resolve(WATCHDOG_FILE), watchdog);
+        args.addAll(List.of("--require", "/code/" + WATCHDOG_FILE));
+      }
     }
-    boolean hostLimits = host.cgroups().isPresent();
-    List<String> preloads = new ArrayList<>();
-    if (language == Language.JAVASCRIPT && ahead) {
-      Files.writeString(code.resolve(WarmLauncher.NODE_FILE), WarmLauncher.node());
-      preloads.add("/code/" + WarmLauncher.NODE_FILE);
-    }
-    if (language == Language.JAVASCRIPT && !hostLimits) {
-      // After the warm launcher: polling during the wait would count as the program's CPU.
-      Files.writeString(
-          code.resolve(WATCHDOG_FILE), nodeWatchdog(settings.memoryBytes(), settings.memoryNote()));
-      preloads.add("/code/" + WATCHDOG_FILE);
-    }
-    // RLIMIT_AS only without a cgroup: it limits address space, not memory (see PythonBootstrap).
-    long addressSpace = language == Language.PYTHON && !hostLimits ? settings.memoryBytes() : 0;
-    List<String> args =
-        host.runtimes()
-            .command(
-                language,
-                codePath(language),
-                settings.memoryMebibytes(),
-                preloads,
-                addressSpace > 0,
-                ahead,
-                preload);
+    args.add(codePath(language));
     Path spec = dir.resolve("config.json");
     Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
     Files.writeString(
@@ -86,10 +82,9 @@ record Bundle(Path dir) {
   }
 
   /**
-   * {@code runsc ... run --bundle DIR ID}. The host's read-only folders with exclusive file access:
-   * the sandbox keeps what it looked up, a cold {@code import numpy, pandas} took 0.75-0.83x the
-   * time (bench/file-access.mjs). It then misses host changes after its start; a waiting one is not
-   * handed out once a package folder changed ({@link SandboxRuntimes#fingerprint}).
+   * Exclusive file access: the sandbox keeps what it looked up (a cold {@code import numpy, pandas}
+   * 0.75-0.83x the time, bench/file-access.mjs) and misses later host changes ({@link
+   * SandboxRuntimes#fingerprint}).
    */
   List<String> runscRun(Runsc runsc, String id) {
     return runsc.command(
@@ -102,7 +97,7 @@ record Bundle(Path dir) {
         id);
   }
 
-  /** The first error runsc logged, cut to 400 characters; null when there is none. */
+  /** The first error runsc logged, cut to 400 characters, or null. */
   String runscError() {
     try {
       for (String line : Files.readAllLines(logFile(), StandardCharsets.UTF_8)) {
@@ -131,15 +126,10 @@ record Bundle(Path dir) {
   private static final long WATCHER_BYTES = 16L << 20;
 
   /**
-   * Holds a Node program to its memory where no host cgroup can: a script loaded first ({@code node
-   * --require}) starts a worker thread that reads the resident memory every 10 ms and kills the
-   * process, with a cgroup kill's note, once it grew by more than the allowance.
-   *
-   * <p>Measured under gVisor, no in-sandbox limit holds Node: RLIMIT_AS stops Node from starting
-   * or, above V8's reservations (~3x the heap), kills ordinary programs while letting a 400 MB
-   * Buffer through; gVisor does not enforce RLIMIT_DATA; {@code --max-old-space-size} does not
-   * count Buffers. One allocation can overshoot by a 10 ms tick: the weaker guarantee, and the tool
-   * says so.
+   * Without host cgroups: a worker thread loaded first reads Node's resident memory every 10 ms and
+   * kills it once it grew by more than the allowance. Measured under gVisor, nothing else holds
+   * Node: RLIMIT_AS stops it starting or lets a 400 MB Buffer through, RLIMIT_DATA is not enforced,
+   * {@code --max-old-space-size} skips Buffers. One allocation can overshoot by a tick.
    */
   static String nodeWatchdog(long allowanceBytes, String note) {
     return String.join(

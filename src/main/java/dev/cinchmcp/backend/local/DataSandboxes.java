@@ -24,13 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Python sandboxes started ahead that imported a data program's heavy modules (numpy, pandas...):
- * the imports take seconds at half a CPU, most of a data call's time.
- *
- * <p>A program gets one only when it imports every module that sandbox imported ({@link
- * PythonImports}, those installed, with their parents), so its memory limit holds what it would had
- * it imported them itself. None until a data call shows the demand; then the pool size of them for
- * each of the {@value #KINDS} latest sets of modules (a pandas table and a matplotlib chart in turn
- * keep one of each), started only while no call runs; none after the pool's idle limit.
+ * the imports take seconds at half a CPU, most of a data call's time. A program gets one only when
+ * it imports every module that sandbox imported (so its memory limit holds as if it had). None
+ * until a data call shows the demand; then the pool size of them for each of the {@value #KINDS}
+ * latest sets of modules (a table and a chart in turn keep one of each); none after the idle limit.
  */
 final class DataSandboxes implements AutoCloseable {
 
@@ -77,10 +74,7 @@ final class DataSandboxes implements AutoCloseable {
     this.closer = Executors.newCachedThreadPool(DaemonThreads.named("cinchmcp-data-pool-close"));
   }
 
-  /**
-   * The heavy modules {@code program} imports that are installed, with parents and what they import
-   * anyway, sorted; empty for JavaScript and for a program that imports none.
-   */
+  /** The installed heavy modules {@code program} imports, with parents and what they import. */
   List<String> modulesOf(Program program) {
     if (program.language() != Language.PYTHON || pythonDirs.isEmpty()) {
       return List.of();
@@ -92,20 +86,18 @@ final class DataSandboxes implements AutoCloseable {
     List<String> installed = new ArrayList<>();
     for (String module : PythonImports.withParents(named)) {
       if (installed(module)) {
-        installed.add(module);
-        // only then: a program whose import fails imports nothing it would have brought
+        installed.add(module); // only then: a failed import brings nothing
         installed.addAll(
             IMPORTS_TOO.getOrDefault(module, List.of()).stream().filter(this::installed).toList());
       }
     }
-    // Sorted (a parent before its modules): the same imports in another order are the same demand.
+    // Sorted: the same imports in another order are the same demand.
     return installed.stream().distinct().sorted().toList();
   }
 
   private boolean installed(String module) {
     String relative = module.replace('.', '/');
-    int slash = relative.lastIndexOf('/');
-    String leaf = relative.substring(slash + 1);
+    String leaf = relative.substring(relative.lastIndexOf('/') + 1);
     for (String dir : pythonDirs) {
       Path path = Path.of(dir, relative);
       if (Files.isDirectory(path) || Files.isRegularFile(Path.of(dir, relative + ".py"))) {
@@ -128,8 +120,7 @@ final class DataSandboxes implements AutoCloseable {
   /** A call began (a data one records the demand): no start competes with it. */
   synchronized void callStarted(List<String> modules) {
     long now = clock.getAsLong();
-    if (!pools.isEmpty() && now - lastDataCall > idleLimitNanos) {
-      // no data call for the idle limit: none is kept until the demand shows again
+    if (!pools.isEmpty() && now - lastDataCall > idleLimitNanos) { // until the demand shows again
       new ArrayList<>(pools.keySet()).forEach(this::retire);
     }
     if (!modules.isEmpty() && !closed && size > 0) {
@@ -165,23 +156,16 @@ final class DataSandboxes implements AutoCloseable {
 
   /** Of the sandboxes that imported only modules among {@code modules}, one that imported most. */
   Optional<Sandbox> take(List<String> modules) {
-    List<WarmPool<Sandbox>> fitting = new ArrayList<>();
-    synchronized (this) {
-      if (modules.isEmpty()) {
-        return Optional.empty();
-      }
-      pools.entrySet().stream()
-          .filter(kind -> modules.containsAll(kind.getKey()))
-          .sorted((a, b) -> b.getKey().size() - a.getKey().size())
-          .forEach(kind -> fitting.add(kind.getValue()));
+    List<WarmPool<Sandbox>> fitting;
+    synchronized (this) { // no pool is kept for no modules
+      fitting =
+          pools.entrySet().stream()
+              .filter(kind -> modules.containsAll(kind.getKey()))
+              .sorted((a, b) -> b.getKey().size() - a.getKey().size())
+              .map(Map.Entry::getValue)
+              .toList();
     }
-    for (WarmPool<Sandbox> pool : fitting) {
-      Optional<Sandbox> sandbox = pool.take(Language.PYTHON);
-      if (sandbox.isPresent()) {
-        return sandbox;
-      }
-    }
-    return Optional.empty();
+    return fitting.stream().flatMap(pool -> pool.take(Language.PYTHON).stream()).findFirst();
   }
 
   synchronized List<List<String>> demand() {
@@ -201,14 +185,18 @@ final class DataSandboxes implements AutoCloseable {
     }
   }
 
-  boolean stopNow() {
-    List<WarmPool<Sandbox>> all;
-    synchronized (this) {
-      closed = true;
-      all = new ArrayList<>(pools.values());
+  private synchronized List<WarmPool<Sandbox>> closing(boolean forget) {
+    closed = true;
+    List<WarmPool<Sandbox>> all = new ArrayList<>(pools.values());
+    if (forget) {
+      pools.clear();
     }
+    return all;
+  }
+
+  boolean stopNow() {
     boolean killed = false;
-    for (WarmPool<Sandbox> pool : all) { // a loop, not a lambda: a stop runs this cold
+    for (WarmPool<Sandbox> pool : closing(false)) { // a loop, not a lambda: a stop runs this cold
       killed |= pool.stopNow();
     }
     return killed;
@@ -216,13 +204,7 @@ final class DataSandboxes implements AutoCloseable {
 
   @Override
   public void close() {
-    List<WarmPool<Sandbox>> all;
-    synchronized (this) {
-      closed = true;
-      all = new ArrayList<>(pools.values());
-      pools.clear();
-    }
-    all.forEach(WarmPool::close);
+    closing(true).forEach(WarmPool::close);
     closer.shutdown();
     try {
       closer.awaitTermination(5, TimeUnit.SECONDS);

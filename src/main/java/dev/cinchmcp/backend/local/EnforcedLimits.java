@@ -3,9 +3,8 @@ package dev.cinchmcp.backend.local;
 import dev.cinchmcp.backend.SandboxFacts;
 
 /**
- * Which of the sandbox's limits hold on this machine, for the ready line, {@code --check} and the
- * tool's description. Wall clock, files, network and RLIMIT_NPROC hold everywhere; a memory cap
- * over the whole sandbox and the CPU share need host cgroups.
+ * Which of the sandbox's limits hold on this machine (a memory cap over the whole sandbox and the
+ * CPU share need host cgroups), for the ready line, {@code --check} and the tool's description.
  *
  * @param hostCgroups where the cgroup limits come from ("cgroup v1"), or null without
  * @param withoutCgroupsReason why there are no host cgroups, and what to do; or null

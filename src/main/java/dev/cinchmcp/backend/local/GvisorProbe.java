@@ -21,11 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the local backend can be used, in two steps: {@link #prepare} (tens of ms, before the
- * server is ready: runsc, {@code timeout}, interpreters, the state directory, host cgroups made and
- * joined for real) and {@link #selfTest} (~0.8 s in the background: leftovers cleaned, one real
- * program per language, which also measures what gVisor and the interpreter use before a program's
- * first line). What is missing is named with what to install; there is never a fallback.
+ * Whether the local backend can be used: {@link #prepare} (tens of ms, before the server is ready:
+ * runsc, {@code timeout}, interpreters, state directory, host cgroups joined for real), then {@link
+ * #selfTest} (~0.8 s in the background: leftovers cleaned, one real program per language, which
+ * measures the memory used before a program's first line). What is missing is named with what to
+ * install; there is never a fallback.
  */
 final class GvisorProbe {
 
@@ -39,7 +39,7 @@ final class GvisorProbe {
           Language.PYTHON, "import platform; print(platform.python_version())",
           Language.JAVASCRIPT, "console.log(process.versions.node)");
 
-  /** What {@link #prepare} found; when {@code unusableReason} is set, it says what to do. */
+  /** What {@link #prepare} found, or (unusableReason) what to do. */
   record Prepared(
       String unusableReason,
       SandboxHost host,
@@ -106,37 +106,26 @@ final class GvisorProbe {
     for (Language language : Language.values()) {
       runtimes.hostVersion(language).ifPresent(version -> versions.put(language, version));
       if (runtimes.interpreter(language).isEmpty()) {
-        log.warn(
-            "Local sandbox without {}: {}",
-            language.wireName(),
-            SandboxRuntimes.missingMessage(language));
+        String missing = SandboxRuntimes.missingMessage(language);
+        log.warn("Local sandbox without {}: {}", language.wireName(), missing);
       }
     }
     Runsc runsc = new Runsc(binary.get(), state.runsc(), settings.runscEnvironment());
+    MatplotlibFontCache fonts = new MatplotlibFontCache(state.root());
     SandboxHost host =
-        new SandboxHost(
-            runsc,
-            state,
-            cgroups.limits(),
-            runtimes,
-            timeout.get(),
-            Map.of(),
-            new MatplotlibFontCache(state.root()));
+        new SandboxHost(runsc, state, cgroups.limits(), runtimes, timeout.get(), Map.of(), fonts);
+    HostPackages packages = // ~6 ms on a fresh JVM
+        HostPackages.find(
+            Path.of("/"),
+            runtimes.interpreter(Language.PYTHON).flatMap(GvisorProbe::realPath),
+            Optional.ofNullable(versions.get(Language.PYTHON)),
+            runtimes.interpreter(Language.JAVASCRIPT).isPresent());
     return new Prepared(
         null,
         host,
         EnforcedLimits.of(settings, cgroups, allTogether),
         new RuntimeVersions(versions),
-        packages(runtimes, versions));
-  }
-
-  /** ~6 ms on a fresh JVM. */
-  private static HostPackages packages(SandboxRuntimes runtimes, Map<Language, String> versions) {
-    return HostPackages.find(
-        Path.of("/"),
-        runtimes.interpreter(Language.PYTHON).flatMap(GvisorProbe::realPath),
-        Optional.ofNullable(versions.get(Language.PYTHON)),
-        runtimes.interpreter(Language.JAVASCRIPT).isPresent());
+        packages);
   }
 
   /** Holds all sandboxes together off a reserve of the CPU; says how, or null. */
@@ -191,22 +180,12 @@ final class GvisorProbe {
               prepared.host().runsc().binary(),
               settings.maxConcurrent(),
               prepared.limits().summary());
-          makeFontList(prepared, verdict.host());
+          // matplotlib's font list, where the sandbox's Python has matplotlib (~1 s of CPU once)
+          Optional<Path> python = prepared.python(); // there when pythonDirs() are
+          MatplotlibFontCache.matplotlibIn(prepared.pythonDirs())
+              .ifPresent(dir -> verdict.host().fontCache().buildInBackground(python.get(), dir));
         });
     return test;
-  }
-
-  /** Starts matplotlib's font list where the sandbox's Python has matplotlib (~1 s of CPU once). */
-  private static void makeFontList(Prepared prepared, SandboxHost host) {
-    boolean matplotlib =
-        prepared.packages().found(Language.PYTHON).stream()
-            .anyMatch(found -> found.known().module().equals("matplotlib"));
-    Optional<Path> python = prepared.python();
-    if (!matplotlib || python.isEmpty()) {
-      return;
-    }
-    MatplotlibFontCache.matplotlibIn(prepared.pythonDirs())
-        .ifPresent(folder -> host.fontCache().buildInBackground(python.get(), folder));
   }
 
   /** Cleans what dead servers left, then runs one program per language (in {@code running}). */
@@ -223,8 +202,7 @@ final class GvisorProbe {
         continue;
       }
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
-      // At the service's limits, not the user's: a time limit of 1 s or a tenth of a CPU
-      // (CINCH_SANDBOX_*) must not make a gVisor that works look broken.
+      // The service's limits: a user's 1 s or tenth of a CPU must not make gVisor look broken.
       Sandbox run =
           Sandbox.cold(language, settings.withLimits(SandboxLimits.SERVICE), host, streamThreads)
               .lowPriority();
@@ -240,11 +218,7 @@ final class GvisorProbe {
         String inside = result.stdout().text().strip();
         String outside = prepared.versions().version(language).orElse(inside);
         if (!inside.equals(outside)) {
-          log.warn(
-              "{} reports {} inside the sandbox but {} on the host",
-              language.wireName(),
-              inside,
-              outside);
+          log.warn("{} is {} inside the sandbox, {} on the host", language, inside, outside);
         }
         if (run.peakMemory() > 0) {
           overheads.put(language, run.peakMemory() + OVERHEAD_MARGIN_BYTES);

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,21 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Memory, process and CPU limits for whole sandboxes through host cgroups this backend makes, one
- * per run ({@link RunCgroup}) under a {@code cinchmcp} parent: with cgroup v1 (needs root) a parent
- * in each hierarchy beneath the server's own cgroup (no cost measured: ~0.17 s per run with or
- * without); with v2 one parent where a subtree is delegated to this user.
- *
- * <p>Not runsc's own cgroup support: measured, it costs ~2 s per run. runsc runs with {@code
- * --ignore-cgroups} and a tiny shell joins the run's cgroup first ({@link RunCgroup#wrap}), so
- * every process of the sandbox is in it from its first instruction.
- *
- * <p>The parent also holds all sandboxes off a reserve of the CPU ({@link #capAll}), with a short
- * period so the reserve is there within milliseconds.
- *
- * <p>{@link #detect} finds which host cgroups this server may use, and proves it by making a real
- * run cgroup, writing its limits and moving a process into it (a {@code cinchmcp} parent left by
- * root proves nothing); when that fails, the reason names the cause and what to do.
+ * Memory, process and CPU limits for whole sandboxes through host cgroups, one per run ({@link
+ * RunCgroup}) under a {@code cinchmcp} parent: with v1 (root only) one in each hierarchy beneath
+ * the server's cgroup (~0.17 s per run with or without); with v2 one where a subtree is delegated
+ * to this user. Not runsc's own cgroups (~2 s per run): a tiny shell joins the run's cgroup before
+ * runsc starts ({@link RunCgroup#wrap}). The parent also holds all sandboxes off a reserve of the
+ * CPU ({@link #capAll}). {@link #detect} proves the cgroups usable by making one and joining it.
  */
 final class HostCgroups {
 
@@ -43,46 +35,35 @@ final class HostCgroups {
 
   static final List<String> CONTROLLERS = List.of("memory", "pids", "cpu");
 
-  /** The period of the cap on all sandboxes together, in microseconds. */
+  /** The period (µs) of the cap on all sandboxes: short, so the reserve is there at once. */
   static final long ALL_PERIOD_US = 5_000;
 
-  // controller -> the directory of the run cgroups (one for all with v2)
-  private final Map<String, Path> parents;
+  private final RunCgroup parents; // the directories of the run cgroups
 
-  private final boolean v2;
-
-  private HostCgroups(Map<String, Path> parents, boolean v2) {
-    this.parents = Map.copyOf(parents);
-    this.v2 = v2;
-  }
-
-  static HostCgroups v1(Map<String, Path> parents) {
-    return new HostCgroups(parents, false);
-  }
-
-  static HostCgroups v2(Path parent) {
-    return new HostCgroups(Map.of("memory", parent, "pids", parent, "cpu", parent), true);
+  private HostCgroups(RunCgroup parents) {
+    this.parents = parents;
   }
 
   Path parent() {
-    return parents.get("memory");
+    return parents.memory();
   }
 
   String describe() {
-    return v2 ? "cgroup v2 at " + parent() : "cgroup v1";
+    return parents.v2() ? "cgroup v2 at " + parent() : "cgroup v1";
   }
 
   /** Makes the cgroup(s) of one run with all of its limits, or removes them and throws. */
   RunCgroup create(String runId, long memoryBytes, int maxHostTasks, double cpuShare)
       throws IOException {
+    boolean v2 = parents.v2();
     RunCgroup run =
-        new RunCgroup(
-            Files.createDirectory(parents.get("memory").resolve(runId)),
-            v2
-                ? parent().resolve(runId)
-                : Files.createDirectory(parents.get("pids").resolve(runId)),
-            v2 ? parent().resolve(runId) : Files.createDirectory(parents.get("cpu").resolve(runId)),
-            v2);
+        v2
+            ? RunCgroup.v2(Files.createDirectory(parent().resolve(runId)))
+            : new RunCgroup(
+                Files.createDirectory(parents.memory().resolve(runId)),
+                Files.createDirectory(parents.pids().resolve(runId)),
+                Files.createDirectory(parents.cpu().resolve(runId)),
+                false);
     try {
       String memory = Long.toString(memoryBytes);
       if (v2) {
@@ -112,9 +93,9 @@ final class HostCgroups {
 
   /** All runs together to {@code cpus} CPUs, or any (empty); servers sharing it write the same. */
   void capAll(OptionalDouble cpus) throws IOException {
-    Path cpu = parents.get("cpu");
+    Path cpu = parents.cpu();
     String quota = cpus.isPresent() ? Long.toString(allQuotaUs(cpus.getAsDouble())) : null;
-    if (v2) {
+    if (parents.v2()) {
       RunCgroup.write(
           cpu.resolve("cpu.max"), (quota == null ? "max" : quota) + " " + ALL_PERIOD_US);
       return;
@@ -142,11 +123,11 @@ final class HostCgroups {
 
   /** Removes the run cgroups of servers that are gone. */
   void removeLeftovers(Predicate<String> isLeftover) {
-    for (Path parent : v2 ? List.of(parent()) : parents.values()) {
+    for (Path parent : parents.dirs()) {
       try (DirectoryStream<Path> runs = Files.newDirectoryStream(parent)) {
         for (Path run : runs) {
           if (Files.isDirectory(run) && isLeftover.test(run.getFileName().toString())) {
-            if (v2) {
+            if (parents.v2()) {
               RunCgroup.v2(run).remove();
             } else {
               RunCgroup.killAndRemove(run);
@@ -159,7 +140,9 @@ final class HostCgroups {
     }
   }
 
-  /** Limits to use, or why there are none. */
+  /**
+   * Limits to use, or why there are none (a {@code cinchmcp} parent left by root proves nothing).
+   */
   record Result(Optional<HostCgroups> limits, String unavailableReason) {
     static Result of(HostCgroups limits) {
       return new Result(Optional.of(limits), null);
@@ -210,7 +193,7 @@ final class HostCgroups {
   }
 
   private static Result findV1(Path cgroupFs, Map<String, String> own, int uid) {
-    Map<String, Path> parents = new LinkedHashMap<>();
+    Map<String, Path> parents = new HashMap<>();
     for (String controller : CONTROLLERS) {
       Path mount = cgroupFs.resolve(controller);
       if (!Files.isDirectory(mount)) {
@@ -227,14 +210,15 @@ final class HostCgroups {
       }
       parents.put(controller, parent);
     }
-    return Result.of(v1(parents));
+    return Result.of(
+        new HostCgroups(
+            new RunCgroup(parents.get("memory"), parents.get("pids"), parents.get("cpu"), false)));
   }
 
   /**
-   * cgroup v2: a cgroup that holds processes cannot hand controllers to children, and a process may
-   * be moved only by who can write the common ancestor's {@code cgroup.procs}: so the parent is
-   * made beside the server's cgroup, under the nearest ancestor this user owns that enables all
-   * three.
+   * A v2 cgroup holding processes cannot hand controllers to children, and only who can write the
+   * common ancestor's {@code cgroup.procs} moves a process: so the parent goes beside the server's
+   * cgroup, under the nearest ancestor this user owns that enables all three.
    */
   private static Result findV2(Path mount, String ownPath, int uid) {
     Path own = mount.resolve(ownPath.replaceFirst("^/+", ""));
@@ -247,22 +231,21 @@ final class HostCgroups {
           if (!enablesAll(parent)) {
             RunCgroup.write(parent.resolve("cgroup.subtree_control"), "+memory +pids +cpu");
           }
-          return Result.of(v2(parent));
+          return Result.of(new HostCgroups(RunCgroup.v2(parent)));
         } catch (IOException e) {
           return Result.unavailable(
-              "cannot set up cgroup v2 limits under " + candidate + " (" + describeError(e) + ")");
+              "cannot set up cgroup v2 limits under " + candidate + " (" + describe(e) + ")");
         }
       }
       candidate = candidate.equals(mount) ? null : candidate.getParent();
     }
-    String why =
-        "no cgroup above " + own + " is owned by uid " + uid + " with memory, pids and cpu";
     return Result.unavailable(
-        "cgroup v2 is not delegated to this user here ("
-            + why
-            + " enabled): start the server from"
-            + " a systemd user session (for example systemd-run --user --scope -p Delegate=yes"
-            + " <command>), or as root");
+        "cgroup v2 is not delegated to this user here (no cgroup above "
+            + own
+            + " is owned by uid "
+            + uid
+            + " with memory, pids and cpu enabled): start the server from a systemd user session"
+            + " (for example systemd-run --user --scope -p Delegate=yes <command>), or as root");
   }
 
   private static boolean ownedBy(Path dir, int uid) {
@@ -287,15 +270,16 @@ final class HostCgroups {
     }
   }
 
-  private static String describeError(IOException e) {
+  private static String describe(IOException e) {
     return e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 
   private static String rootNeeded(int uid, String path) {
-    String who = "(uid " + uid + " may not write " + path + ")";
-    return "this machine has cgroup v1, which only root can divide "
-        + who
-        + ": run the server as root for the memory, process and CPU limits";
+    return "this machine has cgroup v1, which only root can divide (uid "
+        + uid
+        + " may not write "
+        + path
+        + "): run the server as root for the memory, process and CPU limits";
   }
 
   private static Result proveByJoining(HostCgroups limits) {
@@ -324,7 +308,7 @@ final class HostCgroups {
       return Result.unavailable(rootNeeded(StateDirectory.ownUid(), e.getFile()));
     } catch (IOException e) {
       return Result.unavailable(
-          "cannot make a " + limits.describe() + " cgroup (" + describeError(e) + ")");
+          "cannot make a " + limits.describe() + " cgroup (" + describe(e) + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Result.unavailable("interrupted while checking cgroups");

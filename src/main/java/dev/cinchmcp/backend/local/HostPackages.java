@@ -8,18 +8,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The well-known packages under /usr that the sandbox's interpreters find, for the tool description
- * ("Python: numpy 1.24, pandas 1.5"), found from the package managers' files without starting an
+ * ("Python: numpy 1.24, pandas 1.5"), read from the package managers' files without starting an
  * interpreter. Only names a model would reach for; the rest imports as well, unnamed.
  */
 public final class HostPackages {
@@ -30,52 +28,31 @@ public final class HostPackages {
   static final List<String> NODE_DIRS =
       List.of("/usr/local/lib/node_modules", "/usr/lib/node_modules", "/usr/share/nodejs");
 
-  /** The name as installed, and as imported if different. */
-  static final List<Known> PYTHON =
-      known(
-          "numpy pandas matplotlib scipy sympy scikit-learn=sklearn statsmodels seaborn networkx"
-              + " Pillow=PIL polars pyarrow openpyxl lxml beautifulsoup4=bs4 PyYAML=yaml shapely"
-              + " scikit-image=skimage numba tables h5py");
+  /** "name" or "name=module" (as installed, then as imported). */
+  private static final String PYTHON =
+      "numpy pandas matplotlib scipy sympy scikit-learn=sklearn statsmodels seaborn networkx"
+          + " Pillow=PIL polars pyarrow openpyxl lxml beautifulsoup4=bs4 PyYAML=yaml shapely"
+          + " scikit-image=skimage numba tables h5py";
 
   /** A Node package is required by its own name. */
-  static final List<Known> NODE =
-      known(
-          "lodash d3 mathjs decimal.js big.js date-fns dayjs moment luxon papaparse csv-parse xlsx"
-              + " yaml js-yaml marked cheerio jsdom pngjs canvas sharp typescript");
-
-  record Known(String name, String module) {}
-
-  /** "name" or "name=module" (as installed, then as imported), space-separated. */
-  private static List<Known> known(String names) {
-    List<Known> known = new ArrayList<>();
-    for (String name : names.split(" ")) {
-      int eq = name.indexOf('=');
-      known.add(new Known(eq < 0 ? name : name.substring(0, eq), name.substring(eq + 1)));
-    }
-    return List.copyOf(known);
-  }
-
-  /** One package found, with its version ("1.24"; empty when the files do not say). */
-  record Found(Known known, String version) {
-    /** As a program names it: "numpy 1.24", "PIL 9.4" (Pillow). */
-    String describe() {
-      return known.module() + (version.isEmpty() ? "" : " " + version);
-    }
-  }
+  private static final String NODE =
+      "lodash d3 mathjs decimal.js big.js date-fns dayjs moment luxon papaparse csv-parse xlsx"
+          + " yaml js-yaml marked cheerio jsdom pngjs canvas sharp typescript";
 
   private static final Pattern NODE_VERSION = Pattern.compile("\"version\"\\s*:\\s*\"([^\"]+)\"");
   private static final Pattern SHORT_VERSION = Pattern.compile("\\d+(\\.\\d+)?");
 
-  private final Map<Language, List<Found>> found;
+  // per language, as a program names them: "numpy 1.24", "PIL 9.4" (Pillow)
+  private final Map<Language, List<String>> found;
 
-  HostPackages(Map<Language, List<Found>> found) {
+  private HostPackages(Map<Language, List<String>> found) {
     this.found = Map.copyOf(found);
   }
 
   /** Looks under {@code root} ("/" on a real machine); {@code python}: its real path, if any. */
   static HostPackages find(
       Path root, Optional<Path> python, Optional<String> pythonVersion, boolean node) {
-    Map<Language, List<Found>> found = new LinkedHashMap<>();
+    Map<Language, List<String>> found = new LinkedHashMap<>();
     python.ifPresent(
         interpreter ->
             found.put(
@@ -95,12 +72,13 @@ public final class HostPackages {
     String prefix = bin.getParent().toString();
     String[] parts = version.split("\\.");
     String python = parts.length >= 2 ? "python" + parts[0] + "." + parts[1] : null;
+    boolean usr = python != null && prefix.equals("/usr");
     List<String> dirs = new ArrayList<>();
-    if (python != null && prefix.equals("/usr")) {
+    if (usr) {
       dirs.add("/usr/local/lib/" + python + "/dist-packages");
     }
     dirs.add(prefix + "/lib/python3/dist-packages");
-    if (python != null && prefix.equals("/usr")) {
+    if (usr) {
       dirs.add("/usr/lib/" + python + "/dist-packages");
     }
     if (python != null) {
@@ -110,40 +88,32 @@ public final class HostPackages {
     return List.copyOf(dirs);
   }
 
-  private static List<Found> python(Path root, List<String> dirs) {
-    // Keyed by name, not by the Known record: a record's first hashCode costs a fresh JVM ~20 ms
-    // (its invokedynamic bootstrap), which is more than the whole search.
-    Set<String> known = new HashSet<>();
-    for (Known each : PYTHON) {
-      known.add(normalised(each.name()));
-    }
-    Map<String, String> versions = new HashMap<>();
+  private static List<String> python(Path root, List<String> dirs) {
+    // Plain strings, no records, globs or lambdas: this runs interpreted before the server is ready
+    // (a record's first hashCode cost ~20 ms on a fresh JVM, a glob filter ~25 ms).
+    Map<String, String> versions = new HashMap<>(); // by normalised name; the first directory wins
     for (String dir : dirs) {
-      Path site = inside(root, dir);
+      Path site = root.resolve(dir.substring(1));
       if (!Files.isDirectory(site)) {
         continue;
       }
-      // Plain string work per entry: this runs before the server is ready, mostly interpreted (a
-      // glob filter cost ~25 ms more on a fresh JVM).
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(site)) {
         for (Path entry : entries) {
           String[] nameAndVersion = metadataName(entry.getFileName().toString());
           if (nameAndVersion != null) {
-            String name = normalised(nameAndVersion[0]);
-            if (known.contains(name)) {
-              versions.putIfAbsent(name, nameAndVersion[1]); // the first directory wins
-            }
+            versions.putIfAbsent(normalised(nameAndVersion[0]), nameAndVersion[1]);
           }
         }
       } catch (IOException e) {
         // an unreadable directory names nothing
       }
     }
-    List<Found> found = new ArrayList<>();
-    for (Known each : PYTHON) {
-      String version = versions.get(normalised(each.name()));
+    List<String> found = new ArrayList<>();
+    for (String known : PYTHON.split(" ")) {
+      int eq = known.indexOf('=');
+      String version = versions.get(normalised(eq < 0 ? known : known.substring(0, eq)));
       if (version != null) {
-        found.add(new Found(each, shortVersion(version)));
+        found.add(described(known.substring(eq + 1), shortVersion(version)));
       }
     }
     return List.copyOf(found);
@@ -170,20 +140,13 @@ public final class HostPackages {
     return null;
   }
 
-  private static List<Found> node(Path root) {
-    List<Path> dirs = new ArrayList<>();
-    for (String dir : NODE_DIRS) {
-      Path path = inside(root, dir);
-      if (Files.isDirectory(path)) {
-        dirs.add(path);
-      }
-    }
-    List<Found> found = new ArrayList<>();
-    for (Known known : NODE) {
-      for (Path dir : dirs) {
-        Path manifest = dir.resolve(known.name()).resolve("package.json");
+  private static List<String> node(Path root) {
+    List<String> found = new ArrayList<>();
+    for (String known : NODE.split(" ")) {
+      for (String dir : NODE_DIRS) {
+        Path manifest = root.resolve(dir.substring(1)).resolve(known).resolve("package.json");
         if (Files.isRegularFile(manifest)) {
-          found.add(new Found(known, shortVersion(nodeVersion(manifest))));
+          found.add(described(known, shortVersion(nodeVersion(manifest))));
           break;
         }
       }
@@ -191,10 +154,13 @@ public final class HostPackages {
     return List.copyOf(found);
   }
 
+  private static String described(String module, String version) {
+    return module + (version.isEmpty() ? "" : " " + version);
+  }
+
   private static String nodeVersion(Path manifest) {
     try {
-      // package.json files of real packages are small; a huge one is not read whole.
-      if (Files.size(manifest) > 1 << 20) {
+      if (Files.size(manifest) > 1 << 20) { // a real package's is small: a huge one is not read
         return "";
       }
       Matcher m = NODE_VERSION.matcher(Files.readString(manifest, StandardCharsets.UTF_8));
@@ -204,17 +170,12 @@ public final class HostPackages {
     }
   }
 
-  private static Path inside(Path root, String absolute) {
-    return root.resolve(absolute.substring(1));
-  }
-
   /** PEP 503: case and runs of "-", "_", "." do not matter. */
   static String normalised(String name) {
     StringBuilder out = new StringBuilder(name.length());
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
-      boolean separator = c == '-' || c == '_' || c == '.';
-      if (!separator) {
+      if (c != '-' && c != '_' && c != '.') {
         out.append(Character.toLowerCase(c));
       } else if (out.length() == 0 || out.charAt(out.length() - 1) != '-') {
         out.append('-');
@@ -229,32 +190,15 @@ public final class HostPackages {
     return version.startsWith("0.0.0") || !m.lookingAt() ? "" : m.group();
   }
 
-  List<Found> found(Language language) {
-    return found.getOrDefault(language, List.of());
-  }
-
-  public boolean isEmpty() {
-    return found.values().stream().allMatch(List::isEmpty);
-  }
-
   /** "Python: numpy 1.24, pandas 1.5; Node.js: lodash 4.17", or "" when none was found. */
   public String describe() {
     List<String> parts = new ArrayList<>();
     for (Language language : Language.values()) {
-      List<Found> list = found(language);
+      List<String> list = found.getOrDefault(language, List.of());
       if (!list.isEmpty()) {
-        StringBuilder part = new StringBuilder(RuntimeVersions.displayName(language)).append(": ");
-        for (int i = 0; i < list.size(); i++) {
-          part.append(i == 0 ? "" : ", ").append(list.get(i).describe());
-        }
-        parts.add(part.toString());
+        parts.add(RuntimeVersions.displayName(language) + ": " + String.join(", ", list));
       }
     }
     return String.join("; ", parts);
-  }
-
-  @Override
-  public String toString() {
-    return describe();
   }
 }

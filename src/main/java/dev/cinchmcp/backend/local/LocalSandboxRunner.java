@@ -28,13 +28,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each program in a fresh gVisor sandbox on this machine ({@link Sandbox}); {@link #start}
- * returns in tens of milliseconds and the self-test ({@link GvisorProbe}) runs in the background.
- * At most {@link LocalSandboxSettings#maxConcurrent()} sandboxes run at once, the rest queue (their
- * time starts with their sandbox); sandboxes started ahead ({@link Sandbox#startAhead}; Python ones
- * that imported a data program's modules: {@link DataSandboxes}), each used once, make a call pay
- * ~20 ms for Python here against ~280 ms cold. If the probe failed every call fails with {@link
- * RunFailure.Reason#SANDBOX_UNAVAILABLE}: code never runs outside gVisor.
+ * Runs each program in a fresh gVisor sandbox on this machine ({@link Sandbox}), at most {@link
+ * LocalSandboxSettings#maxConcurrent()} at once (the rest queue; their time starts with their
+ * sandbox). Sandboxes started ahead ({@link DataSandboxes} for data programs), each used once, make
+ * a Python call pay ~20 ms here against ~280 ms cold. {@link #start} returns in tens of ms; the
+ * self-test ({@link GvisorProbe}) runs in the background, and if it failed every call fails: code
+ * never runs outside gVisor.
  */
 public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
@@ -43,11 +42,12 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
   private static final long CLOSE_WAIT_MILLIS = 5_000;
 
-  /** How long a stop waits for a runsc start under way to be out (a few ms), to kill it. */
+  /** How long a stop waits for a runsc start under way (a few ms) to be out, to kill it. */
   private static final long START_WAIT_MILLIS = 100;
 
   private final LocalSandboxSettings settings;
   private final GvisorProbe.Prepared prepared;
+  private final SandboxHost host; // as prepared (before the self-test measured it); null: unusable
   private final CompletableFuture<GvisorProbe.SelfTest> selfTest;
   private final ExecutorService sandboxes;
   private final ExecutorService streamThreads;
@@ -55,7 +55,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
   private final Set<Sandbox> running = ConcurrentHashMap.newKeySet();
 
-  // Started ahead, once the self-test passed: null without a pool (data ones: or a Python).
+  // Started ahead once the self-test passed: null without a pool (data ones: or a Python).
   private final WarmPool<Sandbox> pool;
   private final DataSandboxes data;
 
@@ -67,12 +67,13 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         Executors.newFixedThreadPool(
             settings.maxConcurrent(), DaemonThreads.named("cinchmcp-sandbox"));
     this.prepared = GvisorProbe.prepare(settings);
-    if (prepared.usable()) {
+    this.host = prepared.host();
+    if (host != null) {
       this.selfTest =
           GvisorProbe.selfTestAfter(
               selfTestAfter, prepared, settings, streamThreads, running, sandboxes);
-      Supplier<SandboxHost> host = () -> selfTest.join().host(); // asked once the test passed
-      this.pool = settings.poolSize() == 0 ? null : plainPool(host);
+      Supplier<SandboxHost> tested = () -> selfTest.join().host(); // asked once the test passed
+      this.pool = settings.poolSize() == 0 ? null : plainPool(tested);
       this.data =
           pool == null || prepared.python().isEmpty()
               ? null
@@ -81,7 +82,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
                   settings.poolIdleLimit(),
                   prepared.pythonDirs(),
                   modules ->
-                      Sandbox.startAhead(PYTHON, modules, settings, host.get(), streamThreads),
+                      Sandbox.startAhead(PYTHON, modules, settings, tested.get(), streamThreads),
                   System::nanoTime);
       selfTest.thenAccept(
           test -> {
@@ -97,17 +98,17 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     }
   }
 
-  private WarmPool<Sandbox> plainPool(Supplier<SandboxHost> host) {
+  private WarmPool<Sandbox> plainPool(Supplier<SandboxHost> tested) {
     Map<Language, Integer> sizes = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
-      if (prepared.host().runtimes().interpreter(language).isPresent()) {
+      if (host.runtimes().interpreter(language).isPresent()) {
         sizes.put(language, settings.poolSize());
       }
     }
     return new WarmPool<>(
         sizes,
         settings.poolIdleLimit(),
-        language -> Sandbox.startAhead(language, List.of(), settings, host.get(), streamThreads),
+        language -> Sandbox.startAhead(language, List.of(), settings, tested.get(), streamThreads),
         "cinchmcp-sandbox-pool");
   }
 
@@ -125,7 +126,6 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return pool == null ? 0 : pool.waiting(language);
   }
 
-  /** Whether every language has its full count of sandboxes waiting (for tests). */
   boolean poolFull() {
     return pool != null && pool.full();
   }
@@ -134,10 +134,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return start(settings, CompletableFuture.completedFuture(null));
   }
 
-  /**
-   * With the self-test held until {@code after}: its sandboxes, CPU-heavy for a moment, must not
-   * slow the answer to {@code initialize} on a small machine.
-   */
+  /** The self-test waits for {@code after}: its CPU must not slow the answer to initialize. */
   public static LocalSandboxRunner start(
       LocalSandboxSettings settings, CompletableFuture<?> after) {
     return new LocalSandboxRunner(settings, after);
@@ -171,7 +168,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   Optional<Path> fontList() {
-    return prepared.usable() ? prepared.host().fontCache().file() : Optional.empty();
+    return host == null ? Optional.empty() : host.fontCache().file();
   }
 
   public HostPackages packages() {
@@ -188,17 +185,17 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /** The state directory in use (the settings' one, or a fresh one if that was unsafe). */
-  public Path stateDir() {
-    return prepared.usable() ? prepared.host().state().root() : settings.stateDir();
+  Path stateDir() {
+    return host == null ? settings.stateDir() : host.state().root();
   }
 
   @Override
   public CompletableFuture<RunResult> run(Program program, RunListener listener) {
     RunListener events = listener == null ? RunListener.NONE : listener;
-    if (!prepared.usable()) {
+    if (host == null) {
       return CompletableFuture.failedFuture(SandboxExit.unavailable(prepared.unusableReason()));
     }
-    if (prepared.host().runtimes().interpreter(program.language()).isEmpty()) {
+    if (host.runtimes().interpreter(program.language()).isEmpty()) {
       return CompletableFuture.failedFuture(SandboxExit.cannotRun(program.language()));
     }
     CompletableFuture<RunResult> future = new CompletableFuture<>();
@@ -241,14 +238,14 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   /**
-   * One call once its turn comes: a sandbox started ahead when one fits (its answer goes out before
-   * its clean-up, tens of ms), else a cold one, and a cold one when the one taken died just before
-   * its hand-over. A run ended by a stop on a signal is not answered.
+   * One call once its turn comes: a sandbox started ahead when one fits (answered before its
+   * clean-up, tens of ms), else or when that one died just before hand-over a cold one. A run ended
+   * by a stop on a signal is not answered.
    */
   private void execute(
       Program program,
       List<String> modules,
-      SandboxHost host,
+      SandboxHost tested,
       CompletableFuture<RunResult> future,
       RunListener events) {
     if (future.isDone()) {
@@ -257,7 +254,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     Sandbox sandbox =
         takeAhead(program.language(), modules)
             .map(taken -> taken.onResult(result -> answer(future, result)))
-            .orElseGet(() -> Sandbox.cold(program.language(), settings, host, streamThreads));
+            .orElseGet(() -> Sandbox.cold(program.language(), settings, tested, streamThreads));
     try {
       RunResult result;
       try {
@@ -266,10 +263,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         if (stopping()) {
           return;
         }
-        // It died just before its program: nothing ran, so a cold start runs it, as without a pool.
         log.debug(
             "Waiting sandbox {} could not take its program: {}", sandbox.id(), e.getMessage());
-        sandbox = Sandbox.cold(program.language(), settings, host, streamThreads);
+        sandbox = Sandbox.cold(program.language(), settings, tested, streamThreads);
         result = runIn(sandbox, program, future, events);
       }
       if (!stopping()) {
@@ -299,8 +295,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   private RunResult runIn(
       Sandbox sandbox, Program program, CompletableFuture<RunResult> future, RunListener events) {
     running.add(sandbox);
-    // Cancelled (or failed by a close) before or during the run: run() kills and cleans up.
-    future.whenComplete(
+    future.whenComplete( // cancelled or failed by a close: run() kills and cleans up
         (result, error) -> {
           if (error != null) {
             sandbox.cancel();
@@ -318,19 +313,17 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   /** Kills every sandbox, running or waiting, and starts no other; the next start cleans up. */
   @Override
   public boolean stopNow() {
-    Runsc runsc = prepared.usable() ? prepared.host().runsc() : null;
-    if (runsc != null) {
-      runsc.refuseStarts(); // no sandbox (a waiting one's refill, say) and no delete from here on
+    if (host != null) {
+      host.runsc().refuseStarts(); // no sandbox (a refill, say) and no delete from here on
     }
-    // One sweep first: sandboxes being started take every core they can get, and until they are
-    // dead the rest of this stop waits for the CPU (the runs' own kills below took 20-35 ms more).
+    // One sweep first: sandboxes being started take every core they can get until dead (the runs'
+    // own kills below took 20-35 ms more).
     boolean swept = killDescendants();
     boolean idle = killSandboxes() && !swept;
-    // The process ends now. A runsc delete under way would outlive it by a second, and so would a
-    // start under way when the stop came, which the kills above do not know of: once the starts
+    // A runsc delete or start under way would outlive this process by a second: once the starts
     // are out, a sweep of this process's children takes them all.
-    if (runsc != null) {
-      runsc.awaitStarts(START_WAIT_MILLIS);
+    if (host != null) {
+      host.runsc().awaitStarts(START_WAIT_MILLIS);
     }
     if (killDescendants()) {
       idle = false; // it killed processes still to be reaped
@@ -339,7 +332,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   }
 
   private boolean stopping() {
-    return prepared.usable() && prepared.host().runsc().refusesStarts();
+    return host != null && host.runsc().refusesStarts();
   }
 
   private static boolean killDescendants() {
@@ -360,7 +353,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if ((pool != null && pool.stopNow()) | (data != null && data.stopNow())) {
       idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
     }
-    if (prepared.usable() && prepared.host().fontCache().stop()) {
+    if (host != null && host.fontCache().stop()) {
       idle = false; // it killed the font scan's python
     }
     return idle;
@@ -383,16 +376,15 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       if (!sandboxes.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
         log.warn("Local sandboxes were still being cleaned up when the server ended");
       }
-      if (prepared.usable()) {
-        // Its scan was killed above; its thread removes its build folder, then writes no more.
-        prepared.host().fontCache().awaitStopped(CLOSE_WAIT_MILLIS);
+      if (host != null) { // its scan was killed above; its thread removes its build folder
+        host.fontCache().awaitStopped(CLOSE_WAIT_MILLIS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     streamThreads.shutdown();
-    if (prepared.usable() && prepared.host().state().fresh()) {
-      StateDirectory.deleteTree(prepared.host().state().root());
+    if (host != null && host.state().fresh()) {
+      StateDirectory.deleteTree(host.state().root());
     }
   }
 }

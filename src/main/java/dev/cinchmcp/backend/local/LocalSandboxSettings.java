@@ -16,11 +16,9 @@ import java.util.function.Consumer;
  * @param runsc a bare name is looked up on PATH, a path is used as is
  * @param stateDir runsc's {@code --root} and the bundles; must be private to this user ({@link
  *     StateDirectory}); leftovers of dead servers in it are deleted at start-up
- * @param memoryBytes for the program itself; a run's cgroup also allows what gVisor and the
- *     interpreter use before its first line, as the self-test measured it
- * @param runscEnvironment runsc's own environment (never the program's, which config.json writes
- *     from scratch): keeps the server's secrets away from runsc too
- * @param hostCgroups whether to use host cgroups when this user may make them
+ * @param limits the program's own; a run's cgroup also allows what gVisor and the interpreter use
+ *     before its first line, as the self-test measured it
+ * @param runscEnvironment runsc's own environment (never the program's): keeps secrets from runsc
  * @param poolSize sandboxes per language started ahead of time (0: none; {@link
  *     Sandbox#startAhead})
  * @param poolIdleLimit how long after the last call the waiting sandboxes are stopped
@@ -29,10 +27,7 @@ import java.util.function.Consumer;
 public record LocalSandboxSettings(
     String runsc,
     Path stateDir,
-    Duration wallClock,
-    long memoryBytes,
-    int maxProcesses,
-    double cpuShare,
+    SandboxLimits limits,
     int maxConcurrent,
     Map<String, String> runscEnvironment,
     boolean hostCgroups,
@@ -51,7 +46,7 @@ public record LocalSandboxSettings(
   public LocalSandboxSettings {
     Objects.requireNonNull(runsc, "runsc");
     Objects.requireNonNull(stateDir, "stateDir");
-    Objects.requireNonNull(wallClock, "wallClock");
+    Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(poolIdleLimit, "poolIdleLimit");
     Objects.requireNonNull(hostEtc, "hostEtc");
     runscEnvironment = Map.copyOf(runscEnvironment);
@@ -63,10 +58,7 @@ public record LocalSandboxSettings(
     }
   }
 
-  /**
-   * The service's limits ({@link SandboxLimits#SERVICE}), 4 sandboxes at once (each held to half a
-   * CPU, 4 fill 2 cores).
-   */
+  /** The service's limits, 4 sandboxes at once (each held to half a CPU, 4 fill 2 cores). */
   public static LocalSandboxSettings defaults() {
     String path =
         System.getenv()
@@ -74,10 +66,7 @@ public record LocalSandboxSettings(
     return new LocalSandboxSettings(
         "runsc",
         StateDirectory.defaultPath(System.getenv(), Path.of(System.getProperty("java.io.tmpdir"))),
-        SandboxLimits.SERVICE.timeLimit(),
-        SandboxLimits.SERVICE.memoryBytes(),
-        SandboxFacts.MAX_PROCESSES,
-        SandboxLimits.SERVICE.cpus(),
+        SandboxLimits.SERVICE,
         SandboxFacts.MAX_CONCURRENT,
         Map.of("PATH", path),
         true,
@@ -90,25 +79,18 @@ public record LocalSandboxSettings(
     return with(c -> c.runsc = value);
   }
 
-  public LocalSandboxSettings withStateDir(Path value) {
+  LocalSandboxSettings withStateDir(Path value) {
     return with(c -> c.stateDir = value);
   }
 
   LocalSandboxSettings withWallClock(Duration value) {
-    return with(c -> c.wallClock = value);
+    return withLimits(
+        new SandboxLimits((int) value.toSeconds(), limits.memoryMegabytes(), limits.cpus()));
   }
 
-  /**
-   * With the user's limits ({@code CINCH_SANDBOX_*}); all that derives from them follows (cgroup,
-   * RLIMIT_AS, Node's heap and watchdog, the backstops, the cap on all sandboxes together).
-   */
-  public LocalSandboxSettings withLimits(SandboxLimits limits) {
-    return with(
-        c -> {
-          c.wallClock = limits.timeLimit();
-          c.memoryBytes = limits.memoryBytes();
-          c.cpuShare = limits.cpus();
-        });
+  /** With the user's limits ({@code CINCH_SANDBOX_*}); all that derives from them follows. */
+  public LocalSandboxSettings withLimits(SandboxLimits value) {
+    return with(c -> c.limits = value);
   }
 
   LocalSandboxSettings withMaxConcurrent(int value) {
@@ -141,10 +123,7 @@ public record LocalSandboxSettings(
     return new LocalSandboxSettings(
         c.runsc,
         c.stateDir,
-        c.wallClock,
-        c.memoryBytes,
-        c.maxProcesses,
-        c.cpuShare,
+        c.limits,
         c.maxConcurrent,
         c.runscEnvironment,
         c.hostCgroups,
@@ -157,10 +136,7 @@ public record LocalSandboxSettings(
   private final class Copy {
     String runsc = LocalSandboxSettings.this.runsc;
     Path stateDir = LocalSandboxSettings.this.stateDir;
-    Duration wallClock = LocalSandboxSettings.this.wallClock;
-    long memoryBytes = LocalSandboxSettings.this.memoryBytes;
-    int maxProcesses = LocalSandboxSettings.this.maxProcesses;
-    double cpuShare = LocalSandboxSettings.this.cpuShare;
+    SandboxLimits limits = LocalSandboxSettings.this.limits;
     int maxConcurrent = LocalSandboxSettings.this.maxConcurrent;
     Map<String, String> runscEnvironment = LocalSandboxSettings.this.runscEnvironment;
     boolean hostCgroups = LocalSandboxSettings.this.hostCgroups;
@@ -169,25 +145,40 @@ public record LocalSandboxSettings(
     Path hostEtc = LocalSandboxSettings.this.hostEtc;
   }
 
+  public Duration wallClock() {
+    return limits.timeLimit();
+  }
+
+  long memoryBytes() {
+    return limits.memoryBytes();
+  }
+
   long memoryMebibytes() {
-    return memoryBytes >> 20;
+    return limits.memoryMegabytes();
+  }
+
+  double cpuShare() {
+    return limits.cpus();
+  }
+
+  int maxProcesses() {
+    return SandboxFacts.MAX_PROCESSES;
   }
 
   /**
    * The wall clock plus its grace, as {@code timeout} and the supervisor shell take it: "11.0s".
    */
   String backstopSeconds() {
-    return (wallClock.toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s";
+    return (wallClock().toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s";
   }
 
   /**
    * Host threads a whole sandbox may have: the Sentry and gofer use ~50, and under ptrace each
    * sandbox process adds stub threads (64 processes that exec'd /bin/sleep needed more than 8 each;
-   * 16 each was still hit once on a loaded machine). A backstop: RLIMIT_NPROC inside refuses forks
-   * first.
+   * 16 each was still hit once on a loaded machine). A backstop: RLIMIT_NPROC inside refuses forks.
    */
   int hostTaskLimit() {
-    return 128 + 32 * maxProcesses;
+    return 128 + 32 * maxProcesses();
   }
 
   String memoryNote() {

@@ -2,7 +2,6 @@ package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.PythonBootstrap;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,13 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * matplotlib's font list, made once on the host for every sandbox: each sandbox starts with an
- * empty {@code /tmp}, so a program's first {@code import matplotlib} would scan the fonts again,
- * 1.5-3 s of its 10 s at half a CPU under gVisor (measured here). Made by the sandbox's interpreter
- * with an empty home and a bare environment, in the private state directory, and remade when
- * matplotlib or the fonts change; each bundle gets a hard link to it, which the Python bootstrap
- * copies into the sandbox's {@code /tmp} only when the program imports matplotlib ({@link
- * PythonBootstrap}).
+ * matplotlib's font list, made once on the host: in each sandbox's empty {@code /tmp} a first
+ * {@code import matplotlib} scans the fonts, 1.5-3 s of its 10 s at half a CPU under gVisor. Made
+ * by the sandbox's interpreter with an empty home and bare environment, remade when matplotlib or
+ * the fonts change; each bundle gets a hard link, which {@link PythonBootstrap} copies into {@code
+ * /tmp} when the program imports matplotlib.
  */
 final class MatplotlibFontCache {
 
@@ -56,7 +54,7 @@ final class MatplotlibFontCache {
     return Optional.ofNullable(file);
   }
 
-  /** {@link #build} on a thread of its own at the lowest priority; nothing once stopped. */
+  /** {@link #build} on a thread of its own at the lowest priority. */
   synchronized void buildInBackground(Path python, Path matplotlib) {
     if (stopped) {
       return;
@@ -80,11 +78,7 @@ final class MatplotlibFontCache {
         file = existing.get();
         return;
       }
-      Path made = make(python);
-      if (made != null) {
-        file = made;
-        log.debug("matplotlib's font list made for the sandboxes: {}", made);
-      }
+      make(python);
     } catch (IOException | RuntimeException e) {
       log.debug("No font list for matplotlib: {}", e.toString());
     } catch (InterruptedException e) {
@@ -95,7 +89,7 @@ final class MatplotlibFontCache {
   /** Kills a scan under way and starts no other; says whether there was one. */
   boolean stop() {
     synchronized (this) {
-      stopped = true;
+      stopped = true; // with buildInBackground's check: no builder thread starts after this
     }
     Process running = scan;
     if (running != null && running.isAlive()) {
@@ -113,7 +107,7 @@ final class MatplotlibFontCache {
     }
   }
 
-  /** Links the list into a bundle's root, unless there is none or it has it. */
+  /** Links the list into a bundle's root, if there is one and it is not there. */
   void addTo(Path rootfs) throws IOException {
     Path list = file;
     Path inside = rootfs.resolve(SANDBOX_DIR.substring(1));
@@ -130,13 +124,10 @@ final class MatplotlibFontCache {
 
   /** The folder of the matplotlib the sandbox's Python imports: the first in {@code dirs}. */
   static Optional<Path> matplotlibIn(List<String> dirs) {
-    for (String dir : dirs) {
-      Path matplotlib = Path.of(dir, "matplotlib");
-      if (Files.isDirectory(matplotlib)) {
-        return Optional.of(matplotlib);
-      }
-    }
-    return Optional.empty();
+    return dirs.stream()
+        .map(dir -> Path.of(dir, "matplotlib"))
+        .filter(Files::isDirectory)
+        .findFirst();
   }
 
   private static Optional<Path> firstList(Path dir) throws IOException {
@@ -144,11 +135,9 @@ final class MatplotlibFontCache {
       return Optional.empty();
     }
     try (DirectoryStream<Path> lists = Files.newDirectoryStream(dir, "fontlist-*.json")) {
-      for (Path list : lists) {
-        return Optional.of(list);
-      }
+      Iterator<Path> first = lists.iterator();
+      return first.hasNext() ? Optional.of(first.next()) : Optional.empty();
     }
-    return Optional.empty();
   }
 
   private static long newestChange(Path matplotlib) throws IOException {
@@ -162,7 +151,7 @@ final class MatplotlibFontCache {
     return newest;
   }
 
-  private Path make(Path python) throws IOException, InterruptedException {
+  private void make(Path python) throws IOException, InterruptedException {
     Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PRIVATE));
     removeAbandonedBuilds();
     Path work =
@@ -173,14 +162,13 @@ final class MatplotlibFontCache {
           new ProcessBuilder(python.toString(), "-c", "import matplotlib.font_manager")
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-      Map<String, String> env = builder.environment();
-      env.clear();
-      env.put("PATH", "/usr/bin:/bin");
-      env.put("HOME", work.toString());
-      env.put("MPLCONFIGDIR", work.toString());
-      env.put("MPLBACKEND", "Agg");
+      builder.environment().clear();
+      builder
+          .environment()
+          .putAll(Map.of("PATH", "/usr/bin:/bin", "HOME", work.toString(), "MPLBACKEND", "Agg"));
+      builder.environment().put("MPLCONFIGDIR", work.toString());
       if (stopped) {
-        return null;
+        return;
       }
       Process process = builder.start();
       scan = process;
@@ -190,22 +178,22 @@ final class MatplotlibFontCache {
       process.getOutputStream().close();
       if (!process.waitFor(BUILD_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         process.destroyForcibly();
-        return null;
+        return;
       }
       Optional<Path> list = process.exitValue() == 0 ? firstList(work) : Optional.empty();
-      if (list.isEmpty()) {
-        return null;
+      if (list.isPresent()) {
+        Path target = dir.resolve(list.get().getFileName()); // same file system: atomic
+        Files.move(list.get(), target, StandardCopyOption.ATOMIC_MOVE);
+        Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
+        file = target;
+        log.debug("matplotlib's font list made for the sandboxes: {}", target);
       }
-      Path target = dir.resolve(list.get().getFileName());
-      moveInPlace(list.get(), target);
-      Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
-      return target;
     } finally {
       StateDirectory.deleteTree(work);
     }
   }
 
-  /** The build folders of servers stopped mid-scan: only those older than a build may take. */
+  /** Build folders of servers stopped mid-scan, older than a build may take. */
   private void removeAbandonedBuilds() throws IOException {
     long before = System.currentTimeMillis() - TimeUnit.SECONDS.toMillis(2 * BUILD_TIMEOUT_SECONDS);
     try (DirectoryStream<Path> builds =
@@ -215,14 +203,6 @@ final class MatplotlibFontCache {
           StateDirectory.deleteTree(build);
         }
       }
-    }
-  }
-
-  private static void moveInPlace(Path from, Path to) throws IOException {
-    try {
-      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
     }
   }
 }

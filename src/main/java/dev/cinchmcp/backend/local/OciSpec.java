@@ -32,10 +32,9 @@ import java.util.List;
 final class OciSpec {
 
   /**
-   * The environment of every program, complete (Node's adds {@link #NODE_PATH}). One thread for
-   * OpenBLAS and OpenMP (numpy, scipy): with half a CPU more threads compute nothing faster, and
-   * each reserves a stack and a buffer that RLIMIT_AS counts (without host cgroups, numpy's threads
-   * alone exhausted 256 MB: "pthread_create() is 11", then "can't start new thread").
+   * Every program's whole environment (Node's adds {@link #NODE_PATH}). One OpenBLAS/OpenMP thread:
+   * more compute nothing faster on half a CPU, and under RLIMIT_AS numpy's threads alone exhausted
+   * 256 MB ("pthread_create() is 11").
    */
   private static final List<String> ENVIRONMENT =
       List.of(
@@ -131,11 +130,9 @@ final class OciSpec {
   }
 
   /**
-   * The pieces of the host's /etc a sandbox sees, each with why: only what packages under /usr need
-   * (Debian's python3-numpy, python3-matplotlib), nothing of the machine's identity or users; one
-   * missing on this machine is left out. gVisor resolves every link inside the sandbox's own mount
-   * tree, so a link to outside the visible directories dangles inside. A piece that is itself a
-   * link, or not owned by /etc's owner, is left out: a bind follows its source on the host.
+   * The pieces of the host's /etc a sandbox sees: only what packages under /usr need (Debian's
+   * python3-numpy, python3-matplotlib), nothing of the machine's identity or users. A piece that is
+   * a link, or not owned by /etc's owner, is left out: a bind follows its source on the host.
    */
   static final List<Piece> ETC_PIECES =
       List.of(
@@ -152,8 +149,7 @@ final class OciSpec {
   record Bind(Path source, String destination) {}
 
   /**
-   * The pieces under {@code etc} that can be shown: a real directory or file, owned by {@code
-   * etc}'s owner, not writable by group or others.
+   * The pieces under {@code etc} of the right kind, {@code etc}'s owner's, others may not write.
    */
   static List<Bind> etcBinds(Path etc) {
     List<Bind> binds = new ArrayList<>();

@@ -10,15 +10,12 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * The cgroup(s) of one run: with v1 a directory in each of the memory, pids and cpu hierarchies,
- * with v2 one for all three; also where one learns whether a limit ended the run.
- */
+/** One run's cgroup(s) (v1: one per controller; v2: one), and whether a limit ended the run. */
 record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
 
   private static final Logger log = LoggerFactory.getLogger(RunCgroup.class);
 
-  /** The shell's exit status when it could not join a cgroup (runsc is then never started). */
+  /** The shell's exit status when it could not join a cgroup (runsc never started). */
   static final int JOIN_FAILED = 125;
 
   /** Joins the cgroups named by the first {@code $1} arguments, then execs the rest. */
@@ -44,7 +41,7 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     return dirs().stream().map(dir -> dir.resolve("cgroup.procs")).toList();
   }
 
-  /** From now on (a data sandbox imports with what the machine spares, capped at hand-over). */
+  /** From now on (a data sandbox imports uncapped, capped at hand-over). */
   void capCpu(double cpus) throws IOException {
     String quota = Long.toString(Math.max(1000, (long) (cpus * CPU_PERIOD_US))); // 1 ms at least
     if (v2) {
@@ -72,13 +69,9 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     }
   }
 
-  /**
-   * SIGKILL to every process in the cgroup(s). Loops, not lambdas, on a stop's path: each lambda's
-   * first use cost 1-4 ms.
-   */
+  /** SIGKILL to every process. Loops, not lambdas, on a stop's path: each first use cost 1-4 ms. */
   void killAll() {
-    // cgroup.kill (Linux 5.14+) kills every process at once, including ones forked meanwhile.
-    Path kill = memory.resolve("cgroup.kill");
+    Path kill = memory.resolve("cgroup.kill"); // Linux 5.14+: all at once, forks meanwhile too
     if (v2 && Files.exists(kill)) {
       try {
         write(kill, "1");
@@ -86,12 +79,7 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
         // fall through to the one-by-one kill
       }
     }
-    for (long pid : pids(pids.resolve("cgroup.procs"))) {
-      Optional<ProcessHandle> process = ProcessHandle.of(pid);
-      if (process.isPresent()) {
-        process.get().destroyForcibly();
-      }
-    }
+    kill(pids.resolve("cgroup.procs"));
   }
 
   void remove() {
@@ -105,7 +93,7 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
 
   List<String> wrap(List<String> command) {
     List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", JOIN_THEN_EXEC, "cinchmcp-join"));
-    argv.add(Integer.toString(procsFiles().size()));
+    argv.add(Integer.toString(dirs().size()));
     procsFiles().forEach(file -> argv.add(file.toString()));
     argv.addAll(command);
     return argv;
@@ -115,17 +103,18 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     Files.writeString(file, value, StandardCharsets.US_ASCII);
   }
 
-  private static List<Long> pids(Path procs) {
+  /** SIGKILL to each process {@code procs} lists. */
+  private static void kill(Path procs) {
     try {
-      List<Long> pids = new ArrayList<>();
       for (String line : Files.readAllLines(procs, StandardCharsets.US_ASCII)) {
-        if (!line.isBlank()) {
-          pids.add(Long.parseLong(line.trim()));
+        Optional<ProcessHandle> process =
+            line.isBlank() ? Optional.empty() : ProcessHandle.of(Long.parseLong(line.trim()));
+        if (process.isPresent()) {
+          process.get().destroyForcibly();
         }
       }
-      return pids;
     } catch (IOException | NumberFormatException e) {
-      return List.of();
+      // gone, or nothing left to kill
     }
   }
 
@@ -144,16 +133,12 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     return 0;
   }
 
-  /**
-   * Kills what is left in one cgroup directory and removes it, retrying while killed processes
-   * leave; an interrupt must not leave the cgroup behind (the retries are bounded, ~1 s).
-   */
+  /** Kills what is left in one cgroup and removes it, retrying (~1 s) while killed ones leave. */
   static void killAndRemove(Path dir) {
     boolean interrupted = false;
     try {
       for (int attempt = 0; attempt < 50; attempt++) {
-        pids(dir.resolve("cgroup.procs"))
-            .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        kill(dir.resolve("cgroup.procs"));
         try {
           Files.deleteIfExists(dir);
           return;

@@ -6,15 +6,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-/** The interpreter versions the sandbox runs, as reported from inside one at start-up. */
-public final class RuntimeVersions {
+/** The interpreter versions the sandbox runs, by language, as the host binaries report them. */
+public record RuntimeVersions(Map<Language, String> versions) {
 
   public static final RuntimeVersions NONE = new RuntimeVersions(Map.of());
 
-  private final Map<Language, String> versions;
-
-  RuntimeVersions(Map<Language, String> versions) {
-    this.versions = versions.isEmpty() ? Map.of() : new EnumMap<>(versions);
+  public RuntimeVersions {
+    versions = versions.isEmpty() ? Map.of() : new EnumMap<>(versions);
   }
 
   public Optional<String> version(Language language) {
@@ -32,14 +30,6 @@ public final class RuntimeVersions {
   }
 
   static String displayName(Language language) {
-    return switch (language) {
-      case PYTHON -> "Python";
-      case JAVASCRIPT -> "Node.js";
-    };
-  }
-
-  @Override
-  public String toString() {
-    return describe();
+    return language == Language.PYTHON ? "Python" : "Node.js";
   }
 }

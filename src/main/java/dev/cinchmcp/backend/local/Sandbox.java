@@ -6,7 +6,9 @@ import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
 import dev.cinchmcp.backend.StartedSandbox;
+import dev.cinchmcp.backend.StreamCapture;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,18 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One gVisor sandbox, its whole life: start, wait, hand-over, run, kill, clean up. It runs exactly
- * one program and is then removed, whatever happens: its run id (also runsc's container id and its
- * cgroup's name), its {@link Bundle}, the runsc process and its {@link RunCgroup}.
- *
- * <p>A <b>cold</b> sandbox is started by {@link #run} with its program, stdin closed. One
- * <b>started ahead</b> ({@link #startAhead}) has every wall a cold one has fixed before its start,
- * its interpreter waits ({@link WarmLauncher}), and {@link #run} hands it the program.
- *
- * <p>The wall clock is enforced twice: this class kills at the limit; a backstop one second later
- * ({@code timeout} around a cold one, the supervisor shell around one started ahead, armed at
- * hand-over) survives even a SIGKILL of the JVM. What a killed server leaves is named like any run,
- * so the next start's housekeeping removes it.
+ * One gVisor sandbox, its whole life: it runs exactly one program, then its run id (also runsc's
+ * container id and its cgroup's name), {@link Bundle}, runsc process and {@link RunCgroup} go. A
+ * cold one is started by {@link #run} with its program; one started ahead ({@link #startAhead}) has
+ * every wall fixed before its start and its interpreter waits ({@link WarmLauncher}). The wall
+ * clock is enforced twice: here, and a backstop a second later ({@code timeout}, or the supervisor
+ * shell armed at hand-over) that survives even a SIGKILL of the JVM.
  */
 final class Sandbox implements StartedSandbox {
 
@@ -69,7 +65,6 @@ final class Sandbox implements StartedSandbox {
     this.fingerprint = fingerprint;
   }
 
-  /** A sandbox that {@link #run} makes and starts with its program. */
   static Sandbox cold(
       Language language,
       LocalSandboxSettings settings,
@@ -79,10 +74,9 @@ final class Sandbox implements StartedSandbox {
   }
 
   /**
-   * Starts a sandbox whose interpreter waits for its program and returns at once; throws, leaving
-   * nothing behind, when it cannot. A data sandbox imports {@code preload} first, its CPU cap
-   * lifted until the hand-over (the imports take ~4 s of CPU for numpy, pandas and matplotlib
-   * here); what they take counts against the program's memory, as if it had imported them itself.
+   * Starts a sandbox whose interpreter waits for its program; throws, leaving nothing, when it
+   * cannot. A data sandbox imports {@code preload} first, its CPU cap lifted until hand-over (~4 s
+   * of CPU for numpy, pandas and matplotlib here); their memory counts as the program's.
    */
   static Sandbox startAhead(
       Language language,
@@ -129,7 +123,7 @@ final class Sandbox implements StartedSandbox {
     return id;
   }
 
-  /** Called with the result as soon as it is known, before the clean-up. */
+  /** Called with the result before the clean-up. */
   Sandbox onResult(Consumer<RunResult> listener) {
     onResult = listener;
     return this;
@@ -143,15 +137,11 @@ final class Sandbox implements StartedSandbox {
 
   /** " started", " (started ahead of time)", " (started ahead of time, numpy, pandas imported)". */
   String startNote() {
-    if (fingerprint == null) {
-      return " started";
-    }
-    return preload.isEmpty()
-        ? " (started ahead of time)"
-        : " (started ahead of time, " + String.join(", ", preload) + " imported)";
+    String imported = preload.isEmpty() ? "" : ", " + String.join(", ", preload) + " imported";
+    return fingerprint == null ? " started" : " (started ahead of time" + imported + ")";
   }
 
-  /** The peak memory of the whole sandbox once it has exited; -1 when not known. */
+  /** Of the whole sandbox once it has exited; -1 when not known. */
   long peakMemory() {
     return peakBytes;
   }
@@ -160,15 +150,11 @@ final class Sandbox implements StartedSandbox {
   public void awaitReady() throws IOException, InterruptedException {
     long started = System.nanoTime();
     WarmLauncher.awaitReady(process, streamThreads, "the sandbox ended before it was ready");
-    if (!preload.isEmpty()) {
-      log.debug(
-          "Data sandbox {} ready in {} ms, {} imported",
-          id,
-          (System.nanoTime() - started) / 1_000_000,
-          String.join(", ", preload));
+    if (!preload.isEmpty()) { // LocalDataSandboxIT reads this line
+      long millis = (System.nanoTime() - started) / 1_000_000;
+      log.debug("Data sandbox {} ready in {} ms, {} imported", id, millis, preload);
     }
-    if (language == Language.JAVASCRIPT) {
-      // Loaded: out of the program's sight (a cold run's /code holds only its own files).
+    if (language == Language.JAVASCRIPT) { // loaded: out of sight (a cold /code has no more)
       Files.deleteIfExists(bundle.dir().resolve("rootfs/code").resolve(WarmLauncher.NODE_FILE));
     }
   }
@@ -196,8 +182,8 @@ final class Sandbox implements StartedSandbox {
     } catch (IOException e) {
       throw SandboxExit.notPrepared(e);
     } finally {
-      // A stop on a signal leaves the remains to the next start's clean-up (the CPU is the
-      // stop's). An interrupt (the runner closing) must not cut the clean-up short.
+      // A stop on a signal leaves the remains to the next start; a close's interrupt must not cut
+      // the clean-up short.
       if (!host.runsc().refusesStarts()) {
         boolean interrupted = Thread.interrupted();
         removeAll(true);
@@ -208,7 +194,7 @@ final class Sandbox implements StartedSandbox {
     }
   }
 
-  /** The bundle with the program, the cgroup: the argv that starts a cold sandbox in them. */
+  /** Writes the bundle with the program, makes the cgroup: the argv that starts it in them. */
   private List<String> prepareCold(Program program) throws IOException {
     bundle.write(language, settings, host, false, List.of());
     bundle.writeProgram(program);
@@ -216,9 +202,7 @@ final class Sandbox implements StartedSandbox {
     if (lowPriority) {
       command.addAll(List.of(host.timeout().resolveSibling("nice").toString(), "-n", "19"));
     }
-    command.add(host.timeout().toString());
-    command.add("--signal=KILL");
-    command.add(settings.backstopSeconds());
+    command.addAll(List.of(host.timeout().toString(), "--signal=KILL", settings.backstopSeconds()));
     command.addAll(bundle.runscRun(host.runsc(), id));
     return makeCgroup() ? cgroup.wrap(command) : command;
   }
@@ -229,9 +213,8 @@ final class Sandbox implements StartedSandbox {
     } catch (IOException e) {
       throw SandboxExit.runscNotStarted(host.runsc(), e);
     }
-    // Stdin is closed at once: the program reads end-of-file, never the server's own stdin.
     try {
-      process.getOutputStream().close();
+      process.getOutputStream().close(); // the program reads end-of-file, never the server's stdin
     } catch (IOException e) {
       // nothing was written; the program reads end-of-file either way
     }
@@ -245,17 +228,14 @@ final class Sandbox implements StartedSandbox {
       if (!preload.isEmpty() && cgroup != null) {
         cgroup.capCpu(settings.cpuShare()); // the program's cap, before its first instruction
       }
-      if (language == Language.PYTHON) {
-        // Made since this sandbox started? Its root, like /code, is read at hand-over.
+      if (language == Language.PYTHON) { // a font list made since: the root is read at hand-over
         host.fontCache().addTo(bundle.dir().resolve("rootfs"));
       }
       bundle.writeProgram(program);
       if (!sandbox.isAlive()) {
         throw new IOException("the waiting sandbox ended");
       }
-      // SIGTERM: the supervisor's signal to start the backstop (Process.destroy() would also close
-      // the streams).
-      sandbox.toHandle().destroy();
+      sandbox.toHandle().destroy(); // SIGTERM arms the backstop (Process.destroy() closes streams)
       WarmLauncher.go(sandbox);
       WarmLauncher.awaitReady(
           sandbox, streamThreads, "the waiting sandbox ended before it took its program");
@@ -270,15 +250,14 @@ final class Sandbox implements StartedSandbox {
 
   /** Drains both streams until the sandbox ends, then says how it ended. */
   private RunResult awaitResult(Process sandbox, Program program, long started) {
-    CappedStreamReader stdout = new CappedStreamReader(sandbox.getInputStream(), program.out());
-    CappedStreamReader stderr = new CappedStreamReader(sandbox.getErrorStream());
-    Future<?> out = streamThreads.submit(stdout);
-    Future<?> err = streamThreads.submit(stderr);
+    StreamCapture stdout = new StreamCapture(program.out());
+    StreamCapture stderr = new StreamCapture();
+    Future<?> out = streamThreads.submit(() -> drain(sandbox.getInputStream(), stdout));
+    Future<?> err = streamThreads.submit(() -> drain(sandbox.getErrorStream(), stderr));
     SandboxEnding ending = awaitEnd(sandbox);
     SandboxOutput.awaitReader(out, log, "Stream reader");
     SandboxOutput.awaitReader(err, log, "Stream reader");
     long durationMs = (System.nanoTime() - started) / 1_000_000;
-
     SandboxOutput output = new SandboxExit.Streams(stdout, stderr);
     if (ending != SandboxEnding.EXITED) {
       return ending.unfinished(output, settings.wallClock(), durationMs, LocalSandboxRunner.NAME);
@@ -292,6 +271,18 @@ final class Sandbox implements StartedSandbox {
     return result;
   }
 
+  /** To its end: a program blocked on a full pipe would never exit. */
+  static void drain(InputStream stream, StreamCapture into) {
+    byte[] buffer = new byte[8192];
+    try (stream) {
+      for (int n; (n = stream.read(buffer)) >= 0; ) {
+        into.feed(buffer, 0, n);
+      }
+    } catch (IOException e) {
+      // The pipe closes when the sandbox is killed; what was read so far is the output.
+    }
+  }
+
   private SandboxEnding awaitEnd(Process sandbox) {
     long started = System.nanoTime();
     try {
@@ -299,8 +290,7 @@ final class Sandbox implements StartedSandbox {
         if (cancelled) {
           return SandboxEnding.CANCELLED;
         }
-        // On a machine so starved that this thread woke late, the backstop may have ended the
-        // sandbox (SIGKILL, once the grace after the wall clock was over).
+        // On a starved machine this thread may wake late, after the backstop's SIGKILL.
         long limit = settings.wallClock().toMillis() + LocalSandboxSettings.BACKSTOP_GRACE_MILLIS;
         boolean backstop =
             sandbox.exitValue() == SandboxEnding.KILLED
@@ -311,14 +301,13 @@ final class Sandbox implements StartedSandbox {
       sandbox.waitFor(SandboxOutput.DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
       return cancelled ? SandboxEnding.CANCELLED : SandboxEnding.TIMED_OUT;
     } catch (InterruptedException e) {
-      // The runner is closing: kill the sandbox; the finally block of run() cleans up.
-      stop();
+      stop(); // the runner is closing; run() cleans up
       Thread.currentThread().interrupt();
       throw SandboxEnding.shutDownWhileRunning("local sandbox runner");
     }
   }
 
-  /** Makes the run's cgroup with its limits; false without host cgroups. */
+  /** False without host cgroups. */
   private boolean makeCgroup() throws IOException {
     cgroup = host.runCgroup(id, language, settings).orElse(null);
     return cgroup != null;
@@ -331,9 +320,8 @@ final class Sandbox implements StartedSandbox {
   }
 
   /**
-   * Stops a running sandbox at once: SIGKILL to its cgroup and its process tree (the walk stays
-   * with a cgroup too: without it a fork bomb's stub processes stalled the runs beside it,
-   * LocalSandboxContainmentTest); without a cgroup runsc's delete makes sure.
+   * SIGKILL to the cgroup and the process tree (walked with a cgroup too: else a fork bomb's stub
+   * processes stalled the runs beside it); without a cgroup runsc's delete makes sure.
    */
   private void stop() {
     Process p = process;
@@ -344,10 +332,7 @@ final class Sandbox implements StartedSandbox {
     }
   }
 
-  /**
-   * Kills a waiting sandbox: its cgroup holds every process (runsc starts nothing while it waits),
-   * so no walk of the machine's processes (5-10 ms a sandbox here); without one, the walk.
-   */
+  /** A waiting sandbox's cgroup holds every process: no walk (5-10 ms a sandbox here). */
   @Override
   public void kill() {
     gone = true;
@@ -364,7 +349,7 @@ final class Sandbox implements StartedSandbox {
     if (p == null) {
       return;
     }
-    // Loops, not lambdas: a stop runs this cold. No walk for a process gone: no descendants left.
+    // Loops, not lambdas: a stop runs this cold.
     List<ProcessHandle> tree =
         (walk || limits == null) && p.isAlive() ? p.descendants().toList() : List.of();
     p.destroyForcibly();
@@ -379,7 +364,7 @@ final class Sandbox implements StartedSandbox {
     removeAll(false);
   }
 
-  /** Kills what is left, then removes the container state, the cgroup and the bundle. */
+  /** Kills what is left, removes the container state, the cgroup and the bundle. */
   private void removeAll(boolean ran) {
     killProcesses(true);
     host.runsc().removeState(id, !ran);

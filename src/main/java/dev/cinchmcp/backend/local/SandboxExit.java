@@ -5,13 +5,13 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
+import dev.cinchmcp.backend.StreamCapture;
 import java.io.IOException;
 import java.nio.file.Files;
 
 /**
- * What a sandbox's exit status means: the program's own, a kill by a cgroup limit (the kernel's
- * counters say), or a sandbox that never started (runsc's log says), a {@link RunFailure}; and the
- * backend's other failures.
+ * What a sandbox's exit status means: the program's own, a kill by a cgroup limit, or a sandbox
+ * that never started (a {@link RunFailure}); and the backend's other failures.
  */
 final class SandboxExit {
 
@@ -20,7 +20,6 @@ final class SandboxExit {
 
   private SandboxExit() {}
 
-  /** {@code cgroup}: the run's, or null without host cgroups. */
   static RunResult result(
       int exitCode,
       SandboxOutput output,
@@ -68,7 +67,7 @@ final class SandboxExit {
     }
   }
 
-  record Streams(CappedStreamReader out, CappedStreamReader err) implements SandboxOutput {}
+  record Streams(StreamCapture out, StreamCapture err) implements SandboxOutput {}
 
   static RunFailure runscNotStarted(Runsc runsc, IOException e) {
     return failure(
@@ -80,11 +79,8 @@ final class SandboxExit {
   static RunFailure notPrepared(IOException e) {
     return failure(
         RunFailure.Reason.SANDBOX_FAILED,
-        "The local gVisor sandbox could not be prepared ("
-            + e.getClass().getSimpleName()
-            + ": "
-            + e.getMessage()
-            + ")",
+        "The local gVisor sandbox could not be prepared (%s: %s)"
+            .formatted(e.getClass().getSimpleName(), e.getMessage()),
         "Try again");
   }
 
@@ -95,14 +91,10 @@ final class SandboxExit {
   }
 
   static RunFailure cannotRun(Language language) {
-    String missing = SandboxRuntimes.missingMessage(language);
     return new RunFailure(
         RunFailure.Reason.SANDBOX_UNAVAILABLE,
-        "The local sandbox cannot run "
-            + language.wireName()
-            + ": "
-            + missing
-            + ". Nothing was run.");
+        "The local sandbox cannot run %s: %s. Nothing was run."
+            .formatted(language.wireName(), SandboxRuntimes.missingMessage(language)));
   }
 
   /** A failure of this backend: what happened, what to do, and the last resort. */

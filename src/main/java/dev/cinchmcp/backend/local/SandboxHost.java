@@ -9,10 +9,9 @@ import java.util.Optional;
 /**
  * What this machine gives every run, found once at start.
  *
- * @param timeout coreutils' {@code timeout}: stops a sandbox at its wall clock even when the server
- *     is gone
- * @param cgroupOverheadBytes what gVisor and the interpreter use before the program's first line,
- *     measured by the self-test; a run's cgroup allows this on top of the program's memory
+ * @param timeout coreutils' {@code timeout}: the backstop that outlives the server
+ * @param cgroupOverheadBytes what gVisor and the interpreter use before the program's first line
+ *     (the self-test measures it), allowed on top of the program's memory
  */
 record SandboxHost(
     Runsc runsc,
@@ -30,7 +29,7 @@ record SandboxHost(
     return cgroupOverheadBytes.getOrDefault(language, DEFAULT_OVERHEAD_BYTES);
   }
 
-  /** The cgroup of run {@code id} with its limits; empty without host cgroups. */
+  /** Empty without host cgroups. */
   Optional<RunCgroup> runCgroup(String id, Language language, LocalSandboxSettings settings)
       throws IOException {
     if (cgroups.isEmpty()) {

@@ -1,13 +1,11 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.Language;
-import dev.cinchmcp.backend.PythonBootstrap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -64,49 +62,9 @@ final class SandboxRuntimes {
   }
 
   /**
-   * The argv that runs {@code codePath} (inside the sandbox).
-   *
-   * @param nodePreloads scripts Node loads first, in order (the memory watchdog, the warm launcher)
-   * @param warm whether the interpreter waits for its program first ({@link WarmLauncher})
-   * @param preload what a waiting Python imports before it waits
-   */
-  List<String> command(
-      Language language,
-      String codePath,
-      long memoryMebibytes,
-      List<String> nodePreloads,
-      boolean addressSpaceLimited,
-      boolean warm,
-      List<String> preload) {
-    String interpreter = interpreters.get(language);
-    String bootstrap =
-        warm
-            ? WarmLauncher.python(addressSpaceLimited, preload)
-            : addressSpaceLimited ? PythonBootstrap.ONE_ARENA_SOURCE : PythonBootstrap.SOURCE;
-    return switch (language) {
-      // -I: isolated mode; ignores PYTHON* variables and the user site directory.
-      case PYTHON -> List.of(interpreter, "-I", "-c", bootstrap, codePath);
-      // A heap bomb then ends with V8's clear "heap out of memory"; the cgroup (or the watchdog)
-      // holds the rest (buffers, native memory).
-      case JAVASCRIPT -> {
-        List<String> argv = new ArrayList<>();
-        argv.add(interpreter);
-        argv.add("--max-old-space-size=" + (memoryMebibytes * 3 / 4));
-        for (String script : nodePreloads) {
-          argv.add("--require");
-          argv.add(script);
-        }
-        argv.add(codePath);
-        yield List.copyOf(argv);
-      }
-    };
-  }
-
-  /**
-   * The interpreter's real path, size and change time, and the change time of each package folder
-   * (pip, npm and apt change one when they add or upgrade a package): a waiting sandbox whose
-   * fingerprint changed is not handed out, as it would not see the change ({@link
-   * Bundle#runscRun}).
+   * The interpreter's real path, size and change time, and each package folder's (pip, npm and apt
+   * change it): a waiting sandbox whose fingerprint changed would not see the change ({@link
+   * Bundle#runscRun}), so it is not handed out.
    */
   Optional<String> fingerprint(Language language) {
     String interpreter = interpreters.get(language);

@@ -1,36 +1,35 @@
 package dev.cinchmcp.backend.local;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The private directory of a server's sandbox state (runsc's {@code --root}, one bundle per run).
- * Only its user may reach it: another user could read a program, or swap a spec before {@code runsc
- * run} (to bind {@code /} read-write as uid 0: root on the host).
- *
- * <p>{@code $XDG_RUNTIME_DIR/cinchmcp-local} when there is one, else {@code
- * <java.io.tmpdir>/cinchmcp-local-<uid>}. A shared {@code /tmp} is safe because nothing found there
- * is trusted: every directory is checked without following links (real, ours, mode 700); one that
- * fails is refused with a warning, and a fresh {@code mkdtemp} directory is taken instead. A stable
- * path lets the next start clean what a killed server left ({@link #removeLeftovers}).
+ * The private directory of a server's sandbox state (runsc's {@code --root}, one bundle per run):
+ * another user could read a program, or swap a spec before {@code runsc run} (root on the host).
+ * {@code $XDG_RUNTIME_DIR/cinchmcp-local}, else {@code <java.io.tmpdir>/cinchmcp-local-<uid>}: each
+ * directory is checked without following links (real, ours, mode 700); one that fails is refused
+ * for a fresh {@code mkdtemp} one. A stable path lets the next start clean what a killed server
+ * left.
  */
 final class StateDirectory {
 
@@ -39,14 +38,6 @@ final class StateDirectory {
   static final String NAME = "cinchmcp-local";
   private static final FileAttribute<Set<PosixFilePermission>> PRIVATE =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
-  private static final Set<PosixFilePermission> SHARED_ACCESS =
-      Set.of(
-          PosixFilePermission.GROUP_READ,
-          PosixFilePermission.GROUP_WRITE,
-          PosixFilePermission.GROUP_EXECUTE,
-          PosixFilePermission.OTHERS_READ,
-          PosixFilePermission.OTHERS_WRITE,
-          PosixFilePermission.OTHERS_EXECUTE);
 
   record Prepared(Path root, boolean fresh) {
     Path runsc() {
@@ -91,7 +82,7 @@ final class StateDirectory {
     return new Prepared(fresh, true);
   }
 
-  /** Makes what is missing of {@code dir}, runsc/ and bundles/; why it cannot be trusted, if so. */
+  /** Makes what is missing of {@code dir}, runsc/ and bundles/; why it is not trusted, if so. */
   static Optional<String> makeAndCheck(Path dir) throws IOException {
     for (Path each : new Path[] {dir, dir.resolve("runsc"), dir.resolve("bundles")}) {
       try {
@@ -110,8 +101,7 @@ final class StateDirectory {
   }
 
   /**
-   * Why {@code dir}, not followed if a link, cannot be trusted: it must be a directory of this user
-   * that no one else may write to ({@code privateOnly}: nor read or enter).
+   * Why {@code dir} (a link not followed) is not a directory of ours only we may write (or use).
    */
   static Optional<String> problem(Path dir, boolean privateOnly) {
     PosixFileAttributes attributes;
@@ -132,13 +122,11 @@ final class StateDirectory {
     if (owner != uid) {
       return Optional.of(dir + " belongs to uid " + owner + ", not to this server's uid " + uid);
     }
-    Set<PosixFilePermission> mode = attributes.permissions();
+    String modeText = PosixFilePermissions.toString(attributes.permissions()); // "rwxr-x---"
     boolean shared =
         privateOnly
-            ? mode.stream().anyMatch(SHARED_ACCESS::contains)
-            : mode.contains(PosixFilePermission.GROUP_WRITE)
-                || mode.contains(PosixFilePermission.OTHERS_WRITE);
-    String modeText = PosixFilePermissions.toString(mode);
+            ? !modeText.endsWith("------")
+            : modeText.charAt(4) == 'w' || modeText.charAt(7) == 'w';
     return shared
         ? Optional.of(dir + " is open to other users (mode " + modeText + ", expected rwx------)")
         : Optional.empty();
@@ -152,31 +140,24 @@ final class StateDirectory {
     }
   }
 
-  // Run ids (cinchmcp-<pid>-<n>), and the clean-up of what servers that are gone left: the pid says
-  // whose a leftover is, so two servers sharing a state directory never delete each other's.
+  // Run ids (cinchmcp-<pid>-<n>): the pid says whose a leftover is, so two servers sharing a state
+  // directory never delete each other's.
   static final String PREFIX = "cinchmcp-";
   private static final long OWN_PID = ProcessHandle.current().pid();
   private static final AtomicLong COUNTER = new AtomicLong();
+  private static final Pattern RUN_ID = Pattern.compile(PREFIX + "(\\d{1,18})-.*");
 
   static String nextRunId() {
     return PREFIX + OWN_PID + "-" + COUNTER.incrementAndGet();
   }
 
   static boolean isLeftover(String name) {
-    if (!name.startsWith(PREFIX)) {
+    Matcher run = RUN_ID.matcher(name);
+    if (!run.matches()) {
       return false;
     }
-    String rest = name.substring(PREFIX.length());
-    int dash = rest.indexOf('-');
-    if (dash <= 0) {
-      return false;
-    }
-    try {
-      long pid = Long.parseLong(rest.substring(0, dash));
-      return pid != OWN_PID && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
-    } catch (NumberFormatException e) {
-      return false;
-    }
+    long pid = Long.parseLong(run.group(1));
+    return pid != OWN_PID && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
   }
 
   /** Sandboxes, bundles and cgroups of servers that are gone, in this user's state directory. */
@@ -216,27 +197,14 @@ final class StateDirectory {
   }
 
   static void deleteTree(Path root) {
-    try {
-      // walkFileTree does not follow links: a link is deleted, never its target.
-      Files.walkFileTree(
-          root,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-                throws IOException {
-              Files.deleteIfExists(file);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-              Files.deleteIfExists(dir);
-              return FileVisitResult.CONTINUE;
-            }
-          });
+    // Files.walk does not follow links: a link is deleted, never its target.
+    try (Stream<Path> tree = Files.walk(root)) {
+      for (Path path : tree.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
     } catch (NoSuchFileException e) {
       // already gone
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
       log.warn("Could not delete {}: {}", root, e.toString());
     }
   }

@@ -15,15 +15,11 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * What runs first in a sandbox started ahead: the interpreter writes {@link #READY} and blocks on
- * stdin. At hand-over the server writes the program where a cold run has it, writes {@link #GO} and
- * closes stdin; the launcher answers {@link #READY} again (telling a sandbox that died just before
- * from a killed program) and starts the program as a cold run does. End-of-file without {@link #GO}
- * means the server is gone: the sandbox exits at once (~60 ms measured).
- *
- * <p>The program must not see that it waited (LocalSandboxWarmSemanticsTest): stdin at end-of-file,
- * no names left behind, Python's cold start and modules, Node's main module loaded by its own path
- * (stack traces, argv, {@code require.main}, {@code execArgv}, {@code process.uptime()} as cold).
- * Only the sandbox's own clock ({@code /proc/uptime}, {@code CLOCK_MONOTONIC}) includes the wait.
+ * stdin. At hand-over the server writes the program, then {@link #GO} and closes stdin; the
+ * launcher answers {@link #READY} again (a sandbox that died just before is told from a killed
+ * program) and runs it as a cold run does. End-of-file alone: the server is gone, exit (~60 ms).
+ * The program must not see that it waited (LocalSandboxWarmSemanticsTest); only the sandbox's own
+ * clock ({@code /proc/uptime}, {@code CLOCK_MONOTONIC}) includes the wait.
  */
 final class WarmLauncher {
 
@@ -36,9 +32,9 @@ final class WarmLauncher {
   static final String NODE_FILE = "cinchmcp-warm.js";
 
   /**
-   * {@code sh -c SUPERVISOR cinchmcp-warm LIMIT runsc ...}: runs runsc with the shell's stdin (fd
-   * 3: an asynchronous command would get /dev/null) and exits with its status. The first SIGTERM
-   * arms the backstop (sleep LIMIT, then SIGKILL to runsc). {@code timeout} would count the wait.
+   * {@code sh -c SUPERVISOR cinchmcp-warm LIMIT runsc ...}: runsc gets the shell's stdin (fd 3: an
+   * asynchronous command would get /dev/null); the first SIGTERM arms the backstop (sleep LIMIT,
+   * then SIGKILL). {@code timeout} would count the wait.
    */
   static final String SUPERVISOR =
       String.join(
@@ -62,10 +58,7 @@ final class WarmLauncher {
 
   private WarmLauncher() {}
 
-  /**
-   * Waits for {@link #READY} on the sandbox's stdout; throws, saying {@code otherwise}, when
-   * another byte or none comes.
-   */
+  /** Waits for {@link #READY} on the sandbox's stdout; throws {@code otherwise} if not. */
   static void awaitReady(Process sandbox, ExecutorService threads, String otherwise)
       throws IOException, InterruptedException {
     InputStream stdout = sandbox.getInputStream();
@@ -93,8 +86,7 @@ final class WarmLauncher {
   }
 
   /**
-   * A waiting Python's {@code -c} source: imports {@code preload} (a module that fails is left out:
-   * the program's own import then fails as cold), waits, then the cold bootstrap.
+   * Imports {@code preload} (one that fails then fails as cold), waits, then the cold bootstrap.
    */
   static String python(boolean oneArena, List<String> preload) {
     return PythonBootstrap.withWait(

@@ -1,7 +1,6 @@
 package dev.cinchmcp.backend.local;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -108,7 +107,6 @@ class HostPackagesTest {
   void nothingInstalledSaysNothing() {
     HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, Optional.of("3.11.2"), true);
 
-    assertTrue(found.isEmpty());
     assertEquals("", found.describe());
   }
 

@@ -3,24 +3,25 @@ package dev.cinchmcp.backend.local;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.backend.StreamCapture;
 import dev.cinchmcp.text.CappedText;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The local backend's stream capture, fed bytes as a sandbox's pipe would deliver them. */
-class CappedStreamReaderTest {
+class SandboxDrainTest {
 
-  private static CappedStreamReader read(byte[] bytes) {
-    CappedStreamReader reader = new CappedStreamReader(new ByteArrayInputStream(bytes));
-    reader.run();
-    return reader;
+  private static StreamCapture read(byte[] bytes) {
+    StreamCapture stream = new StreamCapture();
+    Sandbox.drain(new ByteArrayInputStream(bytes), stream);
+    return stream;
   }
 
   @Test
   void aFloodKeepsItsStartAndItsEnd() {
     String out = "first line\n" + "x".repeat(100_000) + "\nTraceback: the end\n";
-    CappedText text = read(out.getBytes(StandardCharsets.UTF_8)).result();
+    CappedText text = read(out.getBytes(StandardCharsets.UTF_8)).result(null);
 
     assertTrue(text.head().startsWith("first line\n"));
     assertTrue(text.tail().endsWith("\nTraceback: the end\n"));
@@ -30,21 +31,21 @@ class CappedStreamReaderTest {
 
   @Test
   void invalidUtf8IsShownAsTheReplacementCharacter() {
-    CappedText text = read(new byte[] {'a', (byte) 0xFF, 'b'}).result();
+    CappedText text = read(new byte[] {'a', (byte) 0xFF, 'b'}).result(null);
     assertEquals("a\uFFFDb", text.text());
   }
 
   @Test
   void controlBytesAreShownCompactly() {
     CappedText text =
-        read("\u001b[31mred\u001b[0m\u0000".getBytes(StandardCharsets.UTF_8)).result();
+        read("\u001b[31mred\u001b[0m\u0000".getBytes(StandardCharsets.UTF_8)).result(null);
     assertEquals("red\u2400", text.text());
     assertTrue(text.cleaned());
   }
 
   @Test
   void theSandboxNoteEndsTheStreamOnALineOfItsOwnAndCounts() {
-    CappedStreamReader reader = read("partial".getBytes(StandardCharsets.UTF_8));
+    StreamCapture reader = read("partial".getBytes(StandardCharsets.UTF_8));
     CappedText text = reader.result("[sandbox] killed: out of memory");
 
     assertEquals("partial\n[sandbox] killed: out of memory\n", text.text());
@@ -53,7 +54,7 @@ class CappedStreamReaderTest {
 
   @Test
   void theNoteIsShownEvenAfterAFlood() {
-    CappedStreamReader reader = read("y".repeat(50_000).getBytes(StandardCharsets.UTF_8));
+    StreamCapture reader = read("y".repeat(50_000).getBytes(StandardCharsets.UTF_8));
     CappedText text = reader.result("[sandbox] killed: too many processes");
 
     assertTrue(text.tail().endsWith("y\n[sandbox] killed: too many processes\n"), text.tail());
