@@ -170,7 +170,7 @@ final class ContainerRun {
   }
 
   private Future<?> sendAndDrain(byte[] code, OutputFrames output) {
-    EngineConnection stream = attached.attach();
+    EngineHttp.Connection stream = attached.attach();
     ExecutorService streams = parts.streams();
     if (engine.address().kind() == EngineAddress.Kind.NPIPE) {
       send(stream, code); // a pipe serves one operation at a time: all input first
@@ -241,7 +241,7 @@ final class ContainerRun {
     }
   }
 
-  private static void send(EngineConnection stream, byte[] code) {
+  private static void send(EngineHttp.Connection stream, byte[] code) {
     try {
       stream.output().write(code);
       stream.output().flush();

@@ -21,7 +21,13 @@ final class EngineError extends IOException {
     this.engineMessage = engineMessage;
   }
 
+  static EngineError of(EngineHttp.Response answer, String request) {
+    return of(answer.status(), answer.text(), request);
+  }
+
+  /** The engine's answer to {@code request} (its query left out: it may be long). */
   static EngineError of(int status, String body, String request) {
+    int query = request.indexOf('?');
     String message = body.strip();
     try {
       JsonNode node = Engine.JSON.readTree(body);
@@ -34,7 +40,10 @@ final class EngineError extends IOException {
     if (message.length() > 400) {
       message = message.substring(0, 400) + "...";
     }
-    return new EngineError(status, message.isEmpty() ? "(no message)" : message, request);
+    return new EngineError(
+        status,
+        message.isEmpty() ? "(no message)" : message,
+        query < 0 ? request : request.substring(0, query));
   }
 
   int status() {

@@ -57,7 +57,7 @@ final class WaitingContainer implements StartedSandbox {
   final String name;
   final String id;
   final Engine.Attached attached;
-  private final EngineConnection attach;
+  private final EngineHttp.Connection attach;
   private final long startedNanos = System.nanoTime();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
