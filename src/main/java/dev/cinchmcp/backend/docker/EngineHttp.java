@@ -57,21 +57,18 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
   Response call(String method, String path, String json, Duration limit) throws IOException {
     try (Connection connection = Connection.open(address)) {
-      return within(
-          connection,
-          method,
-          path,
-          limit,
+      Step<Response> exchange =
           () -> {
-            Head head = exchange(connection, method, path, json, null);
+            Head head = send(connection, method, path, json, null);
             return new Response(head.status(), readAll(head.body(connection.input())));
-          });
+          };
+      return within(connection, method, path, limit, exchange);
     }
   }
 
   /** Writes a bodiless request and reads nothing, for a process about to end (that closes it). */
   void sendOnly(String method, String path) throws IOException {
-    send(Connection.open(address), method, path, null, null);
+    Connection.open(address).output().write(request(method, path, null, null));
   }
 
   /** Returns as soon as a 200's head is in (the body streams); any other answer is an error. */
@@ -120,12 +117,10 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /**
-   * Sends a bodiless request; its answer's head if a 200 (or the 101 of an upgrade), else fails.
-   */
+  /** Sends a bodiless request: the head of a 200 (or an upgrade's 101), else an EngineError. */
   private Head expect(Connection connection, String method, String path, String upgrade)
       throws IOException {
-    Head head = exchange(connection, method, path, null, upgrade);
+    Head head = send(connection, method, path, null, upgrade);
     if (head.status() != 200 && !(upgrade != null && head.status() == 101)) {
       byte[] body = readAll(head.body(connection.input()));
       throw EngineError.of(
@@ -134,15 +129,14 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     return head;
   }
 
-  private Head exchange(
-      Connection connection, String method, String path, String json, String upgrade)
+  /** Sends the request, and reads the answer's head. */
+  private Head send(Connection connection, String method, String path, String json, String upgrade)
       throws IOException {
-    send(connection, method, path, json, upgrade);
+    connection.output().write(request(method, path, json, upgrade));
     return Head.read(connection.input());
   }
 
-  private void send(Connection connection, String method, String path, String json, String upgrade)
-      throws IOException {
+  private byte[] request(String method, String path, String json, String upgrade) {
     byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
     StringBuilder head = new StringBuilder(256);
     head.append(method).append(' ').append(prefix).append(path).append(" HTTP/1.1\r\n");
@@ -159,10 +153,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       head.append("Content-Length: ").append(body.length).append("\r\n");
     }
     byte[] bytes = head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII);
-    connection
-        .output()
-        .write(ByteBuffer.allocate(bytes.length + body.length).put(bytes).put(body).array());
-    connection.output().flush();
+    return ByteBuffer.allocate(bytes.length + body.length).put(bytes).put(body).array();
   }
 
   private static byte[] readAll(InputStream in) throws IOException {
@@ -179,7 +170,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   }
 
   /** An input stream of block reads: a one-byte read is a block read of one byte. */
-  private static InputStream blocks(Io read) {
+  private static InputStream blocks(Io reader) {
     return new InputStream() {
       @Override
       public int read() throws IOException {
@@ -189,7 +180,21 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
       @Override
       public int read(byte[] b, int off, int len) throws IOException {
-        return len == 0 ? 0 : read.apply(b, off, len);
+        return len == 0 ? 0 : reader.apply(b, off, len);
+      }
+    };
+  }
+
+  private static OutputStream sink(Io writer) {
+    return new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        writer.apply(b, off, len);
       }
     };
   }
@@ -202,30 +207,12 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
    * Channels} streams share one lock, so a blocked read would hold up a write). A Windows named
    * pipe is a file to the JDK ({@link RandomAccessFile}) and serves one operation at a time, so on
    * a pipe an attach writes all its input before it reads ({@link ContainerRun}).
+   *
+   * @param channel the socket, or null on a pipe
    */
-  static final class Connection implements AutoCloseable {
-    private final InputStream input;
-    private final OutputStream output;
-    private final Closeable resource;
-    private final SocketChannel channel; // null on a pipe
-
-    private Connection(Io reader, Io writer, Closeable resource, SocketChannel channel) {
-      this.input = blocks(reader);
-      this.output =
-          new OutputStream() {
-            @Override
-            public void write(int b) throws IOException {
-              write(new byte[] {(byte) b}, 0, 1);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-              writer.apply(b, off, len);
-            }
-          };
-      this.resource = resource;
-      this.channel = channel;
-    }
+  record Connection(
+      InputStream input, OutputStream output, Closeable resource, SocketChannel channel)
+      implements AutoCloseable {
 
     static Connection open(EngineAddress address) throws IOException {
       String target = address.target();
@@ -236,7 +223,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
               pipe.write(b, off, len);
               return len;
             };
-        return new Connection(pipe::read, write, pipe, null);
+        return new Connection(blocks(pipe::read), sink(write), pipe, null);
       }
       boolean unix = address.kind() == EngineAddress.Kind.UNIX;
       SocketChannel channel =
@@ -262,16 +249,8 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
             }
             return len;
           };
-      return new Connection(
-          (b, off, len) -> channel.read(ByteBuffer.wrap(b, off, len)), write, channel, channel);
-    }
-
-    InputStream input() {
-      return input;
-    }
-
-    OutputStream output() {
-      return output;
+      Io read = (b, off, len) -> channel.read(ByteBuffer.wrap(b, off, len));
+      return new Connection(blocks(read), sink(write), channel, channel);
     }
 
     /** Ends what this side sends (the program's stdin reads end-of-file); a no-op on a pipe. */

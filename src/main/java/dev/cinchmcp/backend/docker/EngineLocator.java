@@ -18,12 +18,10 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Finds the engine the way the user's own {@code docker} command would: {@code DOCKER_HOST}; else
- * the current Docker context ({@code DOCKER_CONTEXT}, or {@code currentContext} in {@code
- * ~/.docker/config.json}, whose endpoint is in {@code ~/.docker/contexts/meta/<sha256 of the
- * name>/meta.json}); else the usual sockets of Docker Desktop, OrbStack, Colima, Rancher Desktop
- * and Podman on this OS, and the named pipes on Windows. The file system is reached through {@code
- * exists} and {@code read}, so tests give it any machine's layout.
+ * Finds the engine as the user's {@code docker} command would: {@code DOCKER_HOST}; else the
+ * current Docker context's endpoint; else the usual sockets (or pipes) of Docker Desktop, OrbStack,
+ * Colima, Rancher Desktop and Podman on this OS. Files are reached through {@code exists} and
+ * {@code reader}, so tests give it any machine's layout.
  */
 final class EngineLocator {
 
@@ -206,57 +204,41 @@ final class EngineLocator {
 
   /** The sockets (or pipes) engines make by default on this OS, those that exist, in order. */
   private List<EngineAddress> usual() {
-    List<EngineAddress> out = new ArrayList<>();
-    if (windows()) {
-      // Docker Desktop and Rancher Desktop, then Podman's machine. A pipe is tried, not looked for.
-      out.add(
+    if (windows()) { // Docker Desktop and Rancher Desktop, then Podman; a pipe is tried, not sought
+      return List.of(
           new EngineAddress(
-              EngineAddress.Kind.NPIPE, "\\\\.\\pipe\\docker_engine", "Docker Desktop's pipe"));
-      out.add(
+              EngineAddress.Kind.NPIPE, "\\\\.\\pipe\\docker_engine", "Docker Desktop's pipe"),
           new EngineAddress(
               EngineAddress.Kind.NPIPE, "\\\\.\\pipe\\podman-machine-default", "Podman's pipe"));
-      return out;
     }
-    Path home = home();
-    String runtimeDir = env.getOrDefault("XDG_RUNTIME_DIR", "").strip();
-    socket(out, Path.of("/var/run/docker.sock"), "the system socket");
+    List<EngineAddress> out = new ArrayList<>();
+    String home = home() + "/";
+    String run = env.getOrDefault("XDG_RUNTIME_DIR", "").strip();
+    String tmp = env.getOrDefault("TMPDIR", "").strip();
+    String machine = "Podman machine's socket";
+    socket(out, "/var/run/docker.sock", "the system socket");
     if (osName.startsWith("mac") || osName.startsWith("darwin")) {
-      socket(out, home.resolve(".docker/run/docker.sock"), "Docker Desktop's socket");
-      socket(out, home.resolve(".orbstack/run/docker.sock"), "OrbStack's socket");
-      socket(out, home.resolve(".colima/default/docker.sock"), "Colima's socket");
-      socket(out, home.resolve(".rd/docker.sock"), "Rancher Desktop's socket");
-      socket(
-          out,
-          home.resolve(".local/share/containers/podman/machine/podman.sock"),
-          "Podman machine's socket");
-      socket(
-          out,
-          home.resolve(".local/share/containers/podman/machine/qemu/podman.sock"),
-          "Podman machine's socket");
-      String tmp = env.getOrDefault("TMPDIR", "").strip();
-      if (!tmp.isEmpty()) {
-        // Podman 5 with Apple's hypervisor: $TMPDIR/podman/<machine>-api.sock.
-        socket(
-            out,
-            Path.of(tmp, "podman", "podman-machine-default-api.sock"),
-            "Podman machine's socket");
-      }
+      socket(out, home + ".docker/run/docker.sock", "Docker Desktop's socket");
+      socket(out, home + ".orbstack/run/docker.sock", "OrbStack's socket");
+      socket(out, home + ".colima/default/docker.sock", "Colima's socket");
+      socket(out, home + ".rd/docker.sock", "Rancher Desktop's socket");
+      socket(out, home + ".local/share/containers/podman/machine/podman.sock", machine);
+      socket(out, home + ".local/share/containers/podman/machine/qemu/podman.sock", machine);
+      // Podman 5 with Apple's hypervisor: $TMPDIR/podman/<machine>-api.sock.
+      socket(out, tmp.isEmpty() ? null : tmp + "/podman/podman-machine-default-api.sock", machine);
     } else {
-      if (!runtimeDir.isEmpty()) {
-        socket(out, Path.of(runtimeDir, "docker.sock"), "rootless Docker's socket");
-      }
-      socket(out, home.resolve(".docker/desktop/docker.sock"), "Docker Desktop's socket");
-      if (!runtimeDir.isEmpty()) {
-        socket(out, Path.of(runtimeDir, "podman/podman.sock"), "rootless Podman's socket");
-      }
-      socket(out, Path.of("/run/podman/podman.sock"), "Podman's socket");
+      socket(out, run.isEmpty() ? null : run + "/docker.sock", "rootless Docker's socket");
+      socket(out, home + ".docker/desktop/docker.sock", "Docker Desktop's socket");
+      socket(out, run.isEmpty() ? null : run + "/podman/podman.sock", "rootless Podman's socket");
+      socket(out, "/run/podman/podman.sock", "Podman's socket");
     }
     return out;
   }
 
-  private void socket(List<EngineAddress> out, Path path, String source) {
-    if (exists.test(path)) {
-      out.add(new EngineAddress(EngineAddress.Kind.UNIX, path.toString(), source));
+  /** Adds the socket at {@code path} (null: none) if it exists. */
+  private void socket(List<EngineAddress> out, String path, String source) {
+    if (path != null && exists.test(Path.of(path))) {
+      out.add(new EngineAddress(EngineAddress.Kind.UNIX, Path.of(path).toString(), source));
     }
   }
 

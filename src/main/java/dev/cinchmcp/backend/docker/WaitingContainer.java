@@ -22,14 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A container started ahead of time (the walls of {@link ContainerSpec#waiting}), its interpreter
- * up and waiting for one program ({@link WaitingLaunchers}), which goes down the open attach stream
- * at hand-over; {@link ContainerRun} then runs it as a cold one.
- *
- * <p>Unused, it ends when its attach connection closes (here, or by the kernel when the server
- * dies): the launcher reads end-of-file and exits, and {@code AutoRemove} takes it. Where an engine
- * keeps stdin open, {@code timeout} as PID 1 ends it after {@link #BUDGET}. While it waits, one
- * thread reads its attach stream: an end there makes it unusable at once.
+ * A container started ahead of time, its interpreter up and waiting ({@link WaitingLaunchers}) for
+ * one program, which goes down the open attach stream at hand-over. Unused, it ends when its attach
+ * closes (here, or by the kernel when the server dies): the launcher reads end-of-file and exits;
+ * where an engine keeps stdin open, {@code timeout} as PID 1 ends it after {@link #BUDGET}.
  */
 final class WaitingContainer implements StartedSandbox {
 
@@ -44,7 +40,7 @@ final class WaitingContainer implements StartedSandbox {
   /** The oldest one may be when it is handed a program: well within its budget. */
   static final Duration MAX_AGE = IDLE_LIMIT.plusMinutes(2);
 
-  /** How long a call waits for a start under way (gVisor here: ~0.3-1 s) rather than go cold. */
+  /** How long a call waits for a start under way (gVisor: ~0.3-1 s) rather than go cold. */
   static final Duration START_WAIT = Duration.ofSeconds(3);
 
   /** How long a close waits for a start under way (runc ~0.1-0.3 s here, runsc ~0.3-1 s). */
@@ -61,10 +57,8 @@ final class WaitingContainer implements StartedSandbox {
   private final long startedNanos = System.nanoTime();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
-  /**
-   * The head of the first frame after the ready mark: it comes at hand-over, or the stream ends
-   * (the container is gone). Not read on a Windows pipe, where a read would hold up the write.
-   */
+  // The head of the first frame after the ready mark, read while it waits (the stream's end: it is
+  // gone). Not on a Windows pipe, where a read would hold up the write.
   private final CompletableFuture<byte[]> nextHead = new CompletableFuture<>();
 
   private volatile boolean gone;
@@ -79,10 +73,7 @@ final class WaitingContainer implements StartedSandbox {
     this.attach = attached.attach();
   }
 
-  /**
-   * Creates and starts a container for {@code language} (its interpreter not yet up: {@link
-   * #awaitReady()}); throws, leaving nothing running, when it cannot. Never pulls: a call does.
-   */
+  /** Creates and starts one (see {@link #awaitReady()}); throws, leaving nothing. Never pulls. */
   static WaitingContainer start(Language language, ContainerRun.Parts parts) throws IOException {
     String image = parts.settings().image(language);
     if (!parts.images().present(image)) {
@@ -167,8 +158,7 @@ final class WaitingContainer implements StartedSandbox {
   }
 
   /**
-   * Reads frames until the first byte on stdout, which must be the launcher's mark; what came on
-   * stderr before it (an image whose interpreter cannot start, say) is the failure's message.
+   * Reads frames up to stdout's first byte, the mark; stderr before it is the failure's message.
    */
   private static void readMark(InputStream in) throws IOException {
     StringBuilder said = new StringBuilder();
