@@ -21,13 +21,10 @@ final class EngineError extends IOException {
     this.engineMessage = engineMessage;
   }
 
-  static EngineError of(EngineHttp.Response answer, String request) {
-    return of(answer.status(), answer.text(), request);
-  }
-
   /** The engine's answer to {@code request} (its query left out: it may be long). */
-  static EngineError of(int status, String body, String request) {
+  static EngineError of(EngineHttp.Response answer, String request) {
     int query = request.indexOf('?');
+    String body = answer.text();
     String message = body.strip();
     try {
       JsonNode node = Engine.JSON.readTree(body);
@@ -41,7 +38,7 @@ final class EngineError extends IOException {
       message = message.substring(0, 400) + "...";
     }
     return new EngineError(
-        status,
+        answer.status(),
         message.isEmpty() ? "(no message)" : message,
         query < 0 ? request : request.substring(0, query));
   }

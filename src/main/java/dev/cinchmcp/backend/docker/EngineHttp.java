@@ -122,9 +122,8 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       throws IOException {
     Head head = send(connection, method, path, null, upgrade);
     if (head.status() != 200 && !(upgrade != null && head.status() == 101)) {
-      byte[] body = readAll(head.body(connection.input()));
-      throw EngineError.of(
-          head.status(), new String(body, StandardCharsets.UTF_8), method + " " + path);
+      Response answer = new Response(head.status(), readAll(head.body(connection.input())));
+      throw EngineError.of(answer, method + " " + path);
     }
     return head;
   }
