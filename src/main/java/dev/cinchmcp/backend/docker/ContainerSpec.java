@@ -1,6 +1,5 @@
 package dev.cinchmcp.backend.docker;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
@@ -10,13 +9,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The body of {@code POST /containers/create} for one run: the walls of the sandbox, each a field.
- * The code comes in on stdin (a read-only root refuses {@code PUT /archive}): a few lines in the
- * image's own interpreter read exactly its length, write it to {@value #CODE_DIR}, put {@code
- * /dev/null} on stdin and start it.
- *
- * <p>{@code timeout -s KILL} is PID 1, which a program cannot kill: a backstop that ends the
- * container one second after the wall clock whatever becomes of the server.
+ * The body of {@code POST /containers/create}: the walls of the sandbox, each a field. The code
+ * comes on stdin (a read-only root refuses {@code PUT /archive}): a reader in the image's own
+ * interpreter writes it to {@value #CODE_DIR} and runs it. PID 1 is {@code timeout}, which a
+ * program cannot kill: a backstop one second after the wall clock, whatever becomes of the server.
  */
 final class ContainerSpec {
 
@@ -70,6 +66,36 @@ final class ContainerSpec {
 
   /** The body for a cold run of {@code codeBytes} of code (which then comes on stdin). */
   static ObjectNode of(ContainerRun.Parts parts, Language language, int codeBytes) {
+    String limit = Long.toString(parts.settings().wallClock().toSeconds() + 1); // the grace
+    return spec(
+        parts,
+        language,
+        List.of("timeout", "-s", "KILL", limit),
+        language == Language.PYTHON
+            ? List.of("-c", PYTHON_READER, Integer.toString(codeBytes), PythonBootstrap.SOURCE)
+            : List.of("-e", NODE_READER, Integer.toString(codeBytes)));
+  }
+
+  /**
+   * The body for a container started ahead ({@link WaitingContainer}): {@link #of}'s walls, with
+   * its launcher ({@link WaitingLaunchers}). The backstop counts from the hand-over: the launcher
+   * sends PID 1 a SIGCONT, on which GNU {@code timeout -s CONT -k LIMIT BUDGET} arms its SIGKILL,
+   * LIMIT seconds later. One never handed a program gets the same at {@code budget}.
+   */
+  static ObjectNode waiting(ContainerRun.Parts parts, Language language, Duration budget) {
+    String limit = Long.toString(parts.settings().wallClock().toSeconds() + 1);
+    return spec(
+        parts,
+        language,
+        List.of("timeout", "-s", "CONT", "-k", limit, Long.toString(budget.toSeconds())),
+        language == Language.PYTHON
+            ? List.of("-c", WaitingLaunchers.python(), CODE_DIR + "/main.py")
+            : List.of("-e", WaitingLaunchers.node()));
+  }
+
+  /** {@code backstop}, the interpreter with its options, then {@code program}. */
+  private static ObjectNode spec(
+      ContainerRun.Parts parts, Language language, List<String> backstop, List<String> program) {
     DockerSettings settings = parts.settings();
     String runtime = parts.runtime().runtime();
     boolean gvisor = parts.runtime().gvisor();
@@ -87,19 +113,14 @@ final class ContainerSpec {
     spec.put("Tty", false);
     spec.putArray("Entrypoint"); // the image's own would run first, with our command as arguments
     ArrayNode cmd = spec.putArray("Cmd");
-    long limit = settings.wallClock().toSeconds() + 1; // the backstop's grace
-    cmd.add("timeout").add("-s").add("KILL").add(Long.toString(limit));
+    backstop.forEach(cmd::add);
     if (language == Language.PYTHON) {
-      cmd.add("python3")
-          .add("-c")
-          .add(PYTHON_READER)
-          .add(Integer.toString(codeBytes))
-          .add(PythonBootstrap.SOURCE);
+      cmd.add("python3");
     } else {
       // Its heap limit makes a heap bomb end with V8's clear "heap out of memory" error.
       cmd.add("node").add("--max-old-space-size=" + settings.memoryMebibytes() * 3 / 4);
-      cmd.add("-e").add(NODE_READER).add(Integer.toString(codeBytes));
     }
+    program.forEach(cmd::add);
     ArrayNode env = spec.putArray("Env");
     ENVIRONMENT.forEach(env::add);
     spec.putObject("Labels").put(Labels.OWNER, parts.labels().owner());
@@ -137,34 +158,6 @@ final class ContainerSpec {
     }
     if (runtime != null) {
       host.put("Runtime", runtime);
-    }
-    return spec;
-  }
-
-  /**
-   * The body for a container started ahead of time ({@link WaitingContainer}): {@link #of}'s, walls
-   * included; only the command differs ({@link WaitingLaunchers}).
-   *
-   * <p>The backstop counts from the hand-over: {@code timeout -s CONT -k LIMIT BUDGET}. The
-   * launcher sends PID 1 a SIGCONT when it takes its program; GNU timeout, on its {@code -s}
-   * signal, forwards it (harmless) and arms {@code -k}: SIGKILL {@code LIMIT} seconds later. One
-   * never handed a program gets the same at {@code budget}.
-   */
-  static ObjectNode waiting(ContainerRun.Parts parts, Language language, Duration budget) {
-    ObjectNode spec = of(parts, language, 0);
-    // The cold command: timeout -s KILL LIMIT, the interpreter and its options, -c/-e READER ...
-    JsonNode cold = spec.get("Cmd");
-    ArrayNode cmd = spec.putArray("Cmd");
-    cmd.add("timeout").add("-s").add("CONT").add("-k").add(cold.get(3).asText());
-    cmd.add(Long.toString(budget.toSeconds()));
-    int at = 4;
-    while (!cold.get(at).asText().equals("-c") && !cold.get(at).asText().equals("-e")) {
-      cmd.add(cold.get(at++).asText()); // the interpreter with the cold run's options
-    }
-    if (language == Language.PYTHON) {
-      cmd.add("-c").add(WaitingLaunchers.python()).add(CODE_DIR + "/main.py");
-    } else {
-      cmd.add("-e").add(WaitingLaunchers.node());
     }
     return spec;
   }
