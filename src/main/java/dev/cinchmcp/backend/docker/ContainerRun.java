@@ -93,7 +93,7 @@ final class ContainerRun {
       if (cancelled) {
         throw new RunFailure(RunFailure.Reason.STOPPED_BEFORE_START, "The run was cancelled.");
       }
-      attached = waiting == null ? engine.attachAndStart(id) : waiting.attached;
+      attached = waiting == null ? engine.attachAndStart(id, parts.streams()) : waiting.attached;
       long started = System.nanoTime();
       String token = waiting == null ? null : WaitingLaunchers.newToken();
       if (waiting != null) {
@@ -108,19 +108,9 @@ final class ContainerRun {
       }
       OutputFrames output = new OutputFrames(program.out());
       // A waiting launcher's end mark gives the status tens of ms before the engine's does.
-      CompletableFuture<Integer> status = new CompletableFuture<>();
+      CompletableFuture<Integer> status = attached.exit();
       Future<?> drained =
           waiting == null ? sendAndDrain(code, output) : drainMarked(token, output, status);
-      Engine.Attached exit = attached;
-      Runnable exitWait =
-          () -> {
-            try {
-              status.complete(exit.exitStatus());
-            } catch (IOException | RuntimeException e) {
-              status.completeExceptionally(e);
-            }
-          };
-      parts.streams().execute(exitWait);
       SandboxEnding ending;
       try {
         ending = awaitEnd(status, started);
@@ -179,7 +169,9 @@ final class ContainerRun {
         .streams()
         .submit(
             () -> {
-              taken = output.drainMarked(waiting.output(), WaitingLaunchers.endMarkPrefix(token));
+              taken =
+                  output.drainMarked(
+                      attached.attach().input(), WaitingLaunchers.endMarkPrefix(token));
               if (output.endStatus() >= 0) {
                 status.complete(output.endStatus());
               }
@@ -236,7 +228,6 @@ final class ContainerRun {
   private static void send(EngineHttp.Connection stream, byte[] code) {
     try {
       stream.output().write(code);
-      stream.output().flush();
       stream.shutdownOutput();
     } catch (IOException e) {
       // The container ended (or was killed) before it read its code; its status says so.

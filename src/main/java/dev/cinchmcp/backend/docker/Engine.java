@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -126,22 +127,12 @@ final class Engine {
   }
 
   /**
-   * A started container's attach stream and the engine's answer to its next exit; closing them ends
-   * the attach (a launcher waiting on stdin reads end-of-file and exits).
+   * A started container's attach stream, and its exit status once the engine's wait answers (a
+   * waiting launcher's end mark may complete it first). Closing ends the attach and the wait.
    */
-  record Attached(EngineHttp.Connection attach, EngineHttp.Streaming exitWait)
+  record Attached(
+      EngineHttp.Connection attach, EngineHttp.Streaming exitWait, CompletableFuture<Integer> exit)
       implements AutoCloseable {
-    /** Reads the wait's answer (blocks until the container exits): its exit status. */
-    int exitStatus() throws IOException {
-      try (InputStream body = exitWait.body()) {
-        JsonNode node = JSON.readTree(body.readNBytes(64 * 1024));
-        if (node == null || !node.has("StatusCode")) {
-          throw new IOException("the engine's wait gave no exit status");
-        }
-        return node.get("StatusCode").asInt();
-      }
-    }
-
     @Override
     public void close() {
       attach.close();
@@ -149,19 +140,34 @@ final class Engine {
     }
   }
 
-  /** Attaches, asks for the next exit, and starts; what it opened is closed if it throws. */
-  Attached attachAndStart(String id) throws IOException {
+  /**
+   * Attaches, asks for the next exit (read on {@code reader}) and starts; closes all if it fails.
+   */
+  Attached attachAndStart(String id, Executor reader) throws IOException {
     String path = "/containers/" + id;
     EngineHttp.Connection attach =
         http.upgrade(path + "/attach?stream=1&stdin=1&stdout=1&stderr=1", CONTROL);
     EngineHttp.Streaming exitWait = null;
     try {
       exitWait = http.stream("POST", path + "/wait?condition=next-exit", CONTROL);
+      Attached attached = new Attached(attach, exitWait, new CompletableFuture<>());
+      reader.execute(
+          () -> {
+            try (InputStream body = attached.exitWait().body()) {
+              JsonNode node = JSON.readTree(body.readNBytes(64 * 1024));
+              if (node == null || !node.has("StatusCode")) {
+                throw new IOException("the engine's wait gave no exit status");
+              }
+              attached.exit().complete(node.get("StatusCode").asInt());
+            } catch (IOException | RuntimeException e) {
+              attached.exit().completeExceptionally(e);
+            }
+          });
       EngineHttp.Response answer = http.call("POST", path + "/start", null, CONTROL);
       if (!answer.ok() && answer.status() != 304) {
         throw EngineError.of(answer, "POST /containers/start");
       }
-      return new Attached(attach, exitWait);
+      return attached;
     } catch (IOException | RuntimeException e) {
       attach.close();
       if (exitWait != null) {
