@@ -78,14 +78,10 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       learned = EngineFacts.of(connected, settings);
       chosen = learned.runtime(settings);
       why = chosen.problem();
-    } catch (EngineLocator.Unreachable e) {
-      why = e.getMessage();
     } catch (IOException e) {
-      why =
-          "the engine at "
-              + (connected == null ? "?" : connected.address().uri())
-              + " failed: "
-              + e.getMessage();
+      String at =
+          connected == null ? "" : "the engine at " + connected.address().uri() + " failed: ";
+      why = at + e.getMessage();
     }
     this.facts = learned;
     this.runtime = chosen;

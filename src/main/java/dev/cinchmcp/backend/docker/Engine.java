@@ -117,7 +117,7 @@ final class Engine {
   }
 
   /** Starts a pull; the body is the engine's progress, one JSON object per line. */
-  EngineHttp.Streaming pull(String image) throws IOException {
+  EngineHttp.Connection pull(String image) throws IOException {
     return http.stream("POST", "/images/create?fromImage=" + encode(image), CONTROL);
   }
 
@@ -131,7 +131,7 @@ final class Engine {
    * waiting launcher's end mark may complete it first). Closing ends the attach and the wait.
    */
   record Attached(
-      EngineHttp.Connection attach, EngineHttp.Streaming exitWait, CompletableFuture<Integer> exit)
+      EngineHttp.Connection attach, EngineHttp.Connection exitWait, CompletableFuture<Integer> exit)
       implements AutoCloseable {
     @Override
     public void close() {
@@ -147,13 +147,13 @@ final class Engine {
     String path = "/containers/" + id;
     EngineHttp.Connection attach =
         http.upgrade(path + "/attach?stream=1&stdin=1&stdout=1&stderr=1", CONTROL);
-    EngineHttp.Streaming exitWait = null;
+    EngineHttp.Connection exitWait = null;
     try {
       exitWait = http.stream("POST", path + "/wait?condition=next-exit", CONTROL);
       Attached attached = new Attached(attach, exitWait, new CompletableFuture<>());
       reader.execute(
           () -> {
-            try (InputStream body = attached.exitWait().body()) {
+            try (InputStream body = attached.exitWait().input()) {
               JsonNode node = JSON.readTree(body.readNBytes(64 * 1024));
               if (node == null || !node.has("StatusCode")) {
                 throw new IOException("the engine's wait gave no exit status");
@@ -175,16 +175,6 @@ final class Engine {
       }
       throw e;
     }
-  }
-
-  /**
-   * Writes {@link #remove}'s request and returns, for a process that ends next: the engine carries
-   * it out unread, and unlike a kill it also removes a container not yet started. No {@code +}: a
-   * string concatenation is linked on its first run, and a stop on a signal runs this cold.
-   */
-  void sendRemove(String id) throws IOException {
-    http.sendOnly(
-        "DELETE", new StringBuilder("/containers/").append(id).append(FORCE_REMOVE).toString());
   }
 
   /**
@@ -221,9 +211,8 @@ final class Engine {
     } catch (IOException e) {
       return false; // not ended within the bound: the next removal tells
     }
-    if (!answer.ok()) {
-      return answer.status()
-          == 404; // else an engine without this condition: the next removal tells
+    if (!answer.ok()) { // 404: gone; else an engine without this condition: the removal tells
+      return answer.status() == 404;
     }
     JsonNode error = JSON.readTree(answer.body()).path("Error");
     return error.isMissingNode() || error.isNull() || error.path("Message").asText().isEmpty();
@@ -255,17 +244,22 @@ final class Engine {
     quietly(id, name, false);
   }
 
-  /** {@link #sendRemove}, even from an interrupted thread (a pool that stops); failures logged. */
+  /**
+   * Writes {@link #remove}'s request and returns, for a process that ends next: the engine carries
+   * it out unread, and unlike a kill it also removes a container not yet started. Even from an
+   * interrupted thread (a pool that stops); failures logged.
+   */
   void sendRemoveQuietly(String id, String name) {
     quietly(id, name, true);
   }
 
-  /** No lambda: a stop on a signal runs this cold. */
+  /** No lambda, no {@code +} (linked on its first run): a stop on a signal runs this cold. */
   private void quietly(String id, String name, boolean sendRemove) {
     boolean interrupted = Thread.interrupted(); // an interrupted thread's channel would not open
     try {
       if (sendRemove) {
-        sendRemove(id);
+        http.sendOnly(
+            "DELETE", new StringBuilder("/containers/").append(id).append(FORCE_REMOVE).toString());
       } else {
         EngineHttp.Response answer =
             http.call("POST", "/containers/" + id + "/kill?signal=KILL", null, REMOVE_LIMIT);

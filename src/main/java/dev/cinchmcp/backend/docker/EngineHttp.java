@@ -47,14 +47,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /** A 200 whose body is read as it comes (a pull's progress, a wait); close when done. */
-  record Streaming(InputStream body, Connection connection) implements AutoCloseable {
-    @Override
-    public void close() {
-      connection.close();
-    }
-  }
-
   Response call(String method, String path, String json, Duration limit) throws IOException {
     try (Connection connection = Connection.open(address)) {
       Step<Response> exchange =
@@ -71,12 +63,13 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     Connection.open(address).output().write(request(method, path, null, null));
   }
 
-  /** Returns as soon as a 200's head is in (the body streams); any other answer is an error. */
-  Streaming stream(String method, String path, Duration headLimit) throws IOException {
+  /** A 200's body, to read as it comes (a pull's progress, a wait); any other answer fails. */
+  Connection stream(String method, String path, Duration headLimit) throws IOException {
     Connection connection = Connection.open(address);
     Head head =
         within(connection, method, path, headLimit, () -> expect(connection, method, path, null));
-    return new Streaming(head.body(connection.input()), connection);
+    InputStream body = head.body(connection.input());
+    return new Connection(body, connection.output(), connection.resource(), connection.channel());
   }
 
   /** With {@code Upgrade: tcp}: after 101 the connection carries the raw stream of an attach. */

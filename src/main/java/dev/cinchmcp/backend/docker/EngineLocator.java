@@ -60,15 +60,6 @@ final class EngineLocator {
         });
   }
 
-  /** The engine could not be reached: the message says why, for the user. */
-  static final class Unreachable extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    Unreachable(String message) {
-      super(message, null);
-    }
-  }
-
   /** The first candidate that answers a ping (quick), or empty. */
   Optional<EngineAddress> firstAnswering(ScheduledExecutorService timers) {
     return locate().candidates().stream()
@@ -76,26 +67,30 @@ final class EngineLocator {
         .findFirst();
   }
 
-  /** Connects to the first candidate that answers; else {@link Unreachable} says why. */
+  /** Connects to the first candidate that answers; else the exception says why, for the user. */
   Engine connect(ScheduledExecutorService timers) throws IOException {
     Located located = locate();
     if (located.problem() != null) {
-      throw new Unreachable(located.problem());
+      throw new IOException(located.problem());
     }
     List<String> tried = new ArrayList<>();
     for (EngineAddress address : located.candidates()) {
       if (Engine.answers(address, timers)) {
-        return Engine.connect(address, timers);
+        try {
+          return Engine.connect(address, timers);
+        } catch (IOException e) {
+          throw new IOException("the engine at " + address.uri() + " failed: " + e.getMessage(), e);
+        }
       }
       tried.add(address.toString());
     }
     if (tried.isEmpty()) {
-      throw new Unreachable(
+      throw new IOException(
           "no container engine was found (no DOCKER_HOST, no Docker context, none of the usual"
               + " sockets of Docker Desktop, OrbStack, Colima, Rancher Desktop or Podman): start"
               + " one, or set DOCKER_HOST");
     }
-    throw new Unreachable(
+    throw new IOException(
         "no container engine answered at "
             + String.join(", ", tried)
             + ": start it (Docker Desktop, OrbStack, colima start, podman machine start), or check"

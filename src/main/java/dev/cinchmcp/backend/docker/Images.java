@@ -107,9 +107,9 @@ final class Images {
         image,
         "Pulling image " + image + " for the docker backend (first use; this can take a minute)");
     long started = System.nanoTime();
-    try (EngineHttp.Streaming answer = engine.pull(image);
+    try (EngineHttp.Connection answer = engine.pull(image);
         BufferedReader lines =
-            new BufferedReader(new InputStreamReader(answer.body(), StandardCharsets.UTF_8))) {
+            new BufferedReader(new InputStreamReader(answer.input(), StandardCharsets.UTF_8))) {
       long lastSaid = System.nanoTime();
       String line;
       while ((line = lines.readLine()) != null) {
