@@ -145,16 +145,16 @@ final class ContainerSpec {
       // PidsLimit counts gVisor's own host threads (Sentry and gofer ~40, ptrace stubs per
       // process: 63 processes crash the sandbox at 512, are refused cleanly at 2176);
       // RLIMIT_NPROC, which gVisor enforces inside, holds the program's own.
-      host.put("PidsLimit", 128 + 32 * settings.maxProcesses());
+      host.put("PidsLimit", 128 + 32 * SandboxFacts.MAX_PROCESSES);
       ulimits
           .addObject()
           .put("Name", "nproc")
-          .put("Soft", settings.maxProcesses())
-          .put("Hard", settings.maxProcesses());
+          .put("Soft", SandboxFacts.MAX_PROCESSES)
+          .put("Hard", SandboxFacts.MAX_PROCESSES);
     } else {
       // Under runc RLIMIT_NPROC would count every process of uid 65534 on the machine; the pids
       // cgroup counts this container's alone.
-      host.put("PidsLimit", settings.maxProcesses());
+      host.put("PidsLimit", SandboxFacts.MAX_PROCESSES);
     }
     if (runtime != null) {
       host.put("Runtime", runtime);

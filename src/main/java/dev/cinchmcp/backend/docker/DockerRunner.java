@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.WarmPool;
 import java.io.IOException;
 import java.util.Optional;
@@ -88,7 +89,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     this.problem = why;
     this.atOnce =
         ContainersAtOnce.of(
-            settings.maxConcurrent(),
+            SandboxFacts.MAX_CONCURRENT,
             settings.cpuShare(),
             Runtime.getRuntime().availableProcessors(),
             learned != null && !learned.ownVm(settings));

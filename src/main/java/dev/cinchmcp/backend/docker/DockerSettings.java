@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Everything the docker backend can be told.
@@ -28,19 +27,10 @@ public record DockerSettings(
     String osName,
     Duration wallClock,
     long memoryBytes,
-    int maxProcesses,
-    double cpuShare,
-    int maxConcurrent) {
+    double cpuShare) {
 
   public DockerSettings {
-    Objects.requireNonNull(pythonImage, "pythonImage");
-    Objects.requireNonNull(nodeImage, "nodeImage");
     environment = Map.copyOf(environment);
-    Objects.requireNonNull(osName, "osName");
-    Objects.requireNonNull(wallClock, "wallClock");
-    if (maxConcurrent < 1) {
-      throw new IllegalArgumentException("maxConcurrent must be at least 1");
-    }
   }
 
   /** The limits the user set ({@code CINCH_SANDBOX_*}), with these images and this engine. */
@@ -58,9 +48,7 @@ public record DockerSettings(
         System.getProperty("os.name", ""),
         limits.timeLimit(),
         limits.memoryBytes(),
-        SandboxFacts.MAX_PROCESSES,
-        limits.cpus(),
-        SandboxFacts.MAX_CONCURRENT);
+        limits.cpus());
   }
 
   /** What a program can import besides the standard library (in custom images, who knows). */
@@ -85,7 +73,7 @@ public record DockerSettings(
         + " MB of memory"
         + (gvisor ? " (gVisor's own share included)" : "")
         + ", "
-        + maxProcesses
+        + SandboxFacts.MAX_PROCESSES
         + " processes, "
         + SandboxFacts.cpuShare(cpuShare);
   }

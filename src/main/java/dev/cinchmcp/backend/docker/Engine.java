@@ -118,7 +118,7 @@ final class Engine {
 
   /** Starts a pull; the body is the engine's progress, one JSON object per line. */
   EngineHttp.Connection pull(String image) throws IOException {
-    return http.stream("POST", "/images/create?fromImage=" + encode(image), CONTROL);
+    return http.stream("/images/create?fromImage=" + encode(image), false, CONTROL);
   }
 
   String create(String name, ObjectNode spec) throws IOException {
@@ -146,10 +146,10 @@ final class Engine {
   Attached attachAndStart(String id, Executor reader) throws IOException {
     String path = "/containers/" + id;
     EngineHttp.Connection attach =
-        http.upgrade(path + "/attach?stream=1&stdin=1&stdout=1&stderr=1", CONTROL);
+        http.stream(path + "/attach?stream=1&stdin=1&stdout=1&stderr=1", true, CONTROL);
     EngineHttp.Connection exitWait = null;
     try {
-      exitWait = http.stream("POST", path + "/wait?condition=next-exit", CONTROL);
+      exitWait = http.stream(path + "/wait?condition=next-exit", false, CONTROL);
       Attached attached = new Attached(attach, exitWait, new CompletableFuture<>());
       reader.execute(
           () -> {

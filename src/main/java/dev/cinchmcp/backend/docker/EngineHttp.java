@@ -63,20 +63,25 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     Connection.open(address).output().write(request(method, path, null, null));
   }
 
-  /** A 200's body, to read as it comes (a pull's progress, a wait); any other answer fails. */
-  Connection stream(String method, String path, Duration headLimit) throws IOException {
+  /**
+   * POSTs and returns once the head of a 200 (or, with {@code upgrade}, a 101) is in; the
+   * connection then reads the body as it comes (a pull's progress, a wait), or the raw stream of an
+   * attach. Any other answer is an {@link EngineError}.
+   */
+  Connection stream(String path, boolean upgrade, Duration headLimit) throws IOException {
     Connection connection = Connection.open(address);
-    Head head =
-        within(connection, method, path, headLimit, () -> expect(connection, method, path, null));
-    InputStream body = head.body(connection.input());
+    Step<Head> exchange =
+        () -> {
+          Head head = send(connection, "POST", path, null, upgrade ? "tcp" : null);
+          if (head.status() != 200 && !(upgrade && head.status() == 101)) {
+            Response answer = new Response(head.status(), readAll(head.body(connection.input())));
+            throw EngineError.of(answer, "POST " + path);
+          }
+          return head;
+        };
+    Head head = within(connection, "POST", path, headLimit, exchange);
+    InputStream body = head.status() == 101 ? connection.input() : head.body(connection.input());
     return new Connection(body, connection.output(), connection.resource(), connection.channel());
-  }
-
-  /** With {@code Upgrade: tcp}: after 101 the connection carries the raw stream of an attach. */
-  Connection upgrade(String path, Duration limit) throws IOException {
-    Connection connection = Connection.open(address);
-    within(connection, "POST", path, limit, () -> expect(connection, "POST", path, "tcp"));
-    return connection;
   }
 
   private interface Step<T> {
@@ -108,17 +113,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     } finally {
       deadline.cancel(false);
     }
-  }
-
-  /** Sends a bodiless request: the head of a 200 (or an upgrade's 101), else an EngineError. */
-  private Head expect(Connection connection, String method, String path, String upgrade)
-      throws IOException {
-    Head head = send(connection, method, path, null, upgrade);
-    if (head.status() != 200 && !(upgrade != null && head.status() == 101)) {
-      Response answer = new Response(head.status(), readAll(head.body(connection.input())));
-      throw EngineError.of(answer, method + " " + path);
-    }
-    return head;
   }
 
   /** Sends the request, and reads the answer's head. */
