@@ -120,10 +120,10 @@ final class EngineLocator {
   }
 
   private Located one(String host, String source) {
+    String is = source + " is " + host;
     if (host.toLowerCase(Locale.ROOT).startsWith("ssh://")) {
       return new Located(
-          List.of(),
-          source + " is " + host + ": an engine over ssh is not supported; use its local socket");
+          List.of(), is + ": an engine over ssh is not supported; use its local socket");
     }
     Optional<EngineAddress> address = EngineAddress.parse(host, source);
     if (address.isEmpty()) {
@@ -135,13 +135,8 @@ final class EngineLocator {
               + "\", which is not an address this server can use (unix://, npipe:// or tcp://)");
     }
     if (address.get().kind() == EngineAddress.Kind.TCP && tlsWanted()) {
-      return new Located(
-          List.of(),
-          source
-              + " is "
-              + host
-              + " with DOCKER_TLS_VERIFY set: an engine over TLS is not supported; use its local"
-              + " socket");
+      String why = " with DOCKER_TLS_VERIFY set: an engine over TLS is not supported";
+      return new Located(List.of(), is + why + "; use its local socket");
     }
     return new Located(List.of(address.get()), null);
   }
@@ -154,22 +149,26 @@ final class EngineLocator {
   /** {@code DOCKER_CONTEXT}, else {@code currentContext} of the CLI's config. */
   private Optional<String> currentContext() {
     String named = env.getOrDefault("DOCKER_CONTEXT", "").strip();
-    if (!named.isEmpty()) {
-      return Optional.of(named);
-    }
-    return reader
-        .apply(configDir().resolve("config.json"))
-        .flatMap(EngineLocator::tree)
-        .map(node -> node.path("currentContext").asText(""))
-        .filter(name -> !name.isBlank());
+    return named.isEmpty()
+        ? jsonText(configDir().resolve("config.json"), "currentContext")
+        : Optional.of(named);
   }
 
   private Optional<String> contextEndpoint(String name) {
-    return reader
-        .apply(contextMeta(name))
-        .flatMap(EngineLocator::tree)
-        .map(node -> node.path("Endpoints").path("docker").path("Host").asText(""))
-        .filter(text -> !text.isBlank());
+    return jsonText(contextMeta(name), "Endpoints", "docker", "Host");
+  }
+
+  /** The text at {@code names} in a JSON file, if the file is there and has it. */
+  private Optional<String> jsonText(Path file, String... names) {
+    try {
+      JsonNode node = Engine.JSON.readTree(reader.apply(file).orElse("{}"));
+      for (String name : names) {
+        node = node.path(name);
+      }
+      return Optional.of(node.asText("")).filter(text -> !text.isBlank());
+    } catch (IOException | RuntimeException e) { // not JSON (or empty)
+      return Optional.empty();
+    }
   }
 
   Path contextMeta(String name) {
@@ -234,14 +233,6 @@ final class EngineLocator {
   private void socket(List<EngineAddress> out, String path, String source) {
     if (path != null && exists.test(Path.of(path))) {
       out.add(new EngineAddress(EngineAddress.Kind.UNIX, Path.of(path).toString(), source));
-    }
-  }
-
-  private static Optional<JsonNode> tree(String text) {
-    try {
-      return Optional.ofNullable(Engine.JSON.readTree(text));
-    } catch (IOException e) {
-      return Optional.empty();
     }
   }
 
