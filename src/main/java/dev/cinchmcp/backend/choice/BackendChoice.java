@@ -257,16 +257,7 @@ public record BackendChoice(
     record Result(BackendChoice choice, String whyNot) {}
 
     private static BackendChoice of(DockerRunner runner, List<String> problems) {
-      return new BackendChoice(
-          runner,
-          new SandboxFacts(
-              runner.runtimes(),
-              runner.limits(),
-              runner.isolation(),
-              runner.packages(),
-              runner.timeLimitSeconds()),
-          runner.summary(),
-          problems);
+      return new BackendChoice(runner, runner.sandboxFacts(), runner.summary(), problems);
     }
   }
 }

@@ -154,31 +154,20 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return problem;
   }
 
-  /** The languages and versions, for the tool's description. */
-  public String runtimes() {
-    if (!usable()) {
-      return "Python and Node.js";
-    }
-    return "Python " + facts.pythonVersion() + " and Node.js " + facts.nodeVersion();
+  /** What the tool's description says of this backend. */
+  public SandboxFacts sandboxFacts() {
+    return new SandboxFacts(
+        usable()
+            ? "Python " + facts.pythonVersion() + " and Node.js " + facts.nodeVersion()
+            : "Python and Node.js",
+        limits(),
+        runtime == null ? "a container" : runtime.shortIsolation(),
+        settings.packages(),
+        settings.wallClock().toSeconds());
   }
 
-  /** What keeps a program in, for the tool's description. */
-  public String isolation() {
-    return runtime == null ? "a container" : runtime.shortIsolation();
-  }
-
-  /** What a program can import besides the standard library, for the tool's description. */
-  public String packages() {
-    return settings.packages();
-  }
-
-  /** The limits that hold, for the tool's description. */
-  public String limits() {
+  private String limits() {
     return settings.limits(runtime != null && runtime.gvisor());
-  }
-
-  public long timeLimitSeconds() {
-    return settings.wallClock().toSeconds();
   }
 
   /** One line for the ready line and {@code --check}: the engine, the runtime, the limits. */
