@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.docker;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Program;
@@ -12,6 +13,7 @@ import dev.cinchmcp.backend.WarmPool;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -54,13 +56,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   // Set before the kills look at `running`; a run checks it after joining `running`.
   private volatile boolean closed;
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
-  private final EngineFacts facts;
-  private final RuntimeChoice runtime;
   private final ContainerRun.Parts parts;
   private final String problem;
-  private final ContainersAtOnce atOnce;
-  private final int poolSize;
   private final WarmPool<WaitingContainer> pool;
+  private final String summary;
+  private final SandboxFacts sandboxFacts;
 
   private DockerRunner(DockerSettings settings, int poolSize) {
     this.settings = settings;
@@ -70,41 +70,86 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     this.timers = timer;
     this.streams = Executors.newCachedThreadPool(DaemonThreads.named("cinchmcp-engine-stream"));
     Engine connected = null;
-    EngineFacts learned = null;
+    Images images = null;
     RuntimeChoice chosen = null;
+    String engine = null;
+    String languages = "Python and Node.js";
+    boolean sharesKernel = false;
     String why;
     try {
       connected =
           EngineLocator.forThisMachine(settings.environment(), settings.osName()).connect(timers);
-      learned = EngineFacts.of(connected, settings);
-      chosen = learned.runtime(settings);
+      JsonNode info = connected.info();
+      JsonNode version = connected.versionInfo();
+      String os = info.path("OperatingSystem").asText("");
+      boolean ownVm = RuntimeChoice.ownVm(settings.linuxHost(), os);
+      sharesKernel = !ownVm;
+      Set<String> offered = new TreeSet<>();
+      info.path("Runtimes").fieldNames().forEachRemaining(offered::add);
+      String byDefault = info.path("DefaultRuntime").asText("");
+      chosen = RuntimeChoice.of(settings.runtime(), offered, byDefault, ownVm);
+      String product = version.path("Platform").path("Name").asText("");
+      engine =
+          (product.isBlank() ? "Docker Engine" : product) // Debian's dockerd names no platform
+              + " "
+              + version.path("Version").asText(info.path("ServerVersion").asText("?"))
+              + " (API "
+              + connected.version()
+              + (os.isBlank() ? "" : ", " + os)
+              + ") at "
+              + connected.address();
+      images = new Images(connected, streams);
+      String python = settings.pythonImage();
+      String node = settings.nodeImage();
+      languages =
+          "Python "
+              + images.versionIfPresent(python, "PYTHON_VERSION").orElse("(" + python + ")")
+              + " and Node.js "
+              + images.versionIfPresent(node, "NODE_VERSION").orElse("(" + node + ")");
       why = chosen.problem();
     } catch (IOException e) {
       String at =
           connected == null ? "" : "the engine at " + connected.address().uri() + " failed: ";
       why = at + e.getMessage();
     }
-    this.facts = learned;
-    this.runtime = chosen;
     this.problem = why;
-    this.atOnce =
+    ContainersAtOnce atOnce =
         ContainersAtOnce.of(
             SandboxFacts.MAX_CONCURRENT,
             settings.cpuShare(),
             Runtime.getRuntime().availableProcessors(),
-            learned != null && !learned.ownVm(settings));
+            sharesKernel);
     this.containers =
         Executors.newFixedThreadPool(atOnce.count(), DaemonThreads.named("cinchmcp-engine"));
     this.parts =
         new ContainerRun.Parts(
-            connected,
-            Labels.ofThisProcess(),
-            settings,
-            chosen,
-            streams,
-            connected == null ? null : new Images(connected, streams));
-    this.poolSize = poolSize;
+            connected, Labels.ofThisProcess(), settings, chosen, streams, images);
     this.pool = poolSize > 0 && problem == null ? WaitingContainer.pool(poolSize, parts) : null;
+    boolean gvisor = chosen != null && chosen.gvisor();
+    String limits = settings.limits(gvisor);
+    this.sandboxFacts =
+        new SandboxFacts(
+            problem == null ? languages : "Python and Node.js",
+            limits,
+            chosen == null ? "a container" : chosen.shortIsolation(),
+            settings.packages(),
+            settings.wallClock().toSeconds());
+    this.summary =
+        problem != null
+            ? "backend docker: UNAVAILABLE, " + problem
+            : "backend docker: "
+                + engine
+                + "; isolation: "
+                + chosen.isolation()
+                + "; images "
+                + settings.pythonImage()
+                + " and "
+                + settings.nodeImage()
+                + "; limits held: "
+                + limits
+                + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe())
+                + "; "
+                + WaitingContainer.describePool(poolSize, gvisor);
   }
 
   /** A runner either way ({@link #usable()}); sweeps, then fills the pool, after {@code after}. */
@@ -156,38 +201,12 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
 
   /** What the tool's description says of this backend. */
   public SandboxFacts sandboxFacts() {
-    return new SandboxFacts(
-        usable()
-            ? "Python " + facts.pythonVersion() + " and Node.js " + facts.nodeVersion()
-            : "Python and Node.js",
-        limits(),
-        runtime == null ? "a container" : runtime.shortIsolation(),
-        settings.packages(),
-        settings.wallClock().toSeconds());
-  }
-
-  private String limits() {
-    return settings.limits(runtime != null && runtime.gvisor());
+    return sandboxFacts;
   }
 
   /** One line for the ready line and {@code --check}: the engine, the runtime, the limits. */
   public String summary() {
-    if (!usable()) {
-      return "backend docker: UNAVAILABLE, " + problem;
-    }
-    return "backend docker: "
-        + facts.describe()
-        + "; isolation: "
-        + runtime.isolation()
-        + "; images "
-        + settings.pythonImage()
-        + " and "
-        + settings.nodeImage()
-        + "; limits held: "
-        + limits()
-        + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe())
-        + "; "
-        + WaitingContainer.describePool(poolSize, runtime.gvisor());
+    return summary;
   }
 
   @Override
