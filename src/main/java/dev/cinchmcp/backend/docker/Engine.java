@@ -49,10 +49,12 @@ final class Engine {
 
   private final EngineHttp http;
   private final ApiVersion version;
+  private final JsonNode versionInfo; // the answer to GET /version
 
-  private Engine(EngineHttp http, ApiVersion version) {
+  private Engine(EngineHttp http, ApiVersion version, JsonNode versionInfo) {
     this.http = http;
     this.version = version;
+    this.versionInfo = versionInfo;
   }
 
   /** Whether something that speaks the Engine API answers at this address, quickly. */
@@ -67,7 +69,7 @@ final class Engine {
   /** Connects and negotiates the API version (an unversioned {@code GET /version} first). */
   static Engine connect(EngineAddress address, ScheduledExecutorService timers) throws IOException {
     EngineHttp plain = new EngineHttp(address, "", timers);
-    JsonNode node = new Engine(plain, null).json("GET", "/version", null);
+    JsonNode node = new Engine(plain, null, null).json("GET", "/version", null);
     Optional<ApiVersion> max = ApiVersion.parse(node.path("ApiVersion").asText(null));
     // Top-level MinAPIVersion only: Podman repeats it, with another meaning, under Components.
     ApiVersion min = ApiVersion.parse(node.path("MinAPIVersion").asText(null)).orElse(null);
@@ -85,7 +87,7 @@ final class Engine {
                             + ", and this server needs "
                             + ApiVersion.OLDEST
                             + " or newer: update the engine"));
-    return new Engine(plain.withPrefix(chosen.prefix()), chosen);
+    return new Engine(plain.withPrefix(chosen.prefix()), chosen, node);
   }
 
   ApiVersion version() {
@@ -100,8 +102,8 @@ final class Engine {
     return json("GET", "/info", null);
   }
 
-  JsonNode versionInfo() throws IOException {
-    return json("GET", "/version", null);
+  JsonNode versionInfo() {
+    return versionInfo;
   }
 
   /** The image's inspection, or empty when the engine does not have it. */

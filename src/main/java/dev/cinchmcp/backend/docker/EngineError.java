@@ -24,10 +24,9 @@ final class EngineError extends IOException {
   /** The engine's answer to {@code request} (its query left out: it may be long). */
   static EngineError of(EngineHttp.Response answer, String request) {
     int query = request.indexOf('?');
-    String body = answer.text();
-    String message = body.strip();
+    String message = answer.text().strip();
     try {
-      JsonNode node = Engine.JSON.readTree(body);
+      JsonNode node = Engine.JSON.readTree(message);
       if (node != null && node.hasNonNull("message")) {
         message = node.get("message").asText();
       }
