@@ -343,8 +343,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     closed = true;
     containers.shutdown();
     if (pool != null) {
-      // A start under way is waited for, briefly (a create whose answer is lost leaves a
-      // container).
+      // A start under way is waited for, briefly: a create whose answer is lost leaves one.
       pool.closeLetStartFinish(WaitingContainer.CLOSE_WAIT);
     }
     CompletableFuture<?>[] kills =

@@ -13,11 +13,9 @@ import java.util.Map;
 /**
  * Everything the docker backend can be told.
  *
- * @param runtime the engine runtime asked for by name ("runsc", "runc"), or null ({@link
- *     RuntimeChoice})
+ * @param runtime the engine runtime asked for by name ("runsc", "runc"), or null
  * @param environment what engine discovery reads (DOCKER_HOST, HOME, ...); never reaches a program
- * @param osName the host's {@code os.name}: where engines are looked for, and whether plain
- *     containers share this machine's kernel
+ * @param osName the host's {@code os.name}: where to look, and whether containers share its kernel
  */
 public record DockerSettings(
     String pythonImage,
