@@ -44,6 +44,18 @@ final class ContainerSpec {
               + "/main.py'])",
           "");
 
+  /**
+   * How the Node readers start the program: as {@code node main.js}. A child the program starts
+   * with {@code process.execArgv} (the input launcher does) gets the heap limit, not the reader.
+   */
+  static final String NODE_MAIN =
+      String.join(
+          "",
+          "process.argv.splice(1, 1, '" + CODE_DIR + "/main.js');",
+          "const e = process.execArgv.findIndex(a => a === '-e' || a === '--eval');",
+          "if (e >= 0) process.execArgv.splice(e, 2);",
+          "require('module').runMain();");
+
   private static final String NODE_READER =
       String.join(
           "",
@@ -55,12 +67,7 @@ final class ContainerSpec {
               + " got += r; }",
           "fs.mkdirSync('" + CODE_DIR + "', { recursive: true });",
           "fs.writeFileSync('" + CODE_DIR + "/main.js', code.subarray(0, got));",
-          "process.argv.splice(1, 1, '" + CODE_DIR + "/main.js');",
-          // A child the program starts with process.execArgv (the input launcher does) gets the
-          // heap limit, not this reader again.
-          "const e = process.execArgv.findIndex(a => a === '-e' || a === '--eval');",
-          "if (e >= 0) process.execArgv.splice(e, 2);",
-          "require('module').runMain();");
+          NODE_MAIN);
 
   private ContainerSpec() {}
 

@@ -167,12 +167,7 @@ final class WaitingLaunchers {
         "  return [program.length, program];",
         "})();",
         "let got = n;",
-        "process.argv.splice(1, 1, '" + ContainerSpec.CODE_DIR + "/main.js');",
-        // As the cold reader: a child the program starts with process.execArgv gets the heap
-        // limit, not this launcher again.
-        "const e = process.execArgv.findIndex(a => a === '-e' || a === '--eval');",
-        "if (e >= 0) process.execArgv.splice(e, 2);",
-        "require('module').runMain();",
+        ContainerSpec.NODE_MAIN,
         "");
   }
 }
