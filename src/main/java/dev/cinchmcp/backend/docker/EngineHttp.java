@@ -161,7 +161,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       @Override
       public int read() throws IOException {
         byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        return reader.apply(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
       }
 
       @Override
