@@ -2,25 +2,19 @@ package dev.cinchmcp;
 
 import dev.cinchmcp.cli.Cli;
 import dev.cinchmcp.launch.FastStart;
-import dev.cinchmcp.launch.LauncherWatch;
-import dev.cinchmcp.launch.SelfMadeArchive;
 import dev.cinchmcp.launch.TrainingApi;
+import dev.cinchmcp.transport.FirstLineHandOver;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.channels.Channels;
-import java.util.HashMap;
 import java.util.Map;
 
-/**
- * Entry point: connects {@link Cli} to the process. With no option, {@code java -jar cinch-mcp.jar}
- * serves MCP on stdin/stdout; see {@code --help} for the rest.
- */
+/** Entry point: connects {@link Cli} to the process. */
 public final class Main {
 
   /** The exit status after an OutOfMemoryError, as the JVM's -XX:+ExitOnOutOfMemoryError. */
@@ -33,32 +27,22 @@ public final class Main {
     // A class, not a lambda: this runs first at every start, and a first lambda costs tens of ms.
     Thread.setDefaultUncaughtExceptionHandler(new OnUncaught());
     Map<String, String> env = System.getenv();
-    FastStart.Outcome launch = FastStart.relaunch(args, env);
-    if (launch.childStatus().isPresent()) {
-      System.exit(launch.childStatus().getAsInt());
-    }
-    LauncherWatch.startIfChild();
+    FirstLineHandOver firstLine = FastStart.relaunchOrServeHere(args, env);
     // The real stdout is the Cli's alone (JSON-RPC, or --help's text...); anything else that prints
-    // goes to stderr. A training run reads its session from the jar, answers into nothing, and
-    // sends its calls to a TrainingApi in this JVM, so the archive covers a call's whole way.
-    boolean training = Boolean.getBoolean(SelfMadeArchive.TRAINING);
+    // goes to stderr. A training run answers into nothing.
+    boolean training = Boolean.getBoolean(TrainingApi.TRAINING);
+    InputStream stdin = training ? TrainingApi.session() : stdin();
     OutputStream stdout =
         training
             ? OutputStream.nullOutputStream()
             : new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
-    InputStream stdin = training ? SelfMadeArchive.trainingInput() : stdin();
     if (training) {
-      try {
-        env = new HashMap<>(env);
-        env.put("CINCH_BASE_URL", TrainingApi.start().baseUrl());
-      } catch (IOException e) {
-        // the calls then fail to connect, which trains the error path instead
-      }
+      env = TrainingApi.environment(env);
     }
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
     int exitCode;
     try {
-      exitCode = new Cli().run(args, stdin, stdout, System.err, env, launch.firstLine());
+      exitCode = new Cli().run(args, stdin, stdout, System.err, env, firstLine);
     } catch (OutOfMemoryError e) {
       throw outOfMemory(e);
     }
@@ -66,7 +50,7 @@ public final class Main {
   }
 
   /**
-   * Stdin through a channel on Unix: closing it (a stop on a signal) ends a read under way, which a
+   * Stdin through a channel on Unix: closing it (a stop on a signal) ends a read under way, where a
    * FileInputStream's close does not, and a thread blocked in that read holds the JVM's exit up by
    * some 300 ms. Windows has no such signals.
    */
@@ -78,9 +62,8 @@ public final class Main {
 
   /**
    * On one or two CPUs the common pool gets a parallelism of 1, and Java 17's CompletableFuture
-   * then runs every asynchronous step on a new thread (the HTTP client hands each response on that
-   * way). Two pool threads instead: a call's round trip on Java 17, two CPUs, about a quarter
-   * shorter. A value the user set is kept.
+   * then runs every asynchronous step on a new thread. Two pool threads instead: a call's round
+   * trip on Java 17, two CPUs, about a quarter shorter. A value the user set is kept.
    */
   static void commonPoolOfTwoAtLeast() {
     String parallelism = "java.util.concurrent.ForkJoinPool.common.parallelism";

@@ -2,35 +2,36 @@ package dev.cinchmcp.backend;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Gives a program its {@link ProgramInput} on any backend, which takes only code: a launcher in the
  * same language ({@code launcher.py}, {@code launcher.js}) writes the program and files, runs it
- * with stdin and args, and, when it may write files ({@link FileHint}), hands them back ({@link
- * OutFrame}). The input travels base64 in one ASCII literal, so no quote or backslash breaks out.
+ * with stdin and args, and, when it may write files ({@link #mayWriteFiles}), hands them back
+ * ({@link OutFrame}). The input travels base64 in one ASCII literal, so no quote or backslash
+ * breaks out.
  */
 public final class InputLauncher {
 
   public static final String PROGRAM_DIR = "/tmp/program";
 
-  private InputLauncher() {}
+  /** Where shown figures and the matplotlib backend live in the sandbox (never listed). */
+  private static final String FIGURES_DIR = PROGRAM_DIR + "/figures";
 
-  static String programPath(Language language) {
-    return PROGRAM_DIR + (language == Language.PYTHON ? "/main.py" : "/main.js");
-  }
+  private static final String LIB_DIR = PROGRAM_DIR + "/lib";
+
+  private InputLauncher() {}
 
   /** The program itself when it has no input and shows no sign of writing files. */
   public static Launch prepare(Program program) {
-    return prepare(
-        program, program.input(), FileHint.mayWriteFiles(program) ? OutFrame.fresh() : null);
+    return prepare(program, program.input(), mayWriteFiles(program) ? OutFrame.fresh() : null);
   }
 
   public static Launch prepare(Program program, ProgramInput input) {
@@ -43,47 +44,129 @@ public final class InputLauncher {
     }
     // A fresh marker per run: a program cannot print it by accident.
     String marker = "[cinch-mcp launcher " + OutFrame.fresh().nonce() + "]";
-    String template = program.language() == Language.PYTHON ? Loaded.PYTHON : Loaded.JAVASCRIPT;
-    String code =
-        template.replace("@MARKER@", marker).replace("@PAYLOAD@", payload(program, input, out));
-    return new Launch(
-        new Program(code, program.language(), ProgramInput.NONE, out, program.source()), marker);
-  }
-
-  private static String payload(Program program, ProgramInput input, OutFrame out) {
-    ObjectNode given = Loaded.JSON.createObjectNode();
-    given.put("program", programPath(program.language()));
-    if (program.language() == Language.PYTHON) {
+    boolean python = program.language() == Language.PYTHON;
+    Map<String, Object> given = new LinkedHashMap<>();
+    given.put("program", PROGRAM_DIR + (python ? "/main.py" : "/main.js"));
+    if (python) {
       // how the launcher starts the program; with a frame, matplotlib finds its backend there
       given.put(
           "boot",
           out == null
               ? PythonBootstrap.SOURCE
-              : PythonBootstrap.withPrelude(
-                  "import sys\nsys.path.append('" + OutFrame.LIB_DIR + "')\n"));
+              : PythonBootstrap.withWait(
+                  "import sys\nsys.path.append('" + LIB_DIR + "')\n", false));
       // in a sandbox that imported these ahead, the launcher forks so that the program keeps them
-      ArrayNode preloadable = given.putArray("preloadable");
-      PythonImports.HEAVY.forEach(preloadable::add);
+      given.put("preloadable", PythonImports.HEAVY);
     }
     given.put("workDir", ProgramInput.WORK_DIR);
     given.put("code", program.code());
     given.put("stdin", input.stdin());
-    ArrayNode files = given.putArray("files");
-    for (Map.Entry<String, String> file : input.files().entrySet()) {
-      files.addArray().add(file.getKey()).add(file.getValue());
-    }
-    ArrayNode args = given.putArray("args");
-    input.args().forEach(args::add);
+    given.put(
+        "files",
+        input.files().entrySet().stream().map(f -> List.of(f.getKey(), f.getValue())).toList());
+    given.put("args", input.args());
     if (out != null) {
-      String figures = program.language() == Language.PYTHON ? Loaded.FIGURES : null;
-      given.set("out", Loaded.JSON.valueToTree(out.launcherSettings(figures)));
+      given.put("out", frameSettings(out, python));
     }
+    String payload;
     try {
-      return Base64.getEncoder()
-          .encodeToString(Loaded.JSON.writeValueAsString(given).getBytes(StandardCharsets.UTF_8));
+      payload = Base64.getEncoder().encodeToString(Loaded.JSON.writeValueAsBytes(given));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write the launcher's input", e); // strings only
     }
+    String code =
+        (python ? Loaded.PYTHON : Loaded.JAVASCRIPT)
+            .replace("@MARKER@", marker)
+            .replace("@PAYLOAD@", payload);
+    return new Launch(
+        new Program(code, program.language(), ProgramInput.NONE, out, program.source()), marker);
+  }
+
+  private static Map<String, Object> frameSettings(OutFrame out, boolean python) {
+    Map<String, Object> settings = new LinkedHashMap<>();
+    settings.put("open", out.open());
+    settings.put("close", out.close());
+    settings.put("root", "/tmp");
+    settings.put("work", ProgramInput.WORK_DIR);
+    settings.put("skip", PROGRAM_DIR);
+    settings.put("lib", LIB_DIR);
+    settings.put("figuresDir", FIGURES_DIR);
+    if (python) {
+      settings.put("figures", Loaded.FIGURES.replace("@FIGURES_DIR@", FIGURES_DIR));
+    }
+    settings.put("maxPictures", WrittenFiles.MAX_PICTURES);
+    settings.put("maxFileBytes", WrittenFiles.MAX_FILE_BYTES);
+    settings.put("maxTotalBytes", WrittenFiles.MAX_TOTAL_BYTES);
+    settings.put("maxTextBytes", WrittenFiles.MAX_TEXT_BYTES);
+    settings.put("maxTexts", WrittenFiles.MAX_TEXTS);
+    settings.put("maxListed", WrittenFiles.MAX_LISTED);
+    settings.put("maxSeen", 5_000);
+    return settings;
+  }
+
+  private static final String[] PICTURE_WORDS =
+      "png PNG jpg JPG jpeg JPEG gif GIF webp WEBP svg SVG".split(" ");
+
+  private static final List<String> PYTHON_WORDS =
+      List.of(
+          ("matplotlib pyplot savefig imsave PIL write_text write_bytes to_csv to_json to_excel"
+                  + " to_html tofile np.save")
+              .split(" "));
+
+  private static final List<String> JAVASCRIPT_WORDS =
+      List.of("writeFile", "appendFile", "createWriteStream", "writeSync", "openSync");
+
+  /**
+   * Whether a program's text shows it may draw or write files, so that it runs under the launcher
+   * that hands them back; only such programs pay for it (~0.25 s locally). It errs towards yes: a
+   * picture's name as a word, one of the words above, or (Python) {@code open} with a quoted
+   * writing mode anywhere, comments included. Substring searches only: a megabyte of code is read
+   * in ~1 ms, where regular expressions took ~0.3 s per call.
+   */
+  static boolean mayWriteFiles(Program program) {
+    String code = program.code();
+    for (String word : PICTURE_WORDS) {
+      if (containsWord(code, word)) {
+        return true;
+      }
+    }
+    if (program.language() == Language.JAVASCRIPT) {
+      return JAVASCRIPT_WORDS.stream().anyMatch(code::contains);
+    }
+    return PYTHON_WORDS.stream().anyMatch(code::contains)
+        || (code.contains("open") && hasWriteMode(code));
+  }
+
+  /** {@code word} not after a letter, and not before a letter or digit. */
+  private static boolean containsWord(String code, String word) {
+    for (int at = code.indexOf(word); at >= 0; at = code.indexOf(word, at + 1)) {
+      int end = at + word.length();
+      boolean before = at > 0 && Character.isLetter(code.charAt(at - 1));
+      boolean after = end < code.length() && Character.isLetterOrDigit(code.charAt(end));
+      if (!before && !after) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A quoted mode such as 'w', "wb", 'a+', 'xt': one of w, a, x and up to two of b, t, +. */
+  private static boolean hasWriteMode(String code) {
+    for (char quote : new char[] {'\'', '"'}) {
+      int close;
+      for (int at = code.indexOf(quote); at >= 0; at = close) {
+        close = code.indexOf(quote, at + 1);
+        if (close < 0) {
+          break;
+        }
+        String mode = close - at > 4 ? "" : code.substring(at + 1, close);
+        if (mode.chars().allMatch(c -> "waxbt+".indexOf(c) >= 0)
+            && mode.chars().filter(c -> "wax".indexOf(c) >= 0).count() == 1) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Loaded at first use: a call without input (the usual one) pays for none of it. */
@@ -96,9 +179,6 @@ public final class InputLauncher {
 
   private static String resource(String name) {
     try (InputStream in = InputLauncher.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + name);
-      }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -2,8 +2,6 @@ package dev.cinchmcp.backend;
 
 import java.security.SecureRandom;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * How the files a program wrote leave the sandbox on every backend (the hosted API returns only
@@ -25,15 +23,6 @@ import java.util.Map;
  */
 public record OutFrame(String nonce) {
 
-  static final int MAX_SEEN = 5_000;
-
-  /** Where shown figures and the matplotlib backend live in the sandbox (never listed). */
-  static final String FIGURES_DIR = InputLauncher.PROGRAM_DIR + "/figures";
-
-  static final String LIB_DIR = InputLauncher.PROGRAM_DIR + "/lib";
-
-  public static final String ROOT = "/tmp";
-
   private static final SecureRandom RANDOM = new SecureRandom();
 
   public OutFrame {
@@ -54,28 +43,5 @@ public record OutFrame(String nonce) {
 
   public String close() {
     return "[cinch-mcp end " + nonce + "]";
-  }
-
-  /** {@code figuresModule}: the matplotlib backend's source, null for JavaScript. */
-  Map<String, Object> launcherSettings(String figuresModule) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("open", open());
-    out.put("close", close());
-    out.put("root", ROOT);
-    out.put("work", ProgramInput.WORK_DIR);
-    out.put("skip", InputLauncher.PROGRAM_DIR);
-    out.put("lib", LIB_DIR);
-    out.put("figuresDir", FIGURES_DIR);
-    if (figuresModule != null) {
-      out.put("figures", figuresModule.replace("@FIGURES_DIR@", FIGURES_DIR));
-    }
-    out.put("maxPictures", WrittenFiles.MAX_PICTURES);
-    out.put("maxFileBytes", WrittenFiles.MAX_FILE_BYTES);
-    out.put("maxTotalBytes", WrittenFiles.MAX_TOTAL_BYTES);
-    out.put("maxTextBytes", WrittenFiles.MAX_TEXT_BYTES);
-    out.put("maxTexts", WrittenFiles.MAX_TEXTS);
-    out.put("maxListed", WrittenFiles.MAX_LISTED);
-    out.put("maxSeen", MAX_SEEN);
-    return out;
   }
 }

@@ -5,20 +5,10 @@ package dev.cinchmcp.backend;
  * other controls (a carriage return only when no newline follows) become their Unicode symbol
  * ({@code ␁}, DEL {@code ␡}), C1 controls and lone surrogates {@code �}; a run of {@value #RUN_MIN}
  * or more of one symbol is shown once with its count, {@code [␁ ×30000]}, a few bytes, not six per
- * character. Each unit goes to {@link Units} with the original characters it stands for, so the
- * later cut counts exactly.
+ * character. Each unit goes to the capture with the original characters it stands for, so the later
+ * cut counts exactly.
  */
 final class OutputCleaner {
-
-  /** Where the cleaned units go. */
-  interface Units {
-    void unit(String text, long raw);
-
-    void unit(char c, long raw);
-
-    /** One-character units, each for itself, the first for {@code extraRaw} more. */
-    void plain(char[] buf, int off, int len, long extraRaw);
-  }
 
   static final int RUN_MIN = 4;
   static final int MAX_SEQUENCE = 256;
@@ -34,17 +24,16 @@ final class OutputCleaner {
     OSC_ESCAPE // ESC inside an OSC
   }
 
-  private final Units out;
+  private final StreamCapture out;
   private State state = State.TEXT;
   private final StringBuilder sequence = new StringBuilder();
-  private char pendingHigh;
-  private boolean pendingReturn;
+  private char pending; // a high surrogate before its low one, or CR before a newline
   private char runSymbol;
   private long runLength;
   private long removed; // original characters removed since the last unit, added to the next one
   private boolean changed;
 
-  OutputCleaner(Units out) {
+  OutputCleaner(StreamCapture out) {
     this.out = out;
   }
 
@@ -54,11 +43,9 @@ final class OutputCleaner {
 
   void accept(char[] buf, int off, int len) {
     int end = off + len;
-    int i = off;
-    while (i < end) {
-      if (state == State.TEXT && pendingHigh == 0 && !pendingReturn && runLength == 0) {
-        // The common case: plain text passes straight through, in one step.
-        int start = i;
+    for (int i = off; i < end; ) {
+      if (state == State.TEXT && pending == 0 && runLength == 0) {
+        int start = i; // the common case: plain text passes straight through, in one step
         while (i < end && plain(buf[i])) {
           i++;
         }
@@ -77,57 +64,33 @@ final class OutputCleaner {
     switch (state) {
       case TEXT -> text(c);
       case ESCAPE -> {
-        if (c == '[') {
-          state = State.CSI;
+        if (c == '[' || c == ']' || (c >= 0x20 && c <= 0x2F)) {
+          state = c == '[' ? State.CSI : c == ']' ? State.OSC : State.INTERMEDIATE;
           sequence.append(c);
-        } else if (c == ']') {
-          state = State.OSC;
-          sequence.append(c);
-        } else if (c >= 0x20 && c <= 0x2F) {
-          state = State.INTERMEDIATE;
-          sequence.append(c);
-        } else if (c >= 0x30 && c <= 0x7E) {
-          complete();
         } else {
-          abandon(c);
+          end(c, c >= 0x30 && c <= 0x7E);
         }
       }
-      case INTERMEDIATE -> sequenceByte(c, (char) 0x2F); // intermediates only
-      case CSI -> sequenceByte(c, (char) 0x3F); // parameters, then intermediates
+      case INTERMEDIATE, CSI -> {
+        // ECMA-48: middle characters (CSI: parameters first, to 0x3F), then a final, to 0x7E
+        char lastMiddle = state == State.CSI ? (char) 0x3F : (char) 0x2F;
+        if (c >= 0x20 && c <= lastMiddle) {
+          grow(c);
+        } else {
+          end(c, c > lastMiddle && c <= 0x7E);
+        }
+      }
       case OSC -> {
-        if (c == 0x07) {
-          complete();
-        } else if (c == ESC) {
+        if (c == ESC) {
           state = State.OSC_ESCAPE;
           sequence.append(c);
         } else if (c >= 0x20 && !Character.isSurrogate(c) && (c < 0x7F || c >= 0xA0)) {
           grow(c);
         } else {
-          abandon(c);
+          end(c, c == 0x07);
         }
       }
-      case OSC_ESCAPE -> {
-        if (c == '\\') {
-          complete();
-        } else {
-          abandon(c);
-        }
-      }
-    }
-  }
-
-  /**
-   * A character inside an ECMA-48 sequence whose middle characters run from 0x20 to {@code
-   * lastMiddle}: one of those grows it, a final character (after them, up to 0x7E) completes it,
-   * anything else abandons it.
-   */
-  private void sequenceByte(char c, char lastMiddle) {
-    if (c >= 0x20 && c <= lastMiddle) {
-      grow(c);
-    } else if (c > lastMiddle && c <= 0x7E) {
-      complete();
-    } else {
-      abandon(c);
+      case OSC_ESCAPE -> end(c, c == '\\');
     }
   }
 
@@ -136,13 +99,9 @@ final class OutputCleaner {
     while (state != State.TEXT) {
       abandon(); // what followed the ESC may itself end in an unfinished sequence
     }
-    if (pendingHigh != 0) {
-      pendingHigh = 0;
-      replace(REPLACEMENT);
-    }
-    if (pendingReturn) {
-      pendingReturn = false;
-      replace(symbol('\r'));
+    if (pending != 0) {
+      replace(pending == '\r' ? symbol('\r') : REPLACEMENT);
+      pending = 0;
     }
     flushRun();
   }
@@ -153,34 +112,27 @@ final class OutputCleaner {
   }
 
   private void text(char c) {
-    if (pendingHigh != 0) {
-      char high = pendingHigh;
-      pendingHigh = 0;
-      if (Character.isLowSurrogate(c)) {
+    if (pending != 0) {
+      char first = pending;
+      pending = 0;
+      if (first == '\r' ? c == '\n' : Character.isLowSurrogate(c)) {
         flushRun();
-        out.unit(new String(new char[] {high, c}), 2 + takeRemoved());
+        if (first == '\r') {
+          out.plain(new char[] {first, c}, 0, 2, takeRemoved());
+        } else {
+          out.unit(new String(new char[] {first, c}), 2 + takeRemoved());
+        }
         return;
       }
-      replace(REPLACEMENT);
-    }
-    if (pendingReturn) {
-      pendingReturn = false;
-      if (c == '\n') {
-        emit('\r');
-        emit('\n');
-        return;
-      }
-      replace(symbol('\r'));
+      replace(first == '\r' ? symbol('\r') : REPLACEMENT);
     }
     if (plain(c)) {
       emit(c);
-    } else if (c == '\r') {
-      pendingReturn = true;
+    } else if (c == '\r' || Character.isHighSurrogate(c)) {
+      pending = c;
     } else if (c == ESC) {
       state = State.ESCAPE;
       sequence.append(c);
-    } else if (Character.isHighSurrogate(c)) {
-      pendingHigh = c;
     } else {
       replace(c < 0x20 || c == 0x7F ? symbol(c) : REPLACEMENT);
     }
@@ -200,10 +152,8 @@ final class OutputCleaner {
   }
 
   private void emit(char c) {
-    if (runLength > 0) {
-      flushRun();
-    }
-    out.unit(c, 1 + takeRemoved());
+    flushRun();
+    out.plain(new char[] {c}, 0, 1, takeRemoved());
   }
 
   private void replace(char shown) {
@@ -225,7 +175,7 @@ final class OutputCleaner {
       out.unit("[" + runSymbol + " \u00D7" + n + "]", n + takeRemoved());
     } else {
       for (long i = 0; i < n; i++) {
-        out.unit(runSymbol, 1 + takeRemoved());
+        out.plain(new char[] {runSymbol}, 0, 1, takeRemoved());
       }
     }
   }
@@ -243,18 +193,20 @@ final class OutputCleaner {
     }
   }
 
-  /** A whole escape sequence was read: it is dropped, and counted with the next unit. */
-  private void complete() {
-    changed = true;
-    removed += sequence.length() + 1;
-    sequence.setLength(0);
-    state = State.TEXT;
-  }
-
-  /** Not an escape sequence after all: show the ESC, then read what followed it as text. */
-  private void abandon(char next) {
-    abandon();
-    accept(next);
+  /**
+   * The sequence ends at {@code c}: read {@code whole}, it is dropped and counted with the next
+   * unit; else the ESC is shown, and what followed it read as text.
+   */
+  private void end(char c, boolean whole) {
+    if (whole) {
+      changed = true;
+      removed += sequence.length() + 1;
+      sequence.setLength(0);
+      state = State.TEXT;
+    } else {
+      abandon();
+      accept(c);
+    }
   }
 
   private void abandon() {

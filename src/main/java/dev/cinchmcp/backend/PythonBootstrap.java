@@ -17,29 +17,27 @@ public final class PythonBootstrap {
 
   /** Needs {@code sys} and {@code os} imported; leaves no name behind. */
   public static final String FONT_LIST =
-      String.join(
-          "\n",
-          "if os.path.isdir('" + FONT_CACHE_DIR + "'):",
-          "    class _FontList:",
-          "        def find_spec(self, name, path=None, target=None):",
-          "            if name == 'matplotlib':",
-          "                sys.meta_path.remove(self)",
-          "                try:",
-          "                    d = os.environ.get('MPLCONFIGDIR') or os.path.join(",
-          "                        os.path.expanduser('~'), '.cache', 'matplotlib')",
-          "                    os.makedirs(d, exist_ok=True)",
-          "                    for f in os.listdir('" + FONT_CACHE_DIR + "'):",
-          "                        if not os.path.exists(os.path.join(d, f)):",
-          "                            with open(os.path.join('"
-              + FONT_CACHE_DIR
-              + "', f), 'rb') as a:",
-          "                                with open(os.path.join(d, f), 'wb') as b:",
-          "                                    b.write(a.read())",
-          "                except OSError:",
-          "                    pass",
-          "    sys.meta_path.insert(0, _FontList())",
-          "    del _FontList",
-          "");
+      """
+      if os.path.isdir('@DIR@'):
+          class _FontList:
+              def find_spec(self, name, path=None, target=None):
+                  if name == 'matplotlib':
+                      sys.meta_path.remove(self)
+                      try:
+                          d = os.environ.get('MPLCONFIGDIR') or os.path.join(
+                              os.path.expanduser('~'), '.cache', 'matplotlib')
+                          os.makedirs(d, exist_ok=True)
+                          for f in os.listdir('@DIR@'):
+                              if not os.path.exists(os.path.join(d, f)):
+                                  with open(os.path.join('@DIR@', f), 'rb') as a:
+                                      with open(os.path.join(d, f), 'wb') as b:
+                                          b.write(a.read())
+                      except OSError:
+                          pass
+          sys.meta_path.insert(0, _FontList())
+          del _FontList
+      """
+          .replace("@DIR@", FONT_CACHE_DIR);
 
   public static final String SOURCE = source("");
 
@@ -54,33 +52,29 @@ public final class PythonBootstrap {
     return source((oneArena ? ONE_ARENA_PRELUDE : "") + beforeProgram);
   }
 
-  public static String withPrelude(String prelude) {
-    return source(prelude);
-  }
-
+  // os is imported by every Python start (site), so it adds no module; the default hook prints
+  // v.__traceback__, not tb.
   private static String source(String prelude) {
     return prelude
-        + String.join(
-            "\n",
-            "import sys",
-            // os is imported by every Python start (site), so this adds no module
-            "import os",
-            FONT_LIST,
-            "sys.stdout.reconfigure(line_buffering=True)",
-            "sys.stderr.reconfigure(line_buffering=True)",
-            "def _hook(t, v, tb, _orig=sys.excepthook):",
-            "    if tb is not None and tb.tb_frame.f_code.co_filename == '<string>':",
-            "        tb = tb.tb_next",
-            "        v = v.with_traceback(tb)", // the default hook prints v.__traceback__, not tb
-            "    _orig(t, v, tb)",
-            "sys.excepthook = _hook",
-            "sys.argv = sys.argv[1:]",
-            "_path = sys.argv[0]",
-            "with open(_path, 'rb') as _f:",
-            "    _code = compile(_f.read(), _path, 'exec')",
-            "del _hook, _f",
-            "exec(_code, {'__name__': '__main__', '__file__': _path, '__builtins__': __builtins__})",
-            "");
+        + "import sys\nimport os\n"
+        + FONT_LIST
+        + """
+
+        sys.stdout.reconfigure(line_buffering=True)
+        sys.stderr.reconfigure(line_buffering=True)
+        def _hook(t, v, tb, _orig=sys.excepthook):
+            if tb is not None and tb.tb_frame.f_code.co_filename == '<string>':
+                tb = tb.tb_next
+                v = v.with_traceback(tb)
+            _orig(t, v, tb)
+        sys.excepthook = _hook
+        sys.argv = sys.argv[1:]
+        _path = sys.argv[0]
+        with open(_path, 'rb') as _f:
+            _code = compile(_f.read(), _path, 'exec')
+        del _hook, _f
+        exec(_code, {'__name__': '__main__', '__file__': _path, '__builtins__': __builtins__})
+        """;
   }
 
   private PythonBootstrap() {}

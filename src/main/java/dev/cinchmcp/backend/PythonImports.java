@@ -3,6 +3,8 @@ package dev.cinchmcp.backend;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The heavy modules a Python program's import statements name, read from its text, for a sandbox to
@@ -18,6 +20,14 @@ public final class PythonImports {
           ("numpy pandas matplotlib scipy sklearn seaborn statsmodels sympy networkx polars pyarrow"
                   + " skimage numba h5py tables shapely PIL")
               .split(" "));
+
+  private static final String NAME =
+      "[\\p{javaJavaIdentifierStart}&&[^$]][\\p{javaJavaIdentifierPart}&&[^$]]*";
+  private static final Pattern IDENTIFIER = Pattern.compile(NAME);
+  private static final Pattern MODULE = Pattern.compile(NAME + "(\\." + NAME + ")*");
+  // "import a.b as c, d" or "from a.b import (c as d, e)", then perhaps a comment
+  private static final Pattern STATEMENT =
+      Pattern.compile("(?:import\\s+([^#]*)|from\\s+(\\S+)\\s+import\\s+([^#]*))(?:#.*)?");
 
   private PythonImports() {}
 
@@ -40,29 +50,19 @@ public final class PythonImports {
   }
 
   private static void read(String statement, Set<String> names) {
-    int comment = statement.indexOf('#');
-    if (comment >= 0) {
-      statement = statement.substring(0, comment).strip();
+    Matcher m = STATEMENT.matcher(statement);
+    if (!m.matches()) {
+      return;
     }
-    if (statement.startsWith("import ")) {
-      for (String part : statement.substring(7).split(",")) {
+    if (m.group(1) != null) {
+      for (String part : m.group(1).split(",")) {
         addIfHeavy(firstWord(part), names);
       }
-    } else if (statement.startsWith("from ")) {
-      String rest = statement.substring(5).strip();
-      int at = rest.indexOf(" import ");
-      if (at < 0) {
-        return;
-      }
-      String module = rest.substring(0, at).strip();
-      if (!addIfHeavy(module, names)) {
-        return;
-      }
-      String imported = rest.substring(at + 8).replace("(", "").replace(")", "").replace("\\", "");
-      for (String part : imported.split(",")) {
+    } else if (addIfHeavy(m.group(2), names)) {
+      for (String part : m.group(3).replaceAll("[()\\\\]", "").split(",")) {
         String name = firstWord(part);
-        if (isIdentifier(name)) { // not "*"
-          names.add(module + "." + name);
+        if (IDENTIFIER.matcher(name).matches()) { // not "*"
+          names.add(m.group(2) + "." + name);
         }
       }
     }
@@ -70,18 +70,8 @@ public final class PythonImports {
 
   /** Adds {@code module} when its top-level package is heavy; says whether it did. */
   private static boolean addIfHeavy(String module, Set<String> names) {
-    if (module.isEmpty() || module.startsWith(".")) {
+    if (!MODULE.matcher(module).matches() || !HEAVY.contains(module.split("\\.")[0])) {
       return false;
-    }
-    int dot = module.indexOf('.');
-    String top = dot < 0 ? module : module.substring(0, dot);
-    if (!HEAVY.contains(top)) {
-      return false;
-    }
-    for (String part : module.split("\\.")) {
-      if (!isIdentifier(part)) {
-        return false;
-      }
     }
     names.add(module);
     return true;
@@ -90,18 +80,6 @@ public final class PythonImports {
   private static String firstWord(String part) {
     String[] words = part.strip().split("\\s+");
     return words.length == 0 ? "" : words[0];
-  }
-
-  private static boolean isIdentifier(String name) {
-    if (name.isEmpty() || !Character.isJavaIdentifierStart(name.charAt(0))) {
-      return false;
-    }
-    for (int i = 1; i < name.length(); i++) {
-      if (!Character.isJavaIdentifierPart(name.charAt(i)) || name.charAt(i) == '$') {
-        return false;
-      }
-    }
-    return name.charAt(0) != '$';
   }
 
   /** Every parent package of each name, added before it: importing a.b imports a. */

@@ -1,7 +1,7 @@
 package dev.cinchmcp.backend;
 
 /**
- * A run that produced no result. The message tells the calling model what happened and what to do
+ * A run that produced no result: the message tells the calling model what happened and what to do
  * next, never a secret or a stack trace; the {@link Reason} gives its {@link Kind} and whether
  * anything ran.
  */
@@ -22,17 +22,13 @@ public final class RunFailure extends RuntimeException {
     INPUT_NOT_DELIVERED // the launcher could not give the program its stdin, files or args
   }
 
-  /** Whether the program ran, as far as this server can know. */
+  /** Whether the program ran, as far as this server can know; the sentence tells a model. */
   public enum Ran {
     NOTHING,
     MAYBE;
 
-    /** For a model deciding whether a retry is safe. */
     public String sentence() {
-      return switch (this) {
-        case NOTHING -> "Nothing ran.";
-        case MAYBE -> "The program may or may not have run.";
-      };
+      return this == NOTHING ? "Nothing ran." : "The program may or may not have run.";
     }
   }
 
@@ -40,42 +36,28 @@ public final class RunFailure extends RuntimeException {
   public enum Reason {
     NOT_CONFIGURED(Kind.MISCONFIGURED, Ran.NOTHING),
     INPUT_NOT_DELIVERED(Kind.INPUT_NOT_DELIVERED, Ran.NOTHING),
-
     // The Cinch API.
     KEY_REFUSED(Kind.KEY_REFUSED, Ran.NOTHING),
     CREDITS_EXHAUSTED(Kind.CREDITS_EXHAUSTED, Ran.NOTHING),
     REQUEST_REFUSED(Kind.REQUEST_REFUSED, Ran.NOTHING),
-    /** 429 after the retries, or a Retry-After past the call's deadline. */
-    RATE_LIMITED(Kind.RATE_LIMITED, Ran.NOTHING),
+    RATE_LIMITED(Kind.RATE_LIMITED, Ran.NOTHING), // or a Retry-After past the call's deadline
     API_FAILED(Kind.SERVER_ERROR, Ran.MAYBE),
-    /** No connection: refused, timed out, unknown host, TLS. */
-    API_UNREACHABLE(Kind.UNREACHABLE, Ran.NOTHING),
-    /** The connection broke after the request may have arrived. */
-    CONNECTION_LOST(Kind.UNREACHABLE, Ran.MAYBE),
-    /** The answer arrived as the server was shutting down. */
-    API_CALL_ABANDONED(Kind.UNREACHABLE, Ran.MAYBE),
+    API_UNREACHABLE(Kind.UNREACHABLE, Ran.NOTHING), // refused, timed out, unknown host, TLS
+    CONNECTION_LOST(Kind.UNREACHABLE, Ran.MAYBE), // after the request may have arrived
+    API_CALL_ABANDONED(Kind.UNREACHABLE, Ran.MAYBE), // the answer came as the server shut down
     API_TIMEOUT(Kind.TIMEOUT, Ran.MAYBE),
-    /** A 3xx, which is not followed: the address is wrong. */
-    REDIRECTED(Kind.UNEXPECTED_ANSWER, Ran.NOTHING),
+    REDIRECTED(Kind.UNEXPECTED_ANSWER, Ran.NOTHING), // not followed: the address is wrong
     UNEXPECTED_STATUS(Kind.UNEXPECTED_ANSWER, Ran.MAYBE),
     UNREADABLE_ANSWER(Kind.UNEXPECTED_ANSWER, Ran.MAYBE),
-
     // The local and docker sandboxes.
-    /** The sandbox cannot be had: not installed, not usable, not for this language. */
-    SANDBOX_UNAVAILABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
-    /** The sandbox could not be set up or started for this run; the next may work. */
-    SANDBOX_NOT_STARTED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
-    /** The runner was closing, or the call was cancelled, before the program started. */
-    STOPPED_BEFORE_START(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
+    SANDBOX_UNAVAILABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING), // not installed, not usable
+    SANDBOX_NOT_STARTED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING), // for this run; the next may work
+    STOPPED_BEFORE_START(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING), // closing, or call cancelled
     STOPPED_WHILE_RUNNING(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE),
-    /** The runner or the engine failed in a way it did not foresee, or lost the run. */
-    SANDBOX_FAILED(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE),
-
+    SANDBOX_FAILED(Kind.SANDBOX_UNAVAILABLE, Ran.MAYBE), // unforeseen, or the run was lost
     // The docker backend's own.
-    /** The image was removed since it was checked; the next run pulls it. */
-    IMAGE_GONE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
-    /** The image lacks an interpreter or timeout, or cannot be pulled. */
-    IMAGE_UNUSABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING),
+    IMAGE_GONE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING), // removed since checked: the next pulls it
+    IMAGE_UNUSABLE(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING), // no interpreter or timeout, no pull
     ENGINE_REFUSED(Kind.SANDBOX_UNAVAILABLE, Ran.NOTHING);
 
     private final Kind kind;

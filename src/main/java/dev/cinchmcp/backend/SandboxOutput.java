@@ -10,9 +10,9 @@ import org.slf4j.Logger;
 /** What a run in a sandbox of this machine (gVisor, a container) captured, read once it ended. */
 public interface SandboxOutput {
 
-  CapturedStream out();
+  StreamCapture out();
 
-  CapturedStream err();
+  StreamCapture err();
 
   default CappedText stdout() {
     return out().result(null);

@@ -2,14 +2,21 @@ package dev.cinchmcp.backend;
 
 import dev.cinchmcp.text.CappedText;
 import dev.cinchmcp.text.WireCost;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Captures one output stream for a {@link CappedText}: cleaned ({@link OutputCleaner}), its start
- * kept, its end in a ring, so no more than {@link CappedText#LIMIT} characters are held, each with
- * the original characters it stands for. Not thread-safe: one reader feeds it.
+ * One output stream captured for a {@link CappedText}: bytes {@link #feed fed} are decoded as UTF-8
+ * across reads (invalid bytes become U+FFFD), the launcher's frame is taken out of stdout ({@link
+ * FramedStdout}), the rest cleaned ({@link OutputCleaner}); its start is kept and its end in a
+ * ring, so no more than {@link CappedText#LIMIT} characters are held, each with the original
+ * characters it stands for. One thread feeds it; bytes fed after its result are dropped.
  */
-public final class StreamCapture implements TextSink, OutputCleaner.Units {
+public class StreamCapture implements TextSink {
 
   public static CappedText of(String full) {
     if (full == null) {
@@ -19,6 +26,16 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
     capture.append(full);
     return capture.result();
   }
+
+  private final CharsetDecoder decoder =
+      StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPLACE)
+          .onUnmappableCharacter(CodingErrorAction.REPLACE);
+  private final CharBuffer chars = CharBuffer.allocate(16 * 1024);
+  private ByteBuffer pending = ByteBuffer.allocate(16 * 1024 + 8);
+  private boolean finished;
+  private final FramedStdout framed;
 
   private final OutputCleaner cleaner = new OutputCleaner(this);
   private final StringBuilder head = new StringBuilder();
@@ -39,6 +56,32 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
   private long lineBreaks;
   private char last = '\n'; // the last character appended: a note starts on a line of its own
 
+  public StreamCapture() {
+    this(null);
+  }
+
+  /** {@code out}: the launcher's frame to take out of this stream (stdout), or null. */
+  public StreamCapture(OutFrame out) {
+    this.framed = out == null ? null : new FramedStdout(this, out);
+  }
+
+  public synchronized void feed(byte[] bytes, int offset, int length) {
+    if (finished) {
+      return;
+    }
+    if (pending.remaining() < length) {
+      pending.flip();
+      pending = ByteBuffer.allocate(pending.remaining() + length).put(pending);
+    }
+    pending.put(bytes, offset, length);
+    decode(false);
+  }
+
+  /** Where a stream that arrives as text (inside a JSON answer) goes instead of {@link #feed}. */
+  public TextSink chars() {
+    return framed != null ? framed : this;
+  }
+
   @Override
   public void append(char[] buf, int off, int len) {
     rawLength += len;
@@ -48,76 +91,64 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
     }
   }
 
-  @Override
-  public void append(char c) {
-    rawLength++;
-    cleaner.accept(c);
-    last = c;
+  public synchronized WrittenFiles files() {
+    finish();
+    return framed == null ? WrittenFiles.NOT_ASKED : framed.files();
   }
 
-  /** With the sandbox's own {@code note} line last, so always shown (null: none). */
-  public CappedText resultWithNote(String note) {
+  public CappedText result() {
+    return result(null);
+  }
+
+  /**
+   * The stream so far, with the sandbox's own {@code note} line last, so always shown (null: none);
+   * what is pending (an unfinished escape, half a pair) is shown as is.
+   */
+  public synchronized CappedText result(String note) {
+    finish();
     if (note != null) {
       append((last == '\n' ? "" : "\n") + note + "\n");
     }
-    return result();
-  }
-
-  int heldCharacters() {
-    return head.length() + (ring == null ? 0 : ring.length);
-  }
-
-  /** The stream so far; what is pending (an unfinished escape, half a pair) is shown as is. */
-  public CappedText result() {
     cleaner.finish();
-    if (shownLength <= CappedText.LIMIT && shownCost <= CappedText.LIMIT_BYTES) {
-      // Everything fits: the ring never had to drop a character.
-      StringBuilder all = new StringBuilder(head);
-      for (int i = 0; i < ringLength; i++) {
-        all.append(ring[(ringStart + i) % ring.length]);
-      }
-      return new CappedText(all.toString(), "", rawLength, 0, 0, cleaner.changed());
-    }
-    int take = 0;
+    // When everything fits, the ring never had to drop a character: the tail is all of it.
+    boolean fits = shownLength <= CappedText.LIMIT && shownCost <= CappedText.LIMIT_BYTES;
+    int take = fits ? ringLength : 0;
     long cost = 0;
     while (take < ringLength && take < CappedText.TAIL) {
-      long next = cost + WireCost.of(charFromEnd(take));
-      if (next > CappedText.TAIL_BYTES) {
+      cost += WireCost.of(charFromEnd(take));
+      if (cost > CappedText.TAIL_BYTES) {
         break;
       }
-      cost = next;
       take++;
     }
-    while (take > 0 && weightFromEnd(take - 1) == 0) {
+    while (!fits && take > 0 && weightFromEnd(take - 1) == 0) {
       take--; // never start inside a unit: a surrogate pair or a run of symbols stays whole
     }
-    take = startOfLine(take);
+    take = fits ? take : startOfLine(take);
     StringBuilder tail = new StringBuilder(take);
     long tailRaw = cleaner.trailingRemoved();
     for (int i = take - 1; i >= 0; i--) {
       tail.append(charFromEnd(i));
       tailRaw += weightFromEnd(i);
     }
-    long omitted = rawLength - headRaw - tailRaw;
-    long omittedLines = lineBreaks - count(head, '\n') - count(tail, '\n');
-    return new CappedText(
-        head.toString(), tail.toString(), rawLength, omitted, omittedLines, cleaner.changed());
-  }
-
-  @Override
-  public void unit(char c, long raw) {
-    account(c);
-    if (headOpen && fitsHead(1, WireCost.of(c))) {
-      head.append(c);
-      headCost += WireCost.of(c);
-      headRaw += raw;
-    } else {
-      push(c, raw);
+    if (fits) {
+      return new CappedText(head + tail.toString(), "", rawLength, 0, 0, cleaner.changed());
     }
+    return new CappedText(
+        head.toString(),
+        tail.toString(),
+        rawLength,
+        rawLength - headRaw - tailRaw,
+        lineBreaks - count(head) - count(tail),
+        cleaner.changed());
   }
 
-  @Override
-  public void unit(String text, long raw) {
+  int heldCharacters() {
+    return head.length() + (ring == null ? 0 : ring.length);
+  }
+
+  /** A unit of several characters (a surrogate pair, a run's count), kept or dropped whole. */
+  void unit(String text, long raw) {
     long cost = WireCost.of(text);
     for (int i = 0; i < text.length(); i++) {
       account(text.charAt(i));
@@ -133,8 +164,8 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
     }
   }
 
-  @Override
-  public void plain(char[] buf, int off, int len, long extraRaw) {
+  /** One-character units, each for itself, the first for {@code extraRaw} more. */
+  void plain(char[] buf, int off, int len, long extraRaw) {
     int end = off + len;
     if (shownLength + len <= CappedText.LIMIT) {
       for (int i = off; i < end; i++) {
@@ -144,56 +175,76 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
       // The stream no longer fits whole, so its cost no longer matters: count line breaks only.
       shownLength += len;
       for (int i = off; i < end; i++) {
-        if (buf[i] == '\n') {
-          lineBreaks++;
-        }
+        lineBreaks += buf[i] == '\n' ? 1 : 0;
       }
     }
     int i = off;
     long extra = extraRaw;
     while (headOpen && i < end && fitsHead(1, WireCost.of(buf[i]))) {
       head.append(buf[i]);
-      headCost += WireCost.of(buf[i]);
+      headCost += WireCost.of(buf[i++]);
       headRaw += 1 + extra;
       extra = 0;
-      i++;
     }
     if (i == end) {
       return;
     }
-    push(buf[i], 1 + extra);
-    i++;
-    // Only the last ring-full of the rest can stay: copy that much, in at most two pieces.
+    push(buf[i++], 1 + extra);
+    // Only the last ring-full of the rest can stay: copy that much.
     int capacity = ring.length;
-    int skip = Math.max(0, (end - i) - capacity);
-    if (skip > 0) {
+    if (end - i > capacity) {
       ringStart = 0;
       ringLength = 0;
-      i += skip;
+      i = end - capacity;
     }
     while (i < end) {
       int slot = (ringStart + ringLength) % capacity;
-      int n =
-          ringLength < capacity
-              ? Math.min(end - i, Math.min(capacity - ringLength, capacity - slot))
-              : Math.min(end - i, capacity - ringStart);
+      int n = Math.min(end - i, capacity - slot);
       System.arraycopy(buf, i, ring, slot, n);
       Arrays.fill(weights, slot, slot + n, 1L);
-      if (ringLength < capacity) {
-        ringLength += n;
-      } else {
-        ringStart = (ringStart + n) % capacity;
+      ringLength += n;
+      if (ringLength > capacity) { // the oldest were written over
+        ringStart = (ringStart + ringLength - capacity) % capacity;
+        ringLength = capacity;
       }
       i += n;
+    }
+  }
+
+  private void decode(boolean end) {
+    pending.flip();
+    while (decoder.decode(pending, chars, end).isOverflow()) {
+      flushChars();
+    }
+    if (end) {
+      decoder.flush(chars);
+    }
+    flushChars();
+    pending.compact();
+  }
+
+  private void flushChars() {
+    chars.flip();
+    if (chars.hasRemaining()) {
+      chars().append(chars.array(), chars.position(), chars.remaining());
+    }
+    chars.clear();
+  }
+
+  private void finish() {
+    if (!finished) {
+      finished = true;
+      decode(true);
+      if (framed != null) {
+        framed.finish();
+      }
     }
   }
 
   private void account(char c) {
     shownLength++;
     shownCost += WireCost.of(c);
-    if (c == '\n') {
-      lineBreaks++;
-    }
+    lineBreaks += c == '\n' ? 1 : 0;
   }
 
   private boolean fitsHead(int length, long cost) {
@@ -207,9 +258,8 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
   private void push(char c, long raw) {
     if (ring == null) {
       // Room for everything after the head of a stream that still fits whole.
-      int capacity = CappedText.LIMIT - head.length();
-      ring = new char[capacity];
-      weights = new long[capacity];
+      ring = new char[CappedText.LIMIT - head.length()];
+      weights = new long[ring.length];
     }
     int slot;
     if (ringLength < ring.length) {
@@ -243,7 +293,7 @@ public final class StreamCapture implements TextSink, OutputCleaner.Units {
     return weights[(ringStart + ringLength - 1 - i) % ring.length];
   }
 
-  private static long count(CharSequence text, char c) {
-    return text.chars().filter(ch -> ch == c).count();
+  private static long count(CharSequence text) {
+    return text.chars().filter(ch -> ch == '\n').count();
   }
 }

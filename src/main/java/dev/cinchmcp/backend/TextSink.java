@@ -5,10 +5,11 @@ public interface TextSink {
 
   void append(char[] buf, int off, int len);
 
-  void append(char c);
+  default void append(char c) {
+    append(new char[] {c}, 0, 1);
+  }
 
   default void append(String text) {
-    char[] chars = text.toCharArray();
-    append(chars, 0, chars.length);
+    append(text.toCharArray(), 0, text.length());
   }
 }

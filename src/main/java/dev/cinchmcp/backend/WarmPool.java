@@ -8,7 +8,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -66,16 +65,13 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     if (closed || callsRunning > 0) {
       return;
     }
-    try {
-      if (emptyWhenIdle == null) {
-        emptyWhenIdle = thread.schedule(this::empty, idleLimit.toMillis(), TimeUnit.MILLISECONDS);
-      }
-      if (!fillQueued) {
-        fillQueued = true;
-        thread.execute(this::fillNow);
-      }
-    } catch (RejectedExecutionException e) {
-      // closing
+    // Not closed, so its thread still takes work: it is shut down only after closing.
+    if (emptyWhenIdle == null) {
+      emptyWhenIdle = thread.schedule(this::empty, idleLimit.toMillis(), TimeUnit.MILLISECONDS);
+    }
+    if (!fillQueued) {
+      fillQueued = true;
+      thread.execute(this::fillNow);
     }
   }
 
@@ -84,50 +80,37 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
    * before that a Node program's clock reads trap (measured ~100 ms against ~35 ms per run).
    */
   public Optional<S> take(Language language) {
-    List<S> stale = new ArrayList<>();
-    S found = null;
-    synchronized (this) {
-      Deque<S> queue = ready.get(language);
-      while (found == null && !queue.isEmpty()) {
-        S next = queue.pollFirst();
-        if (next.usable()) {
-          found = next;
-        } else {
-          stale.add(next);
-        }
-      }
-    }
-    stale.forEach(StartedSandbox::discard);
-    return Optional.ofNullable(found);
+    return take(language, Duration.ZERO);
   }
 
   /**
-   * {@link #take(Language)}, or else the one of this language being started, awaited at most {@code
-   * awaitStarting}: for an engine whose starts outlast the gap between calls, a start under way is
-   * ready sooner than a new cold one.
+   * Or else the one of this language being started, awaited at most {@code awaitStarting}: for an
+   * engine whose starts outlast the gap between calls, it is ready sooner than a new cold one.
    */
   public Optional<S> take(Language language, Duration awaitStarting) {
     long deadline = System.nanoTime() + awaitStarting.toNanos();
-    while (true) {
-      Optional<S> found = take(language);
-      if (found.isPresent()) {
-        return found;
-      }
+    List<S> stale = new ArrayList<>();
+    try {
       synchronized (this) {
-        long left = deadline - System.nanoTime();
-        if (closed || startingLanguage != language || left <= 0) {
-          return Optional.empty();
-        }
-        if (!ready.get(language).isEmpty()) {
-          continue; // added meanwhile: take it
-        }
-        try {
+        while (true) {
+          for (S next; (next = ready.get(language).pollFirst()) != null; ) {
+            if (next.usable()) {
+              return Optional.of(next);
+            }
+            stale.add(next);
+          }
+          long left = deadline - System.nanoTime();
+          if (closed || startingLanguage != language || left <= 0) {
+            return Optional.empty();
+          }
           TimeUnit.NANOSECONDS.timedWait(this, left);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return Optional.empty();
         }
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    } finally {
+      stale.forEach(StartedSandbox::discard);
     }
   }
 
@@ -171,10 +154,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
    * it made): an engine request cut off midway could leave a sandbox nobody knows of.
    */
   public void closeLetStartFinish(Duration wait) {
-    List<S> all;
-    synchronized (this) {
-      all = closeAndDrain(); // one made, not yet ready: discarding it ends its wait for that
-    }
+    List<S> all = closeAndDrain(); // one made, not yet ready: discarding it ends its wait for that
     thread.shutdown();
     all.forEach(StartedSandbox::discard);
     if (!awaitThread(wait)) {
@@ -249,9 +229,12 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     for (Language language : Language.values()) {
       while (true) {
         synchronized (this) {
-          if (closed || callsRunning > 0 || missing(language) <= 0) {
+          if (closed
+              || callsRunning > 0
+              || ready.get(language).size() >= sizes.getOrDefault(language, 0)) {
             break;
           }
+          startingLanguage = language;
         }
         if (!startOne(language)) {
           return;
@@ -262,58 +245,36 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
 
   /** False when the start failed (the next call's end tries again) or the pool closed. */
   private boolean startOne(Language language) {
-    synchronized (this) {
-      startingLanguage = language;
-    }
-    try {
-      return startAndAdd(language);
-    } finally {
-      synchronized (this) {
-        startingLanguage = null;
-        notifyAll(); // a call waiting for it takes it now, or starts cold
-      }
-    }
-  }
-
-  private boolean startAndAdd(Language language) {
-    S started;
+    S started = null;
     try {
       started = starter.start(language);
+      synchronized (this) {
+        if (closed) {
+          return false; // closed while its processes were being made
+        }
+        starting = started;
+      }
+      started.awaitReady();
+      synchronized (this) {
+        if (!closed) {
+          ready.get(language).addLast(started);
+          started = null;
+          return true;
+        }
+      }
+      return false;
     } catch (Exception e) {
       log.debug("A {} sandbox could not be started ahead: {}", language.wireName(), e.toString());
       return false;
-    }
-    synchronized (this) {
-      if (closed) {
-        started.discard(); // closed while its processes were being made
-        return false;
-      }
-      starting = started;
-    }
-    try {
-      started.awaitReady();
-    } catch (Exception e) {
-      log.debug("A {} sandbox did not get ready: {}", language.wireName(), e.toString());
-      started.discard();
-      return false;
     } finally {
       synchronized (this) {
-        if (starting == started) {
-          starting = null;
-        }
+        startingLanguage = null;
+        starting = null;
+        notifyAll(); // a call waiting for it takes it now, or starts cold
+      }
+      if (started != null) {
+        started.discard();
       }
     }
-    synchronized (this) {
-      if (!closed) {
-        ready.get(language).addLast(started);
-        return true;
-      }
-    }
-    started.discard();
-    return false;
-  }
-
-  private int missing(Language language) {
-    return sizes.getOrDefault(language, 0) - ready.get(language).size();
   }
 }

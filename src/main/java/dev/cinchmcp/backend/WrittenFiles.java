@@ -51,27 +51,17 @@ public record WrittenFiles(
     }
   }
 
-  /** The launcher's verdict on one file. */
+  /** The launcher's verdict on one file, with its code in the frame ({@link OutFrame}). */
   public enum Kind {
-    PICTURE('p'),
-    PICTURE_TOO_LARGE('P'), // past MAX_FILE_BYTES: left in the sandbox
-    PICTURE_OVER_BUDGET('C'), // past the count or total size of a frame
-    TEXT('t'), // a small file, with its bytes
-    LISTED('f');
-
-    final char code;
-
-    Kind(char code) {
-      this.code = code;
-    }
+    PICTURE, // p
+    PICTURE_TOO_LARGE, // P: past MAX_FILE_BYTES, left in the sandbox
+    PICTURE_OVER_BUDGET, // C: past the count or total size of a frame
+    TEXT, // t: a small file, with its bytes
+    LISTED; // f
 
     static Kind of(char code) {
-      for (Kind kind : values()) {
-        if (kind.code == code) {
-          return kind;
-        }
-      }
-      return null;
+      int at = "pPCtf".indexOf(code);
+      return at < 0 ? null : values()[at];
     }
 
     boolean hasData() {

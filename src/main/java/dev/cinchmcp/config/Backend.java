@@ -6,10 +6,7 @@ import java.util.Optional;
 
 /** Which backend runs the code ({@code CINCH_BACKEND}). */
 public enum Backend {
-  /**
-   * The Cinch API when a key is set, else the local gVisor sandbox when it works, else a container
-   * engine when one answers.
-   */
+  /** The Cinch API with a key, else the local gVisor sandbox if it works, else an engine. */
   AUTO,
   /** The Cinch API (needs {@code CINCH_API_KEY}). */
   CINCH,

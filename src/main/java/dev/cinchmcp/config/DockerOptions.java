@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the docker backend is told by the environment.
+ * What the environment tells the docker backend.
  *
  * @param runtime the engine runtime by name, or empty for the automatic choice (gVisor if offered)
  * @param discovery the variables of {@link #DISCOVERY} that are set

@@ -49,8 +49,7 @@ public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cp
   }
 
   public boolean isService() {
-    // Field by field, not the record's equals: that one's first call spins method handles, which
-    // cost the 2025 start 20-40 ms on Java 17 (it runs on the way to the first answer).
+    // Not the record's equals: its first call spins method handles, 20-40 ms of the 2025 start.
     return timeLimitSeconds == SERVICE.timeLimitSeconds
         && memoryMegabytes == SERVICE.memoryMegabytes
         && Double.compare(cpus, SERVICE.cpus) == 0;

@@ -8,8 +8,7 @@ import java.util.Optional;
 
 /**
  * The server's configuration, read once from the environment at start. A problem does not stop the
- * server (a client that cannot start one shows its user nothing useful): it is printed on stderr,
- * and every tool call answers with it until the user fixes the environment.
+ * server (a client that cannot start one shows nothing useful): every tool call answers with it.
  *
  * @param apiKey empty when not set; never printed
  * @param baseUri without a trailing slash
@@ -35,10 +34,9 @@ public record Settings(
   public static final String RUNSC = "CINCH_RUNSC";
   public static final String LOCAL_POOL = "CINCH_LOCAL_POOL";
 
-  /** Local sandboxes waiting per language: one takes the start off sequential calls. */
+  /** One waiting sandbox takes the start off sequential calls; each holds ~20-25 MB. */
   public static final int DEFAULT_LOCAL_POOL = 1;
 
-  /** The most {@value #LOCAL_POOL} allows: each waiting sandbox holds ~20-25 MB. */
   public static final int MAX_LOCAL_POOL = 8;
 
   /** The problem of a missing key: the one that a local sandbox can stand in for. */
@@ -47,7 +45,6 @@ public record Settings(
           + " is not set: set it to your Cinch API key (it looks like"
           + " cinch_live_...) in the \"env\" block of this server's entry in your MCP client's configuration.";
 
-  /** The Cinch API's address, written once: the default and every message that names it. */
   public static final String DEFAULT_BASE_URL = "https://api.cinch.codes";
 
   public static final URI DEFAULT_BASE_URI = URI.create(DEFAULT_BASE_URL);
@@ -71,7 +68,6 @@ public record Settings(
     return problems.stream().filter(SandboxLimits::isAbout).toList();
   }
 
-  /** A key is set and every setting is valid. */
   public boolean usable() {
     return problems.isEmpty();
   }
@@ -91,8 +87,7 @@ public record Settings(
   }
 
   @Override
-  public String toString() {
-    // Records print every component by default; this one must never print the key.
+  public String toString() { // never the key, which a record's own toString would print
     return "Settings[" + describe() + ", problems=" + problems + "]";
   }
 }

@@ -13,9 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Turns environment variables into {@link Settings}, collecting every problem rather than the
- * first. A bad value becomes a problem that names the variable, the value and what is allowed; the
- * default stands in for it meanwhile.
+ * Turns environment variables into {@link Settings}, collecting every problem: each names the
+ * variable, the value and what is allowed, and the default stands in meanwhile.
  */
 final class SettingsReader {
 
@@ -52,7 +51,6 @@ final class SettingsReader {
     return new Settings(key, base, timeout, problems, backend, runsc, docker, pool, limits);
   }
 
-  /** A whole number from min to max, fallback when unset; else a problem ending in what it does. */
   private int readWhole(String variable, String unit, int min, int max, int fallback, String what) {
     String raw = env.get(variable);
     if (raw == null || raw.isBlank()) {
@@ -91,40 +89,38 @@ final class SettingsReader {
             SandboxLimits.MAX_MEMORY_MEGABYTES,
             service.memoryMegabytes(),
             "the memory a program may use" + APPLIES);
-    String raw = env.get(SandboxLimits.CPUS);
-    double cpus = readCpus(raw, cores);
-    if (cpus < 0) {
-      problems.add(
-          "%s must be a number of CPUs from %s to %d (this machine's core%s), e.g. 1 or 1.5 (was"
-                  .formatted(
-                      SandboxLimits.CPUS,
-                      SandboxLimits.number(SandboxLimits.MIN_CPUS),
-                      cores,
-                      cores == 1 ? "" : "s")
-              + " \"%s\"): the CPU a program may use%s unset means %s."
-                  .formatted(raw, APPLIES, SandboxLimits.number(service.cpus())));
-      cpus = service.cpus();
-    }
-    return new SandboxLimits(time, memory, cpus);
+    return new SandboxLimits(time, memory, readCpus(cores));
   }
 
-  /**
-   * "2", "0.5", "1.25" from {@link SandboxLimits#MIN_CPUS} to the cores; the default when unset; -1
-   * when bad. No exponents, signs or "NaN": what a person writes in a configuration file.
-   */
-  private static double readCpus(String raw, int cores) {
+  /** "2", "0.5", "1.25": no exponents, signs or "NaN", what a person writes in a configuration. */
+  private double readCpus(int cores) {
+    String raw = env.get(SandboxLimits.CPUS);
+    double fallback = SandboxLimits.SERVICE.cpus();
     if (raw == null || raw.isBlank()) {
-      return SandboxLimits.SERVICE.cpus();
+      return fallback;
     }
     String text = raw.strip();
     int dot = text.indexOf('.');
     String whole = dot < 0 ? text : text.substring(0, dot);
     String fraction = dot < 0 ? "0" : text.substring(dot + 1);
-    if (!digits(whole, 1, 4) || !digits(fraction, 1, 6)) {
-      return -1;
+    if (digits(whole, 1, 4) && digits(fraction, 1, 6)) {
+      double value = Double.parseDouble(whole + "." + fraction);
+      if (value >= SandboxLimits.MIN_CPUS && value <= cores) {
+        return value;
+      }
     }
-    double value = Double.parseDouble(whole + "." + fraction);
-    return value < SandboxLimits.MIN_CPUS || value > cores ? -1 : value;
+    problems.add(
+        ("%s must be a number of CPUs from %s to %d (this machine's core%s), e.g. 1 or 1.5 (was"
+                + " \"%s\"): the CPU a program may use%s unset means %s.")
+            .formatted(
+                SandboxLimits.CPUS,
+                SandboxLimits.number(SandboxLimits.MIN_CPUS),
+                cores,
+                cores == 1 ? "" : "s",
+                raw,
+                APPLIES,
+                SandboxLimits.number(fallback)));
+    return fallback;
   }
 
   private Backend readBackend(String raw) {
@@ -274,9 +270,8 @@ final class SettingsReader {
     }
   }
 
-  // Plain loops, not regular expressions: these run at every start, and the first use of
-  // java.util.regex costs a fresh JVM several milliseconds.
-
+  // Plain loops, not regular expressions: the first use of java.util.regex costs a fresh JVM
+  // several milliseconds, and these run at every start.
   private static boolean isDottedQuad(String h) {
     String[] groups = h.split("\\.", -1);
     return groups.length == 4 && Arrays.stream(groups).allMatch(g -> digits(g, 1, 3));

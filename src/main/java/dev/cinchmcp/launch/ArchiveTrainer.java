@@ -21,14 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
- * The process that makes a {@link SelfMadeArchive}: {@code java -cp cinch-mcp.jar
- * dev.cinchmcp.launch.ArchiveTrainer JAR}. Under a lock (one trainer per archive), it runs the
- * server once on the training input with the archive-making option, checks what was written and
- * renames it into place atomically. It prints nothing; its exit status says whether it made one.
- *
- * <p>It also removes the archives (15-30 MB each) of jars and JVMs no longer used: every start that
- * maps an archive sets its time, so one untouched for {@link #UNUSED_FOR_DAYS} days belongs to a
- * jar or Java gone or no longer started. Only this server's own file names, never a link.
+ * The process that makes a {@link SelfMadeArchive} ({@code java -cp JAR ...ArchiveTrainer JAR}):
+ * under a lock, it runs the server once on the training session with the archive-making option and
+ * renames what was written into place atomically; its exit status says whether it made one. It also
+ * removes the archives (15-30 MB each) no start has mapped for {@link #UNUSED_FOR_DAYS} days: only
+ * this server's own file names, never a link.
  */
 public final class ArchiveTrainer {
 
@@ -37,7 +34,7 @@ public final class ArchiveTrainer {
 
   static final int UNUSED_FOR_DAYS = 30;
 
-  /** An archive ({@code 17-0123456789abcdef.jsa}) or its lock, log or unfinished file. */
+  /** An archive ({@code 17-0123456789abcdef.jsa}), or its lock, log or unfinished file. */
   private static final Pattern OURS =
       Pattern.compile(
           "\\d+-[0-9a-f]{16}\\.(jsa|aot)(\\.lock|\\.log|\\.[0-9a-f-]{36}\\.tmp(\\.config)?)?");
@@ -53,8 +50,7 @@ public final class ArchiveTrainer {
     if (found.isEmpty()) {
       return false;
     }
-    SelfMadeArchive archive = found.get();
-    Path file = archive.file;
+    Path file = found.get().file();
     try (FileChannel lockChannel =
             FileChannel.open(
                 sibling(file, ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -62,12 +58,12 @@ public final class ArchiveTrainer {
       if (lock == null) {
         return false; // another first start is making it right now
       }
-      if (archive.ready()) {
+      if (found.get().ready()) {
         return true;
       }
       Path temporary = sibling(file, "." + UUID.randomUUID() + ".tmp");
       try {
-        if (!run(archive, temporary, env)
+        if (!run(found.get(), temporary, env)
             || !Files.isRegularFile(temporary, LinkOption.NOFOLLOW_LINKS)) {
           return false;
         }
@@ -79,7 +75,7 @@ public final class ArchiveTrainer {
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
         removeUnusedSince(
             file.getParent(), file, Instant.now().minus(Duration.ofDays(UNUSED_FOR_DAYS)));
-        return archive.ready();
+        return found.get().ready();
       } finally {
         Files.deleteIfExists(temporary);
         Files.deleteIfExists(sibling(temporary, ".config"));
@@ -102,19 +98,21 @@ public final class ArchiveTrainer {
     command.add(SelfMadeArchive.javaLauncher());
     command.addAll(LaunchOptions.fast());
     command.add(archive.makeOption(temporary));
-    command.add("-D" + SelfMadeArchive.TRAINING + "=true");
-    command.addAll(List.of("-jar", archive.jar.toString()));
+    command.add("-D" + TrainingApi.TRAINING + "=true");
+    command.addAll(List.of("-jar", archive.jar().toString()));
     ProcessBuilder pb = new ProcessBuilder(command);
-    // Only what the training needs: never the user's key. The discard port refuses the one call at
-    // once, offline, and the error path it takes is worth having in the archive too.
+    // Never the user's key. The run's calls go to its TrainingApi (else to the discard port).
     pb.environment().clear();
-    pb.environment().put("PATH", env.getOrDefault("PATH", ""));
-    pb.environment().put("CINCH_API_KEY", "training-key");
-    pb.environment().put("CINCH_BASE_URL", "http://127.0.0.1:9");
-    pb.environment().put("CINCH_TIMEOUT_MS", "2000");
-    pb.environment().put("CINCH_BACKEND", "cinch");
+    pb.environment()
+        .putAll(
+            Map.of(
+                "PATH", env.getOrDefault("PATH", ""),
+                "CINCH_API_KEY", "training-key",
+                "CINCH_BASE_URL", "http://127.0.0.1:9",
+                "CINCH_TIMEOUT_MS", "2000",
+                "CINCH_BACKEND", "cinch"));
     pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-    pb.redirectError(sibling(archive.file, ".log").toFile());
+    pb.redirectError(sibling(archive.file(), ".log").toFile());
     Process training = pb.start();
     training.getOutputStream().close();
     if (!training.waitFor(TRAINING_LIMIT_SECONDS, TimeUnit.SECONDS)) {
@@ -124,23 +122,20 @@ public final class ArchiveTrainer {
     return training.exitValue() == 0;
   }
 
-  /**
-   * Deletes in {@code dir} our files other than {@code keep}'s last modified before {@code cutoff}.
-   */
+  /** Deletes in {@code dir} our files, but {@code keep}'s, last modified before {@code cutoff}. */
   static void removeUnusedSince(Path dir, Path keep, Instant cutoff) {
     String kept = keep.getFileName().toString();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
-        if (name.startsWith(kept) || !OURS.matcher(name).matches() || !unusedSince(entry, cutoff)) {
-          continue;
+        if (!name.startsWith(kept) && OURS.matcher(name).matches() && unusedSince(entry, cutoff)) {
+          // Its lock and log first: once an archive is seen gone, nothing of it is left.
+          if (name.endsWith(".jsa") || name.endsWith(".aot")) {
+            delete(entry.resolveSibling(name + ".lock"));
+            delete(entry.resolveSibling(name + ".log"));
+          }
+          delete(entry);
         }
-        // Its lock and log first: once an archive is seen gone, nothing of it is left.
-        if (name.endsWith(".jsa") || name.endsWith(".aot")) {
-          delete(entry.resolveSibling(name + ".lock"));
-          delete(entry.resolveSibling(name + ".log"));
-        }
-        delete(entry);
       }
     } catch (IOException e) {
       // the cache cannot be listed: nothing is removed

@@ -15,18 +15,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch's start-up, from its second start
- * on. JVM options cannot be set from inside a jar, and a plain launch loads some two thousand
- * classes the slow way; so a JVM started with no options at all starts the server again as a child,
- * with {@link LaunchOptions} and the archive it made for itself ({@link SelfMadeArchive}): one
- * small JVM start that saves several times it. The child inherits stdin, stdout and stderr, and its
- * exit status is returned. With no archive yet, the server runs here and a training process makes
- * one for next time. {@code CINCH_FAST_START=0} turns all of it off; where a process's arguments
- * are unknown (Windows), the server always runs here.
+ * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch's start-up from its second start
+ * on: a JVM started with no options runs the server again as a child with {@link LaunchOptions} and
+ * its {@link SelfMadeArchive} (a plain launch loads some two thousand classes the slow way; one
+ * small JVM start saves several times it). {@code CINCH_FAST_START=0} turns it off; where a
+ * process's arguments are unknown (Windows), the server always runs here.
  */
 public final class FastStart {
 
@@ -36,55 +32,47 @@ public final class FastStart {
   private FastStart() {}
 
   /**
-   * What the fast start did: ran the server in a child JVM that exited with {@code childStatus}; or
-   * left it to this JVM (no status), which serves stdin as {@code firstLine} says.
+   * Runs the server in a faster child JVM if it can, and exits with its status; else returns what
+   * this JVM, which then serves, does with stdin's first line.
    */
-  public record Outcome(OptionalInt childStatus, FirstLineHandOver firstLine) {
-
-    static Outcome runHere(FirstLineHandOver firstLine) {
-      return new Outcome(OptionalInt.empty(), firstLine);
-    }
-  }
-
-  /** Runs the server in a faster child JVM if it can, or says how to run it here. */
-  public static Outcome relaunch(String[] args, Map<String, String> env) {
+  public static FirstLineHandOver relaunchOrServeHere(String[] args, Map<String, String> env) {
     if (System.getProperty(CHILD_MARKER) != null) {
-      return Outcome.runHere(FirstLineHandOver.from(env));
+      LauncherWatch.startIfChild();
+      return FirstLineHandOver.from(env);
     }
-    FirstLineHandOver none = FirstLineHandOver.NONE;
     if (args.length != 0
-        || System.getProperty(SelfMadeArchive.TRAINING) != null
+        || System.getProperty(TrainingApi.TRAINING) != null
         || "0".equals(env.get("CINCH_FAST_START"))) {
-      return Outcome.runHere(none);
+      return FirstLineHandOver.NONE;
     }
     try {
       Path jar =
           Path.of(FastStart.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       if (!startedPlain(jar, env)) {
-        return Outcome.runHere(none);
+        return FirstLineHandOver.NONE;
       }
-      // From here on a process is almost always started: the child, or the trainer of its archive.
-      // A class, not a lambda, to start it: a lambda here would bootstrap on the caller's thread.
+      // A process is almost always started from here on (the child, or the trainer). A class, not
+      // a lambda: a lambda here would bootstrap on the caller's thread.
       DaemonThreads.start("cinch-process-warm-up", new ProcessStartWarmUp());
       Optional<SelfMadeArchive> archive = SelfMadeArchive.of(jar, env);
       if (archive.isEmpty()) {
-        return Outcome.runHere(none);
+        return FirstLineHandOver.NONE;
       }
       if (!archive.get().ready()) {
         archive.get().makeInBackground();
-        return Outcome.runHere(none);
+        return FirstLineHandOver.NONE;
       }
       // A discover already waiting is answered now: the client has it while the child starts.
       FirstLineHandOver firstLine =
           FirstLineHandOver.answerWaiting(
               new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out));
-      return new Outcome(OptionalInt.of(runChild(jar, archive.get(), firstLine)), firstLine);
+      System.exit(runChild(jar, archive.get(), firstLine));
     } catch (IOException | URISyntaxException | RuntimeException e) {
-      return Outcome.runHere(none); // run here, at normal speed
+      // run here, at normal speed
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Outcome.runHere(none);
     }
+    return FirstLineHandOver.NONE;
   }
 
   private static int runChild(Path jar, SelfMadeArchive archive, FirstLineHandOver firstLine)
@@ -99,20 +87,19 @@ public final class FastStart {
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     firstLine.putIn(builder.environment());
     // The hook is in place before the child starts: a client may stop this process the moment it
-    // has the discover answer. (Becoming the child by execve, through Java 22's foreign function
-    // API, saved this JVM's ~40 MB but cost a cold JVM 130-200 ms of start to link.)
+    // has the discover answer. (Becoming the child by execve through Java 22's FFM API saved this
+    // JVM's ~40 MB but cost a cold JVM 130-200 ms of start to link.)
     ForwardStop forward = new ForwardStop();
     Runtime.getRuntime().addShutdownHook(new Thread(forward, "cinch-faststart-forward"));
     Process child = forward.start(builder);
-    SelfMadeArchive.markUsed(archive.file); // not on the child's path
+    SelfMadeArchive.markUsed(archive.file()); // not on the child's path
     return child.waitFor();
   }
 
   /**
-   * Readies the JDK's process-start code on another core while the plain start looks for its
-   * archive: a JVM's first {@code ProcessBuilder.start()} costs 20-30 ms (Java 17 and 25) of
-   * one-time set-up (Process's classes, the reaper's pool, the first lambdas); and the stop's exit
-   * path, so that a stop loads nothing first. Starts nothing, changes nothing.
+   * Readies on another core what a JVM's first {@code ProcessBuilder.start()} sets up once (20-30
+   * ms on Java 17 and 25: Process's classes, the reaper's pool, the first lambdas), and the stop's
+   * exit path. Starts nothing, changes nothing.
    */
   private static final class ProcessStartWarmUp implements Runnable {
     @Override
@@ -132,11 +119,9 @@ public final class FastStart {
 
   /**
    * Passes a stop (SIGINT, SIGTERM, SIGHUP) on to the child as SIGTERM and ends this process at
-   * once by SIGKILL ({@link QuickExit}): waiting for the child would make the client wait for two
-   * JVM exits one after the other (15-25 ms each on a small VM), and a JVM cannot end quickly while
-   * a thread waits for a child. The child stops itself, with a backstop of its own; were this
-   * process killed outright, the child notices ({@link LauncherWatch}). A stop before the start
-   * means no child; one during it waits for it, then stops it.
+   * once ({@link QuickExit}): waiting would make the client wait for two JVM exits in a row (15-25
+   * ms each on a small VM). Were this process killed outright, the child notices ({@link
+   * LauncherWatch}). A stop before the start means no child; one during it waits, then stops it.
    */
   private static final class ForwardStop implements Runnable {
 

@@ -10,10 +10,7 @@ import java.util.List;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
-/**
- * The fast launch's JVM options, read from {@code jvm-options.txt} in the jar: the one place that
- * holds them (the build writes the bundle's manifest from the same file).
- */
+/** The fast launch's JVM options, from {@code jvm-options.txt} in the jar (their one place). */
 public final class LaunchOptions {
 
   static final String RESOURCE = "jvm-options.txt";
@@ -38,8 +35,8 @@ public final class LaunchOptions {
   }
 
   /**
-   * The same, read straight from the jar's zip: in a plain start's JVM, which has no archive, a
-   * class-path resource lookup costs some 5 ms where this costs one. Falls back to {@link #fast()}.
+   * The same, read straight from the jar's zip: in a plain start's JVM (no archive) a class-path
+   * resource lookup costs some 5 ms where this costs one.
    */
   public static List<String> fast(Path jar) {
     try (ZipFile zip = new ZipFile(jar.toFile())) {
@@ -58,8 +55,8 @@ public final class LaunchOptions {
 
   /**
    * The options of the file's text for Java {@code feature}: a line that begins with {@code [java
-   * 25+]}, {@code [java 17-24]} or {@code [java 21]} counts only on those versions. (No regex and
-   * no lambda: this runs at every plain start, before the JVM has compiled anything.)
+   * 25+]}, {@code [java 17-24]} or {@code [java 21]} counts only there. (No regex, no lambda: this
+   * runs at every plain start.)
    */
   static List<String> parse(String text, int feature) {
     List<String> options = new ArrayList<>();

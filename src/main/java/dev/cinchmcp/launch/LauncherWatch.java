@@ -3,9 +3,8 @@ package dev.cinchmcp.launch;
 import dev.cinchmcp.backend.DaemonThreads;
 
 /**
- * In the fast launch's child: once the launcher is killed outright (SIGKILL), no client's signal
- * reaches this process, so it notices the launcher gone and stops as on SIGTERM, within {@link
- * #INTERVAL_MS} ms.
+ * In the fast launch's child: once the launcher is killed outright, no client's signal reaches this
+ * process, so it notices the launcher gone and stops as on SIGTERM within {@link #INTERVAL_MS} ms.
  */
 public final class LauncherWatch {
 
@@ -19,8 +18,7 @@ public final class LauncherWatch {
 
   private LauncherWatch() {}
 
-  /** Starts watching, if this process is a fast launch's child. */
-  public static void startIfChild() {
+  static void startIfChild() {
     long launcher = Long.getLong(LAUNCHER_PID, -1);
     if (launcher <= 1) {
       return;

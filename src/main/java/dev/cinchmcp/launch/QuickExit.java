@@ -10,16 +10,13 @@ import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Ends the process now, once a stop has done its work. A JVM that exits waits up to 300 ms for
- * threads blocked in native calls (HotSpot's {@code VM_Exit}). With only stdin's read blocked,
- * closing stdin and {@code halt} is quick; with child processes (sandboxes, the fast launch's
- * child) or container streams, threads wait in {@code waitpid} and pipe reads, and such a JVM took
- * 60-380 ms to end here. It ends itself by SIGKILL instead (status: killed by signal 9, 137 in a
- * shell).
+ * Ends the process now, once a stop has done its work. An exiting JVM waits up to 300 ms for
+ * threads blocked in native calls (HotSpot's {@code VM_Exit}): with only stdin's read blocked,
+ * closing stdin and {@code halt} is quick; with children (sandboxes, the fast launch's child) or
+ * container streams, threads wait in {@code waitpid} and pipe reads, and the JVM took 60-380 ms to
+ * end. It ends itself by SIGKILL instead (status 137 in a shell).
  */
 public final class QuickExit {
-
-  private static final Path THREAD_SELF = Path.of("/proc/thread-self");
 
   private QuickExit() {}
 
@@ -36,8 +33,8 @@ public final class QuickExit {
   }
 
   /**
-   * Runs this class's path once ahead of a stop, which then loads nothing first: the launcher (no
-   * archive) ended 9.8 ms after a signal instead of 12.5 (medians of 12). No side effect.
+   * Runs this class's path once ahead of a stop, which then loads nothing first: the launcher ended
+   * 9.8 ms after a signal instead of 12.5 (medians of 12). No side effect.
    */
   public static void prepare() {
     threadHandle();
@@ -65,15 +62,15 @@ public final class QuickExit {
   }
 
   /**
-   * This thread as a process handle, on Linux: Java refuses to destroy its own process but not a
-   * handle on a thread other than the first, and {@code kill(2)} given a thread's id signals its
-   * whole process. Spares spawning {@code kill} (4-11 ms). Empty without {@code /proc/thread-self}
-   * and on the first thread.
+   * This thread as a process handle (Linux, not the first thread): Java refuses to destroy its own
+   * process but not such a handle, and {@code kill(2)} given a thread's id signals its whole
+   * process. Spares spawning {@code kill} (4-11 ms).
    */
   static Optional<ProcessHandle> threadHandle() {
     try {
       OptionalLong tid =
-          otherThreadId(Files.readSymbolicLink(THREAD_SELF), ProcessHandle.current().pid());
+          otherThreadId(
+              Files.readSymbolicLink(Path.of("/proc/thread-self")), ProcessHandle.current().pid());
       return tid.isPresent() ? ProcessHandle.of(tid.getAsLong()) : Optional.empty();
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
@@ -82,9 +79,7 @@ public final class QuickExit {
 
   /**
    * The thread id in {@code /proc/thread-self}'s target ("&lt;pid&gt;/task/&lt;tid&gt;") if it
-   * names a thread of {@code pid} other than its first. A /proc of another pid namespace names ids
-   * that {@code kill(2)} here would read as another process's: its pid differs, and nothing is
-   * returned.
+   * names a thread of {@code pid} other than its first; a /proc of another pid namespace does not.
    */
   static OptionalLong otherThreadId(Path target, long pid) {
     if (target.getNameCount() != 3 || !target.getName(1).toString().equals("task")) {

@@ -8,15 +8,22 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * The Cinch API of a training run: a loopback socket in the training JVM answering every request
- * with one successful run (HTTP/1.1, keep-alive), so the archive holds the HTTP client's whole path
- * for a call, which a real first call then no longer loads. Nothing leaves the machine; no key.
+ * What a training run ({@link ArchiveTrainer}) serves: a session read from the jar, and a Cinch API
+ * on a loopback socket in the same JVM answering every request with one successful run (HTTP/1.1,
+ * keep-alive), so the archive holds a call's whole path through the HTTP client. Nothing leaves the
+ * machine.
  */
 public final class TrainingApi implements AutoCloseable {
 
+  /** Set in the training run: the server reads its session from the jar and writes nowhere. */
+  public static final String TRAINING = "cinch.archive.training";
+
+  private static final String SESSION = "training.jsonl";
   private static final byte[] ANSWER =
       ("{\"stdout\":\"42\\n\",\"stderr\":\"\",\"exitCode\":0,\"timedOut\":false,\"durationMs\":5}")
           .getBytes(StandardCharsets.UTF_8);
@@ -27,7 +34,7 @@ public final class TrainingApi implements AutoCloseable {
     this.socket = socket;
   }
 
-  public static TrainingApi start() throws IOException {
+  static TrainingApi start() throws IOException {
     TrainingApi api = new TrainingApi(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
     Thread acceptor = new Thread(api::accept, "cinch-training-api");
     acceptor.setDaemon(true);
@@ -35,7 +42,27 @@ public final class TrainingApi implements AutoCloseable {
     return api;
   }
 
-  public String baseUrl() {
+  /** The training session: a short one touching what real sessions use. */
+  public static InputStream session() {
+    InputStream in = TrainingApi.class.getResourceAsStream(SESSION);
+    if (in == null) {
+      throw new IllegalStateException(SESSION + " is missing from the jar");
+    }
+    return in;
+  }
+
+  /** {@code env} with this JVM's training API as the Cinch API, if one could be started. */
+  public static Map<String, String> environment(Map<String, String> env) {
+    try {
+      Map<String, String> training = new HashMap<>(env);
+      training.put("CINCH_BASE_URL", start().baseUrl());
+      return training;
+    } catch (IOException e) {
+      return env; // the calls then fail to connect, which trains the error path instead
+    }
+  }
+
+  String baseUrl() {
     return "http://127.0.0.1:" + socket.getLocalPort();
   }
 

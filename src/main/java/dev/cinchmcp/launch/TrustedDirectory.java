@@ -19,36 +19,21 @@ import java.util.Set;
 /**
  * The per-user cache directory for self-made archives, checked as a trusted path: the JVM maps what
  * it finds there as code, so a file another user could plant or swap must never be used. Every
- * level from the root down must be a real directory (no link), owned by root or this user and
- * writable by no one else; the levels made here ({@code cinch-mcp} and below) are this user's alone
- * (mode 700), so {@code /tmp} or a shared folder never holds them. Without POSIX permissions
- * (Windows), the per-user {@code %LOCALAPPDATA%} and the no-link check stand in for them.
+ * level from the root down is a real directory (no link), owned by root or this user and writable
+ * by no one else; the levels made here ({@code cinch-mcp} and below) are this user's alone (700).
+ * Without POSIX permissions (Windows), the per-user {@code %LOCALAPPDATA%} and the no-link check
+ * stand in.
  */
-final class TrustedDirectory {
+record TrustedDirectory(Path path, UserPrincipal user, boolean posix) {
 
   private static final Set<PosixFilePermission> OTHERS_WRITE =
       Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rwx------");
 
-  private final Path dir;
-  private final UserPrincipal user;
-  private final boolean posix;
-
-  private TrustedDirectory(Path dir, UserPrincipal user, boolean posix) {
-    this.dir = dir;
-    this.user = user;
-    this.posix = posix;
-  }
-
-  Path path() {
-    return dir;
-  }
-
   /**
    * {@code cinch-mcp/archives} in this user's cache ({@code $XDG_CACHE_HOME} or {@code ~/.cache},
-   * {@code ~/Library/Caches} on macOS, {@code %LOCALAPPDATA%} on Windows), made if missing; empty
-   * when it cannot be found, made or trusted.
+   * {@code ~/Library/Caches}, {@code %LOCALAPPDATA%}), made if missing; empty if not trusted.
    */
   static Optional<TrustedDirectory> forUser(Map<String, String> env, String osName) {
     Optional<Path> base = cacheBase(env, osName);
@@ -130,15 +115,15 @@ final class TrustedDirectory {
   /** Whether a file in this directory may be used: a regular file of ours, no one else's. */
   boolean trustsFile(Path file) {
     try {
-      return file.getParent().equals(dir) && trusted(file, true, true, posix, user);
+      return file.getParent().equals(path) && trusted(file, true, true, posix, user);
     } catch (IOException | UnsupportedOperationException e) {
       return false;
     }
   }
 
   /**
-   * A directory (or {@code file}) not a link, writable by no one else; {@code ours} is this user's
-   * (a directory of ours: mode 700), any other owned by this user or root. One stat per level.
+   * A directory (or {@code file}), not a link, writable by no one else; {@code ours} is this user's
+   * (a directory of ours: mode 700), any other this user's or root's. One stat per level.
    */
   private static boolean trusted(
       Path p, boolean file, boolean ours, boolean posix, UserPrincipal user) throws IOException {

@@ -40,15 +40,12 @@ public record CappedText(
   public CappedText {
     head = head == null ? "" : head;
     tail = tail == null ? "" : tail;
-    if (originalLength < 0 || omittedChars < 0 || omittedLines < 0) {
-      throw new IllegalArgumentException("negative count");
-    }
-    if (omittedChars > originalLength) {
+    if (omittedLines < 0
+        || omittedChars < 0
+        || omittedChars > originalLength
+        || (omittedChars == 0 && !tail.isEmpty())) {
       throw new IllegalArgumentException(
-          "omitted " + omittedChars + " > original " + originalLength);
-    }
-    if (omittedChars == 0 && !tail.isEmpty()) {
-      throw new IllegalArgumentException("a tail without a cut");
+          "omitted " + omittedChars + " of " + originalLength + ", tail " + tail.length());
     }
   }
 
@@ -65,15 +62,13 @@ public record CappedText(
     if (!truncated()) {
       return "";
     }
-    String lines =
-        omittedLines == 0
-            ? "no line break"
-            : count(omittedLines) + (omittedLines == 1 ? " line break" : " line breaks");
+    String lines = omittedLines == 0 ? "no" : count(omittedLines);
     return (head.isEmpty() || head.endsWith("\n") ? "" : "\n")
         + "[... "
         + count(omittedChars)
         + " characters ("
         + lines
+        + (omittedLines <= 1 ? " line break" : " line breaks")
         + ") left out here ...]\n";
   }
 

@@ -51,14 +51,12 @@ class FramedStdoutTest {
 
   /** Feeds the text in chunks of {@code chunk} characters. */
   private static Split feed(String text, int chunk) {
-    StreamCapture capture = new StreamCapture();
-    FramedStdout framed = new FramedStdout(capture, FRAME);
+    StreamCapture capture = new StreamCapture(FRAME);
     for (int i = 0; i < text.length(); i += chunk) {
-      framed.append(text.substring(i, Math.min(text.length(), i + chunk)));
+      capture.chars().append(text.substring(i, Math.min(text.length(), i + chunk)));
     }
-    framed.finish();
     CappedText result = capture.result();
-    return new Split(result.text(), result.originalLength(), framed.files());
+    return new Split(result.text(), result.originalLength(), capture.files());
   }
 
   private static List<Split> everyChunking(String text) {

@@ -17,34 +17,33 @@ class LogLevelTest {
   // The test JVM's loggers exist already, so these properties change nothing but themselves.
   @AfterEach
   void forgetTheProperties() {
-    System.clearProperty(LogLevel.DEFAULT_LEVEL_PROPERTY);
-    System.clearProperty(LogLevel.SDK_LEVEL_PROPERTY);
+    System.clearProperty(Cli.DEFAULT_LOG_PROPERTY);
+    System.clearProperty(Cli.SDK_LOG_PROPERTY);
   }
 
   @Test
   void acceptsEveryLevelInAnyCase() {
-    assertEquals(Optional.of("debug"), LogLevel.parse("DEBUG"));
-    assertEquals(Optional.of("warn"), LogLevel.parse(" Warn "));
-    for (String level : LogLevel.LEVELS) {
-      assertEquals(Optional.of(level), LogLevel.parse(level));
+    assertEquals(Optional.of("debug"), Cli.parseLogLevel("DEBUG"));
+    assertEquals(Optional.of("warn"), Cli.parseLogLevel(" Warn "));
+    for (String level : Cli.LOG_LEVELS) {
+      assertEquals(Optional.of(level), Cli.parseLogLevel(level));
     }
   }
 
   @Test
   void rejectsWhatIsNotALevel() {
-    assertEquals(Optional.empty(), LogLevel.parse("verbose"));
-    assertEquals(Optional.empty(), LogLevel.parse("warning"));
-    assertEquals(Optional.empty(), LogLevel.parse(""));
-    assertEquals(Optional.empty(), LogLevel.parse(null));
+    assertEquals(Optional.empty(), Cli.parseLogLevel("verbose"));
+    assertEquals(Optional.empty(), Cli.parseLogLevel("warning"));
+    assertEquals(Optional.empty(), Cli.parseLogLevel(""));
+    assertEquals(Optional.empty(), Cli.parseLogLevel(null));
   }
 
   @Test
   void aValidLevelBecomesTheDefaultLogLevel() {
     String err = apply("trace");
 
-    assertEquals("trace", System.getProperty(LogLevel.DEFAULT_LEVEL_PROPERTY));
-    assertNull(
-        System.getProperty(LogLevel.SDK_LEVEL_PROPERTY), "a louder level leaves the SDK at warn");
+    assertEquals("trace", System.getProperty(Cli.DEFAULT_LOG_PROPERTY));
+    assertNull(System.getProperty(Cli.SDK_LOG_PROPERTY), "a louder level leaves the SDK at warn");
     assertEquals("", err);
   }
 
@@ -52,15 +51,15 @@ class LogLevelTest {
   void offQuietsTheSdkToo() {
     apply("OFF");
 
-    assertEquals("off", System.getProperty(LogLevel.DEFAULT_LEVEL_PROPERTY));
-    assertEquals("off", System.getProperty(LogLevel.SDK_LEVEL_PROPERTY));
+    assertEquals("off", System.getProperty(Cli.DEFAULT_LOG_PROPERTY));
+    assertEquals("off", System.getProperty(Cli.SDK_LOG_PROPERTY));
   }
 
   @Test
   void anInvalidLevelIsAWarningAndTheDefaultStays() {
     String err = apply("loud");
 
-    assertNull(System.getProperty(LogLevel.DEFAULT_LEVEL_PROPERTY));
+    assertNull(System.getProperty(Cli.DEFAULT_LOG_PROPERTY));
     assertTrue(
         err.contains("CINCH_LOG_LEVEL") && err.contains("\"loud\"") && err.contains("using info"),
         err);
@@ -68,8 +67,8 @@ class LogLevelTest {
 
   private static String apply(String value) {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    LogLevel.apply(
-        Map.of(LogLevel.VARIABLE, value), new PrintStream(err, true, StandardCharsets.UTF_8));
+    Cli.applyLogLevel(
+        Map.of(Cli.LOG_LEVEL, value), new PrintStream(err, true, StandardCharsets.UTF_8));
     return err.toString(StandardCharsets.UTF_8);
   }
 }

@@ -16,7 +16,6 @@ import dev.cinchmcp.config.Version;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +33,7 @@ import java.util.function.BiFunction;
 public record BackendChoice(
     CodeRunner runner, SandboxFacts facts, String summary, List<String> problems) {
 
+  private static final Duration CONNECT_LIMIT = Duration.ofSeconds(10);
   private static final String RESTART =
       " Nothing was run. Tell the user; the server must be restarted after the change.";
 
@@ -75,51 +75,34 @@ public record BackendChoice(
       return unavailable(settings.problems()); // something is set wrong: say so rather than guess
     }
     LocalSandboxRunner local = startLocal.apply(settings, cinchAfter);
-    if (local.usable()) {
-      // The gVisor self-test is still running; a call that comes first waits for it.
-      String versions = local.versions().describe();
-      return new BackendChoice(
-          local,
-          new SandboxFacts(
-              versions,
-              local.limits().describe(),
-              SandboxFacts.GVISOR,
-              SandboxFacts.installedPackages(local.packages().describe()),
-              local.settings().wallClock().toSeconds()),
-          "backend local: a gVisor sandbox on this machine, "
-              + versions
-              + "; "
-              + local.limits().summary()
-              + "; "
-              + poolSummary(local.settings().poolSize()),
-          List.of());
+    if (!local.usable() && backend != Backend.LOCAL) {
+      local.close();
+      return Docker.standIn(settings, cinchAfter, local.unavailableReason());
     }
-    if (backend == Backend.LOCAL) {
-      // The runner itself answers every call with what to install.
-      return new BackendChoice(
-          local,
-          new SandboxFacts(
-              "Python and Node.js",
-              SandboxFacts.limits(settings.limits()),
-              SandboxFacts.GVISOR,
-              SandboxFacts.STANDARD_LIBRARY_ONLY,
-              local.settings().wallClock().toSeconds()),
-          "backend local: UNAVAILABLE, " + local.unavailableReason(),
-          List.of("The local gVisor sandbox is not available: " + local.unavailableReason()));
-    }
-    local.close();
-    Docker.Result engine = Docker.standIn(settings, cinchAfter);
-    if (engine.choice() != null) {
-      return engine.choice();
-    }
-    return unavailable(
-        List.of(
-            Settings.MISSING_KEY
-                + " (No local gVisor sandbox could stand in either: "
-                + local.unavailableReason()
+    // Usable: its gVisor self-test still runs, a call that comes first waits for it. Else, as
+    // asked for, it answers every call with what to install.
+    boolean usable = local.usable();
+    String versions = usable ? local.versions().describe() : "Python and Node.js";
+    String why = usable ? null : local.unavailableReason();
+    return new BackendChoice(
+        local,
+        new SandboxFacts(
+            versions,
+            usable ? local.limits().describe() : SandboxFacts.limits(settings.limits()),
+            SandboxFacts.GVISOR,
+            usable
+                ? SandboxFacts.installedPackages(local.packages().describe())
+                : SandboxFacts.STANDARD_LIBRARY_ONLY,
+            local.settings().wallClock().toSeconds()),
+        usable
+            ? "backend local: a gVisor sandbox on this machine, "
+                + versions
                 + "; "
-                + engine.whyNot()
-                + ".)"));
+                + local.limits().summary()
+                + "; "
+                + poolSummary(local.settings().poolSize())
+            : "backend local: UNAVAILABLE, " + why,
+        usable ? List.of() : List.of("The local gVisor sandbox is not available: " + why));
   }
 
   public static LocalSandboxRunner startLocal(Settings settings, CompletableFuture<?> after) {
@@ -131,7 +114,7 @@ public record BackendChoice(
         after);
   }
 
-  static String poolSummary(int perLanguage) {
+  private static String poolSummary(int perLanguage) {
     if (perLanguage == 0) {
       return "no sandboxes started ahead of time (" + Settings.LOCAL_POOL + "=0)";
     }
@@ -153,6 +136,9 @@ public record BackendChoice(
     if (!settings.usable()) {
       return unavailable(settings.problems());
     }
+    // Never longer than the whole call (CINCH_TIMEOUT_MS).
+    Duration connectTimeout =
+        settings.timeout().compareTo(CONNECT_LIMIT) < 0 ? settings.timeout() : CONNECT_LIMIT;
     CompletableFuture<CodeRunner> runner =
         after.thenApplyAsync(
             ignored ->
@@ -161,7 +147,7 @@ public record BackendChoice(
                     settings.apiKey().orElseThrow(),
                     settings.timeout(),
                     Version.userAgent(),
-                    CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout(settings)),
+                    CinchApiRunner.newHttpClient(settings.baseUri(), connectTimeout),
                     workers,
                     timers,
                     Clock.systemUTC()),
@@ -174,7 +160,7 @@ public record BackendChoice(
   }
 
   /** The service holds its own limits, whatever {@code CINCH_SANDBOX_*} says. */
-  static String serviceLimits(Settings settings) {
+  private static String serviceLimits(Settings settings) {
     return "limits: the service's ("
         + SandboxFacts.SERVICE_LIMITS
         + ")"
@@ -201,13 +187,6 @@ public record BackendChoice(
         problems);
   }
 
-  private static final Duration CONNECT_LIMIT = Duration.ofSeconds(10);
-
-  /** Never longer than the whole call ({@code CINCH_TIMEOUT_MS}). */
-  private static Duration connectTimeout(Settings settings) {
-    return settings.timeout().compareTo(CONNECT_LIMIT) < 0 ? settings.timeout() : CONNECT_LIMIT;
-  }
-
   /** A class of its own: nothing of the engine client is loaded unless docker is chosen. */
   static final class Docker {
 
@@ -230,34 +209,40 @@ public record BackendChoice(
       if (!wrong.isEmpty()) {
         return unavailable(wrong);
       }
-      DockerRunner runner =
-          DockerRunner.start(settingsOf(settings), settings.docker().pool(), after);
-      return of(
+      return of(DockerRunner.start(settingsOf(settings), settings.docker().pool(), after));
+    }
+
+    /** For {@code auto} with no key and no local gVisor ({@code localWhyNot}). */
+    static BackendChoice standIn(
+        Settings settings, CompletableFuture<?> after, String localWhyNot) {
+      DockerSettings docker = settingsOf(settings);
+      String whyNot = "no container engine answered either";
+      if (DockerRunner.engineAnswers(docker).isPresent()) {
+        DockerRunner runner = DockerRunner.start(docker, settings.docker().pool(), after);
+        if (runner.usable()) {
+          return of(runner);
+        }
+        runner.close();
+        whyNot = "nor the container engine: " + runner.unavailableReason();
+      }
+      return unavailable(
+          List.of(
+              Settings.MISSING_KEY
+                  + " (No local gVisor sandbox could stand in either: "
+                  + localWhyNot
+                  + "; "
+                  + whyNot
+                  + ".)"));
+    }
+
+    private static BackendChoice of(DockerRunner runner) {
+      return new BackendChoice(
           runner,
+          runner.sandboxFacts(),
+          runner.summary(),
           runner.usable()
               ? List.of()
               : List.of("The docker backend is not available: " + runner.unavailableReason()));
-    }
-
-    /** For {@code auto} with no key and no local gVisor. */
-    static Result standIn(Settings settings, CompletableFuture<?> after) {
-      DockerSettings docker = settingsOf(settings);
-      Optional<String> answering = DockerRunner.engineAnswers(docker);
-      if (answering.isEmpty()) {
-        return new Result(null, "no container engine answered either");
-      }
-      DockerRunner runner = DockerRunner.start(docker, settings.docker().pool(), after);
-      if (runner.usable()) {
-        return new Result(of(runner, List.of()), null);
-      }
-      runner.close();
-      return new Result(null, "nor the container engine: " + runner.unavailableReason());
-    }
-
-    record Result(BackendChoice choice, String whyNot) {}
-
-    private static BackendChoice of(DockerRunner runner, List<String> problems) {
-      return new BackendChoice(runner, runner.sandboxFacts(), runner.summary(), problems);
     }
   }
 }

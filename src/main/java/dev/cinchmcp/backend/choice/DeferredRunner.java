@@ -15,27 +15,13 @@ import org.slf4j.LoggerFactory;
  * A runner whose backend is still being built on another thread: an HTTP client costs tens of ms
  * (TLS, a selector thread) that {@code initialize} should not wait for; a first call waits instead.
  */
-final class DeferredRunner implements CodeRunner, AutoCloseable {
+record DeferredRunner(String name, CompletableFuture<CodeRunner> backend, LongSupplier nanoTime)
+    implements CodeRunner, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DeferredRunner.class);
 
-  private final String name;
-  private final CompletableFuture<CodeRunner> backend;
-  private final LongSupplier nanoTime;
-
   DeferredRunner(String name, CompletableFuture<CodeRunner> backend) {
     this(name, backend, System::nanoTime);
-  }
-
-  DeferredRunner(String name, CompletableFuture<CodeRunner> backend, LongSupplier nanoTime) {
-    this.name = name;
-    this.backend = backend;
-    this.nanoTime = nanoTime;
-  }
-
-  @Override
-  public String name() {
-    return name;
   }
 
   @Override
@@ -52,8 +38,8 @@ final class DeferredRunner implements CodeRunner, AutoCloseable {
             return; // cancelled while the backend was being built
           }
           // The wait for the backend counts against the call's deadline.
-          Duration waited = Duration.ofNanos(nanoTime.getAsLong() - askedAt);
-          CompletableFuture<RunResult> run = runner.run(program, listener, waited);
+          CompletableFuture<RunResult> run =
+              runner.run(program, listener, Duration.ofNanos(nanoTime.getAsLong() - askedAt));
           result.whenComplete(
               (r, e) -> {
                 if (result.isCancelled()) {

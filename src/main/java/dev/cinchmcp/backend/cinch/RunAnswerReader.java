@@ -1,8 +1,8 @@
 package dev.cinchmcp.backend.cinch;
 
-import dev.cinchmcp.backend.CapturedStream;
 import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.RunResult;
+import dev.cinchmcp.backend.StreamCapture;
 import dev.cinchmcp.backend.WrittenFiles;
 import dev.cinchmcp.text.CappedText;
 import java.io.IOException;
@@ -12,7 +12,7 @@ import java.util.Locale;
 /**
  * Reads the API's answer to a run ({@code {"stdout": ..., "stderr": ..., "exitCode": 0, "timedOut":
  * false, "durationMs": 287}}) straight from the response stream, keeping the start and the end of
- * each output stream ({@link CapturedStream}) however much the program printed.
+ * each output stream ({@link StreamCapture}) however much the program printed.
  *
  * <p>Unknown fields are skipped, missing ones tolerated, and snake_case names accepted too (the
  * wire format is not documented beyond one example). An answer with none of the run's fields is not
@@ -82,15 +82,15 @@ final class RunAnswerReader {
     CappedText stdout = f.stdout == null ? CappedText.EMPTY : f.stdout.result(null);
     CappedText stderr = f.stderr == null ? CappedText.EMPTY : f.stderr.result(null);
     // An answer without stdout brings no frame: MISSING when one was asked for.
-    WrittenFiles files = (f.stdout == null ? new CapturedStream(out) : f.stdout).files();
+    WrittenFiles files = (f.stdout == null ? new StreamCapture(out) : f.stdout).files();
     return new RunResult(
         stdout, stderr, f.exitCode, Boolean.TRUE.equals(f.timedOut), f.durationMs, "cinch", files);
   }
 
   private static final class Fields {
     OutFrame out;
-    CapturedStream stdout;
-    CapturedStream stderr;
+    StreamCapture stdout;
+    StreamCapture stderr;
     Integer exitCode;
     Boolean timedOut;
     Long durationMs;
@@ -107,12 +107,12 @@ final class RunAnswerReader {
     }
     switch (name) {
       case "stdout" -> {
-        f.stdout = new CapturedStream(f.out);
+        f.stdout = new StreamCapture(f.out);
         json.readString(f.stdout.chars());
         f.anyRunField = true;
       }
       case "stderr" -> {
-        f.stderr = new CapturedStream(null);
+        f.stderr = new StreamCapture(null);
         json.readString(f.stderr.chars());
         f.anyRunField = true;
       }

@@ -1,8 +1,8 @@
 package dev.cinchmcp.backend.docker;
 
-import dev.cinchmcp.backend.CapturedStream;
 import dev.cinchmcp.backend.OutFrame;
 import dev.cinchmcp.backend.SandboxOutput;
+import dev.cinchmcp.backend.StreamCapture;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -13,15 +13,15 @@ import java.util.Arrays;
  * Splits an attach stream ({@code Tty: false}) into stdout and stderr: each frame is an 8-byte
  * header {@code [stream, 0, 0, 0, length as 4 bytes big-endian]} and its payload (1 stdout, 2
  * stderr; long output comes in 16 KiB frames). Each stream is decoded as UTF-8 across frame
- * boundaries (invalid bytes become U+FFFD) into a {@link CapturedStream}, so however much a program
+ * boundaries (invalid bytes become U+FFFD) into a {@link StreamCapture}, so however much a program
  * prints, the server holds only the two ends.
  *
  * <p>Runs on its own thread ({@link #drain}); the results are read once it has ended.
  */
 final class OutputFrames implements SandboxOutput {
 
-  private final CapturedStream stdout;
-  private final CapturedStream stderr = new CapturedStream(null);
+  private final StreamCapture stdout;
+  private final StreamCapture stderr = new StreamCapture(null);
 
   OutputFrames() {
     this(null);
@@ -29,7 +29,7 @@ final class OutputFrames implements SandboxOutput {
 
   /** With {@code out} not null, the launcher's frame is taken out of stdout ({@link #files}). */
   OutputFrames(OutFrame out) {
-    this.stdout = new CapturedStream(out);
+    this.stdout = new StreamCapture(out);
   }
 
   // drainMarked only: the launcher's mark still to come as stdout's first byte; the end marks.
@@ -71,7 +71,7 @@ final class OutputFrames implements SandboxOutput {
     try {
       while (in.readNBytes(header, 0, 8) == 8) {
         int length = ByteBuffer.wrap(header, 4, 4).getInt();
-        CapturedStream target = header[0] == 2 ? stderr : header[0] == 1 ? stdout : null;
+        StreamCapture target = header[0] == 2 ? stderr : header[0] == 1 ? stdout : null;
         int left = length;
         while (left > 0) {
           int n = in.read(payload, 0, Math.min(left, payload.length));
@@ -102,12 +102,12 @@ final class OutputFrames implements SandboxOutput {
   }
 
   @Override
-  public CapturedStream out() {
+  public StreamCapture out() {
     return stdout;
   }
 
   @Override
-  public CapturedStream err() {
+  public StreamCapture err() {
     return stderr;
   }
 
@@ -128,7 +128,7 @@ final class OutputFrames implements SandboxOutput {
     }
 
     /** Feeds {@code bytes} to {@code target}, but the last {@link #LENGTH}: maybe the end mark. */
-    void take(byte[] bytes, int offset, int length, CapturedStream target) {
+    void take(byte[] bytes, int offset, int length, StreamCapture target) {
       if (status >= 0) {
         return; // after the end: a straggler of a process the container's end kills
       }
@@ -146,7 +146,7 @@ final class OutputFrames implements SandboxOutput {
     }
 
     /** At the end of the stream: what was held back was output after all. */
-    void flush(CapturedStream target) {
+    void flush(StreamCapture target) {
       if (status < 0) {
         target.feed(held, 0, heldLength);
       }

@@ -1,18 +1,17 @@
 package dev.cinchmcp.backend.local;
 
-import dev.cinchmcp.backend.CapturedStream;
 import dev.cinchmcp.backend.OutFrame;
-import dev.cinchmcp.text.CappedText;
+import dev.cinchmcp.backend.StreamCapture;
 import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * Drains one output stream of a sandbox to its end into a {@link CapturedStream}. Draining
+ * Drains one output stream of a sandbox to its end into a {@link StreamCapture}. Draining
  * everything matters: a program blocked on a full pipe would never exit.
  *
  * <p>Runs on its own thread ({@link #run()}); the result is read once the stream has ended.
  */
-final class CappedStreamReader extends CapturedStream implements Runnable {
+final class CappedStreamReader extends StreamCapture implements Runnable {
 
   private final InputStream stream;
 
@@ -35,9 +34,5 @@ final class CappedStreamReader extends CapturedStream implements Runnable {
     } catch (IOException e) {
       // The pipe closes when the sandbox is killed; what was read so far is the output.
     }
-  }
-
-  CappedText result() {
-    return result(null);
   }
 }

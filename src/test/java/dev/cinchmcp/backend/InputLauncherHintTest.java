@@ -9,12 +9,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Which programs run under the launcher that hands files back, by their text. */
-class FileHintTest {
+class InputLauncherHintTest {
 
   @ParameterizedTest(name = "{0}, may write {2}: {1}")
   @MethodSource("programs")
   void mayWriteFilesIsToldByTheText(Language language, String code, boolean mayWrite) {
-    assertEquals(mayWrite, FileHint.mayWriteFiles(new Program(code, language)), code);
+    assertEquals(mayWrite, InputLauncher.mayWriteFiles(new Program(code, language)), code);
   }
 
   static Stream<Arguments> programs() {
