@@ -238,12 +238,7 @@ public record BackendChoice(
     private static BackendChoice of(DockerRunner runner) {
       return new BackendChoice(
           runner,
-          new SandboxFacts(
-              runner.runtimes(),
-              runner.limits(),
-              runner.isolation(),
-              runner.packages(),
-              runner.timeLimitSeconds()),
+          runner.sandboxFacts(),
           runner.summary(),
           runner.usable()
               ? List.of()

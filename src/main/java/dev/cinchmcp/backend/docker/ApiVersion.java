@@ -16,20 +16,12 @@ record ApiVersion(int major, int minor) implements Comparable<ApiVersion> {
   /** The newest API this client asks for (Docker 27); every field it sends exists from 1.41 on. */
   static final ApiVersion NEWEST = new ApiVersion(1, 47);
 
+  /** "1.41" (a null or anything else: empty). */
   static Optional<ApiVersion> parse(String text) {
-    if (text == null) {
-      return Optional.empty();
-    }
-    int dot = text.indexOf('.');
-    if (dot <= 0) {
-      return Optional.empty();
-    }
     try {
-      return Optional.of(
-          new ApiVersion(
-              Integer.parseInt(text.substring(0, dot).strip()),
-              Integer.parseInt(text.substring(dot + 1).strip())));
-    } catch (NumberFormatException e) {
+      String[] parts = text.strip().split("\\.", 3);
+      return Optional.of(new ApiVersion(Integer.parseInt(parts[0]), Integer.parseInt(parts[1])));
+    } catch (RuntimeException e) {
       return Optional.empty();
     }
   }

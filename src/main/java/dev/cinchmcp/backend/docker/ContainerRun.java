@@ -17,9 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One program in one container, fresh or started ahead of time ({@link WaitingContainer}): start it
- * (or hand the program over), send the code, drain the output, enforce the wall clock (from the
- * start or hand-over), and make sure the container is gone afterwards, whatever happens.
+ * One program in one container, fresh or started ahead ({@link WaitingContainer}): start it (or
+ * hand the program over), send the code, drain the output, enforce the wall clock, and see the
+ * container gone afterwards, whatever happens.
  */
 final class ContainerRun {
 
@@ -50,9 +50,7 @@ final class ContainerRun {
   private final WaitingContainer waiting; // owned by this run, or null
   private volatile String id;
   private volatile boolean cancelled;
-
-  // The runner is closing: its kill ends the container; a removal from here would get in its way.
-  private volatile boolean closing;
+  private volatile boolean closing; // the runner's kill ends the container: no removal from here
   private volatile Engine.Attached attached;
   private volatile boolean taken; // the waiting launcher's second mark came
 
@@ -88,22 +86,17 @@ final class ContainerRun {
     DockerSettings settings = parts.settings();
     boolean gone = false;
     try {
-      if (waiting == null) {
-        id = engine.create(name, ContainerSpec.of(parts, program.language(), code.length));
-      } else {
-        id = waiting.id;
-        attached = waiting.attached;
-      }
+      id =
+          waiting == null
+              ? engine.create(name, ContainerSpec.of(parts, program.language(), code.length))
+              : waiting.id;
       if (cancelled) {
         throw new RunFailure(RunFailure.Reason.STOPPED_BEFORE_START, "The run was cancelled.");
       }
-      String token = null;
-      if (waiting == null) {
-        attached = engine.attachAndStart(id);
-      }
+      attached = waiting == null ? engine.attachAndStart(id, parts.streams()) : waiting.attached;
       long started = System.nanoTime();
+      String token = waiting == null ? null : WaitingLaunchers.newToken();
       if (waiting != null) {
-        token = WaitingLaunchers.newToken();
         try {
           waiting.handOver(code, token);
         } catch (IOException e) {
@@ -115,20 +108,9 @@ final class ContainerRun {
       }
       OutputFrames output = new OutputFrames(program.out());
       // A waiting launcher's end mark gives the status tens of ms before the engine's does.
-      CompletableFuture<Integer> status = new CompletableFuture<>();
+      CompletableFuture<Integer> status = attached.exit();
       Future<?> drained =
           waiting == null ? sendAndDrain(code, output) : drainMarked(token, output, status);
-      Engine.Attached exit = attached;
-      parts
-          .streams()
-          .execute(
-              () -> {
-                try {
-                  status.complete(exit.exitStatus());
-                } catch (IOException | RuntimeException e) {
-                  status.completeExceptionally(e);
-                }
-              });
       SandboxEnding ending;
       try {
         ending = awaitEnd(status, started);
@@ -170,7 +152,7 @@ final class ContainerRun {
   }
 
   private Future<?> sendAndDrain(byte[] code, OutputFrames output) {
-    EngineConnection stream = attached.attach();
+    EngineHttp.Connection stream = attached.attach();
     ExecutorService streams = parts.streams();
     if (engine.address().kind() == EngineAddress.Kind.NPIPE) {
       send(stream, code); // a pipe serves one operation at a time: all input first
@@ -187,7 +169,9 @@ final class ContainerRun {
         .streams()
         .submit(
             () -> {
-              taken = output.drainMarked(waiting.output(), WaitingLaunchers.endMarkPrefix(token));
+              taken =
+                  output.drainMarked(
+                      attached.attach().input(), WaitingLaunchers.endMarkPrefix(token));
               if (output.endStatus() >= 0) {
                 status.complete(output.endStatus());
               }
@@ -241,10 +225,9 @@ final class ContainerRun {
     }
   }
 
-  private static void send(EngineConnection stream, byte[] code) {
+  private static void send(EngineHttp.Connection stream, byte[] code) {
     try {
       stream.output().write(code);
-      stream.output().flush();
       stream.shutdownOutput();
     } catch (IOException e) {
       // The container ended (or was killed) before it read its code; its status says so.
@@ -264,10 +247,9 @@ final class ContainerRun {
   }
 
   /**
-   * Kills the container ({@code AutoRemove} then removes it), for a closing runner: the engine
-   * carries a kill out even if the server exits once it is sent, where a forced removal of a gVisor
-   * container was not (measured: runsc containers stayed until their backstop). Settles once
-   * answered.
+   * Kills the container ({@code AutoRemove} removes it), for a closing runner: the engine carries a
+   * kill out even if the server exits once it is sent, where a forced removal of a gVisor container
+   * was not (measured: runsc containers stayed until their backstop). Settles once answered.
    */
   CompletableFuture<Void> killWithin(ExecutorService executor) {
     closing = true;
@@ -283,9 +265,8 @@ final class ContainerRun {
   }
 
   /**
-   * For a stop on a signal: writes the forced removal without waiting (no thread, no lambda: this
-   * runs once, cold). One the engine starts all the same gets no program, reads an empty one as
-   * this process ends and exits (runsc: 0.6-0.9 s); one still being created awaits the next sweep.
+   * For a stop on a signal: writes the forced removal without waiting (no thread, no lambda: runs
+   * cold). One the engine starts all the same reads an empty program and exits (runsc: 0.6-0.9 s).
    */
   void sendRemoveNow() {
     closing = true;

@@ -1,6 +1,5 @@
 package dev.cinchmcp.backend.docker;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cinchmcp.backend.Language;
@@ -10,13 +9,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The body of {@code POST /containers/create} for one run: the walls of the sandbox, each a field.
- * The code comes in on stdin (a read-only root refuses {@code PUT /archive}): a few lines in the
- * image's own interpreter read exactly its length, write it to {@value #CODE_DIR}, put {@code
- * /dev/null} on stdin and start it.
- *
- * <p>{@code timeout -s KILL} is PID 1, which a program cannot kill: a backstop that ends the
- * container one second after the wall clock whatever becomes of the server.
+ * The body of {@code POST /containers/create}: the walls of the sandbox, each a field. The code
+ * comes on stdin (a read-only root refuses {@code PUT /archive}): a reader in the image's own
+ * interpreter writes it to {@value #CODE_DIR} and runs it. PID 1 is {@code timeout}, which a
+ * program cannot kill: a backstop one second after the wall clock, whatever becomes of the server.
  */
 final class ContainerSpec {
 
@@ -48,6 +44,18 @@ final class ContainerSpec {
               + "/main.py'])",
           "");
 
+  /**
+   * How the Node readers start the program: as {@code node main.js}. A child the program starts
+   * with {@code process.execArgv} (the input launcher does) gets the heap limit, not the reader.
+   */
+  static final String NODE_MAIN =
+      String.join(
+          "",
+          "process.argv.splice(1, 1, '" + CODE_DIR + "/main.js');",
+          "const e = process.execArgv.findIndex(a => a === '-e' || a === '--eval');",
+          "if (e >= 0) process.execArgv.splice(e, 2);",
+          "require('module').runMain();");
+
   private static final String NODE_READER =
       String.join(
           "",
@@ -59,17 +67,42 @@ final class ContainerSpec {
               + " got += r; }",
           "fs.mkdirSync('" + CODE_DIR + "', { recursive: true });",
           "fs.writeFileSync('" + CODE_DIR + "/main.js', code.subarray(0, got));",
-          "process.argv.splice(1, 1, '" + CODE_DIR + "/main.js');",
-          // A child the program starts with process.execArgv (the input launcher does) gets the
-          // heap limit, not this reader again.
-          "const e = process.execArgv.findIndex(a => a === '-e' || a === '--eval');",
-          "if (e >= 0) process.execArgv.splice(e, 2);",
-          "require('module').runMain();");
+          NODE_MAIN);
 
   private ContainerSpec() {}
 
   /** The body for a cold run of {@code codeBytes} of code (which then comes on stdin). */
   static ObjectNode of(ContainerRun.Parts parts, Language language, int codeBytes) {
+    String limit = Long.toString(parts.settings().wallClock().toSeconds() + 1); // the grace
+    return spec(
+        parts,
+        language,
+        List.of("timeout", "-s", "KILL", limit),
+        language == Language.PYTHON
+            ? List.of("-c", PYTHON_READER, Integer.toString(codeBytes), PythonBootstrap.SOURCE)
+            : List.of("-e", NODE_READER, Integer.toString(codeBytes)));
+  }
+
+  /**
+   * The body for a container started ahead ({@link WaitingContainer}): {@link #of}'s walls, with
+   * its launcher ({@link WaitingLaunchers}). The backstop counts from the hand-over: the launcher
+   * sends PID 1 a SIGCONT, on which GNU {@code timeout -s CONT -k LIMIT BUDGET} arms its SIGKILL,
+   * LIMIT seconds later. One never handed a program gets the same at {@code budget}.
+   */
+  static ObjectNode waiting(ContainerRun.Parts parts, Language language, Duration budget) {
+    String limit = Long.toString(parts.settings().wallClock().toSeconds() + 1);
+    return spec(
+        parts,
+        language,
+        List.of("timeout", "-s", "CONT", "-k", limit, Long.toString(budget.toSeconds())),
+        language == Language.PYTHON
+            ? List.of("-c", WaitingLaunchers.python(), CODE_DIR + "/main.py")
+            : List.of("-e", WaitingLaunchers.node()));
+  }
+
+  /** {@code backstop}, the interpreter with its options, then {@code program}. */
+  private static ObjectNode spec(
+      ContainerRun.Parts parts, Language language, List<String> backstop, List<String> program) {
     DockerSettings settings = parts.settings();
     String runtime = parts.runtime().runtime();
     boolean gvisor = parts.runtime().gvisor();
@@ -87,19 +120,14 @@ final class ContainerSpec {
     spec.put("Tty", false);
     spec.putArray("Entrypoint"); // the image's own would run first, with our command as arguments
     ArrayNode cmd = spec.putArray("Cmd");
-    long limit = settings.wallClock().toSeconds() + 1; // the backstop's grace
-    cmd.add("timeout").add("-s").add("KILL").add(Long.toString(limit));
+    backstop.forEach(cmd::add);
     if (language == Language.PYTHON) {
-      cmd.add("python3")
-          .add("-c")
-          .add(PYTHON_READER)
-          .add(Integer.toString(codeBytes))
-          .add(PythonBootstrap.SOURCE);
+      cmd.add("python3");
     } else {
       // Its heap limit makes a heap bomb end with V8's clear "heap out of memory" error.
       cmd.add("node").add("--max-old-space-size=" + settings.memoryMebibytes() * 3 / 4);
-      cmd.add("-e").add(NODE_READER).add(Integer.toString(codeBytes));
     }
+    program.forEach(cmd::add);
     ArrayNode env = spec.putArray("Env");
     ENVIRONMENT.forEach(env::add);
     spec.putObject("Labels").put(Labels.OWNER, parts.labels().owner());
@@ -124,47 +152,19 @@ final class ContainerSpec {
       // PidsLimit counts gVisor's own host threads (Sentry and gofer ~40, ptrace stubs per
       // process: 63 processes crash the sandbox at 512, are refused cleanly at 2176);
       // RLIMIT_NPROC, which gVisor enforces inside, holds the program's own.
-      host.put("PidsLimit", 128 + 32 * settings.maxProcesses());
+      host.put("PidsLimit", 128 + 32 * SandboxFacts.MAX_PROCESSES);
       ulimits
           .addObject()
           .put("Name", "nproc")
-          .put("Soft", settings.maxProcesses())
-          .put("Hard", settings.maxProcesses());
+          .put("Soft", SandboxFacts.MAX_PROCESSES)
+          .put("Hard", SandboxFacts.MAX_PROCESSES);
     } else {
       // Under runc RLIMIT_NPROC would count every process of uid 65534 on the machine; the pids
       // cgroup counts this container's alone.
-      host.put("PidsLimit", settings.maxProcesses());
+      host.put("PidsLimit", SandboxFacts.MAX_PROCESSES);
     }
     if (runtime != null) {
       host.put("Runtime", runtime);
-    }
-    return spec;
-  }
-
-  /**
-   * The body for a container started ahead of time ({@link WaitingContainer}): {@link #of}'s, walls
-   * included; only the command differs ({@link WaitingLaunchers}).
-   *
-   * <p>The backstop counts from the hand-over: {@code timeout -s CONT -k LIMIT BUDGET}. The
-   * launcher sends PID 1 a SIGCONT when it takes its program; GNU timeout, on its {@code -s}
-   * signal, forwards it (harmless) and arms {@code -k}: SIGKILL {@code LIMIT} seconds later. One
-   * never handed a program gets the same at {@code budget}.
-   */
-  static ObjectNode waiting(ContainerRun.Parts parts, Language language, Duration budget) {
-    ObjectNode spec = of(parts, language, 0);
-    // The cold command: timeout -s KILL LIMIT, the interpreter and its options, -c/-e READER ...
-    JsonNode cold = spec.get("Cmd");
-    ArrayNode cmd = spec.putArray("Cmd");
-    cmd.add("timeout").add("-s").add("CONT").add("-k").add(cold.get(3).asText());
-    cmd.add(Long.toString(budget.toSeconds()));
-    int at = 4;
-    while (!cold.get(at).asText().equals("-c") && !cold.get(at).asText().equals("-e")) {
-      cmd.add(cold.get(at++).asText()); // the interpreter with the cold run's options
-    }
-    if (language == Language.PYTHON) {
-      cmd.add("-c").add(WaitingLaunchers.python()).add(CODE_DIR + "/main.py");
-    } else {
-      cmd.add("-e").add(WaitingLaunchers.node());
     }
     return spec;
   }

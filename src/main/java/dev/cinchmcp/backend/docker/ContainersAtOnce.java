@@ -4,16 +4,10 @@ import dev.cinchmcp.backend.CpuReserve;
 import java.util.OptionalDouble;
 
 /**
- * How many containers run at once. Where they share this machine's kernel, all of them together
- * leave the CPU reserve of {@link CpuReserve} free, as the local backend's sandboxes do. The local
- * backend caps the parent cgroup of its sandboxes; an engine's containers have none that a server
- * without root could cap, so here the reserve is kept by running fewer at once: 3 on 2 cores, 1 on
- * 1, each still with its whole share. An engine in a VM of its own (Docker Desktop, and every
- * engine on macOS and Windows) has CPUs of its own, and runs them all.
- *
- * @param count how many run at once
- * @param cores the cores of this machine
- * @param most how many would run at once without the reserve
+ * How many containers run at once. Where they share this machine's kernel, together they leave the
+ * CPU reserve of {@link CpuReserve} free (an engine's containers have no parent cgroup a server
+ * without root could cap): 3 on 2 cores, 1 on 1, each with its whole share. An engine in a VM of
+ * its own has CPUs of its own, and runs them all.
  */
 record ContainersAtOnce(int count, int cores, int most) {
 
@@ -25,10 +19,7 @@ record ContainersAtOnce(int count, int cores, int most) {
     return new ContainersAtOnce(count, cores, most);
   }
 
-  /**
-   * "3 containers at once (not 4), to leave part of 2 cores free", or empty when none are held
-   * back.
-   */
+  /** "3 containers at once (not 4), to leave part of 2 cores free", or empty. */
   String describe() {
     if (count == most) {
       return "";

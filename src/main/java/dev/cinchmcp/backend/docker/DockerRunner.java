@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.docker;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Program;
@@ -7,10 +8,12 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
+import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.WarmPool;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -28,15 +31,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each program in a fresh container of a Docker-compatible engine ({@link EngineLocator}),
- * with the walls of {@link ContainerSpec} and the runtime of {@link RuntimeChoice}. {@link #start}
- * reaches the engine at once, so the ready line says which engine, runtime and limits hold. At most
- * {@link ContainersAtOnce} containers run at once; the rest queue. Containers started ahead ({@link
- * WaitingContainer}) take the start off a call.
- *
- * <p>{@link #close()} has the engine kill every running container and waits at most {@value
- * #CLOSE_WAIT_MILLIS} ms; {@link #stopNow()}, on a signal, only writes each forced removal. What
- * never reached the engine is ended by its backstop and the next server's sweep.
+ * Runs each program in a fresh container of a Docker-compatible engine ({@link EngineLocator}) with
+ * the walls of {@link ContainerSpec}. {@link #start} reaches the engine at once, so the ready line
+ * says which engine, runtime and limits hold; at most {@link ContainersAtOnce} run at once, and
+ * containers started ahead ({@link WaitingContainer}) take the start off a call.
  */
 public final class DockerRunner implements CodeRunner, AutoCloseable {
 
@@ -46,8 +44,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
 
   /**
    * How long a close waits for its kills' answers: the engine carries out a kill it has received
-   * even with the server gone (none left in 48 stops), and answers once the container has ended,
-   * 50-150 ms later with gVisor.
+   * even with the server gone (none left in 48 stops), and answers 50-150 ms later with gVisor.
    */
   static final long CLOSE_WAIT_MILLIS = 100;
 
@@ -59,13 +56,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   // Set before the kills look at `running`; a run checks it after joining `running`.
   private volatile boolean closed;
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
-  private final EngineFacts facts;
-  private final RuntimeChoice runtime;
   private final ContainerRun.Parts parts;
   private final String problem;
-  private final ContainersAtOnce atOnce;
-  private final int poolSize;
   private final WarmPool<WaitingContainer> pool;
+  private final String summary;
+  private final SandboxFacts sandboxFacts;
 
   private DockerRunner(DockerSettings settings, int poolSize) {
     this.settings = settings;
@@ -75,45 +70,86 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     this.timers = timer;
     this.streams = Executors.newCachedThreadPool(DaemonThreads.named("cinchmcp-engine-stream"));
     Engine connected = null;
-    EngineFacts learned = null;
+    Images images = null;
     RuntimeChoice chosen = null;
+    String engine = null;
+    String languages = "Python and Node.js";
+    boolean sharesKernel = false;
     String why;
     try {
       connected =
           EngineLocator.forThisMachine(settings.environment(), settings.osName()).connect(timers);
-      learned = EngineFacts.of(connected, settings);
-      chosen = learned.runtime(settings);
+      JsonNode info = connected.info();
+      JsonNode version = connected.versionInfo();
+      String os = info.path("OperatingSystem").asText("");
+      boolean ownVm = RuntimeChoice.ownVm(settings.linuxHost(), os);
+      sharesKernel = !ownVm;
+      Set<String> offered = new TreeSet<>();
+      info.path("Runtimes").fieldNames().forEachRemaining(offered::add);
+      String byDefault = info.path("DefaultRuntime").asText("");
+      chosen = RuntimeChoice.of(settings.runtime(), offered, byDefault, ownVm);
+      String product = version.path("Platform").path("Name").asText("");
+      engine =
+          (product.isBlank() ? "Docker Engine" : product) // Debian's dockerd names no platform
+              + " "
+              + version.path("Version").asText(info.path("ServerVersion").asText("?"))
+              + " (API "
+              + connected.version()
+              + (os.isBlank() ? "" : ", " + os)
+              + ") at "
+              + connected.address();
+      images = new Images(connected, streams);
+      String python = settings.pythonImage();
+      String node = settings.nodeImage();
+      languages =
+          "Python "
+              + images.versionIfPresent(python, "PYTHON_VERSION").orElse("(" + python + ")")
+              + " and Node.js "
+              + images.versionIfPresent(node, "NODE_VERSION").orElse("(" + node + ")");
       why = chosen.problem();
-    } catch (EngineLocator.Unreachable e) {
-      why = e.getMessage();
     } catch (IOException e) {
-      why =
-          "the engine at "
-              + (connected == null ? "?" : connected.address().uri())
-              + " failed: "
-              + e.getMessage();
+      String at =
+          connected == null ? "" : "the engine at " + connected.address().uri() + " failed: ";
+      why = at + e.getMessage();
     }
-    this.facts = learned;
-    this.runtime = chosen;
     this.problem = why;
-    this.atOnce =
+    ContainersAtOnce atOnce =
         ContainersAtOnce.of(
-            settings.maxConcurrent(),
+            SandboxFacts.MAX_CONCURRENT,
             settings.cpuShare(),
             Runtime.getRuntime().availableProcessors(),
-            learned != null && !learned.ownVm(settings));
+            sharesKernel);
     this.containers =
         Executors.newFixedThreadPool(atOnce.count(), DaemonThreads.named("cinchmcp-engine"));
     this.parts =
         new ContainerRun.Parts(
-            connected,
-            Labels.ofThisProcess(),
-            settings,
-            chosen,
-            streams,
-            connected == null ? null : new Images(connected, streams));
-    this.poolSize = poolSize;
+            connected, Labels.ofThisProcess(), settings, chosen, streams, images);
     this.pool = poolSize > 0 && problem == null ? WaitingContainer.pool(poolSize, parts) : null;
+    boolean gvisor = chosen != null && chosen.gvisor();
+    String limits = settings.limits(gvisor);
+    this.sandboxFacts =
+        new SandboxFacts(
+            problem == null ? languages : "Python and Node.js",
+            limits,
+            chosen == null ? "a container" : chosen.shortIsolation(),
+            settings.packages(),
+            settings.wallClock().toSeconds());
+    this.summary =
+        problem != null
+            ? "backend docker: UNAVAILABLE, " + problem
+            : "backend docker: "
+                + engine
+                + "; isolation: "
+                + chosen.isolation()
+                + "; images "
+                + settings.pythonImage()
+                + " and "
+                + settings.nodeImage()
+                + "; limits held: "
+                + limits
+                + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe())
+                + "; "
+                + WaitingContainer.describePool(poolSize, gvisor);
   }
 
   /** A runner either way ({@link #usable()}); sweeps, then fills the pool, after {@code after}. */
@@ -163,51 +199,14 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return problem;
   }
 
-  /** The languages and versions, for the tool's description. */
-  public String runtimes() {
-    if (!usable()) {
-      return "Python and Node.js";
-    }
-    return "Python " + facts.pythonVersion() + " and Node.js " + facts.nodeVersion();
-  }
-
-  /** What keeps a program in, for the tool's description. */
-  public String isolation() {
-    return runtime == null ? "a container" : runtime.shortIsolation();
-  }
-
-  /** What a program can import besides the standard library, for the tool's description. */
-  public String packages() {
-    return settings.packages();
-  }
-
-  /** The limits that hold, for the tool's description. */
-  public String limits() {
-    return settings.limits(runtime != null && runtime.gvisor());
-  }
-
-  public long timeLimitSeconds() {
-    return settings.wallClock().toSeconds();
+  /** What the tool's description says of this backend. */
+  public SandboxFacts sandboxFacts() {
+    return sandboxFacts;
   }
 
   /** One line for the ready line and {@code --check}: the engine, the runtime, the limits. */
   public String summary() {
-    if (!usable()) {
-      return "backend docker: UNAVAILABLE, " + problem;
-    }
-    return "backend docker: "
-        + facts.describe()
-        + "; isolation: "
-        + runtime.isolation()
-        + "; images "
-        + settings.pythonImage()
-        + " and "
-        + settings.nodeImage()
-        + "; limits held: "
-        + limits()
-        + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe())
-        + "; "
-        + WaitingContainer.describePool(poolSize, runtime.gvisor());
+    return summary;
   }
 
   @Override
@@ -222,31 +221,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       // From its arrival (it may wait for an image) to its answer, no start ahead competes with it.
       pool.callStarted();
     }
-    future.whenComplete(
-        (result, error) -> {
-          pending.remove(future);
-          if (pool != null) {
-            pool.callEnded();
-          }
-        });
-    String image = settings.image(program.language());
-    parts
-        .images()
-        .ensure(image, DockerSettings.imageSetting(program.language()), events)
-        .whenComplete(
-            (done, error) -> {
-              if (error != null) {
-                Throwable cause = error instanceof CompletionException ? error.getCause() : error;
-                future.completeExceptionally(
-                    cause instanceof RunFailure failure ? failure : unavailable(cause.toString()));
-              } else {
-                submit(program, future, events);
-              }
-            });
-    return future;
-  }
-
-  private void submit(Program program, CompletableFuture<RunResult> future, RunListener events) {
     AtomicReference<ContainerRun> current = new AtomicReference<>();
     // Made now: a stop on a signal cancels every call, and linking a lambda then would cost ms.
     Runnable cancel =
@@ -258,18 +232,36 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         };
     future.whenComplete(
         (result, error) -> {
+          pending.remove(future);
+          if (pool != null) {
+            pool.callEnded();
+          }
           if (error instanceof CancellationException) {
             streams.execute(cancel);
           }
         });
-    try {
-      containers.execute(() -> execute(program, current, future, events));
-    } catch (RejectedExecutionException e) {
-      future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.STOPPED_BEFORE_START,
-              "The docker runner is shutting down. Nothing was run."));
-    }
+    String image = settings.image(program.language());
+    parts
+        .images()
+        .ensure(image, DockerSettings.imageSetting(program.language()), events)
+        .whenComplete(
+            (done, error) -> {
+              Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+              if (cause != null) {
+                future.completeExceptionally(
+                    cause instanceof RunFailure failure ? failure : unavailable(cause.toString()));
+                return;
+              }
+              try {
+                containers.execute(() -> execute(program, current, future, events));
+              } catch (RejectedExecutionException e) {
+                future.completeExceptionally(
+                    new RunFailure(
+                        RunFailure.Reason.STOPPED_BEFORE_START,
+                        "The docker runner is shutting down. Nothing was run."));
+              }
+            });
+    return future;
   }
 
   /** In a container started ahead of time when the pool has one, else (or if it was gone) fresh. */
@@ -285,49 +277,42 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         pool == null
             ? null
             : pool.take(program.language(), WaitingContainer.START_WAIT).orElse(null);
-    try {
-      execute(new ContainerRun(program, parts, waiting), current, future, events);
-    } catch (ContainerRun.HandOverFailed e) { // nothing ran
-      log.debug("A container started ahead could not take its program: {}", e.getMessage());
-      execute(new ContainerRun(program, parts, null), current, future, events);
-    }
-  }
-
-  private void execute(
-      ContainerRun run,
-      AtomicReference<ContainerRun> current,
-      CompletableFuture<RunResult> future,
-      RunListener events) {
-    current.set(run);
-    if (future.isDone()) {
-      run.cancel(); // cancelled meanwhile: the run stops before its program starts
-    }
-    running.add(run);
-    if (closed) {
-      // The runner closed after this run left the queue; its kills may have missed it.
-      running.remove(run);
-      run.abandon();
-      future.completeExceptionally(
-          new RunFailure(
-              RunFailure.Reason.STOPPED_BEFORE_START,
-              "The docker runner was shut down before the program started. Nothing was run."));
-      return;
-    }
-    events.sent(1);
-    String container = "Container " + run.name();
-    events.log(
-        RunListener.Level.DEBUG,
-        container + (run.warm() ? " (started ahead of time)" : " started"));
-    try {
-      SandboxEnding.complete(
-          future, run.execute(), events, container + " timed out and was removed");
-    } catch (ContainerRun.HandOverFailed e) {
-      throw e;
-    } catch (RuntimeException e) {
-      future.completeExceptionally(
-          SandboxEnding.failure(e, events, log, container, "The docker backend", "Try again."));
-    } finally {
-      running.remove(run);
+    ContainerRun next = new ContainerRun(program, parts, waiting);
+    while (next != null) {
+      ContainerRun run = next;
+      next = null;
+      current.set(run);
+      if (future.isDone()) {
+        run.cancel(); // cancelled meanwhile: the run stops before its program starts
+      }
+      running.add(run);
+      if (closed) {
+        // The runner closed after this run left the queue; its kills may have missed it.
+        running.remove(run);
+        run.abandon();
+        future.completeExceptionally(
+            new RunFailure(
+                RunFailure.Reason.STOPPED_BEFORE_START,
+                "The docker runner was shut down before the program started. Nothing was run."));
+        return;
+      }
+      events.sent(1);
+      String container = "Container " + run.name();
+      events.log(
+          RunListener.Level.DEBUG,
+          container + (run.warm() ? " (started ahead of time)" : " started"));
+      try {
+        SandboxEnding.complete(
+            future, run.execute(), events, container + " timed out and was removed");
+      } catch (ContainerRun.HandOverFailed e) { // nothing ran: again, in a fresh container
+        log.debug("A container started ahead could not take its program: {}", e.getMessage());
+        next = new ContainerRun(program, parts, null);
+      } catch (RuntimeException e) {
+        future.completeExceptionally(
+            SandboxEnding.failure(e, events, log, container, "The docker backend", "Try again."));
+      } finally {
+        running.remove(run);
+      }
     }
   }
 
@@ -337,10 +322,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         "The docker backend is not available: " + reason + ". Nothing was run.");
   }
 
-  /**
-   * A stop on a signal: each forced removal is only written, from this thread (the engine carries
-   * it out unread). No thread woken, no class or lambda linked: each would delay the process's end.
-   */
+  /** A stop on a signal: each forced removal only written, here; no thread, class or lambda. */
   @Override
   public boolean stopNow() {
     closed = true; // before the removals look at `running`, as in close()
@@ -357,13 +339,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   /** Stops taking runs, kills every running container, fails every unfinished call. */
   @Override
   public void close() {
-    // No interrupts: a run cut off in the middle of its create or start request could leave a
-    // container the engine starts after all. The kills end the runs.
+    // No interrupts: a run cut off in its create or start request could leave a container.
     closed = true;
     containers.shutdown();
     if (pool != null) {
-      // A start under way is not cut off (a create whose answer is lost leaves a container nobody
-      // knows of): it is waited for, briefly, and removes its container once it sees the close.
+      // A start under way is waited for, briefly: a create whose answer is lost leaves one.
       pool.closeLetStartFinish(WaitingContainer.CLOSE_WAIT);
     }
     CompletableFuture<?>[] kills =

@@ -9,16 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Everything the docker backend can be told.
  *
- * @param runtime the engine runtime asked for by name ("runsc", "runc"), or null ({@link
- *     RuntimeChoice})
+ * @param runtime the engine runtime asked for by name ("runsc", "runc"), or null
  * @param environment what engine discovery reads (DOCKER_HOST, HOME, ...); never reaches a program
- * @param osName the host's {@code os.name}: where engines are looked for, and whether plain
- *     containers share this machine's kernel
+ * @param osName the host's {@code os.name}: where to look, and whether containers share its kernel
  */
 public record DockerSettings(
     String pythonImage,
@@ -28,19 +25,10 @@ public record DockerSettings(
     String osName,
     Duration wallClock,
     long memoryBytes,
-    int maxProcesses,
-    double cpuShare,
-    int maxConcurrent) {
+    double cpuShare) {
 
   public DockerSettings {
-    Objects.requireNonNull(pythonImage, "pythonImage");
-    Objects.requireNonNull(nodeImage, "nodeImage");
     environment = Map.copyOf(environment);
-    Objects.requireNonNull(osName, "osName");
-    Objects.requireNonNull(wallClock, "wallClock");
-    if (maxConcurrent < 1) {
-      throw new IllegalArgumentException("maxConcurrent must be at least 1");
-    }
   }
 
   /** The limits the user set ({@code CINCH_SANDBOX_*}), with these images and this engine. */
@@ -58,9 +46,7 @@ public record DockerSettings(
         System.getProperty("os.name", ""),
         limits.timeLimit(),
         limits.memoryBytes(),
-        SandboxFacts.MAX_PROCESSES,
-        limits.cpus(),
-        SandboxFacts.MAX_CONCURRENT);
+        limits.cpus());
   }
 
   /** What a program can import besides the standard library (in custom images, who knows). */
@@ -85,7 +71,7 @@ public record DockerSettings(
         + " MB of memory"
         + (gvisor ? " (gVisor's own share included)" : "")
         + ", "
-        + maxProcesses
+        + SandboxFacts.MAX_PROCESSES
         + " processes, "
         + SandboxFacts.cpuShare(cpuShare);
   }

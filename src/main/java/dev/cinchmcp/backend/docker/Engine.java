@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,17 +43,18 @@ final class Engine {
   private static final int REMOVE_ATTEMPTS = 3;
 
   /**
-   * How long a removal under way is waited for before it is asked for again (measured here, from
-   * the exit to the end of the removal: 10-140 ms, median 28, for 65 containers of both runtimes).
+   * How long a removal under way is waited for (measured, exit to removed: 10-140 ms, median 28).
    */
   private static final Duration REMOVAL_WAIT = Duration.ofSeconds(3);
 
   private final EngineHttp http;
   private final ApiVersion version;
+  private final JsonNode versionInfo; // the answer to GET /version
 
-  private Engine(EngineHttp http, ApiVersion version) {
+  private Engine(EngineHttp http, ApiVersion version, JsonNode versionInfo) {
     this.http = http;
     this.version = version;
+    this.versionInfo = versionInfo;
   }
 
   /** Whether something that speaks the Engine API answers at this address, quickly. */
@@ -67,11 +69,7 @@ final class Engine {
   /** Connects and negotiates the API version (an unversioned {@code GET /version} first). */
   static Engine connect(EngineAddress address, ScheduledExecutorService timers) throws IOException {
     EngineHttp plain = new EngineHttp(address, "", timers);
-    EngineHttp.Response answer = plain.call("GET", "/version", null, CONTROL);
-    if (!answer.ok()) {
-      throw EngineError.of(answer.status(), answer.text(), "GET /version");
-    }
-    JsonNode node = JSON.readTree(answer.body());
+    JsonNode node = new Engine(plain, null, null).json("GET", "/version", null);
     Optional<ApiVersion> max = ApiVersion.parse(node.path("ApiVersion").asText(null));
     // Top-level MinAPIVersion only: Podman repeats it, with another meaning, under Components.
     ApiVersion min = ApiVersion.parse(node.path("MinAPIVersion").asText(null)).orElse(null);
@@ -89,7 +87,7 @@ final class Engine {
                             + ", and this server needs "
                             + ApiVersion.OLDEST
                             + " or newer: update the engine"));
-    return new Engine(plain.withPrefix(chosen.prefix()), chosen);
+    return new Engine(plain.withPrefix(chosen.prefix()), chosen, node);
   }
 
   ApiVersion version() {
@@ -104,8 +102,8 @@ final class Engine {
     return json("GET", "/info", null);
   }
 
-  JsonNode versionInfo() throws IOException {
-    return json("GET", "/version", null);
+  JsonNode versionInfo() {
+    return versionInfo;
   }
 
   /** The image's inspection, or empty when the engine does not have it. */
@@ -121,34 +119,22 @@ final class Engine {
   }
 
   /** Starts a pull; the body is the engine's progress, one JSON object per line. */
-  EngineHttp.Streaming pull(String image) throws IOException {
-    return streamingOk(
-        http.stream("POST", "/images/create?fromImage=" + encode(image), null, CONTROL),
-        "POST /images/create");
+  EngineHttp.Connection pull(String image) throws IOException {
+    return http.stream("/images/create?fromImage=" + encode(image), false, CONTROL);
   }
 
   String create(String name, ObjectNode spec) throws IOException {
-    JsonNode created =
-        json("POST", "/containers/create?name=" + encode(name), JSON.writeValueAsString(spec));
-    return created.path("Id").asText();
+    String path = "/containers/create?name=" + encode(name);
+    return json("POST", path, JSON.writeValueAsString(spec)).path("Id").asText();
   }
 
   /**
-   * A started container's attach stream and the engine's answer to its next exit; closing them ends
-   * the attach (a launcher waiting on stdin reads end-of-file and exits).
+   * A started container's attach stream, and its exit status once the engine's wait answers (a
+   * waiting launcher's end mark may complete it first). Closing ends the attach and the wait.
    */
-  record Attached(EngineConnection attach, EngineHttp.Streaming exitWait) implements AutoCloseable {
-    /** Reads the wait's answer (blocks until the container exits): its exit status. */
-    int exitStatus() throws IOException {
-      try (InputStream body = exitWait.body()) {
-        JsonNode node = JSON.readTree(body.readNBytes(64 * 1024));
-        if (node == null || !node.has("StatusCode")) {
-          throw new IOException("the engine's wait gave no exit status");
-        }
-        return node.get("StatusCode").asInt();
-      }
-    }
-
+  record Attached(
+      EngineHttp.Connection attach, EngineHttp.Connection exitWait, CompletableFuture<Integer> exit)
+      implements AutoCloseable {
     @Override
     public void close() {
       attach.close();
@@ -157,20 +143,33 @@ final class Engine {
   }
 
   /**
-   * Attaches to a created container, asks for its next exit and starts it: the one start step of
-   * fresh containers and those started ahead. What it opened is closed if it throws.
+   * Attaches, asks for the next exit (read on {@code reader}) and starts; closes all if it fails.
    */
-  Attached attachAndStart(String id) throws IOException {
-    EngineConnection attach =
-        http.upgrade("/containers/" + id + "/attach?stream=1&stdin=1&stdout=1&stderr=1", CONTROL);
-    EngineHttp.Streaming exitWait = null;
+  Attached attachAndStart(String id, Executor reader) throws IOException {
+    String path = "/containers/" + id;
+    EngineHttp.Connection attach =
+        http.stream(path + "/attach?stream=1&stdin=1&stdout=1&stderr=1", true, CONTROL);
+    EngineHttp.Connection exitWait = null;
     try {
-      exitWait =
-          streamingOk(
-              http.stream("POST", "/containers/" + id + "/wait?condition=next-exit", null, CONTROL),
-              "POST /containers/wait");
-      start(id);
-      return new Attached(attach, exitWait);
+      exitWait = http.stream(path + "/wait?condition=next-exit", false, CONTROL);
+      Attached attached = new Attached(attach, exitWait, new CompletableFuture<>());
+      reader.execute(
+          () -> {
+            try (InputStream body = attached.exitWait().input()) {
+              JsonNode node = JSON.readTree(body.readNBytes(64 * 1024));
+              if (node == null || !node.has("StatusCode")) {
+                throw new IOException("the engine's wait gave no exit status");
+              }
+              attached.exit().complete(node.get("StatusCode").asInt());
+            } catch (IOException | RuntimeException e) {
+              attached.exit().completeExceptionally(e);
+            }
+          });
+      EngineHttp.Response answer = http.call("POST", path + "/start", null, CONTROL);
+      if (!answer.ok() && answer.status() != 304) {
+        throw EngineError.of(answer, "POST /containers/start");
+      }
+      return attached;
     } catch (IOException | RuntimeException e) {
       attach.close();
       if (exitWait != null) {
@@ -178,37 +177,6 @@ final class Engine {
       }
       throw e;
     }
-  }
-
-  /** {@code answer} if it is a 200, else an {@link EngineError} (the stream then closed). */
-  private static EngineHttp.Streaming streamingOk(EngineHttp.Streaming answer, String request)
-      throws IOException {
-    if (answer.status() != 200) {
-      try (answer) {
-        throw EngineError.of(
-            answer.status(),
-            new String(answer.body().readNBytes(64 * 1024), StandardCharsets.UTF_8),
-            request);
-      }
-    }
-    return answer;
-  }
-
-  private void start(String id) throws IOException {
-    EngineHttp.Response answer = http.call("POST", "/containers/" + id + "/start", null, CONTROL);
-    if (!answer.ok() && answer.status() != 304) {
-      throw EngineError.of(answer.status(), answer.text(), "POST /containers/start");
-    }
-  }
-
-  /**
-   * Writes {@link #remove}'s request and returns, for a process that ends next: the engine carries
-   * it out unread, and unlike a kill it also removes a container not yet started. No {@code +}: a
-   * string concatenation is linked on its first run, and a stop on a signal runs this cold.
-   */
-  void sendRemove(String id) throws IOException {
-    http.sendOnly(
-        "DELETE", new StringBuilder("/containers/").append(id).append(FORCE_REMOVE).toString());
   }
 
   /**
@@ -228,7 +196,7 @@ final class Engine {
       if (answer.status() == 409 && removedMeanwhile(path, left(deadline))) {
         return;
       }
-      failed = EngineError.of(answer.status(), answer.text(), "DELETE /containers");
+      failed = EngineError.of(answer, "DELETE /containers");
     }
     throw failed;
   }
@@ -245,11 +213,8 @@ final class Engine {
     } catch (IOException e) {
       return false; // not ended within the bound: the next removal tells
     }
-    if (answer.status() == 404) {
-      return true;
-    }
-    if (!answer.ok()) {
-      return false; // an engine without this condition: the next removal tells
+    if (!answer.ok()) { // 404: gone; else an engine without this condition: the removal tells
+      return answer.status() == 404;
     }
     JsonNode error = JSON.readTree(answer.body()).path("Error");
     return error.isMissingNode() || error.isNull() || error.path("Message").asText().isEmpty();
@@ -274,29 +239,34 @@ final class Engine {
 
   /**
    * SIGKILLs the container ({@code AutoRemove} then removes it), even from an interrupted thread;
-   * gone or stopped already is fine, a failure only logged. The engine answers once it has ended
-   * (gVisor: 50-150 ms), but carries the kill out unread.
+   * gone or stopped already is fine. The engine answers once it has ended (gVisor: 50-150 ms), but
+   * carries the kill out unread.
    */
   void killQuietly(String id, String name) {
     quietly(id, name, false);
   }
 
-  /** {@link #sendRemove}, even from an interrupted thread (a pool that stops); failures logged. */
+  /**
+   * Writes {@link #remove}'s request and returns, for a process that ends next: the engine carries
+   * it out unread, and unlike a kill it also removes a container not yet started. Even from an
+   * interrupted thread (a pool that stops); failures logged.
+   */
   void sendRemoveQuietly(String id, String name) {
     quietly(id, name, true);
   }
 
-  /** No lambda: a stop on a signal runs this cold. */
+  /** No lambda, no {@code +} (linked on its first run): a stop on a signal runs this cold. */
   private void quietly(String id, String name, boolean sendRemove) {
-    boolean interrupted = Thread.interrupted();
+    boolean interrupted = Thread.interrupted(); // an interrupted thread's channel would not open
     try {
       if (sendRemove) {
-        sendRemove(id);
+        http.sendOnly(
+            "DELETE", new StringBuilder("/containers/").append(id).append(FORCE_REMOVE).toString());
       } else {
         EngineHttp.Response answer =
             http.call("POST", "/containers/" + id + "/kill?signal=KILL", null, REMOVE_LIMIT);
         if (!answer.ok() && answer.status() != 404 && answer.status() != 409) {
-          throw EngineError.of(answer.status(), answer.text(), "POST /containers/kill");
+          throw EngineError.of(answer, "POST /containers/kill");
         }
       }
     } catch (IOException e) {
@@ -321,20 +291,15 @@ final class Engine {
   /** Every container (running or not) with this label key. */
   List<JsonNode> containersLabelled(String label) throws IOException {
     String filters = "{\"label\":[\"" + label + "\"]}";
-    JsonNode list = json("GET", "/containers/json?all=1&filters=" + encode(filters), null);
     List<JsonNode> out = new ArrayList<>();
-    list.forEach(out::add);
+    json("GET", "/containers/json?all=1&filters=" + encode(filters), null).forEach(out::add);
     return out;
   }
 
   private JsonNode json(String method, String path, String body) throws IOException {
     EngineHttp.Response answer = http.call(method, path, body, CONTROL);
     if (!answer.ok()) {
-      int query = path.indexOf('?');
-      throw EngineError.of(
-          answer.status(),
-          answer.text(),
-          method + " " + (query < 0 ? path : path.substring(0, query)));
+      throw EngineError.of(answer, method + " " + path);
     }
     return JSON.readTree(answer.body());
   }

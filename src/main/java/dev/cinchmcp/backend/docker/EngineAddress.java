@@ -4,14 +4,11 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Where an engine's API listens, as Docker's own tools write it ({@code
- * unix:///var/run/docker.sock}, {@code npipe:////./pipe/docker_engine}, {@code
- * tcp://127.0.0.1:2375}), and where that came from.
+ * Where an engine's API listens, as Docker's tools write it ({@code unix:///var/run/docker.sock},
+ * {@code npipe:////./pipe/docker_engine}, {@code tcp://127.0.0.1:2375}).
  *
- * @param kind how to reach it
  * @param target the socket's or pipe's path, or {@code host:port}
- * @param source why this address, for messages ("DOCKER_HOST", "Docker context colima", "OrbStack's
- *     socket")
+ * @param source why this address, for messages ("DOCKER_HOST", "OrbStack's socket")
  */
 record EngineAddress(Kind kind, String target, String source) {
 

@@ -21,10 +21,12 @@ final class EngineError extends IOException {
     this.engineMessage = engineMessage;
   }
 
-  static EngineError of(int status, String body, String request) {
-    String message = body.strip();
+  /** The engine's answer to {@code request} (its query left out: it may be long). */
+  static EngineError of(EngineHttp.Response answer, String request) {
+    int query = request.indexOf('?');
+    String message = answer.text().strip();
     try {
-      JsonNode node = Engine.JSON.readTree(body);
+      JsonNode node = Engine.JSON.readTree(message);
       if (node != null && node.hasNonNull("message")) {
         message = node.get("message").asText();
       }
@@ -34,7 +36,10 @@ final class EngineError extends IOException {
     if (message.length() > 400) {
       message = message.substring(0, 400) + "...";
     }
-    return new EngineError(status, message.isEmpty() ? "(no message)" : message, request);
+    return new EngineError(
+        answer.status(),
+        message.isEmpty() ? "(no message)" : message,
+        query < 0 ? request : request.substring(0, query));
   }
 
   int status() {

@@ -1,8 +1,15 @@
 package dev.cinchmcp.backend.docker;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.RandomAccessFile;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -15,9 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The little HTTP/1.1 the Engine API needs (the JDK's {@code HttpClient} cannot reach a unix
- * socket): one request per connection (a unix socket costs microseconds to open), bodies by
- * Content-Length, chunked or until the end, and the {@code Upgrade} of attach. Every exchange but a
- * stream's body has a deadline ({@code timers} close its connection: a stuck VM).
+ * socket): one request per connection (a unix socket costs microseconds to open), bodies by length,
+ * chunked or until the end, and the {@code Upgrade} of attach. Every exchange but a stream's body
+ * has a deadline ({@code timers} close its connection: a stuck VM).
  *
  * @param prefix put before every path ("/v1.41"), or "" for the unversioned calls
  */
@@ -40,17 +47,51 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /** An answer whose body is read as it comes (a pull's progress, a wait); close when done. */
-  record Streaming(int status, InputStream body, EngineConnection connection)
-      implements AutoCloseable {
-    @Override
-    public void close() {
-      connection.close();
+  Response call(String method, String path, String json, Duration limit) throws IOException {
+    try (Connection connection = Connection.open(address)) {
+      Step<Response> exchange =
+          () -> {
+            Head head = send(connection, method, path, json, null);
+            return new Response(head.status(), readAll(head.body(connection.input())));
+          };
+      return within(connection, method, path, limit, exchange);
     }
   }
 
-  Response call(String method, String path, String json, Duration limit) throws IOException {
-    EngineConnection connection = EngineConnection.open(address);
+  /** Writes a bodiless request and reads nothing, for a process about to end (that closes it). */
+  void sendOnly(String method, String path) throws IOException {
+    Connection.open(address).output().write(request(method, path, null, null));
+  }
+
+  /**
+   * POSTs and returns once the head of a 200 (or, with {@code upgrade}, a 101) is in; the
+   * connection then reads the body as it comes (a pull's progress, a wait), or the raw stream of an
+   * attach. Any other answer is an {@link EngineError}.
+   */
+  Connection stream(String path, boolean upgrade, Duration headLimit) throws IOException {
+    Connection connection = Connection.open(address);
+    Step<Head> exchange =
+        () -> {
+          Head head = send(connection, "POST", path, null, upgrade ? "tcp" : null);
+          if (head.status() != 200 && !(upgrade && head.status() == 101)) {
+            Response answer = new Response(head.status(), readAll(head.body(connection.input())));
+            throw EngineError.of(answer, "POST " + path);
+          }
+          return head;
+        };
+    Head head = within(connection, "POST", path, headLimit, exchange);
+    InputStream body = head.status() == 101 ? connection.input() : head.body(connection.input());
+    return new Connection(body, connection.output(), connection.resource(), connection.channel());
+  }
+
+  private interface Step<T> {
+    T run() throws IOException;
+  }
+
+  /** Runs {@code step} with the connection closed at the deadline, and closed if it fails. */
+  private <T> T within(
+      Connection connection, String method, String path, Duration limit, Step<T> step)
+      throws IOException {
     AtomicBoolean expired = new AtomicBoolean();
     ScheduledFuture<?> deadline =
         timers.schedule(
@@ -61,11 +102,9 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
             limit.toMillis(),
             TimeUnit.MILLISECONDS);
     try {
-      send(connection, method, path, json, null);
-      Head head = Head.read(connection.input());
-      byte[] body = readAll(head.body(connection.input()));
-      return new Response(head.status(), body);
-    } catch (IOException e) {
+      return step.run();
+    } catch (IOException | RuntimeException e) {
+      connection.close();
       if (expired.get()) {
         String what = "the engine did not answer %s %s within %d ms";
         throw new IOException(String.format(what, method, path, limit.toMillis()), e);
@@ -73,71 +112,21 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       throw e;
     } finally {
       deadline.cancel(false);
-      connection.close();
     }
   }
 
-  /** Writes a bodiless request and reads nothing, for a process about to end (that closes it). */
-  void sendOnly(String method, String path) throws IOException {
-    send(EngineConnection.open(address), method, path, null, null);
-  }
-
-  /** Sends a request and returns as soon as the answer's head is in; the body streams. */
-  Streaming stream(String method, String path, String json, Duration headLimit) throws IOException {
-    EngineConnection connection = EngineConnection.open(address);
-    Head head = sendWithin(connection, method, path, json, null, headLimit);
-    return new Streaming(head.status(), head.body(connection.input()), connection);
-  }
-
-  /**
-   * Sends the request with {@code Upgrade: tcp}; after 101 the connection carries the raw stream
-   * (an attach). Any other answer is an {@link EngineError}.
-   */
-  EngineConnection upgrade(String path, Duration limit) throws IOException {
-    EngineConnection connection = EngineConnection.open(address);
-    sendWithin(connection, "POST", path, null, "tcp", limit);
-    return connection;
-  }
-
-  /**
-   * Sends the request and reads the answer's head (and, for an upgrade refused, its body) within
-   * {@code limit}; else closes the connection and throws.
-   */
-  private Head sendWithin(
-      EngineConnection connection,
-      String method,
-      String path,
-      String json,
-      String upgrade,
-      Duration limit)
+  /** Sends the request, and reads the answer's head. */
+  private Head send(Connection connection, String method, String path, String json, String upgrade)
       throws IOException {
-    ScheduledFuture<?> deadline =
-        timers.schedule(connection::close, limit.toMillis(), TimeUnit.MILLISECONDS);
-    try {
-      send(connection, method, path, json, upgrade);
-      Head head = Head.read(connection.input());
-      if (upgrade != null && head.status() != 101 && head.status() != 200) {
-        byte[] body = readAll(head.body(connection.input()));
-        throw EngineError.of(
-            head.status(), new String(body, StandardCharsets.UTF_8), method + " " + path);
-      }
-      return head;
-    } catch (IOException | RuntimeException e) {
-      connection.close();
-      throw e;
-    } finally {
-      deadline.cancel(false);
-    }
+    connection.output().write(request(method, path, json, upgrade));
+    return Head.read(connection.input());
   }
 
-  private void send(
-      EngineConnection connection, String method, String path, String json, String upgrade)
-      throws IOException {
+  private byte[] request(String method, String path, String json, String upgrade) {
     byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
     StringBuilder head = new StringBuilder(256);
     head.append(method).append(' ').append(prefix).append(path).append(" HTTP/1.1\r\n");
-    head.append("Host: docker\r\n");
-    head.append("User-Agent: cinch-mcp\r\n");
+    head.append("Host: docker\r\nUser-Agent: cinch-mcp\r\n");
     if (upgrade != null) {
       head.append("Connection: Upgrade\r\nUpgrade: ").append(upgrade).append("\r\n");
     } else {
@@ -149,12 +138,8 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     if (json != null || method.equals("POST") || method.equals("PUT")) {
       head.append("Content-Length: ").append(body.length).append("\r\n");
     }
-    head.append("\r\n");
-    byte[] bytes = head.toString().getBytes(StandardCharsets.US_ASCII);
-    connection
-        .output()
-        .write(ByteBuffer.allocate(bytes.length + body.length).put(bytes).put(body).array());
-    connection.output().flush();
+    byte[] bytes = head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII);
+    return ByteBuffer.allocate(bytes.length + body.length).put(bytes).put(body).array();
   }
 
   private static byte[] readAll(InputStream in) throws IOException {
@@ -163,6 +148,112 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       throw new IOException("the engine's answer is larger than " + MAX_BODY + " bytes");
     }
     return body;
+  }
+
+  /** A read or a write of {@code len} bytes at {@code off}; a read returns how many, or -1. */
+  private interface Io {
+    int apply(byte[] b, int off, int len) throws IOException;
+  }
+
+  /** An input stream of block reads: a one-byte read is a block read of one byte. */
+  private static InputStream blocks(Io reader) {
+    return new InputStream() {
+      @Override
+      public int read() throws IOException {
+        byte[] one = new byte[1];
+        return reader.apply(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        return len == 0 ? 0 : reader.apply(b, off, len);
+      }
+    };
+  }
+
+  private static OutputStream sink(Io writer) {
+    return new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        writer.apply(b, off, len);
+      }
+    };
+  }
+
+  /**
+   * One connection, one exchange (or, after an upgrade, the raw stream of an attach). A read and a
+   * write may run on two threads at once; {@link #close()} from a third ends a blocked read.
+   *
+   * <p>Unix sockets and TCP: the JDK's {@link SocketChannel}, read and written directly (its {@code
+   * Channels} streams share one lock, so a blocked read would hold up a write). A Windows named
+   * pipe is a file to the JDK ({@link RandomAccessFile}) and serves one operation at a time, so on
+   * a pipe an attach writes all its input before it reads ({@link ContainerRun}).
+   *
+   * @param channel the socket, or null on a pipe
+   */
+  record Connection(
+      InputStream input, OutputStream output, Closeable resource, SocketChannel channel)
+      implements AutoCloseable {
+
+    static Connection open(EngineAddress address) throws IOException {
+      String target = address.target();
+      if (address.kind() == EngineAddress.Kind.NPIPE) {
+        RandomAccessFile pipe = new RandomAccessFile(target, "rw");
+        Io write =
+            (b, off, len) -> {
+              pipe.write(b, off, len);
+              return len;
+            };
+        return new Connection(blocks(pipe::read), sink(write), pipe, null);
+      }
+      boolean unix = address.kind() == EngineAddress.Kind.UNIX;
+      SocketChannel channel =
+          unix ? SocketChannel.open(StandardProtocolFamily.UNIX) : SocketChannel.open();
+      try {
+        if (unix) {
+          channel.connect(UnixDomainSocketAddress.of(target));
+        } else {
+          int colon = target.lastIndexOf(':');
+          String host = target.substring(0, colon);
+          int port = Integer.parseInt(target.substring(colon + 1));
+          channel.socket().connect(new InetSocketAddress(host, port), 5_000);
+        }
+      } catch (IOException | RuntimeException e) {
+        channel.close();
+        throw e;
+      }
+      Io write =
+          (b, off, len) -> {
+            ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
+            while (buffer.hasRemaining()) {
+              channel.write(buffer);
+            }
+            return len;
+          };
+      Io read = (b, off, len) -> channel.read(ByteBuffer.wrap(b, off, len));
+      return new Connection(blocks(read), sink(write), channel, channel);
+    }
+
+    /** Ends what this side sends (the program's stdin reads end-of-file); a no-op on a pipe. */
+    void shutdownOutput() throws IOException {
+      if (channel != null) { // a pipe cannot be half-closed: the code is read by its length
+        channel.shutdownOutput();
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        resource.close();
+      } catch (IOException e) {
+        // closed either way
+      }
+    }
   }
 
   record Head(int status, Map<String, String> headers) {
@@ -177,10 +268,9 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
                     ? " (it closed the connection)"
                     : ": " + shorten(statusLine)));
       }
-      String[] parts = statusLine.split(" ", 3);
       int status;
       try {
-        status = Integer.parseInt(parts[1]);
+        status = Integer.parseInt(statusLine.split(" ", 3)[1]);
       } catch (RuntimeException e) {
         throw new IOException("the engine sent a bad status line: " + shorten(statusLine));
       }
@@ -206,14 +296,20 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
         return InputStream.nullInputStream();
       }
       if ("chunked".equalsIgnoreCase(headers.getOrDefault("transfer-encoding", ""))) {
-        return new ChunkedInput(in);
+        return blocks(new Chunked(in));
       }
-      String length = headers.get("content-length");
+      long[] left = {0};
       try {
-        return length == null ? in : new LimitedInput(in, Long.parseLong(length));
-      } catch (NumberFormatException e) {
+        left[0] = Long.parseLong(headers.get("content-length"));
+      } catch (NumberFormatException e) { // none (or not a number): up to the end
         return in;
       }
+      return blocks(
+          (b, off, len) -> {
+            int n = left[0] <= 0 ? -1 : in.read(b, off, (int) Math.min(len, left[0]));
+            left[0] -= Math.max(n, 0);
+            return n;
+          });
     }
 
     private static String line(InputStream in) throws IOException {
@@ -239,53 +335,27 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  static final class LimitedInput extends BlockInput {
-    private final InputStream in;
-    private long left;
-
-    LimitedInput(InputStream in, long length) {
-      this.in = in;
-      this.left = length;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      if (left <= 0) {
-        return -1;
-      }
-      int n = in.read(b, off, (int) Math.min(len, left));
-      if (n > 0) {
-        left -= n;
-      }
-      return n;
-    }
-  }
-
   /** A chunked body (RFC 9112, section 7.1), trailers ignored. */
-  static final class ChunkedInput extends BlockInput {
+  private static final class Chunked implements Io {
     private final InputStream in;
     private long left;
     private boolean done;
 
-    ChunkedInput(InputStream in) {
+    Chunked(InputStream in) {
       this.in = in;
     }
 
     @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      if (done) {
-        return -1;
-      }
-      if (left == 0) {
+    public int apply(byte[] b, int off, int len) throws IOException {
+      if (!done && left == 0) {
         String size = Head.line(in);
         if (size == null) {
           done = true;
           return -1;
         }
         int semicolon = size.indexOf(';');
-        String hex = (semicolon >= 0 ? size.substring(0, semicolon) : size).strip();
         try {
-          left = Long.parseLong(hex, 16);
+          left = Long.parseLong((semicolon >= 0 ? size.substring(0, semicolon) : size).strip(), 16);
         } catch (NumberFormatException e) {
           throw new IOException("the engine sent a bad chunk size: " + Head.shorten(size));
         }
@@ -295,8 +365,10 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
           while ((trailer = Head.line(in)) != null && !trailer.isEmpty()) {
             // trailers are not used
           }
-          return -1;
         }
+      }
+      if (done) {
+        return -1;
       }
       int n = in.read(b, off, (int) Math.min(len, left));
       if (n < 0) {

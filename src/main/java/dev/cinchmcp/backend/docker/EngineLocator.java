@@ -18,12 +18,10 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Finds the engine the way the user's own {@code docker} command would: {@code DOCKER_HOST}; else
- * the current Docker context ({@code DOCKER_CONTEXT}, or {@code currentContext} in {@code
- * ~/.docker/config.json}, whose endpoint is in {@code ~/.docker/contexts/meta/<sha256 of the
- * name>/meta.json}); else the usual sockets of Docker Desktop, OrbStack, Colima, Rancher Desktop
- * and Podman on this OS, and the named pipes on Windows. The file system is reached through {@code
- * exists} and {@code read}, so tests give it any machine's layout.
+ * Finds the engine as the user's {@code docker} command would: {@code DOCKER_HOST}; else the
+ * current Docker context's endpoint; else the usual sockets (or pipes) of Docker Desktop, OrbStack,
+ * Colima, Rancher Desktop and Podman on this OS. Files are reached through {@code exists} and
+ * {@code reader}, so tests give it any machine's layout.
  */
 final class EngineLocator {
 
@@ -62,15 +60,6 @@ final class EngineLocator {
         });
   }
 
-  /** The engine could not be reached: the message says why, for the user. */
-  static final class Unreachable extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    Unreachable(String message) {
-      super(message, null);
-    }
-  }
-
   /** The first candidate that answers a ping (quick), or empty. */
   Optional<EngineAddress> firstAnswering(ScheduledExecutorService timers) {
     return locate().candidates().stream()
@@ -78,26 +67,30 @@ final class EngineLocator {
         .findFirst();
   }
 
-  /** Connects to the first candidate that answers; else {@link Unreachable} says why. */
+  /** Connects to the first candidate that answers; else the exception says why, for the user. */
   Engine connect(ScheduledExecutorService timers) throws IOException {
     Located located = locate();
     if (located.problem() != null) {
-      throw new Unreachable(located.problem());
+      throw new IOException(located.problem());
     }
     List<String> tried = new ArrayList<>();
     for (EngineAddress address : located.candidates()) {
       if (Engine.answers(address, timers)) {
-        return Engine.connect(address, timers);
+        try {
+          return Engine.connect(address, timers);
+        } catch (IOException e) {
+          throw new IOException("the engine at " + address.uri() + " failed: " + e.getMessage(), e);
+        }
       }
       tried.add(address.toString());
     }
     if (tried.isEmpty()) {
-      throw new Unreachable(
+      throw new IOException(
           "no container engine was found (no DOCKER_HOST, no Docker context, none of the usual"
               + " sockets of Docker Desktop, OrbStack, Colima, Rancher Desktop or Podman): start"
               + " one, or set DOCKER_HOST");
     }
-    throw new Unreachable(
+    throw new IOException(
         "no container engine answered at "
             + String.join(", ", tried)
             + ": start it (Docker Desktop, OrbStack, colima start, podman machine start), or check"
@@ -127,10 +120,10 @@ final class EngineLocator {
   }
 
   private Located one(String host, String source) {
+    String is = source + " is " + host;
     if (host.toLowerCase(Locale.ROOT).startsWith("ssh://")) {
       return new Located(
-          List.of(),
-          source + " is " + host + ": an engine over ssh is not supported; use its local socket");
+          List.of(), is + ": an engine over ssh is not supported; use its local socket");
     }
     Optional<EngineAddress> address = EngineAddress.parse(host, source);
     if (address.isEmpty()) {
@@ -142,13 +135,8 @@ final class EngineLocator {
               + "\", which is not an address this server can use (unix://, npipe:// or tcp://)");
     }
     if (address.get().kind() == EngineAddress.Kind.TCP && tlsWanted()) {
-      return new Located(
-          List.of(),
-          source
-              + " is "
-              + host
-              + " with DOCKER_TLS_VERIFY set: an engine over TLS is not supported; use its local"
-              + " socket");
+      String why = " with DOCKER_TLS_VERIFY set: an engine over TLS is not supported";
+      return new Located(List.of(), is + why + "; use its local socket");
     }
     return new Located(List.of(address.get()), null);
   }
@@ -161,22 +149,26 @@ final class EngineLocator {
   /** {@code DOCKER_CONTEXT}, else {@code currentContext} of the CLI's config. */
   private Optional<String> currentContext() {
     String named = env.getOrDefault("DOCKER_CONTEXT", "").strip();
-    if (!named.isEmpty()) {
-      return Optional.of(named);
-    }
-    return reader
-        .apply(configDir().resolve("config.json"))
-        .flatMap(EngineLocator::tree)
-        .map(node -> node.path("currentContext").asText(""))
-        .filter(name -> !name.isBlank());
+    return named.isEmpty()
+        ? jsonText(configDir().resolve("config.json"), "currentContext")
+        : Optional.of(named);
   }
 
   private Optional<String> contextEndpoint(String name) {
-    return reader
-        .apply(contextMeta(name))
-        .flatMap(EngineLocator::tree)
-        .map(node -> node.path("Endpoints").path("docker").path("Host").asText(""))
-        .filter(text -> !text.isBlank());
+    return jsonText(contextMeta(name), "Endpoints", "docker", "Host");
+  }
+
+  /** The text at {@code names} in a JSON file, if the file is there and has it. */
+  private Optional<String> jsonText(Path file, String... names) {
+    try {
+      JsonNode node = Engine.JSON.readTree(reader.apply(file).orElse("{}"));
+      for (String name : names) {
+        node = node.path(name);
+      }
+      return Optional.of(node.asText("")).filter(text -> !text.isBlank());
+    } catch (IOException | RuntimeException e) { // not JSON (or empty)
+      return Optional.empty();
+    }
   }
 
   Path contextMeta(String name) {
@@ -206,65 +198,41 @@ final class EngineLocator {
 
   /** The sockets (or pipes) engines make by default on this OS, those that exist, in order. */
   private List<EngineAddress> usual() {
-    List<EngineAddress> out = new ArrayList<>();
-    if (windows()) {
-      // Docker Desktop and Rancher Desktop, then Podman's machine. A pipe is tried, not looked for.
-      out.add(
+    if (windows()) { // Docker Desktop and Rancher Desktop, then Podman; a pipe is tried, not sought
+      return List.of(
           new EngineAddress(
-              EngineAddress.Kind.NPIPE, "\\\\.\\pipe\\docker_engine", "Docker Desktop's pipe"));
-      out.add(
+              EngineAddress.Kind.NPIPE, "\\\\.\\pipe\\docker_engine", "Docker Desktop's pipe"),
           new EngineAddress(
               EngineAddress.Kind.NPIPE, "\\\\.\\pipe\\podman-machine-default", "Podman's pipe"));
-      return out;
     }
-    Path home = home();
-    String runtimeDir = env.getOrDefault("XDG_RUNTIME_DIR", "").strip();
-    socket(out, Path.of("/var/run/docker.sock"), "the system socket");
+    List<EngineAddress> out = new ArrayList<>();
+    String home = home() + "/";
+    String run = env.getOrDefault("XDG_RUNTIME_DIR", "").strip();
+    String tmp = env.getOrDefault("TMPDIR", "").strip();
+    String machine = "Podman machine's socket";
+    socket(out, "/var/run/docker.sock", "the system socket");
     if (osName.startsWith("mac") || osName.startsWith("darwin")) {
-      socket(out, home.resolve(".docker/run/docker.sock"), "Docker Desktop's socket");
-      socket(out, home.resolve(".orbstack/run/docker.sock"), "OrbStack's socket");
-      socket(out, home.resolve(".colima/default/docker.sock"), "Colima's socket");
-      socket(out, home.resolve(".rd/docker.sock"), "Rancher Desktop's socket");
-      socket(
-          out,
-          home.resolve(".local/share/containers/podman/machine/podman.sock"),
-          "Podman machine's socket");
-      socket(
-          out,
-          home.resolve(".local/share/containers/podman/machine/qemu/podman.sock"),
-          "Podman machine's socket");
-      String tmp = env.getOrDefault("TMPDIR", "").strip();
-      if (!tmp.isEmpty()) {
-        // Podman 5 with Apple's hypervisor: $TMPDIR/podman/<machine>-api.sock.
-        socket(
-            out,
-            Path.of(tmp, "podman", "podman-machine-default-api.sock"),
-            "Podman machine's socket");
-      }
+      socket(out, home + ".docker/run/docker.sock", "Docker Desktop's socket");
+      socket(out, home + ".orbstack/run/docker.sock", "OrbStack's socket");
+      socket(out, home + ".colima/default/docker.sock", "Colima's socket");
+      socket(out, home + ".rd/docker.sock", "Rancher Desktop's socket");
+      socket(out, home + ".local/share/containers/podman/machine/podman.sock", machine);
+      socket(out, home + ".local/share/containers/podman/machine/qemu/podman.sock", machine);
+      // Podman 5 with Apple's hypervisor: $TMPDIR/podman/<machine>-api.sock.
+      socket(out, tmp.isEmpty() ? null : tmp + "/podman/podman-machine-default-api.sock", machine);
     } else {
-      if (!runtimeDir.isEmpty()) {
-        socket(out, Path.of(runtimeDir, "docker.sock"), "rootless Docker's socket");
-      }
-      socket(out, home.resolve(".docker/desktop/docker.sock"), "Docker Desktop's socket");
-      if (!runtimeDir.isEmpty()) {
-        socket(out, Path.of(runtimeDir, "podman/podman.sock"), "rootless Podman's socket");
-      }
-      socket(out, Path.of("/run/podman/podman.sock"), "Podman's socket");
+      socket(out, run.isEmpty() ? null : run + "/docker.sock", "rootless Docker's socket");
+      socket(out, home + ".docker/desktop/docker.sock", "Docker Desktop's socket");
+      socket(out, run.isEmpty() ? null : run + "/podman/podman.sock", "rootless Podman's socket");
+      socket(out, "/run/podman/podman.sock", "Podman's socket");
     }
     return out;
   }
 
-  private void socket(List<EngineAddress> out, Path path, String source) {
-    if (exists.test(path)) {
-      out.add(new EngineAddress(EngineAddress.Kind.UNIX, path.toString(), source));
-    }
-  }
-
-  private static Optional<JsonNode> tree(String text) {
-    try {
-      return Optional.ofNullable(Engine.JSON.readTree(text));
-    } catch (IOException e) {
-      return Optional.empty();
+  /** Adds the socket at {@code path} (null: none) if it exists. */
+  private void socket(List<EngineAddress> out, String path, String source) {
+    if (path != null && exists.test(Path.of(path))) {
+      out.add(new EngineAddress(EngineAddress.Kind.UNIX, Path.of(path).toString(), source));
     }
   }
 

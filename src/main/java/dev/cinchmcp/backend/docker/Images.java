@@ -55,10 +55,7 @@ final class Images {
     return future;
   }
 
-  /**
-   * Whether the engine has the image now, never pulling (containers started ahead must not start a
-   * pull; a call does). A look-up that finds it counts as {@link #ensure}'s.
-   */
+  /** Whether the engine has the image, never pulling (a call does); a find counts as ensure's. */
   boolean present(String image) throws IOException {
     CompletableFuture<Void> known = ready.get(image);
     if (known != null) {
@@ -71,7 +68,6 @@ final class Images {
     return true;
   }
 
-  /** Forgets that the image was there (it was removed since): the next run looks again. */
   void forget(String image) {
     ready.remove(image);
   }
@@ -90,10 +86,19 @@ final class Images {
       if (engine.image(image).isEmpty()) {
         pull(image);
       }
-    } catch (EngineError e) {
-      throw unavailable(image, setting, e.engineMessage());
     } catch (IOException e) {
-      throw unavailable(image, setting, e.getMessage());
+      String why = e instanceof EngineError refused ? refused.engineMessage() : e.getMessage();
+      throw new RunFailure(
+          RunFailure.Reason.IMAGE_UNUSABLE,
+          "The container engine could not get the image "
+              + image
+              + " ("
+              + why
+              + "). Nothing was run. Tell the user to check the network and run docker pull "
+              + image
+              + ", or to set "
+              + setting
+              + " to an image the engine has.");
     }
   }
 
@@ -102,9 +107,9 @@ final class Images {
         image,
         "Pulling image " + image + " for the docker backend (first use; this can take a minute)");
     long started = System.nanoTime();
-    try (EngineHttp.Streaming answer = engine.pull(image);
+    try (EngineHttp.Connection answer = engine.pull(image);
         BufferedReader lines =
-            new BufferedReader(new InputStreamReader(answer.body(), StandardCharsets.UTF_8))) {
+            new BufferedReader(new InputStreamReader(answer.input(), StandardCharsets.UTF_8))) {
       long lastSaid = System.nanoTime();
       String line;
       while ((line = lines.readLine()) != null) {
@@ -123,9 +128,8 @@ final class Images {
         }
       }
     }
-    say(
-        image,
-        "Pulled image " + image + " in " + (System.nanoTime() - started) / 1_000_000_000 + " s");
+    long seconds = (System.nanoTime() - started) / 1_000_000_000;
+    say(image, "Pulled image " + image + " in " + seconds + " s");
   }
 
   private void say(String image, String message) {
@@ -162,19 +166,5 @@ final class Images {
       }
     }
     return Optional.empty();
-  }
-
-  private static RunFailure unavailable(String image, String setting, String why) {
-    return new RunFailure(
-        RunFailure.Reason.IMAGE_UNUSABLE,
-        "The container engine could not get the image "
-            + image
-            + " ("
-            + why
-            + "). Nothing was run. Tell the user to check the network and run docker pull "
-            + image
-            + ", or to set "
-            + setting
-            + " to an image the engine has.");
   }
 }

@@ -10,10 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Marks every container with the server that made it ({@value #OWNER}: machine, pid and the
- * process's start time), so that what a dead server left behind (a container created but never
- * started, one still in the engine after a SIGKILL) is found and removed when a server starts on
- * the same machine, and the containers of another live server are never touched.
+ * Marks every container with the server that made it ({@value #OWNER}), so that what a dead server
+ * left behind is removed when a server starts on the same machine, and another live server's
+ * containers are never touched.
  *
  * @param machine this machine's id (/etc/machine-id, else its host name)
  * @param pid the server's process id
@@ -42,10 +41,7 @@ record Labels(String machine, long pid, long startMillis) {
     return "cinchmcp-" + pid + "-" + RUNS.incrementAndGet();
   }
 
-  /**
-   * Whether a container with this owner label belongs to a server that is gone: same machine, and
-   * no process with that pid and start time.
-   */
+  /** Whether this owner label's server is gone: same machine, no process of that pid and start. */
   boolean orphaned(String owner) {
     String[] parts = owner.split("/");
     if (parts.length != 3 || !parts[0].equals(machine)) {

@@ -5,6 +5,9 @@ import dev.cinchmcp.backend.SandboxOutput;
 import dev.cinchmcp.backend.StreamCapture;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Splits an attach stream ({@code Tty: false}) into stdout and stderr: each frame is an 8-byte
@@ -36,12 +39,10 @@ final class OutputFrames implements SandboxOutput {
   private EndMark errEnd;
 
   /**
-   * {@link #drain}, for a container started ahead of time: the first byte on stdout is its
-   * launcher's {@link WaitingLaunchers#MARK} ("it has its program"), not output; and once the
-   * program has ended, the launcher writes an end mark with its exit status as the last thing on
-   * stdout and on stderr ({@code endPrefix}: the mark's start, with its token). The drain returns
-   * as soon as both end marks are in (their status is then {@link #endStatus()}), without waiting
-   * for the end of the stream, which the engine closes only once it has taken the container down.
+   * {@link #drain}, for a container started ahead: stdout's first byte is the launcher's {@link
+   * WaitingLaunchers#MARK} ("it has its program"), and the last bytes of stdout and stderr its end
+   * mark ({@code endPrefix}, the exit status): the drain returns once both are in, not when the
+   * engine closes the stream after taking the container down.
    *
    * @return whether the first mark came: without it the program never started
    */
@@ -69,11 +70,7 @@ final class OutputFrames implements SandboxOutput {
     byte[] payload = new byte[16 * 1024];
     try {
       while (in.readNBytes(header, 0, 8) == 8) {
-        int length =
-            ((header[4] & 0xff) << 24)
-                | ((header[5] & 0xff) << 16)
-                | ((header[6] & 0xff) << 8)
-                | (header[7] & 0xff);
+        int length = ByteBuffer.wrap(header, 4, 4).getInt();
         StreamCapture target = header[0] == 2 ? stderr : header[0] == 1 ? stdout : null;
         int left = length;
         while (left > 0) {
@@ -115,9 +112,9 @@ final class OutputFrames implements SandboxOutput {
   }
 
   /**
-   * One stream's watch for the end mark ({@link WaitingLaunchers#END_MARK_LENGTH} bytes: the prefix
-   * with its token, three digits, a newline), which comes as the stream's last bytes and may be
-   * split across reads: a tail that could be its start is held back until more comes.
+   * One stream's watch for the end mark (the prefix with its token, three digits, a newline), which
+   * comes as the stream's last bytes, maybe split across reads: the last bytes are held back until
+   * more comes, or the stream ends.
    */
   private static final class EndMark {
     private static final int LENGTH = WaitingLaunchers.END_MARK_LENGTH;
@@ -130,60 +127,30 @@ final class OutputFrames implements SandboxOutput {
       this.prefix = prefix;
     }
 
-    /** Feeds {@code bytes} to {@code target}, but the end mark, and a tail that may start it. */
+    /** Feeds {@code bytes} to {@code target}, but the last {@link #LENGTH}: maybe the end mark. */
     void take(byte[] bytes, int offset, int length, StreamCapture target) {
       if (status >= 0) {
         return; // after the end: a straggler of a process the container's end kills
       }
-      byte[] data = bytes;
-      int from = offset;
-      if (heldLength > 0) {
-        data = new byte[heldLength + length];
-        System.arraycopy(held, 0, data, 0, heldLength);
-        System.arraycopy(bytes, offset, data, heldLength, length);
-        from = 0;
-        length = data.length;
-        heldLength = 0;
+      byte[] data = Arrays.copyOf(held, heldLength + length);
+      System.arraycopy(bytes, offset, data, heldLength, length);
+      heldLength = Math.min(LENGTH, data.length);
+      target.feed(data, 0, data.length - heldLength);
+      System.arraycopy(data, data.length - heldLength, held, 0, heldLength);
+      if (heldLength == LENGTH
+          && Arrays.equals(held, 0, prefix.length, prefix, 0, prefix.length)
+          && held[LENGTH - 1] == '\n') {
+        String digits = new String(held, prefix.length, 3, StandardCharsets.US_ASCII);
+        status = digits.chars().allMatch(Character::isDigit) ? Integer.parseInt(digits) : -1;
       }
-      int to = from + length;
-      if (length >= LENGTH && matches(data, to - LENGTH, LENGTH)) {
-        int at = to - 4;
-        status = (data[at] - '0') * 100 + (data[at + 1] - '0') * 10 + (data[at + 2] - '0');
-        target.feed(data, from, length - LENGTH);
-        return;
-      }
-      int keep = 0;
-      for (int k = Math.min(LENGTH - 1, length); k > 0 && keep == 0; k--) {
-        if (matches(data, to - k, k)) {
-          keep = k;
-        }
-      }
-      target.feed(data, from, length - keep);
-      System.arraycopy(data, to - keep, held, 0, keep);
-      heldLength = keep;
     }
 
     /** At the end of the stream: what was held back was output after all. */
     void flush(StreamCapture target) {
-      if (heldLength > 0 && status < 0) {
+      if (status < 0) {
         target.feed(held, 0, heldLength);
       }
       heldLength = 0;
-    }
-
-    /** Whether {@code count} bytes at {@code at} are the first {@code count} of an end mark. */
-    private boolean matches(byte[] data, int at, int count) {
-      for (int i = 0; i < count; i++) {
-        byte b = data[at + i];
-        boolean ok =
-            i < prefix.length
-                ? b == prefix[i]
-                : i < prefix.length + 3 ? b >= '0' && b <= '9' : b == '\n';
-        if (!ok) {
-          return false;
-        }
-      }
-      return true;
     }
   }
 }

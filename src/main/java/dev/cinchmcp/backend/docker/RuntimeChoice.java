@@ -3,10 +3,9 @@ package dev.cinchmcp.backend.docker;
 import java.util.Set;
 
 /**
- * Which engine runtime runs the programs, and what boundary that gives: gVisor when the engine
- * offers {@code runsc}; else the default runtime where the engine runs in its own Linux VM (the VM
- * is then the boundary). On Linux a plain container shares this machine's kernel: only when the
- * user names the runtime ({@code CINCH_DOCKER_RUNTIME}).
+ * Which engine runtime runs the programs: gVisor when the engine offers {@code runsc}; else the
+ * default where the engine runs in its own Linux VM (the boundary then). A plain container on Linux
+ * shares this machine's kernel: only when the user names the runtime.
  *
  * @param runtime the name to put in {@code HostConfig.Runtime}, or null for the engine's default
  * @param isolation the boundary, as a phrase for the ready line and {@code --check}

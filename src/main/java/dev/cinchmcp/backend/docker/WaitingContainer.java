@@ -4,36 +4,25 @@ import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.StartedSandbox;
 import dev.cinchmcp.backend.WarmPool;
 import dev.cinchmcp.config.DockerOptions;
-import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.SequenceInputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * A container started ahead of time (the walls of {@link ContainerSpec#waiting}), its interpreter
- * up and waiting for one program ({@link WaitingLaunchers}), which goes down the open attach stream
- * at hand-over; {@link ContainerRun} then runs it as a cold one.
- *
- * <p>Unused, it ends when its attach connection closes (here, or by the kernel when the server
- * dies): the launcher reads end-of-file and exits, and {@code AutoRemove} takes it. Where an engine
- * keeps stdin open, {@code timeout} as PID 1 ends it after {@link #BUDGET}. While it waits, one
- * thread reads its attach stream: an end there makes it unusable at once.
+ * A container started ahead of time, its interpreter up and waiting ({@link WaitingLaunchers}) for
+ * one program, which goes down the open attach stream at hand-over. Unused, it ends when its attach
+ * closes (here, or by the kernel when the server dies): the launcher reads end-of-file and exits;
+ * where an engine keeps stdin open, {@code timeout} as PID 1 ends it after {@link #BUDGET}.
  */
 final class WaitingContainer implements StartedSandbox {
-
-  private static final Logger log = LoggerFactory.getLogger(WaitingContainer.class);
 
   /** How long after the last call the waiting containers are removed: an idle server holds none. */
   static final Duration IDLE_LIMIT = Duration.ofMinutes(10);
@@ -44,7 +33,7 @@ final class WaitingContainer implements StartedSandbox {
   /** The oldest one may be when it is handed a program: well within its budget. */
   static final Duration MAX_AGE = IDLE_LIMIT.plusMinutes(2);
 
-  /** How long a call waits for a start under way (gVisor here: ~0.3-1 s) rather than go cold. */
+  /** How long a call waits for a start under way (gVisor: ~0.3-1 s) rather than go cold. */
   static final Duration START_WAIT = Duration.ofSeconds(3);
 
   /** How long a close waits for a start under way (runc ~0.1-0.3 s here, runsc ~0.3-1 s). */
@@ -57,18 +46,10 @@ final class WaitingContainer implements StartedSandbox {
   final String name;
   final String id;
   final Engine.Attached attached;
-  private final EngineConnection attach;
   private final long startedNanos = System.nanoTime();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
-  /**
-   * The head of the first frame after the ready mark: it comes at hand-over, or the stream ends
-   * (the container is gone). Not read on a Windows pipe, where a read would hold up the write.
-   */
-  private final CompletableFuture<byte[]> nextHead = new CompletableFuture<>();
-
   private volatile boolean gone;
-  private volatile boolean handedOver;
 
   private WaitingContainer(
       ContainerRun.Parts parts, String name, String id, Engine.Attached attached) {
@@ -76,13 +57,9 @@ final class WaitingContainer implements StartedSandbox {
     this.name = name;
     this.id = id;
     this.attached = attached;
-    this.attach = attached.attach();
   }
 
-  /**
-   * Creates and starts a container for {@code language} (its interpreter not yet up: {@link
-   * #awaitReady()}); throws, leaving nothing running, when it cannot. Never pulls: a call does.
-   */
+  /** Creates and starts one (see {@link #awaitReady()}); throws, leaving nothing. Never pulls. */
   static WaitingContainer start(Language language, ContainerRun.Parts parts) throws IOException {
     String image = parts.settings().image(language);
     if (!parts.images().present(image)) {
@@ -94,7 +71,7 @@ final class WaitingContainer implements StartedSandbox {
     Engine.Attached attached = null;
     try {
       id = engine.create(name, ContainerSpec.waiting(parts, language, BUDGET));
-      attached = engine.attachAndStart(id);
+      attached = engine.attachAndStart(id, parts.streams());
       WaitingContainer started = new WaitingContainer(parts, name, id, attached);
       parts.streams().execute(started::watch);
       return started;
@@ -113,10 +90,8 @@ final class WaitingContainer implements StartedSandbox {
 
   /** {@code perLanguage} containers per language, started from images the engine has. */
   static WarmPool<WaitingContainer> pool(int perLanguage, ContainerRun.Parts parts) {
-    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
-    for (Language language : Language.values()) {
-      sizes.put(language, perLanguage);
-    }
+    Map<Language, Integer> sizes =
+        Map.of(Language.PYTHON, perLanguage, Language.JAVASCRIPT, perLanguage);
     return new WarmPool<>(
         sizes, IDLE_LIMIT, language -> start(language, parts), "cinchmcp-engine-pool");
   }
@@ -137,38 +112,19 @@ final class WaitingContainer implements StartedSandbox {
         + "=0 turns this off)";
   }
 
-  /** While it waits, on a stream thread: the ready mark, then (not on a pipe) {@link #nextHead}. */
+  /** On a stream thread: waits for the ready mark. */
   private void watch() {
-    InputStream in = attach.input();
     try {
-      readMark(in);
+      readMark(attached.attach().input());
       ready.complete(null);
     } catch (IOException | RuntimeException e) {
       gone = true;
       ready.completeExceptionally(e);
-      return;
-    }
-    if (parts.engine().address().kind() == EngineAddress.Kind.NPIPE) {
-      return;
-    }
-    try {
-      byte[] head = in.readNBytes(8);
-      if (head.length < 8) {
-        throw new EOFException("the container's stream ended");
-      }
-      nextHead.complete(head);
-    } catch (IOException | RuntimeException e) {
-      if (!handedOver) {
-        gone = true;
-        log.debug("Container {} ended while it waited: {}", name, e.toString());
-      }
-      nextHead.completeExceptionally(e);
     }
   }
 
   /**
-   * Reads frames until the first byte on stdout, which must be the launcher's mark; what came on
-   * stderr before it (an image whose interpreter cannot start, say) is the failure's message.
+   * Reads frames up to stdout's first byte, the mark; stderr before it is the failure's message.
    */
   private static void readMark(InputStream in) throws IOException {
     StringBuilder said = new StringBuilder();
@@ -208,31 +164,18 @@ final class WaitingContainer implements StartedSandbox {
 
   @Override
   public boolean usable() {
-    return !gone && !nextHead.isDone() && System.nanoTime() - startedNanos < MAX_AGE.toNanos();
+    return !gone
+        && !attached.exit().isDone() // it ended, or the engine's wait broke off (a restart)
+        && System.nanoTime() - startedNanos < MAX_AGE.toNanos();
   }
 
   /** Writes the program on stdin and ends it; throws when the container is gone (nothing ran). */
   void handOver(byte[] code, String token) throws IOException {
-    handedOver = true;
-    if (gone || nextHead.isCompletedExceptionally()) {
+    if (gone || attached.exit().isDone()) {
       throw new IOException("container " + name + " ended while it waited");
     }
-    attach.output().write(WaitingLaunchers.handOver(code, token));
-    attach.output().flush();
-    attach.shutdownOutput();
-  }
-
-  /** After {@link #handOver}: the attach stream from the second mark on, or empty if it ended. */
-  InputStream output() {
-    if (parts.engine().address().kind() == EngineAddress.Kind.NPIPE) {
-      return attach.input();
-    }
-    try {
-      byte[] head = nextHead.join();
-      return new SequenceInputStream(new ByteArrayInputStream(head), attach.input());
-    } catch (RuntimeException e) {
-      return InputStream.nullInputStream();
-    }
+    attached.attach().output().write(WaitingLaunchers.handOver(code, token));
+    attached.attach().shutdownOutput();
   }
 
   /** Ends it without waiting, for a pool that stops with the process. No lambda: runs cold. */

@@ -6,19 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * What runs first in a container started ahead of time ({@link WaitingContainer}): the interpreter
- * comes up, writes {@link #MARK} and blocks on stdin. At hand-over the server writes {@code LENGTH
- * TOKEN\n} and the code; the launcher writes it where a cold run has it, sends PID 1 ({@code
- * timeout}) the SIGCONT that starts the backstop, writes {@link #MARK} again and runs it in the
- * same interpreter. End-of-file before the whole program: the server is gone, the launcher exits.
+ * What runs first in a container started ahead ({@link WaitingContainer}): the interpreter comes
+ * up, writes {@link #MARK} and blocks on stdin. At hand-over the server writes {@code LENGTH
+ * TOKEN\n} and the code; the launcher writes it where a cold run has it, sends PID 1 the SIGCONT
+ * that starts the backstop, writes {@link #MARK} again and runs it in the same interpreter. Once it
+ * has ended, an end mark (token, exit status) goes last on stdout and stderr, so the server answers
+ * then, not tens of ms later with the engine (Node: not after an uncaught exception).
  *
- * <p>Once the program has ended the launcher writes an end mark (token and exit status) last on
- * stdout and stderr, so the server answers then, not tens of ms later with the engine's exit. Node
- * does not after an uncaught exception: the engine's status is waited for then.
- *
- * <p>The program sees what a cold run shows it (file, argv, stdin, environment, modules, Node's
- * script-scope names, {@code process.uptime()} without the wait). What cannot be hidden: PID 1's
- * age includes the wait; a Python program is PID 3; Node's {@code process.emit} is a wrapper.
+ * <p>The program sees what a cold run shows it, but: PID 1's age includes the wait; a Python
+ * program is PID 3; Node's {@code process.emit} is a wrapper.
  */
 final class WaitingLaunchers {
 
@@ -30,7 +26,7 @@ final class WaitingLaunchers {
 
   private WaitingLaunchers() {}
 
-  /** The end mark's length: {@link #MARK}, a 32-digit token, a space, 3-digit status, newline. */
+  /** {@link #MARK}, a 32-digit token, a space, a 3-digit status, a newline. */
   static final int END_MARK_LENGTH = 1 + 32 + 1 + 3 + 1;
 
   /** A fresh token for one hand-over: what a program's own output cannot guess. */
@@ -171,12 +167,7 @@ final class WaitingLaunchers {
         "  return [program.length, program];",
         "})();",
         "let got = n;",
-        "process.argv.splice(1, 1, '" + ContainerSpec.CODE_DIR + "/main.js');",
-        // As the cold reader: a child the program starts with process.execArgv gets the heap
-        // limit, not this launcher again.
-        "const e = process.execArgv.findIndex(a => a === '-e' || a === '--eval');",
-        "if (e >= 0) process.execArgv.splice(e, 2);",
-        "require('module').runMain();",
+        ContainerSpec.NODE_MAIN,
         "");
   }
 }

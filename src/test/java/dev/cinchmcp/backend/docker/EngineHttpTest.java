@@ -120,7 +120,8 @@ class EngineHttpTest {
                     + "{\"message\":\"No such image: python:3.12-slim\"}");
     EngineError e =
         assertThrows(
-            EngineError.class, () -> http.upgrade("/containers/x/attach", Duration.ofSeconds(5)));
+            EngineError.class,
+            () -> http.stream("/containers/x/attach", true, Duration.ofSeconds(5)));
     assertEquals(404, e.status());
     assertEquals("No such image: python:3.12-slim", e.engineMessage());
   }
@@ -134,7 +135,8 @@ class EngineHttpTest {
                     ? "HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\n"
                         + "Connection: Upgrade\r\nUpgrade: tcp\r\n\r\n"
                     : "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
-    try (EngineConnection attach = http.upgrade("/containers/x/attach", Duration.ofSeconds(5))) {
+    try (EngineHttp.Connection attach =
+        http.stream("/containers/x/attach", true, Duration.ofSeconds(5))) {
       attach.output().write("print(1)".getBytes(StandardCharsets.UTF_8));
       attach.shutdownOutput(); // the program's stdin ends
       OutputFrames frames = new OutputFrames();

@@ -44,7 +44,7 @@ class EngineStopRemovalTest {
     try {
       assertEquals(List.of("created"), states(engine));
 
-      engine.sendRemove(id); // written only, as the stop does: the engine acts on it all the same
+      engine.sendRemoveQuietly(id, "test"); // written only, as the stop does: the engine acts on it
 
       Await.until(
           () -> states(engine).isEmpty(),
