@@ -1,9 +1,15 @@
 package dev.cinchmcp.tool;
 
+import static java.util.stream.Collectors.joining;
+
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.ProgramInput;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,7 +58,7 @@ final class ArgumentCheck {
       throw refuse(
           "unknown "
               + (unknown.size() == 1 ? "argument " : "arguments ")
-              + quoted(unknown)
+              + unknown.stream().map(n -> '"' + shorten(n) + '"').collect(joining(", "))
               + ": execute_code accepts only \"code\" (required), \"language\", \"stdin\","
               + " \"files\" and \"args\".");
     }
@@ -94,7 +100,6 @@ final class ArgumentCheck {
       throw mustBe(
           "\"stdin\"", "a string (the text the program reads on standard input)", stdin, ".");
     }
-    // Like the code, input travels as UTF-8: half of a surrogate pair cannot, so say where it is.
     String text = (String) stdin;
     if (text != null) {
       sendable("stdin", text, "");
@@ -167,7 +172,7 @@ final class ArgumentCheck {
     Map<String, String> files = new LinkedHashMap<>();
     for (Map.Entry<?, ?> entry : map.entrySet()) {
       String path = String.valueOf(entry.getKey());
-      String wrong = FilePathRule.problem(path);
+      String wrong = pathProblem(path);
       if (wrong != null) {
         throw refuse("\"files\" path \"" + shorten(path) + "\" " + wrong);
       }
@@ -183,99 +188,131 @@ final class ArgumentCheck {
       sendable("files", text, where);
       files.put(path, text);
     }
-    String clash = FilePathRule.fileAndFolder(files.keySet());
+    String clash = fileAndFolder(files.keySet());
     if (clash != null) {
       throw refuse("\"files\" " + clash);
     }
     return files;
   }
 
-  private static void sendable(String argument, String text, String where) {
-    String bad = loneSurrogate(argument, text);
-    if (bad != null) {
-      throw refuse(where + bad);
-    }
-  }
-
   /**
    * A lone surrogate has no UTF-8 form (cinch would send {@code ?}, local could not write the
    * file), so it is refused with its place. NUL passes: Python refuses it itself, clearly.
    */
-  private static String loneSurrogate(String argument, String code) {
+  private static void sendable(String argument, String text, String where) {
     int line = 1;
     int column = 1;
-    for (int i = 0; i < code.length(); i++) {
-      char c = code.charAt(i);
+    for (int i = 0; i < text.length(); i++, column++) {
+      char c = text.charAt(i);
       if (Character.isHighSurrogate(c)
-          && i + 1 < code.length()
-          && Character.isLowSurrogate(code.charAt(i + 1))) {
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
         i++;
-        column++;
-        continue;
-      }
-      if (Character.isSurrogate(c)) {
-        return String.format(
-            Locale.ROOT,
-            "\"%s\" holds a lone surrogate (U+%04X) at line %d, column %d (character %d):"
+      } else if (Character.isSurrogate(c)) {
+        throw refuse(
+            "%s\"%s\" holds a lone surrogate (U+%04X) at line %d, column %d (character %d):"
                 + " half of a UTF-16 pair is not text and cannot be sent. Remove it or write the"
                 + " whole character (or an escape such as \\u%04X inside a string literal).",
-            argument,
-            (int) c,
-            line,
-            column,
-            i + 1,
-            (int) c);
-      }
-      if (c == '\n') {
+            where, argument, (int) c, line, column, i + 1, (int) c);
+      } else if (c == '\n') {
         line++;
-        column = 1;
-      } else {
-        column++;
+        column = 0;
+      }
+    }
+  }
+
+  /** The total size rule; names the largest part, which is the one to shrink. */
+  private static void tooLarge(ProgramInput input) {
+    List<Map.Entry<String, Long>> parts = new ArrayList<>();
+    if (input.stdin() != null) {
+      parts.add(Map.entry("\"stdin\"", utf8Length(input.stdin())));
+    }
+    input
+        .files()
+        .forEach(
+            (path, text) ->
+                parts.add(
+                    Map.entry(
+                        "\"files\" entry \"" + shorten(path) + "\"",
+                        utf8Length(path) + utf8Length(text))));
+    long total = parts.stream().mapToLong(Map.Entry::getValue).sum();
+    total += input.args().stream().mapToLong(ArgumentCheck::utf8Length).sum();
+    if (total > ProgramInput.MAX_TOTAL_BYTES) {
+      var largest = Collections.max(parts, Map.Entry.comparingByValue());
+      throw refuse(
+          "\"stdin\", \"files\" and \"args\" hold %,d bytes of UTF-8 together; at most %,d (4 MB)"
+              + " are allowed. The largest is %s (%,d bytes). Pass less data, or have the program"
+              + " generate or sample it.",
+          total, ProgramInput.MAX_TOTAL_BYTES, largest.getKey(), largest.getValue());
+    }
+  }
+
+  /** What is wrong with {@code path}, as the end of a sentence, or null when it is fine. */
+  private static String pathProblem(String path) {
+    String example = " Give a path relative to the working directory, e.g. \"data/input.csv\".";
+    if (path.isEmpty()) {
+      return "is empty." + example;
+    }
+    if (path.length() > ProgramInput.MAX_PATH_CHARS) {
+      return "is longer than " + ProgramInput.MAX_PATH_CHARS + " characters.";
+    }
+    if (path.chars().anyMatch(Character::isISOControl)) {
+      return "holds a control character (a newline, tab or NUL, say); file names cannot.";
+    }
+    if (path.startsWith("/") || path.startsWith("~")) {
+      return "is absolute: files are written under "
+          + ProgramInput.WORK_DIR
+          + ", so give a path relative to it."
+          + example;
+    }
+    if (path.matches("^[A-Za-z]:.*") || path.startsWith("\\")) {
+      return "is a Windows drive or network path: the sandbox is Linux." + example;
+    }
+    if (path.indexOf('\\') >= 0) {
+      return "holds a backslash: separate folders with /, e.g. \"data/input.csv\".";
+    }
+    for (String part : path.split("/", -1)) {
+      if (part.equals("..")) {
+        return "contains \"..\": files must stay inside the working directory "
+            + ProgramInput.WORK_DIR
+            + ".";
+      }
+      if (part.isEmpty()) {
+        return "has an empty part (a doubled, leading or trailing /)." + example;
+      }
+      if (part.equals(".")) {
+        return "contains a \".\" part: write \"data/input.csv\", not \"./data/input.csv\".";
+      }
+      if (part.getBytes(StandardCharsets.UTF_8).length > ProgramInput.MAX_NAME_BYTES) {
+        return "has a part longer than " + ProgramInput.MAX_NAME_BYTES + " bytes, too long a name.";
       }
     }
     return null;
   }
 
-  /** The total size rule; names the largest part, which is the one to shrink. */
-  private static void tooLarge(ProgramInput input) {
-    long total = 0;
-    long largest = -1;
-    String largestName = null;
-    if (input.stdin() != null) {
-      largest = total = utf8Length(input.stdin());
-      largestName = "\"stdin\"";
-    }
-    for (Map.Entry<String, String> file : input.files().entrySet()) {
-      long size = utf8Length(file.getKey()) + utf8Length(file.getValue());
-      total += size;
-      if (size > largest) {
-        largest = size;
-        largestName = "\"files\" entry \"" + shorten(file.getKey()) + "\"";
+  /** A path that is a file and also a folder of another, as the end of a sentence, or null. */
+  private static String fileAndFolder(Collection<String> paths) {
+    Set<String> files = new HashSet<>(paths);
+    for (String path : paths) {
+      for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+        String folder = path.substring(0, slash);
+        if (files.contains(folder)) {
+          return "paths \""
+              + shorten(folder)
+              + "\" and \""
+              + shorten(path)
+              + "\" clash: \""
+              + shorten(folder)
+              + "\" cannot be both a file and a folder.";
+        }
       }
     }
-    for (String arg : input.args()) {
-      total += utf8Length(arg);
-    }
-    if (total > ProgramInput.MAX_TOTAL_BYTES) {
-      throw refuse(
-          "\"stdin\", \"files\" and \"args\" hold %,d bytes of UTF-8 together; at most %,d (4 MB)"
-              + " are allowed. The largest is %s (%,d bytes). Pass less data, or have the program"
-              + " generate or sample it.",
-          total, ProgramInput.MAX_TOTAL_BYTES, largestName, largest);
-    }
+    return null;
   }
 
   /** A refusal whose message is {@code format} filled in (numbers in the root locale). */
   private static Refused refuse(String format, Object... values) {
     return new Refused(values.length == 0 ? format : String.format(Locale.ROOT, format, values));
-  }
-
-  private static String quoted(Set<String> names) {
-    StringBuilder sb = new StringBuilder();
-    for (String n : names) {
-      sb.append(sb.length() == 0 ? "" : ", ").append('"').append(shorten(n)).append('"');
-    }
-    return sb.toString();
   }
 
   static String shorten(String s) {
@@ -288,39 +325,17 @@ final class ArgumentCheck {
   }
 
   private static String typeName(Object value) {
-    if (value instanceof Number) {
-      return "a number";
-    }
-    if (value instanceof Boolean) {
-      return "a boolean";
-    }
-    if (value instanceof Map) {
-      return "an object";
-    }
-    if (value instanceof List) {
-      return "an array";
-    }
-    return "a " + value.getClass().getSimpleName();
+    return value instanceof Number
+        ? "a number"
+        : value instanceof Boolean
+            ? "a boolean"
+            : value instanceof Map
+                ? "an object"
+                : value instanceof List ? "an array" : "a " + value.getClass().getSimpleName();
   }
 
-  /** The length of {@code s} in UTF-8, without encoding it. */
+  /** Lone surrogates are refused before: here every char has its UTF-8 form. */
   static long utf8Length(String s) {
-    long n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        n += 1;
-      } else if (c < 0x800) {
-        n += 2;
-      } else if (Character.isHighSurrogate(c)
-          && i + 1 < s.length()
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        n += 4;
-        i++;
-      } else {
-        n += 3;
-      }
-    }
-    return n;
+    return s.getBytes(StandardCharsets.UTF_8).length;
   }
 }

@@ -76,49 +76,41 @@ public final class ExecuteCodeTool {
   }
 
   String description() {
-    return "Runs a complete Python or JavaScript program in a brand-new, isolated sandbox ("
-        + facts.isolation()
-        + ") and returns"
-        + " what it printed (stdout and stderr), its exit code and how long it took. The sandbox is not the"
-        + " user's machine: use it freely whenever running code answers better than reasoning, e.g. exact"
-        + " arithmetic, parsing or transforming data, testing a regex, checking that a snippet works.\n\n"
-        + "Write code that fits these limits:\n"
-        + "- "
-        + facts.runtimes()
-        + ", "
-        + facts.packages()
-        + ".\n"
-        + "- No network: HTTP, DNS and package installs all fail.\n"
-        + "- "
-        + capitalised(SandboxFacts.fileSystem())
-        + ".\n"
-        + "- "
-        + facts.limits()
-        + ".\n"
-        + "- Nothing persists between calls: each program must be complete, with its own imports and data.\n"
-        + "- What it prints comes back (a bare expression on the last line shows nothing). "
-        + SandboxFacts.outputCut()
-        + " Print results, not bulk data.\n"
-        + "- "
-        + PICTURES
-        + "\n"
-        + "A non-zero exit or a timeout is reported as an error, with the output so far (a failed"
-        + " program that drew pictures is reported with an error field first instead, so that its"
-        + " pictures reach you).\n\n"
-        + ToolSchemas.inputDescription();
-  }
+    return """
+        Runs a complete Python or JavaScript program in a brand-new, isolated sandbox (%s) and \
+        returns what it printed (stdout and stderr), its exit code and how long it took. The \
+        sandbox is not the user's machine: use it freely whenever running code answers better than \
+        reasoning, e.g. exact arithmetic, parsing or transforming data, testing a regex, checking \
+        that a snippet works.
 
-  /** What comes back besides the output (WrittenFiles and ResultFiles hold it). */
-  static final String PICTURES =
-      "Pictures come back as images: matplotlib figures (plt.show(), or left open at the end;"
-          + " where matplotlib is installed) and PNG, JPEG, GIF or WebP files the program writes"
-          + " under /tmp, at most "
-          + WrittenFiles.MAX_PICTURES
-          + " per call, large ones scaled down. Other files it writes there are listed by name and"
-          + " size, small text files shown whole.";
+        Write code that fits these limits:
+        - %s, %s.
+        - No network: HTTP, DNS and package installs all fail.
+        - %s.
+        - %s.
+        - Nothing persists between calls: each program must be complete, with its own imports and \
+        data.
+        - What it prints comes back (a bare expression on the last line shows nothing). %s Print \
+        results, not bulk data.
+        - Pictures come back as images: matplotlib figures (plt.show(), or left open at the end; \
+        where matplotlib is installed) and PNG, JPEG, GIF or WebP files the program writes under \
+        /tmp, at most %d per call, large ones scaled down. Other files it writes there are listed \
+        by name and size, small text files shown whole.
+        A non-zero exit or a timeout is reported as an error, with the output so far (a failed \
+        program that drew pictures is reported with an error field first instead, so that its \
+        pictures reach you).
 
-  private static String capitalised(String phrase) {
-    return Character.toUpperCase(phrase.charAt(0)) + phrase.substring(1);
+        %s"""
+        .formatted(
+            facts.isolation(),
+            facts.runtimes(),
+            facts.packages(),
+            Character.toUpperCase(SandboxFacts.fileSystem().charAt(0))
+                + SandboxFacts.fileSystem().substring(1),
+            facts.limits(),
+            SandboxFacts.outputCut(),
+            WrittenFiles.MAX_PICTURES,
+            ToolSchemas.inputDescription());
   }
 
   /** Always a tool result; the Mono fails only if cancelled, which stops the run. */
