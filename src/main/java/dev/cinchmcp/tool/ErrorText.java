@@ -26,21 +26,21 @@ final class ErrorText {
 
   private ErrorText() {}
 
-  static String of(String statusLine, RunSummary summary, RunResult run) {
+  static String of(String statusLine, ResultView view, RunResult run) {
     // Room for the summary's longest form: the two sentences about cuts are written after picking.
     String longest =
         statusLine
             + "\n"
-            + RunSummary.join(
-                summary.outcome(run),
+            + ResultView.join(
+                view.outcome(run),
                 cutSentence("stdout", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE),
                 cutSentence("stderr", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE),
-                RunSummary.cleaning(run),
-                RunSummary.nextStep(run))
+                ResultView.cleaning(run),
+                ResultView.nextStep(run))
             + "\n";
     int room = LIMIT - longest.length() - 2 * ("--- stdout ---\n".length() + PER_STREAM_ROOM);
     while (true) {
-      String text = build(statusLine, summary, run, Math.max(room, 0));
+      String text = build(statusLine, view, run, Math.max(room, 0));
       long cost = WireCost.of(text);
       if ((text.length() <= LIMIT && cost <= LIMIT_BYTES) || room <= 0) {
         return text;
@@ -50,7 +50,7 @@ final class ErrorText {
     }
   }
 
-  private static String build(String statusLine, RunSummary summary, RunResult run, int room) {
+  private static String build(String statusLine, ResultView view, RunResult run, int room) {
     Pick out = new Pick(run.stdout());
     Pick err = new Pick(run.stderr());
     room -= err.growEnd(Math.min(STDERR_END_FIRST, room));
@@ -62,12 +62,12 @@ final class ErrorText {
     CappedText shownOut = out.shown();
     CappedText shownErr = err.shown();
     String words =
-        RunSummary.join(
-            summary.outcome(run),
+        ResultView.join(
+            view.outcome(run),
             cut("stdout", shownOut),
             cut("stderr", shownErr),
-            RunSummary.cleaning(run),
-            RunSummary.nextStep(run));
+            ResultView.cleaning(run),
+            ResultView.nextStep(run));
     return statusLine
         + "\n"
         + words
