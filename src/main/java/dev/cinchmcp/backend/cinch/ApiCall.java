@@ -156,11 +156,11 @@ final class ApiCall {
               runner.name(),
               redactor.files(run.files())));
     } catch (RunAnswerReader.NotARun e) {
-      String apiMessage = e.apiMessage() == null ? "" : redactor.redactCut(e.apiMessage());
+      String apiMessage = e.apiMessage == null ? "" : redactor.redactCut(e.apiMessage);
       fail(
           ApiErrors.speaksOfCredits(apiMessage)
               ? ApiErrors.creditsExhausted(ApiErrors.apiMessage(apiMessage))
-              : ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt())));
+              : ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt)));
     }
   }
 
