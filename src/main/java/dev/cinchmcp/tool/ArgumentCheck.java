@@ -7,9 +7,7 @@ import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.ProgramInput;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -67,7 +65,7 @@ final class ArgumentCheck {
       throw refuse("\"code\" is missing: pass the complete program to run as a string.");
     }
     if (!(code instanceof String text)) {
-      throw mustBe("\"code\"", "a string holding the program", code, ".");
+      throw mustBe("\"code\"", "a string holding the program", code);
     }
     if (text.isBlank()) {
       throw refuse("\"code\" is empty: pass the complete program to run.");
@@ -79,7 +77,7 @@ final class ArgumentCheck {
       return new Program(text, Language.PYTHON, input);
     }
     if (!(language instanceof String name)) {
-      throw mustBe("\"language\"", "the string \"python\" or \"javascript\"", language, ".");
+      throw mustBe("\"language\"", "the string \"python\" or \"javascript\"", language);
     }
     return new Program(
         text,
@@ -97,8 +95,7 @@ final class ArgumentCheck {
   private static ProgramInput input(Map<String, Object> arguments) {
     Object stdin = arguments.get("stdin");
     if (stdin != null && !(stdin instanceof String)) {
-      throw mustBe(
-          "\"stdin\"", "a string (the text the program reads on standard input)", stdin, ".");
+      throw mustBe("\"stdin\"", "a string (the text the program reads on standard input)", stdin);
     }
     String text = (String) stdin;
     if (text != null) {
@@ -117,8 +114,7 @@ final class ArgumentCheck {
       return List.of();
     }
     if (!(value instanceof List<?> list)) {
-      throw mustBe(
-          "\"args\"", "an array of strings (the program's command-line arguments)", value, ".");
+      throw mustBe("\"args\"", "an array of strings (the program's command-line arguments)", value);
     }
     if (list.size() > ProgramInput.MAX_ARGS) {
       throw refuse(
@@ -129,11 +125,12 @@ final class ArgumentCheck {
     long bytes = 0;
     for (int i = 0; i < list.size(); i++) {
       if (!(list.get(i) instanceof String arg)) {
-        throw mustBe(
-            "\"args\" item " + i,
-            "a string",
-            list.get(i),
-            ": pass every argument as text, e.g. \"3\".");
+        throw refuse(
+            "\"args\" item "
+                + i
+                + " must be a string, not "
+                + typeName(list.get(i))
+                + ": pass every argument as text, e.g. \"3\".");
       }
       if (arg.indexOf('\0') >= 0) {
         throw refuse(
@@ -161,8 +158,7 @@ final class ArgumentCheck {
           "\"files\"",
           "an object mapping relative paths to text, e.g. {\"data/input.csv\":"
               + " \"a,b\\n1,2\\n\"}",
-          value,
-          ".");
+          value);
     }
     if (map.size() > ProgramInput.MAX_FILES) {
       throw refuse(
@@ -180,17 +176,22 @@ final class ArgumentCheck {
         throw mustBe(
             "\"files\" entry \"" + shorten(path) + "\"",
             "the file's text as a string",
-            entry.getValue(),
-            ".");
+            entry.getValue());
       }
       String where = "In the entry \"" + shorten(path) + "\": ";
       sendable("files", path, where);
       sendable("files", text, where);
       files.put(path, text);
     }
-    String clash = fileAndFolder(files.keySet());
-    if (clash != null) {
-      throw refuse("\"files\" " + clash);
+    for (String path : files.keySet()) {
+      for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+        String folder = shorten(path.substring(0, slash));
+        if (files.containsKey(path.substring(0, slash))) {
+          throw refuse(
+              "\"files\" paths \"%s\" and \"%s\" clash: \"%s\" cannot be both a file and a folder.",
+              folder, shorten(path), folder);
+        }
+      }
     }
     return files;
   }
@@ -290,26 +291,6 @@ final class ArgumentCheck {
     return null;
   }
 
-  /** A path that is a file and also a folder of another, as the end of a sentence, or null. */
-  private static String fileAndFolder(Collection<String> paths) {
-    Set<String> files = new HashSet<>(paths);
-    for (String path : paths) {
-      for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
-        String folder = path.substring(0, slash);
-        if (files.contains(folder)) {
-          return "paths \""
-              + shorten(folder)
-              + "\" and \""
-              + shorten(path)
-              + "\" clash: \""
-              + shorten(folder)
-              + "\" cannot be both a file and a folder.";
-        }
-      }
-    }
-    return null;
-  }
-
   /** A refusal whose message is {@code format} filled in (numbers in the root locale). */
   private static Refused refuse(String format, Object... values) {
     return new Refused(values.length == 0 ? format : String.format(Locale.ROOT, format, values));
@@ -319,9 +300,9 @@ final class ArgumentCheck {
     return s.length() > 40 ? s.substring(0, 40) + "..." : s;
   }
 
-  /** "{@code what} must be {@code expected}, not a number", then {@code ending}. */
-  private static Refused mustBe(String what, String expected, Object value, String ending) {
-    return refuse(what + " must be " + expected + ", not " + typeName(value) + ending);
+  /** "{@code what} must be {@code expected}, not a number." */
+  private static Refused mustBe(String what, String expected, Object value) {
+    return refuse(what + " must be " + expected + ", not " + typeName(value) + ".");
   }
 
   private static String typeName(Object value) {
