@@ -186,7 +186,10 @@ final class RunAnswerReader {
     return false;
   }
 
-  /** Hands each character of a string value to {@code sink}, which keeps what it keeps of it. */
+  /**
+   * Hands each character of a string value to {@code sink} (null: skipped), which keeps what it
+   * keeps.
+   */
   private void readString(TextSink sink) throws IOException, Malformed {
     expect('"');
     while (true) {
@@ -198,7 +201,7 @@ final class RunAnswerReader {
       while (pos < end && buf[pos] != '"' && buf[pos] != '\\' && buf[pos] >= 0x20) {
         pos++;
       }
-      if (pos > start) {
+      if (pos > start && sink != null) {
         sink.append(buf, start, pos - start);
       }
       if (pos == end) {
@@ -211,7 +214,10 @@ final class RunAnswerReader {
       if (c != '\\') {
         throw new Malformed("a control character inside a string");
       }
-      sink.append(readEscape());
+      char escaped = readEscape();
+      if (sink != null) {
+        sink.append(escaped);
+      }
     }
   }
 
@@ -281,14 +287,14 @@ final class RunAnswerReader {
       }
       do {
         if (c == '{') {
-          readString(NOTHING);
+          readString(null);
           expect(':');
         }
         skipValue(depth + 1);
       } while (consume(','));
       expect(close);
     } else if (c == '"') {
-      readString(NOTHING);
+      readString(null);
     } else if (c == 't' || c == 'f' || c == 'n') {
       readLiteral();
     } else if (c == '-' || (c >= '0' && c <= '9')) {
@@ -297,16 +303,6 @@ final class RunAnswerReader {
       throw new Malformed("unexpected " + describe(c));
     }
   }
-
-  /** Where the strings that are skipped go. */
-  private static final TextSink NOTHING =
-      new TextSink() {
-        @Override
-        public void append(char[] chars, int off, int len) {}
-
-        @Override
-        public void append(char c) {}
-      };
 
   private char readEscape() throws IOException, Malformed {
     if (pos == end && !fill()) {
