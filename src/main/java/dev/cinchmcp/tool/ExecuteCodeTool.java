@@ -4,7 +4,6 @@ import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunFailure;
-import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.WrittenFiles;
@@ -12,7 +11,6 @@ import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -100,7 +98,11 @@ public final class ExecuteCodeTool {
         program that drew pictures is reported with an error field first instead, so that its \
         pictures reach you).
 
-        %s"""
+        Give the program its data as input instead of pasting it into the code: "stdin" (text on \
+        standard input), "files" (path -> text, written under %s, the working directory; e.g. \
+        {"data/input.csv": "..."}, then open('data/input.csv')) and "args" (command-line \
+        arguments). All three together hold at most %d MB of text; at most %d files, with relative \
+        paths only (no '..')."""
         .formatted(
             facts.isolation(),
             facts.runtimes(),
@@ -110,7 +112,9 @@ public final class ExecuteCodeTool {
             facts.limits(),
             SandboxFacts.outputCut(),
             WrittenFiles.MAX_PICTURES,
-            ToolSchemas.inputDescription());
+            ProgramInput.WORK_DIR,
+            ProgramInput.MAX_TOTAL_BYTES / 1_000_000,
+            ProgramInput.MAX_FILES);
   }
 
   /** Always a tool result; the Mono fails only if cancelled, which stops the run. */
@@ -123,8 +127,7 @@ public final class ExecuteCodeTool {
         () -> {
           ProgressReporter progress =
               ProgressReporter.start(channel, request.progressToken(), timers);
-          RunListener listener = new ClientLog(channel, progress);
-          return Mono.fromFuture(() -> runner.runCall(checked.program(), listener))
+          return Mono.fromFuture(() -> runner.runCall(checked.program(), progress))
               .flatMap(run -> shown(run, checked.input()))
               .onErrorResume(error -> Mono.just(ResultView.error(failureMessage(error))))
               // Stop progress before the result is handed on, so no progress follows the reply.
@@ -168,23 +171,6 @@ public final class ExecuteCodeTool {
         + "). "
         + RunFailure.Ran.MAYBE.sentence()
         + " Try again once; if it happens again, tell the user to check the server's log.";
-  }
-
-  /** The run's notable events to the client's log; progress when a request goes out. */
-  private record ClientLog(CallChannel channel, ProgressReporter progress) implements RunListener {
-
-    @Override
-    public void sent(int attempt) {
-      progress.report(
-          attempt == 1 ? "sent to the sandbox" : "sent again (attempt " + attempt + ")");
-    }
-
-    @Override
-    public void log(Level level, String message) {
-      LoggingLevel mcpLevel = LoggingLevel.valueOf(level.name()); // the same names
-      channel.log(
-          LoggingMessageNotification.builder(mcpLevel, message).logger("cinch-mcp").build());
-    }
   }
 
   /** A 2025-era call's channel: the SDK's session, which applies {@code logging/setLevel}. */

@@ -70,20 +70,6 @@ final class ToolSchemas {
         List.of("code"));
   }
 
-  /** The tool description's paragraph about input. */
-  static String inputDescription() {
-    return "Give the program its data as input instead of pasting it into the code: \"stdin\" (text"
-        + " on standard input), \"files\" (path -> text, written under "
-        + ProgramInput.WORK_DIR
-        + ", the working directory; e.g. {\"data/input.csv\": \"...\"}, then"
-        + " open('data/input.csv')) and \"args\" (command-line arguments). All three together hold"
-        + " at most "
-        + ProgramInput.MAX_TOTAL_BYTES / 1_000_000
-        + " MB of text; at most "
-        + ProgramInput.MAX_FILES
-        + " files, with relative paths only (no '..').";
-  }
-
   static Map<String, Object> output() {
     String shown =
         ", as shown. " + SandboxFacts.outputCut() + " " + SandboxFacts.controlCharacters();

@@ -142,17 +142,8 @@ final class ApiCall {
   private void ran(InputStream in) throws IOException {
     Redactor redactor = runner.redactor;
     try {
-      RunResult run =
-          RunAnswerReader.read(new InputStreamReader(in, StandardCharsets.UTF_8), program.out());
-      result.complete(
-          new RunResult(
-              redactor.cappedSafe(run.stdout()),
-              redactor.cappedSafe(run.stderr()),
-              run.exitCode(),
-              run.timedOut(),
-              run.durationMs(),
-              runner.name(),
-              redactor.files(run.files())));
+      var body = new InputStreamReader(in, StandardCharsets.UTF_8);
+      result.complete(RunAnswerReader.read(body, program.out(), redactor));
     } catch (RunAnswerReader.NotARun e) {
       String apiMessage = e.apiMessage == null ? "" : redactor.redactCut(e.apiMessage);
       fail(

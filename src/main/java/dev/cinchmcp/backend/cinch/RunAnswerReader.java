@@ -53,6 +53,7 @@ final class RunAnswerReader {
   private int end;
 
   private final OutFrame out;
+  private final Redactor redactor;
   private CapturedStream stdout;
   private CapturedStream stderr;
   private Integer exitCode;
@@ -61,18 +62,19 @@ final class RunAnswerReader {
   private String apiMessage;
   private boolean anyRunField;
 
-  private RunAnswerReader(Reader in, OutFrame out) {
+  private RunAnswerReader(Reader in, OutFrame out, Redactor redactor) {
     this.in = in;
     this.out = out;
+    this.redactor = redactor;
   }
 
   /**
    * The run, with the launcher's frame taken out of stdout before it is cut when {@code out} is not
    * null (an answer without stdout, or with a stdout the API cut inside the frame, brings no files:
-   * {@link RunResult#files()} says which).
+   * {@link RunResult#files()} says which); the key masked in what it says.
    */
-  static RunResult read(Reader body, OutFrame out) throws IOException, NotARun {
-    return new RunAnswerReader(body, out).read();
+  static RunResult read(Reader body, OutFrame out, Redactor redactor) throws IOException, NotARun {
+    return new RunAnswerReader(body, out, redactor).read();
   }
 
   private RunResult read() throws IOException, NotARun {
@@ -97,14 +99,14 @@ final class RunAnswerReader {
       throw new NotARun("the answer has none of the fields of a run", excerpt(), apiMessage);
     }
     return new RunResult(
-        stdout == null ? CappedText.EMPTY : stdout.result(null),
-        stderr == null ? CappedText.EMPTY : stderr.result(null),
+        redactor.cappedSafe(stdout == null ? CappedText.EMPTY : stdout.result(null)),
+        redactor.cappedSafe(stderr == null ? CappedText.EMPTY : stderr.result(null)),
         exitCode,
         timedOut,
         durationMs,
         "cinch",
         // An answer without stdout brings no frame: MISSING when one was asked for.
-        (stdout == null ? new CapturedStream(out) : stdout).files());
+        redactor.files((stdout == null ? new CapturedStream(out) : stdout).files()));
   }
 
   /** exitCode, exit_code and EXITCODE all name one field; a null one counts as missing. */
