@@ -146,10 +146,7 @@ final class ApiCall {
       result.complete(RunAnswerReader.read(body, program.out(), redactor));
     } catch (RunAnswerReader.NotARun e) {
       String apiMessage = e.apiMessage == null ? "" : redactor.redactCut(e.apiMessage);
-      fail(
-          ApiErrors.speaksOfCredits(apiMessage)
-              ? ApiErrors.creditsExhausted(ApiErrors.apiMessage(apiMessage))
-              : ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt)));
+      fail(ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt), apiMessage));
     }
   }
 

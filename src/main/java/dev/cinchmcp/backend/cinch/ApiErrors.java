@@ -151,7 +151,13 @@ final class ApiErrors {
         "Try again once, and tell the user if it fails again.");
   }
 
-  static RunFailure notARun(String reason, String excerpt) {
+  /**
+   * An answer that is not a run; if the API's own message speaks of credits, that is what it is.
+   */
+  static RunFailure notARun(String reason, String excerpt, String apiMessage) {
+    if (CREDITS.matcher(apiMessage).find()) {
+      return creditsExhausted(apiMessage(apiMessage));
+    }
     return failure(
         Reason.UNREADABLE_ANSWER,
         "The Cinch API gave an answer this server cannot read: " + reason + excerptSuffix(excerpt),
@@ -190,9 +196,5 @@ final class ApiErrors {
   private static String excerptSuffix(String excerpt) {
     String e = apiMessage(excerpt);
     return e.isEmpty() ? " (it was empty)" : "; it began: \"" + e + "\"";
-  }
-
-  static boolean speaksOfCredits(String text) {
-    return text != null && CREDITS.matcher(text).find();
   }
 }
