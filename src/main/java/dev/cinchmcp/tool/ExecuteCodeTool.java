@@ -141,10 +141,8 @@ public final class ExecuteCodeTool {
    * thread that completed the run (cinch: the HTTP client's), and one at a time bounds the memory.
    */
   private Mono<CallToolResult> shown(RunResult run, ProgramInput input) {
-    if (!run.files().anything()) {
-      return Mono.just(view.of(run, input));
-    }
-    return Mono.fromCallable(() -> view.of(run, input)).subscribeOn(PicturesThread.SCHEDULER);
+    Mono<CallToolResult> shown = Mono.fromCallable(() -> view.of(run, input));
+    return run.files().anything() ? shown.subscribeOn(PicturesThread.SCHEDULER) : shown;
   }
 
   /** Made at the first picture: a call without any (the usual one) starts no thread for it. */
