@@ -38,14 +38,19 @@ final class ResultFiles {
   /** The longest list in an error's text, which must stay within ErrorText's window. */
   private static final int ERROR_LIST_CHARS = 600;
 
-  private final List<Content> blocks = new ArrayList<>();
-  private final List<Map<String, Object>> entries = new ArrayList<>();
+  /** The result's image and text blocks, its {@code structuredContent.files}, the images sent. */
+  final List<Content> blocks = new ArrayList<>();
+
+  final List<Map<String, Object>> entries = new ArrayList<>();
+  int images;
+
+  /** For the summary. */
+  final String sentence;
+
   private final List<String> lines = new ArrayList<>();
   private final Map<String, byte[]> sent = new LinkedHashMap<>();
-  private final String sentence;
   private int pictureRoom = MAX_PICTURE_BYTES;
   private int textRoom = MAX_TEXT_BYTES;
-  private int images;
 
   /** How one file came back: {@code returned} as in the output schema, and a note or null. */
   private record Shown(String returned, String note) {}
@@ -142,22 +147,6 @@ final class ResultFiles {
   /** Null when there is nothing to say. */
   static ResultFiles of(RunResult run) {
     return run.files().anything() ? new ResultFiles(run.files(), run) : null;
-  }
-
-  int images() {
-    return images;
-  }
-
-  List<Content> blocks() {
-    return blocks;
-  }
-
-  List<Map<String, Object>> entries() {
-    return entries;
-  }
-
-  String sentence() {
-    return sentence;
   }
 
   String section(boolean inError) {

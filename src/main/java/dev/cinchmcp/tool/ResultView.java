@@ -40,7 +40,7 @@ final class ResultView {
    */
   CallToolResult of(RunResult run, ProgramInput input) {
     ResultFiles files = ResultFiles.of(run);
-    boolean failedWithPictures = files != null && !run.succeeded() && files.images() > 0;
+    boolean failedWithPictures = files != null && !run.succeeded() && files.images > 0;
     boolean isError = !run.succeeded() && !failedWithPictures;
     Map<String, Object> structured = new LinkedHashMap<>();
     if (failedWithPictures) {
@@ -50,8 +50,8 @@ final class ResultView {
     String text = text(run, input);
     if (files != null) {
       text += "\n" + files.section(isError);
-      structured.put("summary", structured.get("summary") + " " + files.sentence());
-      structured.put("files", files.entries());
+      structured.put("summary", structured.get("summary") + " " + files.sentence);
+      structured.put("files", files.entries);
     }
     CallToolResult.Builder result =
         CallToolResult.builder()
@@ -59,7 +59,7 @@ final class ResultView {
             .structuredContent(structured)
             .isError(isError);
     if (files != null) {
-      files.blocks().forEach(result::addContent);
+      files.blocks.forEach(result::addContent);
     }
     return result.build();
   }
@@ -69,7 +69,7 @@ final class ResultView {
         outcome(run),
         nextStep(run),
         "This result is not flagged as an error only so that the "
-            + (files.images() == 1 ? "picture" : files.images() + " pictures")
+            + (files.images == 1 ? "picture" : files.images + " pictures")
             + " it drew reach you; the run failed.");
   }
 
