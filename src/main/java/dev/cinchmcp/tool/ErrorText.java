@@ -31,12 +31,10 @@ final class ErrorText {
     String longest =
         statusLine
             + "\n"
-            + ResultView.join(
-                view.outcome(run),
+            + view.summary(
+                run,
                 cutSentence("stdout", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE),
-                cutSentence("stderr", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE),
-                ResultView.cleaning(run),
-                ResultView.nextStep(run))
+                cutSentence("stderr", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE))
             + "\n";
     int room = LIMIT - longest.length() - 2 * ("--- stdout ---\n".length() + PER_STREAM_ROOM);
     while (true) {
@@ -61,16 +59,9 @@ final class ErrorText {
     out.growStart(room);
     CappedText shownOut = out.shown();
     CappedText shownErr = err.shown();
-    String words =
-        ResultView.join(
-            view.outcome(run),
-            cut("stdout", shownOut),
-            cut("stderr", shownErr),
-            ResultView.cleaning(run),
-            ResultView.nextStep(run));
     return statusLine
         + "\n"
-        + words
+        + view.summary(run, cut("stdout", shownOut), cut("stderr", shownErr))
         + "\n"
         + ResultView.section("stdout", shownOut)
         + ResultView.section("stderr", shownErr);

@@ -170,19 +170,19 @@ final class ResultView {
 
   /** What happened, in words, for a model that reads nothing else, and what to do next. */
   String summary(RunResult run) {
-    return join(
-        outcome(run),
-        cut("stdout", run.stdout()),
-        cut("stderr", run.stderr()),
-        cleaning(run),
-        nextStep(run));
+    return summary(run, cut("stdout", run.stdout()), cut("stderr", run.stderr()));
   }
 
-  static String join(String... sentences) {
+  /** The same with these sentences about the two streams' cuts. */
+  String summary(RunResult run, String stdoutCut, String stderrCut) {
+    return join(outcome(run), stdoutCut, stderrCut, cleaning(run), nextStep(run));
+  }
+
+  private static String join(String... sentences) {
     return Stream.of(sentences).filter(s -> !s.isEmpty()).collect(joining(" "));
   }
 
-  String outcome(RunResult run) {
+  private String outcome(RunResult run) {
     String took = run.durationMs() == null ? "" : " after " + run.durationMs() + " ms";
     if (run.timedOut()) {
       return "The program was stopped at the sandbox's "
@@ -214,7 +214,7 @@ final class ResultView {
         + " characters left out.";
   }
 
-  static String cleaning(RunResult run) {
+  private static String cleaning(RunResult run) {
     boolean out = run.stdout().cleaned();
     boolean err = run.stderr().cleaned();
     if (!out && !err) {
@@ -225,7 +225,7 @@ final class ResultView {
         + " shown as symbols (\u2400 to \u241F, a run as [\u2401 \u00D7N]) and invalid text as \uFFFD.";
   }
 
-  static String nextStep(RunResult run) {
+  private static String nextStep(RunResult run) {
     if (run.timedOut()) {
       return "Make the program do less work or finish sooner, then run it again.";
     }
