@@ -48,7 +48,7 @@ final class RunAnswerReader {
 
   private final Reader in;
   private final char[] buf = new char[16 * 1024];
-  private final StringBuilder excerpt = new StringBuilder();
+  private final StringBuilder excerpt = new StringBuilder(); // the first characters, for errors
   private int pos;
   private int end;
 
@@ -93,10 +93,11 @@ final class RunAnswerReader {
       }
     } catch (Malformed e) {
       throw new NotARun(
-          "the answer is not the expected JSON (" + e.getMessage() + ")", excerpt(), null);
+          "the answer is not the expected JSON (" + e.getMessage() + ")", excerpt.toString(), null);
     }
     if (!anyRunField) {
-      throw new NotARun("the answer has none of the fields of a run", excerpt(), apiMessage);
+      throw new NotARun(
+          "the answer has none of the fields of a run", excerpt.toString(), apiMessage);
     }
     return new RunResult(
         redactor.cappedSafe(stdout == null ? CappedText.EMPTY : stdout.result(null)),
@@ -153,11 +154,6 @@ final class RunAnswerReader {
       throw new Malformed(name + " is not a whole number");
     }
     return (int) value;
-  }
-
-  /** The first characters read, for an error message about an answer that could not be used. */
-  private String excerpt() {
-    return excerpt.toString();
   }
 
   /** The next character that is not white space, without consuming it; -1 at the end. */
