@@ -5,6 +5,7 @@ import dev.cinchmcp.backend.SandboxFacts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The execute_code tool's input and output JSON Schemas, built as maps (no parsing at start-up).
@@ -129,12 +130,9 @@ final class ToolSchemas {
                     + " blocks beside this result.",
                 "items",
                 fileEntry())));
+    Set<String> optional = Set.of("error", "input", "files");
     return object(
-        properties,
-        List.of(
-            ("summary stdout stderr exitCode timedOut durationMs stdoutTruncated stderrTruncated"
-                    + " stdoutLength stderrLength backend")
-                .split(" ")));
+        properties, properties.keySet().stream().filter(k -> !optional.contains(k)).toList());
   }
 
   /** A file a program wrote or a figure it showed. */
