@@ -1,9 +1,13 @@
 package dev.cinchmcp.tool;
 
+import static java.util.stream.Collectors.joining;
+
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.Program;
 import dev.cinchmcp.backend.ProgramInput;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,7 +56,7 @@ final class ArgumentCheck {
       throw refuse(
           "unknown "
               + (unknown.size() == 1 ? "argument " : "arguments ")
-              + quoted(unknown)
+              + unknown.stream().map(n -> '"' + shorten(n) + '"').collect(joining(", "))
               + ": execute_code accepts only \"code\" (required), \"language\", \"stdin\","
               + " \"files\" and \"args\".");
     }
@@ -61,7 +65,7 @@ final class ArgumentCheck {
       throw refuse("\"code\" is missing: pass the complete program to run as a string.");
     }
     if (!(code instanceof String text)) {
-      throw mustBe("\"code\"", "a string holding the program", code, ".");
+      throw mustBe("\"code\"", "a string holding the program", code);
     }
     if (text.isBlank()) {
       throw refuse("\"code\" is empty: pass the complete program to run.");
@@ -73,7 +77,7 @@ final class ArgumentCheck {
       return new Program(text, Language.PYTHON, input);
     }
     if (!(language instanceof String name)) {
-      throw mustBe("\"language\"", "the string \"python\" or \"javascript\"", language, ".");
+      throw mustBe("\"language\"", "the string \"python\" or \"javascript\"", language);
     }
     return new Program(
         text,
@@ -91,10 +95,8 @@ final class ArgumentCheck {
   private static ProgramInput input(Map<String, Object> arguments) {
     Object stdin = arguments.get("stdin");
     if (stdin != null && !(stdin instanceof String)) {
-      throw mustBe(
-          "\"stdin\"", "a string (the text the program reads on standard input)", stdin, ".");
+      throw mustBe("\"stdin\"", "a string (the text the program reads on standard input)", stdin);
     }
-    // Like the code, input travels as UTF-8: half of a surrogate pair cannot, so say where it is.
     String text = (String) stdin;
     if (text != null) {
       sendable("stdin", text, "");
@@ -112,8 +114,7 @@ final class ArgumentCheck {
       return List.of();
     }
     if (!(value instanceof List<?> list)) {
-      throw mustBe(
-          "\"args\"", "an array of strings (the program's command-line arguments)", value, ".");
+      throw mustBe("\"args\"", "an array of strings (the program's command-line arguments)", value);
     }
     if (list.size() > ProgramInput.MAX_ARGS) {
       throw refuse(
@@ -124,11 +125,12 @@ final class ArgumentCheck {
     long bytes = 0;
     for (int i = 0; i < list.size(); i++) {
       if (!(list.get(i) instanceof String arg)) {
-        throw mustBe(
-            "\"args\" item " + i,
-            "a string",
-            list.get(i),
-            ": pass every argument as text, e.g. \"3\".");
+        throw refuse(
+            "\"args\" item "
+                + i
+                + " must be a string, not "
+                + typeName(list.get(i))
+                + ": pass every argument as text, e.g. \"3\".");
       }
       if (arg.indexOf('\0') >= 0) {
         throw refuse(
@@ -156,8 +158,7 @@ final class ArgumentCheck {
           "\"files\"",
           "an object mapping relative paths to text, e.g. {\"data/input.csv\":"
               + " \"a,b\\n1,2\\n\"}",
-          value,
-          ".");
+          value);
     }
     if (map.size() > ProgramInput.MAX_FILES) {
       throw refuse(
@@ -167,7 +168,7 @@ final class ArgumentCheck {
     Map<String, String> files = new LinkedHashMap<>();
     for (Map.Entry<?, ?> entry : map.entrySet()) {
       String path = String.valueOf(entry.getKey());
-      String wrong = FilePathRule.problem(path);
+      String wrong = pathProblem(path);
       if (wrong != null) {
         throw refuse("\"files\" path \"" + shorten(path) + "\" " + wrong);
       }
@@ -175,94 +176,119 @@ final class ArgumentCheck {
         throw mustBe(
             "\"files\" entry \"" + shorten(path) + "\"",
             "the file's text as a string",
-            entry.getValue(),
-            ".");
+            entry.getValue());
       }
       String where = "In the entry \"" + shorten(path) + "\": ";
       sendable("files", path, where);
       sendable("files", text, where);
       files.put(path, text);
     }
-    String clash = FilePathRule.fileAndFolder(files.keySet());
-    if (clash != null) {
-      throw refuse("\"files\" " + clash);
+    for (String path : files.keySet()) {
+      for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+        String folder = shorten(path.substring(0, slash));
+        if (files.containsKey(path.substring(0, slash))) {
+          throw refuse(
+              "\"files\" paths \"%s\" and \"%s\" clash: \"%s\" cannot be both a file and a folder.",
+              folder, shorten(path), folder);
+        }
+      }
     }
     return files;
-  }
-
-  private static void sendable(String argument, String text, String where) {
-    String bad = loneSurrogate(argument, text);
-    if (bad != null) {
-      throw refuse(where + bad);
-    }
   }
 
   /**
    * A lone surrogate has no UTF-8 form (cinch would send {@code ?}, local could not write the
    * file), so it is refused with its place. NUL passes: Python refuses it itself, clearly.
    */
-  private static String loneSurrogate(String argument, String code) {
+  private static void sendable(String argument, String text, String where) {
     int line = 1;
     int column = 1;
-    for (int i = 0; i < code.length(); i++) {
-      char c = code.charAt(i);
+    for (int i = 0; i < text.length(); i++, column++) {
+      char c = text.charAt(i);
       if (Character.isHighSurrogate(c)
-          && i + 1 < code.length()
-          && Character.isLowSurrogate(code.charAt(i + 1))) {
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
         i++;
-        column++;
-        continue;
-      }
-      if (Character.isSurrogate(c)) {
-        return String.format(
-            Locale.ROOT,
-            "\"%s\" holds a lone surrogate (U+%04X) at line %d, column %d (character %d):"
+      } else if (Character.isSurrogate(c)) {
+        throw refuse(
+            "%s\"%s\" holds a lone surrogate (U+%04X) at line %d, column %d (character %d):"
                 + " half of a UTF-16 pair is not text and cannot be sent. Remove it or write the"
                 + " whole character (or an escape such as \\u%04X inside a string literal).",
-            argument,
-            (int) c,
-            line,
-            column,
-            i + 1,
-            (int) c);
-      }
-      if (c == '\n') {
+            where, argument, (int) c, line, column, i + 1, (int) c);
+      } else if (c == '\n') {
         line++;
-        column = 1;
-      } else {
-        column++;
+        column = 0;
       }
     }
-    return null;
   }
 
   /** The total size rule; names the largest part, which is the one to shrink. */
   private static void tooLarge(ProgramInput input) {
-    long total = 0;
-    long largest = -1;
-    String largestName = null;
+    List<Map.Entry<String, Long>> parts = new ArrayList<>();
     if (input.stdin() != null) {
-      largest = total = utf8Length(input.stdin());
-      largestName = "\"stdin\"";
+      parts.add(Map.entry("\"stdin\"", utf8Length(input.stdin())));
     }
-    for (Map.Entry<String, String> file : input.files().entrySet()) {
-      long size = utf8Length(file.getKey()) + utf8Length(file.getValue());
-      total += size;
-      if (size > largest) {
-        largest = size;
-        largestName = "\"files\" entry \"" + shorten(file.getKey()) + "\"";
-      }
-    }
-    for (String arg : input.args()) {
-      total += utf8Length(arg);
-    }
+    input
+        .files()
+        .forEach(
+            (path, text) ->
+                parts.add(
+                    Map.entry(
+                        "\"files\" entry \"" + shorten(path) + "\"",
+                        utf8Length(path) + utf8Length(text))));
+    long total = parts.stream().mapToLong(Map.Entry::getValue).sum();
+    total += input.args().stream().mapToLong(ArgumentCheck::utf8Length).sum();
     if (total > ProgramInput.MAX_TOTAL_BYTES) {
+      var largest = Collections.max(parts, Map.Entry.comparingByValue());
       throw refuse(
           "\"stdin\", \"files\" and \"args\" hold %,d bytes of UTF-8 together; at most %,d (4 MB)"
               + " are allowed. The largest is %s (%,d bytes). Pass less data, or have the program"
               + " generate or sample it.",
-          total, ProgramInput.MAX_TOTAL_BYTES, largestName, largest);
+          total, ProgramInput.MAX_TOTAL_BYTES, largest.getKey(), largest.getValue());
     }
+  }
+
+  /** What is wrong with {@code path}, as the end of a sentence, or null when it is fine. */
+  private static String pathProblem(String path) {
+    String example = " Give a path relative to the working directory, e.g. \"data/input.csv\".";
+    if (path.isEmpty()) {
+      return "is empty." + example;
+    }
+    if (path.length() > ProgramInput.MAX_PATH_CHARS) {
+      return "is longer than " + ProgramInput.MAX_PATH_CHARS + " characters.";
+    }
+    if (path.chars().anyMatch(Character::isISOControl)) {
+      return "holds a control character (a newline, tab or NUL, say); file names cannot.";
+    }
+    if (path.startsWith("/") || path.startsWith("~")) {
+      return "is absolute: files are written under "
+          + ProgramInput.WORK_DIR
+          + ", so give a path relative to it."
+          + example;
+    }
+    if (path.matches("^[A-Za-z]:.*") || path.startsWith("\\")) {
+      return "is a Windows drive or network path: the sandbox is Linux." + example;
+    }
+    if (path.indexOf('\\') >= 0) {
+      return "holds a backslash: separate folders with /, e.g. \"data/input.csv\".";
+    }
+    for (String part : path.split("/", -1)) {
+      if (part.equals("..")) {
+        return "contains \"..\": files must stay inside the working directory "
+            + ProgramInput.WORK_DIR
+            + ".";
+      }
+      if (part.isEmpty()) {
+        return "has an empty part (a doubled, leading or trailing /)." + example;
+      }
+      if (part.equals(".")) {
+        return "contains a \".\" part: write \"data/input.csv\", not \"./data/input.csv\".";
+      }
+      if (part.getBytes(StandardCharsets.UTF_8).length > ProgramInput.MAX_NAME_BYTES) {
+        return "has a part longer than " + ProgramInput.MAX_NAME_BYTES + " bytes, too long a name.";
+      }
+    }
+    return null;
   }
 
   /** A refusal whose message is {@code format} filled in (numbers in the root locale). */
@@ -270,57 +296,27 @@ final class ArgumentCheck {
     return new Refused(values.length == 0 ? format : String.format(Locale.ROOT, format, values));
   }
 
-  private static String quoted(Set<String> names) {
-    StringBuilder sb = new StringBuilder();
-    for (String n : names) {
-      sb.append(sb.length() == 0 ? "" : ", ").append('"').append(shorten(n)).append('"');
-    }
-    return sb.toString();
-  }
-
   static String shorten(String s) {
     return s.length() > 40 ? s.substring(0, 40) + "..." : s;
   }
 
-  /** "{@code what} must be {@code expected}, not a number", then {@code ending}. */
-  private static Refused mustBe(String what, String expected, Object value, String ending) {
-    return refuse(what + " must be " + expected + ", not " + typeName(value) + ending);
+  /** "{@code what} must be {@code expected}, not a number." */
+  private static Refused mustBe(String what, String expected, Object value) {
+    return refuse(what + " must be " + expected + ", not " + typeName(value) + ".");
   }
 
   private static String typeName(Object value) {
-    if (value instanceof Number) {
-      return "a number";
-    }
-    if (value instanceof Boolean) {
-      return "a boolean";
-    }
-    if (value instanceof Map) {
-      return "an object";
-    }
-    if (value instanceof List) {
-      return "an array";
-    }
-    return "a " + value.getClass().getSimpleName();
+    return value instanceof Number
+        ? "a number"
+        : value instanceof Boolean
+            ? "a boolean"
+            : value instanceof Map
+                ? "an object"
+                : value instanceof List ? "an array" : "a " + value.getClass().getSimpleName();
   }
 
-  /** The length of {@code s} in UTF-8, without encoding it. */
+  /** Lone surrogates are refused before: here every char has its UTF-8 form. */
   static long utf8Length(String s) {
-    long n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        n += 1;
-      } else if (c < 0x800) {
-        n += 2;
-      } else if (Character.isHighSurrogate(c)
-          && i + 1 < s.length()
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        n += 4;
-        i++;
-      } else {
-        n += 3;
-      }
-    }
-    return n;
+    return s.getBytes(StandardCharsets.UTF_8).length;
   }
 }

@@ -26,21 +26,19 @@ final class ErrorText {
 
   private ErrorText() {}
 
-  static String of(String statusLine, RunSummary summary, RunResult run) {
+  static String of(String statusLine, ResultView view, RunResult run) {
     // Room for the summary's longest form: the two sentences about cuts are written after picking.
     String longest =
         statusLine
             + "\n"
-            + RunSummary.join(
-                summary.outcome(run),
+            + view.summary(
+                run,
                 cutSentence("stdout", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE),
-                cutSentence("stderr", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE),
-                RunSummary.cleaning(run),
-                RunSummary.nextStep(run))
+                cutSentence("stderr", Long.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE))
             + "\n";
     int room = LIMIT - longest.length() - 2 * ("--- stdout ---\n".length() + PER_STREAM_ROOM);
     while (true) {
-      String text = build(statusLine, summary, run, Math.max(room, 0));
+      String text = build(statusLine, view, run, Math.max(room, 0));
       long cost = WireCost.of(text);
       if ((text.length() <= LIMIT && cost <= LIMIT_BYTES) || room <= 0) {
         return text;
@@ -50,7 +48,7 @@ final class ErrorText {
     }
   }
 
-  private static String build(String statusLine, RunSummary summary, RunResult run, int room) {
+  private static String build(String statusLine, ResultView view, RunResult run, int room) {
     Pick out = new Pick(run.stdout());
     Pick err = new Pick(run.stderr());
     room -= err.growEnd(Math.min(STDERR_END_FIRST, room));
@@ -61,16 +59,9 @@ final class ErrorText {
     out.growStart(room);
     CappedText shownOut = out.shown();
     CappedText shownErr = err.shown();
-    String words =
-        RunSummary.join(
-            summary.outcome(run),
-            cut("stdout", shownOut),
-            cut("stderr", shownErr),
-            RunSummary.cleaning(run),
-            RunSummary.nextStep(run));
     return statusLine
         + "\n"
-        + words
+        + view.summary(run, cut("stdout", shownOut), cut("stderr", shownErr))
         + "\n"
         + ResultView.section("stdout", shownOut)
         + ResultView.section("stderr", shownErr);

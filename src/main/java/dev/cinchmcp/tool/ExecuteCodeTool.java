@@ -4,7 +4,6 @@ import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunFailure;
-import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.WrittenFiles;
@@ -12,7 +11,6 @@ import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -76,49 +74,47 @@ public final class ExecuteCodeTool {
   }
 
   String description() {
-    return "Runs a complete Python or JavaScript program in a brand-new, isolated sandbox ("
-        + facts.isolation()
-        + ") and returns"
-        + " what it printed (stdout and stderr), its exit code and how long it took. The sandbox is not the"
-        + " user's machine: use it freely whenever running code answers better than reasoning, e.g. exact"
-        + " arithmetic, parsing or transforming data, testing a regex, checking that a snippet works.\n\n"
-        + "Write code that fits these limits:\n"
-        + "- "
-        + facts.runtimes()
-        + ", "
-        + facts.packages()
-        + ".\n"
-        + "- No network: HTTP, DNS and package installs all fail.\n"
-        + "- "
-        + capitalised(SandboxFacts.fileSystem())
-        + ".\n"
-        + "- "
-        + facts.limits()
-        + ".\n"
-        + "- Nothing persists between calls: each program must be complete, with its own imports and data.\n"
-        + "- What it prints comes back (a bare expression on the last line shows nothing). "
-        + SandboxFacts.outputCut()
-        + " Print results, not bulk data.\n"
-        + "- "
-        + PICTURES
-        + "\n"
-        + "A non-zero exit or a timeout is reported as an error, with the output so far (a failed"
-        + " program that drew pictures is reported with an error field first instead, so that its"
-        + " pictures reach you).\n\n"
-        + ToolSchemas.inputDescription();
-  }
+    return """
+        Runs a complete Python or JavaScript program in a brand-new, isolated sandbox (%s) and \
+        returns what it printed (stdout and stderr), its exit code and how long it took. The \
+        sandbox is not the user's machine: use it freely whenever running code answers better than \
+        reasoning, e.g. exact arithmetic, parsing or transforming data, testing a regex, checking \
+        that a snippet works.
 
-  /** What comes back besides the output (WrittenFiles and ResultFiles hold it). */
-  static final String PICTURES =
-      "Pictures come back as images: matplotlib figures (plt.show(), or left open at the end;"
-          + " where matplotlib is installed) and PNG, JPEG, GIF or WebP files the program writes"
-          + " under /tmp, at most "
-          + WrittenFiles.MAX_PICTURES
-          + " per call, large ones scaled down. Other files it writes there are listed by name and"
-          + " size, small text files shown whole.";
+        Write code that fits these limits:
+        - %s, %s.
+        - No network: HTTP, DNS and package installs all fail.
+        - %s.
+        - %s.
+        - Nothing persists between calls: each program must be complete, with its own imports and \
+        data.
+        - What it prints comes back (a bare expression on the last line shows nothing). %s Print \
+        results, not bulk data.
+        - Pictures come back as images: matplotlib figures (plt.show(), or left open at the end; \
+        where matplotlib is installed) and PNG, JPEG, GIF or WebP files the program writes under \
+        /tmp, at most %d per call, large ones scaled down. Other files it writes there are listed \
+        by name and size, small text files shown whole.
+        A non-zero exit or a timeout is reported as an error, with the output so far (a failed \
+        program that drew pictures is reported with an error field first instead, so that its \
+        pictures reach you).
 
-  private static String capitalised(String phrase) {
-    return Character.toUpperCase(phrase.charAt(0)) + phrase.substring(1);
+        Give the program its data as input instead of pasting it into the code: "stdin" (text on \
+        standard input), "files" (path -> text, written under %s, the working directory; e.g. \
+        {"data/input.csv": "..."}, then open('data/input.csv')) and "args" (command-line \
+        arguments). All three together hold at most %d MB of text; at most %d files, with relative \
+        paths only (no '..')."""
+        .formatted(
+            facts.isolation(),
+            facts.runtimes(),
+            facts.packages(),
+            Character.toUpperCase(SandboxFacts.fileSystem().charAt(0))
+                + SandboxFacts.fileSystem().substring(1),
+            facts.limits(),
+            SandboxFacts.outputCut(),
+            WrittenFiles.MAX_PICTURES,
+            ProgramInput.WORK_DIR,
+            ProgramInput.MAX_TOTAL_BYTES / 1_000_000,
+            ProgramInput.MAX_FILES);
   }
 
   /** Always a tool result; the Mono fails only if cancelled, which stops the run. */
@@ -131,8 +127,7 @@ public final class ExecuteCodeTool {
         () -> {
           ProgressReporter progress =
               ProgressReporter.start(channel, request.progressToken(), timers);
-          RunListener listener = new ClientLog(channel, progress);
-          return Mono.fromFuture(() -> runner.runCall(checked.program(), listener))
+          return Mono.fromFuture(() -> runner.runCall(checked.program(), progress))
               .flatMap(run -> shown(run, checked.input()))
               .onErrorResume(error -> Mono.just(ResultView.error(failureMessage(error))))
               // Stop progress before the result is handed on, so no progress follows the reply.
@@ -146,10 +141,8 @@ public final class ExecuteCodeTool {
    * thread that completed the run (cinch: the HTTP client's), and one at a time bounds the memory.
    */
   private Mono<CallToolResult> shown(RunResult run, ProgramInput input) {
-    if (!run.files().anything()) {
-      return Mono.just(view.of(run, input));
-    }
-    return Mono.fromCallable(() -> view.of(run, input)).subscribeOn(PicturesThread.SCHEDULER);
+    Mono<CallToolResult> shown = Mono.fromCallable(() -> view.of(run, input));
+    return run.files().anything() ? shown.subscribeOn(PicturesThread.SCHEDULER) : shown;
   }
 
   /** Made at the first picture: a call without any (the usual one) starts no thread for it. */
@@ -176,23 +169,6 @@ public final class ExecuteCodeTool {
         + "). "
         + RunFailure.Ran.MAYBE.sentence()
         + " Try again once; if it happens again, tell the user to check the server's log.";
-  }
-
-  /** The run's notable events to the client's log; progress when a request goes out. */
-  private record ClientLog(CallChannel channel, ProgressReporter progress) implements RunListener {
-
-    @Override
-    public void sent(int attempt) {
-      progress.report(
-          attempt == 1 ? "sent to the sandbox" : "sent again (attempt " + attempt + ")");
-    }
-
-    @Override
-    public void log(Level level, String message) {
-      LoggingLevel mcpLevel = LoggingLevel.valueOf(level.name()); // the same names
-      channel.log(
-          LoggingMessageNotification.builder(mcpLevel, message).logger("cinch-mcp").build());
-    }
   }
 
   /** A 2025-era call's channel: the SDK's session, which applies {@code logging/setLevel}. */

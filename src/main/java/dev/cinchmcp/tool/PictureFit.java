@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Iterator;
+import java.util.Locale;
 import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReadParam;
@@ -69,12 +70,7 @@ final class PictureFit {
     if (startsWith(data, 'G', 'I', 'F', '8')) {
       return "image/gif";
     }
-    if (data.length >= 12
-        && startsWith(data, 'R', 'I', 'F', 'F')
-        && data[8] == 'W'
-        && data[9] == 'E'
-        && data[10] == 'B'
-        && data[11] == 'P') {
+    if (startsWith(data, 'R', 'I', 'F', 'F', -1, -1, -1, -1, 'W', 'E', 'B', 'P')) {
       return "image/webp";
     }
     return null;
@@ -145,22 +141,16 @@ final class PictureFit {
     for (int side = TARGET_SIDE; side >= SMALLEST_SIDE; side /= 2) {
       BufferedImage scaled = scaled(image, side);
       byte[] png = encode(scaled, "png");
+      int w = scaled.getWidth();
+      int h = scaled.getHeight();
       String change =
-          "scaled from "
-              + width
-              + " × "
-              + height
-              + " to "
-              + scaled.getWidth()
-              + " × "
-              + scaled.getHeight();
+          String.format(Locale.ROOT, "scaled from %d × %d to %d × %d", width, height, w, h);
       if (png.length <= limit) {
-        return new Outcome(png, "image/png", scaled.getWidth(), scaled.getHeight(), change);
+        return new Outcome(png, "image/png", w, h, change);
       }
-      byte[] jpeg = encode(opaque(scaled), "jpeg");
+      byte[] jpeg = encode(redraw(scaled, w, h, false), "jpeg"); // JPEG has no transparency
       if (jpeg.length <= limit) {
-        return new Outcome(
-            jpeg, "image/jpeg", scaled.getWidth(), scaled.getHeight(), change + " (as JPEG)");
+        return new Outcome(jpeg, "image/jpeg", w, h, change + " (as JPEG)");
       }
     }
     return Outcome.leftOut(
@@ -168,38 +158,28 @@ final class PictureFit {
   }
 
   private static BufferedImage scaled(BufferedImage image, int side) {
-    int w = image.getWidth();
-    int h = image.getHeight();
-    double factor = Math.min(1.0, (double) side / Math.max(w, h));
-    int sw = Math.max(1, (int) Math.round(w * factor));
-    int sh = Math.max(1, (int) Math.round(h * factor));
-    boolean alpha = image.getColorModel().hasAlpha();
+    double factor = Math.min(1.0, (double) side / Math.max(image.getWidth(), image.getHeight()));
+    int w = Math.max(1, (int) Math.round(image.getWidth() * factor));
+    int h = Math.max(1, (int) Math.round(image.getHeight() * factor));
+    return redraw(image, w, h, image.getColorModel().hasAlpha());
+  }
+
+  /**
+   * Drawn at {@code w × h}; without alpha, transparent parts become white, as a page shows them.
+   */
+  private static BufferedImage redraw(BufferedImage image, int w, int h, boolean alpha) {
     BufferedImage out =
-        new BufferedImage(sw, sh, alpha ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
+        new BufferedImage(w, h, alpha ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
     Graphics2D g = out.createGraphics();
     try {
       g.setRenderingHint(
           RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
       g.setRenderingHint(RenderingHints.KEY_RENDERING, RenderingHints.VALUE_RENDER_QUALITY);
-      g.drawImage(image, 0, 0, sw, sh, null);
-    } finally {
-      g.dispose();
-    }
-    return out;
-  }
-
-  /** JPEG has no transparency: transparent parts become white, as a page shows them. */
-  private static BufferedImage opaque(BufferedImage image) {
-    if (!image.getColorModel().hasAlpha()) {
-      return image;
-    }
-    BufferedImage out =
-        new BufferedImage(image.getWidth(), image.getHeight(), BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = out.createGraphics();
-    try {
-      g.setColor(Color.WHITE);
-      g.fillRect(0, 0, out.getWidth(), out.getHeight());
-      g.drawImage(image, 0, 0, null);
+      if (!alpha) {
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, w, h);
+      }
+      g.drawImage(image, 0, 0, w, h, null);
     } finally {
       g.dispose();
     }
@@ -223,12 +203,13 @@ final class PictureFit {
     return bytes.toByteArray();
   }
 
+  /** -1 in {@code prefix} matches any byte. */
   private static boolean startsWith(byte[] data, int... prefix) {
     if (data.length < prefix.length) {
       return false;
     }
     for (int i = 0; i < prefix.length; i++) {
-      if ((data[i] & 0xFF) != prefix[i]) {
+      if (prefix[i] != -1 && (data[i] & 0xFF) != prefix[i]) {
         return false;
       }
     }

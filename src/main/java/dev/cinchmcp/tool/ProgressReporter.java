@@ -1,20 +1,21 @@
 package dev.cinchmcp.tool;
 
+import dev.cinchmcp.backend.RunListener;
+import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
+import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Progress for a call with {@code _meta.progressToken}: when the run is sent, then every {@link
- * #INTERVAL_MS} ms, so clients that reset their timeouts on progress keep waiting; none after
- * {@link #stop()}.
+ * A run's events for the client: its log, and progress for a call with {@code _meta.progressToken}
+ * when the run is sent, then every {@link #INTERVAL_MS} ms, so clients that reset their timeouts on
+ * progress keep waiting; none after {@link #stop()}.
  */
-final class ProgressReporter {
+final class ProgressReporter implements RunListener {
 
   static final long INTERVAL_MS = 2_000;
-
-  private static final ProgressReporter NONE = new ProgressReporter(null, null);
 
   private final CallChannel channel;
   private final Object token;
@@ -30,10 +31,10 @@ final class ProgressReporter {
 
   static ProgressReporter start(
       CallChannel channel, Object token, ScheduledExecutorService timers) {
-    if (token == null) {
-      return NONE;
-    }
     ProgressReporter reporter = new ProgressReporter(channel, token);
+    if (token == null) {
+      return reporter;
+    }
     synchronized (reporter) {
       reporter.ticker =
           timers.scheduleAtFixedRate(
@@ -44,6 +45,17 @@ final class ProgressReporter {
               TimeUnit.MILLISECONDS);
     }
     return reporter;
+  }
+
+  @Override
+  public void sent(int attempt) {
+    report(attempt == 1 ? "sent to the sandbox" : "sent again (attempt " + attempt + ")");
+  }
+
+  @Override
+  public void log(Level level, String message) {
+    LoggingLevel mcpLevel = LoggingLevel.valueOf(level.name()); // the same names
+    channel.log(LoggingMessageNotification.builder(mcpLevel, message).logger("cinch-mcp").build());
   }
 
   /** Under the lock while the transport writes it: so it comes before a reply after stop(). */

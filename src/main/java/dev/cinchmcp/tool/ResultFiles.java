@@ -5,6 +5,7 @@ import static dev.cinchmcp.text.CappedText.count;
 import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.WrittenFiles;
+import dev.cinchmcp.backend.WrittenFiles.Kind;
 import io.modelcontextprotocol.spec.McpSchema.Content;
 import io.modelcontextprotocol.spec.McpSchema.EmbeddedResource;
 import io.modelcontextprotocol.spec.McpSchema.ImageContent;
@@ -37,97 +38,59 @@ final class ResultFiles {
   /** The longest list in an error's text, which must stay within ErrorText's window. */
   private static final int ERROR_LIST_CHARS = 600;
 
-  private final List<Content> blocks = new ArrayList<>();
-  private final List<Map<String, Object>> entries = new ArrayList<>();
+  /** The result's image and text blocks, its {@code structuredContent.files}, the images sent. */
+  final List<Content> blocks = new ArrayList<>();
+
+  final List<Map<String, Object>> entries = new ArrayList<>();
+  int images;
+
+  /** For the summary. */
+  final String sentence;
+
   private final List<String> lines = new ArrayList<>();
-  private final String sentence;
-  private int images;
+  private final Map<String, byte[]> sent = new LinkedHashMap<>();
+  private int pictureRoom = MAX_PICTURE_BYTES;
+  private int textRoom = MAX_TEXT_BYTES;
+
+  /** How one file came back: {@code returned} as in the output schema, and a note or null. */
+  private record Shown(String returned, String note) {}
 
   private ResultFiles(WrittenFiles files, RunResult run) {
-    int pictureRoom = MAX_PICTURE_BYTES;
-    int textRoom = MAX_TEXT_BYTES;
-    Map<String, byte[]> sent = new LinkedHashMap<>();
     for (WrittenFiles.WrittenFile file : files.files()) {
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", file.name());
       entry.put("size", file.size());
-      String type = file.figure() ? "figure" : isPicture(file) ? "picture" : "file";
+      String type =
+          file.figure()
+              ? "figure"
+              : file.kind() == Kind.TEXT || file.kind() == Kind.LISTED ? "file" : "picture";
       entry.put("type", type);
-      String returned;
-      String note = null;
-      switch (file.kind()) {
-        case PICTURE -> {
-          String twin = sameAsSent(sent, file.data());
-          if (twin != null) {
-            // savefig and then plt.show() of one figure: the same bytes twice
-            returned = "listed";
-            note = "the same picture as " + twin + ", shown once";
-            break;
-          }
-          PictureFit.Outcome fitted =
-              images < WrittenFiles.MAX_PICTURES
-                  ? PictureFit.fit(file.data(), pictureRoom)
-                  : PictureFit.Outcome.leftOut(
-                      "more than " + WrittenFiles.MAX_PICTURES + " pictures in one call");
-          if (fitted.sent()) {
-            blocks.add(
-                new ImageContent(
-                    null,
-                    Base64.getEncoder().encodeToString(fitted.data()),
-                    fitted.mimeType(),
-                    null));
-            pictureRoom -= fitted.data().length;
-            images++;
-            sent.put(file.name(), file.data());
-            returned = "image";
-            note = fitted.change();
-            if (fitted.width() > 0) {
-              entry.put("width", fitted.width());
-              entry.put("height", fitted.height());
-            }
-          } else {
-            returned = "left out";
-            note = fitted.change();
-          }
-        }
-        case PICTURE_TOO_LARGE -> {
-          returned = "left out";
-          note =
-              "larger than the "
-                  + bytes(WrittenFiles.MAX_FILE_BYTES)
-                  + " a picture may be to leave the sandbox: draw it smaller";
-        }
-        case PICTURE_OVER_BUDGET -> {
-          returned = "left out";
-          note =
-              "past the "
-                  + WrittenFiles.MAX_PICTURES
-                  + " pictures or "
-                  + bytes(WrittenFiles.MAX_TOTAL_BYTES)
-                  + " that leave the sandbox in one call";
-        }
-        case TEXT -> {
-          String text = utf8(file.data());
-          if (text != null && file.data().length <= textRoom) {
-            blocks.add(
-                new EmbeddedResource(
-                    null,
-                    new TextResourceContents(uri(file.name()), textType(file.name()), text, null),
-                    null));
-            textRoom -= file.data().length;
-            returned = "text";
-          } else {
-            returned = "listed";
-          }
-        }
-        default -> returned = "listed";
-      }
-      entry.put("returned", returned);
-      if (note != null) {
-        entry.put("note", note);
+      Shown shown =
+          switch (file.kind()) {
+            case PICTURE -> picture(file, entry);
+            case PICTURE_TOO_LARGE ->
+                new Shown(
+                    "left out",
+                    "larger than the "
+                        + bytes(WrittenFiles.MAX_FILE_BYTES)
+                        + " a picture may be to leave the sandbox: draw it smaller");
+            case PICTURE_OVER_BUDGET ->
+                new Shown(
+                    "left out",
+                    "past the "
+                        + WrittenFiles.MAX_PICTURES
+                        + " pictures or "
+                        + bytes(WrittenFiles.MAX_TOTAL_BYTES)
+                        + " that leave the sandbox in one call");
+            case TEXT -> text(file);
+            default -> new Shown("listed", null);
+          };
+      entry.put("returned", shown.returned());
+      if (shown.note() != null) {
+        entry.put("note", shown.note());
       }
       entries.add(entry);
-      lines.add(line(file, type, returned, note));
+      lines.add(line(file, type, shown));
     }
     if (files.unlisted() > 0) {
       lines.add(
@@ -140,25 +103,50 @@ final class ResultFiles {
     this.sentence = sentence(files, run);
   }
 
+  private Shown picture(WrittenFiles.WrittenFile file, Map<String, Object> entry) {
+    String twin = sameAsSent(file.data());
+    if (twin != null) {
+      // savefig and then plt.show() of one figure: the same bytes twice
+      return new Shown("listed", "the same picture as " + twin + ", shown once");
+    }
+    PictureFit.Outcome fitted =
+        images < WrittenFiles.MAX_PICTURES
+            ? PictureFit.fit(file.data(), pictureRoom)
+            : PictureFit.Outcome.leftOut(
+                "more than " + WrittenFiles.MAX_PICTURES + " pictures in one call");
+    if (!fitted.sent()) {
+      return new Shown("left out", fitted.change());
+    }
+    blocks.add(
+        new ImageContent(
+            null, Base64.getEncoder().encodeToString(fitted.data()), fitted.mimeType(), null));
+    pictureRoom -= fitted.data().length;
+    images++;
+    sent.put(file.name(), file.data());
+    if (fitted.width() > 0) {
+      entry.put("width", fitted.width());
+      entry.put("height", fitted.height());
+    }
+    return new Shown("image", fitted.change());
+  }
+
+  private Shown text(WrittenFiles.WrittenFile file) {
+    String text = utf8(file.data());
+    if (text == null || file.data().length > textRoom) {
+      return new Shown("listed", null);
+    }
+    blocks.add(
+        new EmbeddedResource(
+            null,
+            new TextResourceContents(uri(file.name()), textType(file.name()), text, null),
+            null));
+    textRoom -= file.data().length;
+    return new Shown("text", null);
+  }
+
   /** Null when there is nothing to say. */
   static ResultFiles of(RunResult run) {
     return run.files().anything() ? new ResultFiles(run.files(), run) : null;
-  }
-
-  int images() {
-    return images;
-  }
-
-  List<Content> blocks() {
-    return blocks;
-  }
-
-  List<Map<String, Object>> entries() {
-    return entries;
-  }
-
-  String sentence() {
-    return sentence;
   }
 
   String section(boolean inError) {
@@ -241,36 +229,28 @@ final class ResultFiles {
         : "";
   }
 
-  private static String line(
-      WrittenFiles.WrittenFile file, String type, String returned, String note) {
+  private static String line(WrittenFiles.WrittenFile file, String type, Shown shown) {
     String what =
         file.name()
             + " ("
             + (type.equals("file") ? "" : type + ", ")
             + bytes(file.size())
             + "): "
-            + switch (returned) {
+            + switch (shown.returned()) {
               case "image" -> "shown below";
               case "text" -> "its text below";
               case "listed" -> "listed only";
               default -> "left out";
             };
-    return note == null ? what : what + "; " + note;
+    return shown.note() == null ? what : what + "; " + shown.note();
   }
 
-  private static String sameAsSent(Map<String, byte[]> sent, byte[] data) {
+  private String sameAsSent(byte[] data) {
     return sent.entrySet().stream()
         .filter(earlier -> Arrays.equals(earlier.getValue(), data))
         .map(Map.Entry::getKey)
         .findFirst()
         .orElse(null);
-  }
-
-  private static boolean isPicture(WrittenFiles.WrittenFile file) {
-    return switch (file.kind()) {
-      case PICTURE, PICTURE_TOO_LARGE, PICTURE_OVER_BUDGET -> true;
-      default -> false;
-    };
   }
 
   private static String plural(long n, String word) {

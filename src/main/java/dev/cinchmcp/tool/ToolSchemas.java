@@ -5,53 +5,76 @@ import dev.cinchmcp.backend.SandboxFacts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The execute_code tool's input and output JSON Schemas, built as maps (no parsing at start-up).
- * The argument check in {@link ArgumentCheck} enforces the input schema by hand; a test checks both
- * schemas and the results against a real JSON Schema validator.
+ * {@link ArgumentCheck} enforces the input schema by hand; a test checks both schemas and the
+ * results against a real JSON Schema validator.
  */
 final class ToolSchemas {
+
+  private static final List<String> NULLABLE_INTEGER = List.of("integer", "null");
 
   private ToolSchemas() {}
 
   static Map<String, Object> input(SandboxFacts facts) {
-    Map<String, Object> properties =
+    return object(
         map(
             "code",
-            map(
-                "type",
+            typed(
                 "string",
-                "minLength",
-                1,
-                "description",
                 "A complete, self-contained program; only what it prints comes back, so print"
-                    + " whatever you want to see."),
+                    + " whatever you want to see.",
+                "minLength",
+                1),
             "language",
-            map(
-                "type",
+            typed(
                 "string",
+                "python or javascript (the sandbox runs "
+                    + facts.runtimes()
+                    + "). Defaults to python.",
                 "enum",
                 List.of("python", "javascript"),
                 "default",
-                "python",
-                "description",
-                "python or javascript (the sandbox runs "
-                    + facts.runtimes()
-                    + "). Defaults to python."));
-    properties.putAll(inputProperties());
-    return object(properties, List.of("code"));
+                "python"),
+            "stdin",
+            typed(
+                "string",
+                "Text for the program's standard input, then end-of-file: sys.stdin.read() or"
+                    + " input() in Python, require('fs').readFileSync(0, 'utf8') in JavaScript."
+                    + " Without it, stdin is empty."),
+            "files",
+            typed(
+                "object",
+                "Text files to create before the program starts: relative path -> UTF-8 content,"
+                    + " e.g. {\"data/input.csv\": \"a,b\\n1,2\\n\"}. They are written under "
+                    + ProgramInput.WORK_DIR
+                    + ", the program's working directory, so open('data/input.csv') reads one."
+                    + " Paths are relative, with / between folders; no '..', no absolute or drive"
+                    + " paths; at most "
+                    + ProgramInput.MAX_FILES
+                    + " files.",
+                "additionalProperties",
+                Map.of("type", "string"),
+                "maxProperties",
+                ProgramInput.MAX_FILES),
+            "args",
+            typed(
+                "array",
+                "Command-line arguments: sys.argv[1:] in Python, process.argv.slice(2) in"
+                    + " JavaScript. For flags and names; pass data in stdin or files.",
+                "items",
+                Map.of("type", "string"),
+                "maxItems",
+                ProgramInput.MAX_ARGS)),
+        List.of("code"));
   }
 
   static Map<String, Object> output() {
     String shown =
         ", as shown. " + SandboxFacts.outputCut() + " " + SandboxFacts.controlCharacters();
-    List<String> required =
-        List.of(
-            ("summary stdout stderr exitCode timedOut durationMs stdoutTruncated stderrTruncated"
-                    + " stdoutLength stderrLength backend")
-                .split(" "));
-    return object(
+    Map<String, Object> properties =
         map(
             "error",
             typed(
@@ -75,15 +98,21 @@ final class ToolSchemas {
             "durationMs",
             typed(
                 NULLABLE_INTEGER,
-                "Run time in the sandbox, in milliseconds; null if not reported."),
-            "stdoutTruncated",
-            typed("boolean", cutText("stdout")),
-            "stderrTruncated",
-            typed("boolean", cutText("stderr")),
-            "stdoutLength",
-            length("stdout"),
-            "stderrLength",
-            length("stderr"),
+                "Run time in the sandbox, in milliseconds; null if not reported."));
+    for (String stream : List.of("stdout", "stderr")) {
+      properties.put(
+          stream + "Truncated",
+          typed(
+              "boolean",
+              "True when the middle of " + stream + " was left out (its marker says how much)."));
+    }
+    for (String stream : List.of("stdout", "stderr")) {
+      properties.put(
+          stream + "Length",
+          count("Length of the full " + stream + " as the program printed it, in characters."));
+    }
+    properties.putAll(
+        map(
             "backend",
             typed(
                 "string",
@@ -94,130 +123,58 @@ final class ToolSchemas {
                 "string",
                 "Present when stdin, files or args were given: what the program received."),
             "files",
-            files()),
-        required);
+            typed(
+                "array",
+                "Present when the program may have written files: what it wrote (under /tmp) and"
+                    + " the figures it showed, in the order made. Pictures come back as image"
+                    + " blocks beside this result.",
+                "items",
+                fileEntry())));
+    Set<String> optional = Set.of("error", "input", "files");
+    return object(
+        properties, properties.keySet().stream().filter(k -> !optional.contains(k)).toList());
   }
 
-  /** stdin, files and args, from the limits in {@link ProgramInput}. */
-  private static Map<String, Object> inputProperties() {
-    Map<String, Object> properties = new LinkedHashMap<>();
-    properties.put(
-        "stdin",
+  /** A file a program wrote or a figure it showed. */
+  private static Map<String, Object> fileEntry() {
+    return object(
         map(
+            "name",
+            typed(
+                "string",
+                "The file's path (relative to the working directory when inside it), or"
+                    + " [figure N] for a figure shown with matplotlib."),
+            "size",
+            count("Its size in bytes."),
             "type",
-            "string",
-            "description",
-            "Text for the program's standard input, then end-of-file: sys.stdin.read() or input()"
-                + " in Python, require('fs').readFileSync(0, 'utf8') in JavaScript. Without it,"
-                + " stdin is empty."));
-    properties.put(
-        "files",
-        map(
-            "type",
-            "object",
-            "additionalProperties",
-            Map.of("type", "string"),
-            "maxProperties",
-            ProgramInput.MAX_FILES,
-            "description",
-            "Text files to create before the program starts: relative path -> UTF-8 content, e.g."
-                + " {\"data/input.csv\": \"a,b\\n1,2\\n\"}. They are written under "
-                + ProgramInput.WORK_DIR
-                + ", the program's working directory, so open('data/input.csv') reads one. Paths"
-                + " are relative, with / between folders; no '..', no absolute or drive paths; at"
-                + " most "
-                + ProgramInput.MAX_FILES
-                + " files."));
-    properties.put(
-        "args",
-        map(
-            "type",
-            "array",
-            "items",
-            Map.of("type", "string"),
-            "maxItems",
-            ProgramInput.MAX_ARGS,
-            "description",
-            "Command-line arguments: sys.argv[1:] in Python, process.argv.slice(2) in JavaScript."
-                + " For flags and names; pass data in stdin or files."));
-    return properties;
+            map("type", "string", "enum", List.of("figure", "picture", "file")),
+            "returned",
+            typed(
+                "string",
+                "image: an image block of the result; text: an embedded resource with its text;"
+                    + " listed: name and size only; left out: a picture that did not come back"
+                    + " (the note says why).",
+                "enum",
+                List.of("image", "text", "listed", "left out")),
+            "note",
+            typed("string", "Scaled, or why it was left out."),
+            "width",
+            count("Width in pixels of the image as sent."),
+            "height",
+            count("Height in pixels of the image as sent.")),
+        List.of("name", "size", "type", "returned"));
   }
 
-  /** The tool description's paragraph about input. */
-  static String inputDescription() {
-    return "Give the program its data as input instead of pasting it into the code: \"stdin\" (text"
-        + " on standard input), \"files\" (path -> text, written under "
-        + ProgramInput.WORK_DIR
-        + ", the working directory; e.g. {\"data/input.csv\": \"...\"}, then"
-        + " open('data/input.csv')) and \"args\" (command-line arguments). All three together hold"
-        + " at most "
-        + ProgramInput.MAX_TOTAL_BYTES / 1_000_000
-        + " MB of text; at most "
-        + ProgramInput.MAX_FILES
-        + " files, with relative paths only (no '..').";
+  /** {@code type}, then the other {@code pairs}, then {@code description}. */
+  private static Map<String, Object> typed(Object type, String description, Object... pairs) {
+    Map<String, Object> m = map("type", type);
+    m.putAll(map(pairs));
+    m.put("description", description);
+    return m;
   }
 
-  private static final List<String> NULLABLE_INTEGER = List.of("integer", "null");
-
-  private static Map<String, Object> typed(Object type, String description) {
-    return map("type", type, "description", description);
-  }
-
-  private static String cutText(String stream) {
-    return "True when the middle of " + stream + " was left out (its marker says how much).";
-  }
-
-  private static Map<String, Object> length(String stream) {
-    return map(
-        "type",
-        "integer",
-        "minimum",
-        0,
-        "description",
-        "Length of the full " + stream + " as the program printed it, in characters.");
-  }
-
-  /** The files a program wrote and the figures it showed, one entry each. */
-  private static Map<String, Object> files() {
-    Map<String, Object> count = map("type", "integer", "minimum", 0);
-    Map<String, Object> entry =
-        object(
-            map(
-                "name",
-                typed(
-                    "string",
-                    "The file's path (relative to the working directory when inside it), or"
-                        + " [figure N] for a figure shown with matplotlib."),
-                "size",
-                with(count, "description", "Its size in bytes."),
-                "type",
-                map("type", "string", "enum", List.of("figure", "picture", "file")),
-                "returned",
-                map(
-                    "type",
-                    "string",
-                    "enum",
-                    List.of("image", "text", "listed", "left out"),
-                    "description",
-                    "image: an image block of the result; text: an embedded resource with its"
-                        + " text; listed: name and size only; left out: a picture that did not come"
-                        + " back (the note says why)."),
-                "note",
-                typed("string", "Scaled, or why it was left out."),
-                "width",
-                with(count, "description", "Width in pixels of the image as sent."),
-                "height",
-                with(count, "description", "Height in pixels of the image as sent.")),
-            List.of("name", "size", "type", "returned"));
-    return map(
-        "type",
-        "array",
-        "description",
-        "Present when the program may have written files: what it wrote (under /tmp) and the"
-            + " figures it showed, in the order made. Pictures come back as image blocks beside"
-            + " this result.",
-        "items",
-        entry);
+  private static Map<String, Object> count(String description) {
+    return typed("integer", description, "minimum", 0);
   }
 
   private static Map<String, Object> object(Map<String, Object> properties, List<String> required) {
@@ -232,14 +189,8 @@ final class ToolSchemas {
         false);
   }
 
-  private static Map<String, Object> with(Map<String, Object> base, String key, Object value) {
-    Map<String, Object> copy = new LinkedHashMap<>(base);
-    copy.put(key, value);
-    return copy;
-  }
-
   /** An insertion-ordered map from alternating keys and values. */
-  static Map<String, Object> map(Object... pairs) {
+  private static Map<String, Object> map(Object... pairs) {
     Map<String, Object> m = new LinkedHashMap<>();
     for (int i = 0; i < pairs.length; i += 2) {
       m.put((String) pairs[i], pairs[i + 1]);

@@ -170,7 +170,6 @@ class ArgumentCheckInputTest {
   void utf8LengthCountsBytes() {
     assertEquals(0, ArgumentCheck.utf8Length(""));
     assertEquals(1 + 2 + 3 + 4, ArgumentCheck.utf8Length("aé日😀"));
-    assertEquals(3, ArgumentCheck.utf8Length("\ud800")); // a lone surrogate: one replacement char
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.StreamCapture;
@@ -140,7 +141,7 @@ class ResultViewTest {
 
   @Test
   void structuredContentCarriesEveryFieldTheOutputSchemaRequires() {
-    Map<String, Object> s = VIEW.structured(run("4\n", "", 0, false));
+    Map<String, Object> s = VIEW.structured(run("4\n", "", 0, false), ProgramInput.NONE);
 
     // In the schema's order, which is the order a client sees them in.
     assertEquals(ToolSchemas.output().get("required"), List.copyOf(s.keySet()));
@@ -151,7 +152,8 @@ class ResultViewTest {
 
   @Test
   void aCutStreamCarriesItsMarkerInStructuredContentToo() {
-    Map<String, Object> s = VIEW.structured(run("x".repeat(30_000), "", 0, false));
+    Map<String, Object> s =
+        VIEW.structured(run("x".repeat(30_000), "", 0, false), ProgramInput.NONE);
 
     assertTrue(
         ((String) s.get("stdout"))

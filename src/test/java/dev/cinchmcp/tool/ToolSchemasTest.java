@@ -12,6 +12,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.cinchmcp.backend.ProgramInput;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxFacts;
 import dev.cinchmcp.backend.StreamCapture;
@@ -104,7 +105,8 @@ class ToolSchemasTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("runs")
   void everyStructuredResultConformsToTheOutputSchema(String what, RunResult run) {
-    Map<String, Object> structured = new ResultView(SandboxFacts.SERVICE).structured(run);
+    Map<String, Object> structured =
+        new ResultView(SandboxFacts.SERVICE).structured(run, ProgramInput.NONE);
 
     assertEquals(List.of(), validate(ToolSchemas.output(), structured));
     // And the same after a trip through JSON, as the client will see it.
@@ -120,7 +122,9 @@ class ToolSchemasTest {
     Map<String, Object> structured =
         new LinkedHashMap<>(
             new ResultView(SandboxFacts.SERVICE)
-                .structured(new RunResult(StreamCapture.of("4"), null, 0, false, 1L, "cinch")));
+                .structured(
+                    new RunResult(StreamCapture.of("4"), null, 0, false, 1L, "cinch"),
+                    ProgramInput.NONE));
     Map<String, Object> missing = new LinkedHashMap<>(structured);
     missing.remove("backend");
     Map<String, Object> extra = new LinkedHashMap<>(structured);

@@ -58,7 +58,7 @@ final class ApiCall {
   ApiCall(CinchApiRunner runner, Program program, RunListener listener, long leftMillis) {
     this.runner = runner;
     this.program = program;
-    this.listener = new QuietListener(listener);
+    this.listener = listener;
     this.leftMillis = leftMillis;
     this.deadlineMillis = runner.clock.millis() + leftMillis;
     this.body = CinchApiRunner.body(program);
@@ -87,7 +87,7 @@ final class ApiCall {
       return;
     }
     var request = runner.request(body);
-    listener.sent(n);
+    quietly(() -> listener.sent(n));
     Thread caller = Thread.currentThread();
     var sent = runner.http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
     inFlight = sent;
@@ -129,10 +129,8 @@ final class ApiCall {
         String body = new String(in.readNBytes(ERROR_BODY_LIMIT), StandardCharsets.UTF_8);
         RunFailure failure = ApiErrors.forStatus(status, runner.redactor.redactCut(body));
         if (failure.kind() == Kind.KEY_REFUSED) {
-          listener.log(
-              Level.ERROR,
-              "The Cinch API refused the API key (HTTP %d): check CINCH_API_KEY."
-                  .formatted(status));
+          String message = "The Cinch API refused the API key (HTTP %d): check CINCH_API_KEY.";
+          quietly(() -> listener.log(Level.ERROR, message.formatted(status)));
         }
         fail(failure);
       }
@@ -144,23 +142,11 @@ final class ApiCall {
   private void ran(InputStream in) throws IOException {
     Redactor redactor = runner.redactor;
     try {
-      RunResult run =
-          RunAnswerReader.read(new InputStreamReader(in, StandardCharsets.UTF_8), program.out());
-      result.complete(
-          new RunResult(
-              redactor.cappedSafe(run.stdout()),
-              redactor.cappedSafe(run.stderr()),
-              run.exitCode(),
-              run.timedOut(),
-              run.durationMs(),
-              runner.name(),
-              redactor.files(run.files())));
+      var body = new InputStreamReader(in, StandardCharsets.UTF_8);
+      result.complete(RunAnswerReader.read(body, program.out(), redactor));
     } catch (RunAnswerReader.NotARun e) {
-      String apiMessage = e.apiMessage() == null ? "" : redactor.redactCut(e.apiMessage());
-      fail(
-          ApiErrors.speaksOfCredits(apiMessage)
-              ? ApiErrors.creditsExhausted(ApiErrors.apiMessage(apiMessage))
-              : ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt())));
+      String apiMessage = e.apiMessage == null ? "" : redactor.redactCut(e.apiMessage);
+      fail(ApiErrors.notARun(e.getMessage(), redactor.redactCut(e.excerpt), apiMessage));
     }
   }
 
@@ -199,10 +185,10 @@ final class ApiCall {
       fail(ApiErrors.rateLimited(attempt, describe(wait)));
       return;
     }
-    listener.log(
-        Level.WARNING,
+    String message =
         "The Cinch API is rate limiting (HTTP 429); retrying in %d ms (attempt %d of %d)."
-            .formatted(wait.toMillis(), attempt + 1, CinchApiRunner.MAX_ATTEMPTS));
+            .formatted(wait.toMillis(), attempt + 1, CinchApiRunner.MAX_ATTEMPTS);
+    quietly(() -> listener.log(Level.WARNING, message));
     runner.timers.schedule(
         () -> offTimer(() -> attempt(attempt + 1)), wait.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -257,31 +243,19 @@ final class ApiCall {
     }
   }
 
+  /** A listener cannot break a call: what it throws is logged and dropped. */
+  private static void quietly(Runnable call) {
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      log.debug("A run listener failed: {}", e.toString());
+    }
+  }
+
   private static Throwable unwrap(Throwable t) {
     while (t instanceof CompletionException && t.getCause() != null) {
       t = t.getCause();
     }
     return t;
-  }
-
-  /** A listener that cannot break a call: what it throws is logged and dropped. */
-  private record QuietListener(RunListener inner) implements RunListener {
-    @Override
-    public void sent(int attempt) {
-      quietly(() -> inner.sent(attempt));
-    }
-
-    @Override
-    public void log(Level level, String message) {
-      quietly(() -> inner.log(level, message));
-    }
-
-    private static void quietly(Runnable call) {
-      try {
-        call.run();
-      } catch (RuntimeException e) {
-        log.debug("A run listener failed: {}", e.toString());
-      }
-    }
   }
 }

@@ -9,8 +9,11 @@ import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLException;
 
 /**
@@ -123,18 +126,23 @@ final class ApiErrors {
   }
 
   static RunFailure exchangeFailed(String where, Throwable cause) {
-    if (cause instanceof HttpConnectTimeoutException) {
-      return cannotReach(where, "the connection timed out");
-    }
-    if (hasCause(cause, SSLException.class)) {
-      return cannotReach(where, "the TLS handshake failed");
-    }
-    if (hasCause(cause, UnresolvedAddressException.class)
-        || cause instanceof UnknownHostException) {
-      return cannotReach(where, "its host name does not resolve");
-    }
-    if (cause instanceof ConnectException) {
-      return cannotReach(where, "the connection was refused");
+    List<Throwable> chain = Stream.iterate(cause, Objects::nonNull, Throwable::getCause).toList();
+    String why =
+        cause instanceof HttpConnectTimeoutException
+            ? "the connection timed out"
+            : chain.stream().anyMatch(SSLException.class::isInstance)
+                ? "the TLS handshake failed"
+                : cause instanceof UnknownHostException
+                        || chain.stream().anyMatch(UnresolvedAddressException.class::isInstance)
+                    ? "its host name does not resolve"
+                    : cause instanceof ConnectException ? "the connection was refused" : null;
+    if (why != null) {
+      return failure(
+          Reason.API_UNREACHABLE,
+          "Cannot reach " + where + " (" + why + ")",
+          "Check the network and CINCH_BASE_URL (default "
+              + Settings.DEFAULT_BASE_URL
+              + "); tell the user if it persists.");
     }
     return failure(
         Reason.CONNECTION_LOST,
@@ -143,25 +151,13 @@ final class ApiErrors {
         "Try again once, and tell the user if it fails again.");
   }
 
-  private static RunFailure cannotReach(String where, String why) {
-    return failure(
-        Reason.API_UNREACHABLE,
-        "Cannot reach " + where + " (" + why + ")",
-        "Check the network and CINCH_BASE_URL (default "
-            + Settings.DEFAULT_BASE_URL
-            + "); tell the user if it persists.");
-  }
-
-  private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
+  /**
+   * An answer that is not a run; if the API's own message speaks of credits, that is what it is.
+   */
+  static RunFailure notARun(String reason, String excerpt, String apiMessage) {
+    if (CREDITS.matcher(apiMessage).find()) {
+      return creditsExhausted(apiMessage(apiMessage));
     }
-    return false;
-  }
-
-  static RunFailure notARun(String reason, String excerpt) {
     return failure(
         Reason.UNREADABLE_ANSWER,
         "The Cinch API gave an answer this server cannot read: " + reason + excerptSuffix(excerpt),
@@ -200,9 +196,5 @@ final class ApiErrors {
   private static String excerptSuffix(String excerpt) {
     String e = apiMessage(excerpt);
     return e.isEmpty() ? " (it was empty)" : "; it began: \"" + e + "\"";
-  }
-
-  static boolean speaksOfCredits(String text) {
-    return text != null && CREDITS.matcher(text).find();
   }
 }

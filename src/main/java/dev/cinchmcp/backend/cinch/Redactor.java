@@ -9,20 +9,20 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * Removes the API key from text that came back from the API (error bodies, output, exception texts)
  * before it reaches a result, a log line or {@code --check}: a misbehaving API or proxy could echo
- * the Authorization header, and it may do so encoded.
- *
- * <p>Masked: the key as it is; the key behind up to {@value #LAYERS} layers of JSON, {@code \x},
- * percent and HTML escapes, in any mix ({@code cinch_live_ab\/cd}, {@code \u0063inch...}); the key
- * base64- or base64url-encoded inside any base64 text (so also {@code Bearer <key>} or {@code
- * user:<key>} encoded), found by the part of the encoding that depends on the key alone, at each of
- * the three byte alignments; and a non-ASCII key's percent-encoded forms. Of text that was cut, a
- * trailing start of any of these is masked too.
+ * the Authorization header, maybe encoded. Masked: the key as it is; behind up to {@value #LAYERS}
+ * layers of JSON, {@code \x}, percent and HTML escapes in any mix; base64- or base64url-encoded
+ * inside any base64 text (so also {@code Bearer <key>}), found by the part of the encoding that
+ * depends on the key alone, at each of the three byte alignments; a non-ASCII key's percent forms.
+ * Of text that was cut, a trailing start of any of these too.
  */
 public final class Redactor {
 
@@ -38,6 +38,8 @@ public final class Redactor {
   private static final Pattern CUT_ESCAPE =
       Pattern.compile(
           "(?:\\\\(?:u[0-9A-Fa-f]{0,3}|x[0-9A-Fa-f]?)?|%[0-9A-Fa-f]?|&#[xX]?[0-9A-Fa-f]*)$");
+
+  private static final Pattern PERCENT = Pattern.compile("%[0-9A-F]{2}");
 
   private final String secret;
 
@@ -128,13 +130,13 @@ public final class Redactor {
     }
     boolean[] hidden = new boolean[text.length()];
     boolean any = false;
-    DecodedView view = DecodedView.of(text);
+    Decoded view = Decoded.of(text);
     for (int layer = 0; layer <= LAYERS; layer++) {
       any |= markAll(view, hidden);
       if (cut) {
         any |= markCutTail(view, hidden, text.length());
       }
-      DecodedView next = view.decodeOnce();
+      Decoded next = view.decodeOnce();
       if (next == view) {
         break;
       }
@@ -143,10 +145,10 @@ public final class Redactor {
     return any ? replaceMarked(text, hidden) : text;
   }
 
-  private boolean markAll(DecodedView view, boolean[] hidden) {
+  private boolean markAll(Decoded view, boolean[] hidden) {
     boolean any = false;
     for (String form : forms) {
-      for (int at = view.text.indexOf(form); at >= 0; at = view.text.indexOf(form, at + 1)) {
+      for (int at = view.text().indexOf(form); at >= 0; at = view.text().indexOf(form, at + 1)) {
         mark(view, at, at + form.length(), hidden);
         any = true;
       }
@@ -155,8 +157,8 @@ public final class Redactor {
   }
 
   /** A trailing start of the key (or of a form) cut off by a limit, with a cut escape after it. */
-  private boolean markCutTail(DecodedView view, boolean[] hidden, int originalLength) {
-    String s = view.text;
+  private boolean markCutTail(Decoded view, boolean[] hidden, int originalLength) {
+    String s = view.text();
     var escape = CUT_ESCAPE.matcher(s);
     int end = escape.find() ? escape.start() : s.length();
     for (String form : forms) {
@@ -164,7 +166,7 @@ public final class Redactor {
       for (int n = longest; n >= Math.min(MIN_TAIL, form.length() - 1) && n > 0; n--) {
         if (s.regionMatches(end - n, form, 0, n)) {
           mark(view, end - n, end, hidden);
-          int from = end == s.length() ? originalLength : view.from[end];
+          int from = end == s.length() ? originalLength : view.from()[end];
           Arrays.fill(hidden, from, originalLength, true);
           return true;
         }
@@ -173,8 +175,8 @@ public final class Redactor {
     return false;
   }
 
-  private static void mark(DecodedView view, int start, int end, boolean[] hidden) {
-    Arrays.fill(hidden, view.from[start], view.to[end - 1], true);
+  private static void mark(Decoded view, int start, int end, boolean[] hidden) {
+    Arrays.fill(hidden, view.from()[start], view.to()[end - 1], true);
   }
 
   private static String replaceMarked(String text, boolean[] hidden) {
@@ -201,7 +203,7 @@ public final class Redactor {
     String percent = URLEncoder.encode(secret, StandardCharsets.UTF_8);
     if (!percent.equals(secret)) {
       forms.add(percent);
-      forms.add(lowerHex(percent));
+      forms.add(PERCENT.matcher(percent).replaceAll(m -> m.group().toLowerCase(Locale.ROOT)));
     }
     forms.removeIf(String::isEmpty);
     return new ArrayList<>(forms);
@@ -222,14 +224,64 @@ public final class Redactor {
     return first < last ? encoded.substring(first, last) : "";
   }
 
-  private static String lowerHex(String percent) {
-    StringBuilder out = new StringBuilder(percent);
-    for (int i = 0; i < out.length(); i++) {
-      if (out.charAt(i) == '%' && i + 2 < out.length()) {
-        out.setCharAt(i + 1, Character.toLowerCase(out.charAt(i + 1)));
-        out.setCharAt(i + 2, Character.toLowerCase(out.charAt(i + 2)));
-      }
+  /**
+   * Text with one layer of escapes undone, each character knowing the span of the original text it
+   * came from: the key is searched for in the decoded text, and the original span is masked. Not
+   * Jackson's work: a JSON parser decodes only JSON, only whole documents, and keeps no spans.
+   * Decoded: {@code \" \\ \/ \' \b \f \n \r \t}, {@code \}{@code uXXXX}, {@code \xHH}, {@code %HH}
+   * below 0x80 (a non-ASCII key is masked by its encoded forms instead) and {@code &#NNN;} / {@code
+   * &#xHH;}.
+   */
+  private record Decoded(String text, int[] from, int[] to) {
+
+    private static final Pattern ESCAPE =
+        Pattern.compile(
+            "\\\\([\"\\\\/'bfnrt])|\\\\u([0-9A-Fa-f]{4})|\\\\x([0-9A-Fa-f]{2})|%([0-7][0-9A-Fa-f])"
+                + "|&#[xX]([0-9A-Fa-f]{1,6});|&#([0-9]{1,6});");
+
+    static Decoded of(String text) {
+      return new Decoded(
+          text,
+          IntStream.range(0, text.length()).toArray(),
+          IntStream.rangeClosed(1, text.length()).toArray());
     }
-    return out.toString();
+
+    /** One more layer undone; the same view when nothing in it is an escape. */
+    Decoded decodeOnce() {
+      StringBuilder out = new StringBuilder(text.length());
+      int[] f = new int[text.length()];
+      int[] t = new int[text.length()];
+      Matcher m = ESCAPE.matcher(text);
+      boolean changed = false;
+      for (int i = 0, len; i < text.length(); i += len) {
+        int c = text.charAt(i);
+        len = 1;
+        if ((c == '\\' || c == '%' || c == '&') && m.region(i, text.length()).lookingAt()) {
+          int value = value(m);
+          if (value >= 0) {
+            c = value;
+            len = m.end() - i;
+            changed = true;
+          }
+        }
+        f[out.length()] = from[i];
+        t[out.length()] = to[i + len - 1];
+        out.append((char) c);
+      }
+      int n = out.length();
+      return changed ? new Decoded(out.toString(), Arrays.copyOf(f, n), Arrays.copyOf(t, n)) : this;
+    }
+
+    /** The character an escape stands for, or -1 past U+FFFF. */
+    private static int value(Matcher m) {
+      if (m.group(1) != null) {
+        return "\"\\/'\b\f\n\r\t".charAt("\"\\/'bfnrt".indexOf(m.group(1)));
+      }
+      int value = m.group(6) != null ? Integer.parseInt(m.group(6)) : -1;
+      for (int group = 2; group <= 5; group++) {
+        value = m.group(group) != null ? Integer.parseInt(m.group(group), 16) : value;
+      }
+      return value > 0xFFFF ? -1 : value;
+    }
   }
 }

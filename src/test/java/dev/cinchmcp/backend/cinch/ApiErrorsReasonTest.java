@@ -26,7 +26,7 @@ class ApiErrorsReasonTest {
             ApiErrors.forStatus(302, ""),
             ApiErrors.rateLimited(3, ""),
             ApiErrors.rateLimitedPastDeadline(1, Duration.ofSeconds(20)),
-            ApiErrors.notARun("not JSON", "<html>"),
+            ApiErrors.notARun("not JSON", "<html>", ""),
             ApiErrors.timedOut(Duration.ofSeconds(20)),
             ApiErrors.exchangeFailed("the Cinch API at x", new ConnectException()),
             ApiErrors.exchangeFailed("the Cinch API at x", new IOException("reset")));
