@@ -25,13 +25,9 @@ record Bundle(Path dir) {
       PosixFilePermissions.fromString("rw-------");
 
   /** All but the program: directories, spec, Node's watchdog and launcher ({@code ahead}). */
-  void write(
-      Language language,
-      LocalSandboxSettings settings,
-      SandboxHost host,
-      boolean ahead,
-      List<String> preload)
+  void write(Language language, SandboxHost host, boolean ahead, List<String> preload)
       throws IOException {
+    LocalSandboxSettings settings = host.settings();
     Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
     Path code = Files.createDirectories(dir.resolve("rootfs").resolve("code"));
     boolean hostLimits = host.cgroups().isPresent();

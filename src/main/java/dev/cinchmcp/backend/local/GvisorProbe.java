@@ -9,7 +9,6 @@ import dev.cinchmcp.config.SandboxLimits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -49,23 +48,13 @@ final class GvisorProbe {
     boolean usable() {
       return unusableReason == null;
     }
-
-    Optional<Path> python() {
-      return host.runtimes().interpreter(Language.PYTHON).flatMap(GvisorProbe::realPath);
-    }
-
-    List<String> pythonDirs() {
-      return python()
-          .map(real -> HostPackages.pythonDirs(real, versions.version(Language.PYTHON).orElse("")))
-          .orElse(List.of());
-    }
   }
 
   record SelfTest(String failure, SandboxHost host) {} // failure: null when it passed
 
   private GvisorProbe() {}
 
-  static Prepared prepare(LocalSandboxSettings settings) {
+  static Prepared prepare(LocalSandboxSettings settings, ExecutorService streamThreads) {
     Optional<Path> binary = Runsc.locate(settings.runsc(), settings.runscEnvironment());
     if (binary.isEmpty()) {
       String where = settings.runsc().contains("/") ? "at " + settings.runsc() : "on PATH";
@@ -102,9 +91,7 @@ final class GvisorProbe {
       log.info("Local sandbox without host cgroups: {}", cgroups.unavailableReason());
     }
     String allTogether = cgroups.limits().map(limits -> capAll(limits, settings)).orElse(null);
-    Map<Language, String> versions = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
-      runtimes.hostVersion(language).ifPresent(version -> versions.put(language, version));
       if (runtimes.interpreter(language).isEmpty()) {
         String missing = SandboxRuntimes.missingMessage(language);
         log.warn("Local sandbox without {}: {}", language.wireName(), missing);
@@ -113,19 +100,23 @@ final class GvisorProbe {
     Runsc runsc = new Runsc(binary.get(), state.runsc(), settings.runscEnvironment());
     MatplotlibFontCache fonts = new MatplotlibFontCache(state.root());
     SandboxHost host =
-        new SandboxHost(runsc, state, cgroups.limits(), runtimes, timeout.get(), Map.of(), fonts);
+        new SandboxHost(
+            settings,
+            runsc,
+            state,
+            cgroups.limits(),
+            runtimes,
+            timeout.get(),
+            Map.of(),
+            fonts,
+            streamThreads);
     HostPackages packages = // ~6 ms on a fresh JVM
         HostPackages.find(
             Path.of("/"),
-            runtimes.interpreter(Language.PYTHON).flatMap(GvisorProbe::realPath),
-            Optional.ofNullable(versions.get(Language.PYTHON)),
+            runtimes.pythonDirs(),
             runtimes.interpreter(Language.JAVASCRIPT).isPresent());
-    return new Prepared(
-        null,
-        host,
-        EnforcedLimits.of(settings, cgroups, allTogether),
-        new RuntimeVersions(versions),
-        packages);
+    EnforcedLimits limits = EnforcedLimits.of(settings, cgroups, allTogether);
+    return new Prepared(null, host, limits, runtimes.versions(), packages);
   }
 
   /** Holds all sandboxes together off a reserve of the CPU; says how, or null. */
@@ -141,27 +132,13 @@ final class GvisorProbe {
     return cap.isPresent() ? HostCgroups.describeCap(cap.getAsDouble(), cores) : null;
   }
 
-  private static Optional<Path> realPath(String path) {
-    try {
-      return Optional.of(Path.of(path).toRealPath());
-    } catch (IOException e) {
-      return Optional.empty();
-    }
-  }
-
   /** The self-test once {@code after} completes, then matplotlib's font list; always a verdict. */
   static CompletableFuture<SelfTest> selfTestAfter(
-      CompletableFuture<?> after,
-      Prepared prepared,
-      LocalSandboxSettings settings,
-      ExecutorService streamThreads,
-      Set<Sandbox> running,
-      Executor executor) {
+      CompletableFuture<?> after, Prepared prepared, Set<Sandbox> running, Executor executor) {
     long started = System.nanoTime();
     CompletableFuture<SelfTest> test =
         after
-            .handleAsync(
-                (ignored, error) -> selfTest(prepared, settings, streamThreads, running), executor)
+            .handleAsync((ignored, error) -> selfTest(prepared, running), executor)
             .exceptionally(
                 error ->
                     new SelfTest(
@@ -178,23 +155,23 @@ final class GvisorProbe {
               "Local gVisor sandbox self-test passed in {} ms ({}, {} at once; {})",
               millis,
               prepared.host().runsc().binary(),
-              settings.maxConcurrent(),
+              prepared.host().settings().maxConcurrent(),
               prepared.limits().summary());
           // matplotlib's font list, where the sandbox's Python has matplotlib (~1 s of CPU once)
-          Optional<Path> python = prepared.python(); // there when pythonDirs() are
-          MatplotlibFontCache.matplotlibIn(prepared.pythonDirs())
-              .ifPresent(dir -> verdict.host().fontCache().buildInBackground(python.get(), dir));
+          SandboxRuntimes runtimes = prepared.host().runtimes(); // python() there when dirs are
+          MatplotlibFontCache.matplotlibIn(runtimes.pythonDirs())
+              .ifPresent(
+                  dir ->
+                      verdict.host().fontCache().buildInBackground(runtimes.python().get(), dir));
         });
     return test;
   }
 
   /** Cleans what dead servers left, then runs one program per language (in {@code running}). */
-  static SelfTest selfTest(
-      Prepared prepared,
-      LocalSandboxSettings settings,
-      ExecutorService streamThreads,
-      Set<Sandbox> running) {
+  static SelfTest selfTest(Prepared prepared, Set<Sandbox> running) {
     SandboxHost host = prepared.host();
+    // The service's limits: a user's 1 s or tenth of a CPU must not make gVisor look broken.
+    SandboxHost service = host.with(host.settings().withLimits(SandboxLimits.SERVICE), Map.of());
     StateDirectory.removeLeftovers(host);
     Map<Language, Long> overheads = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
@@ -202,10 +179,7 @@ final class GvisorProbe {
         continue;
       }
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
-      // The service's limits: a user's 1 s or tenth of a CPU must not make gVisor look broken.
-      Sandbox run =
-          Sandbox.cold(language, settings.withLimits(SandboxLimits.SERVICE), host, streamThreads)
-              .lowPriority();
+      Sandbox run = Sandbox.cold(language, service).lowPriority();
       running.add(run);
       try {
         RunResult result = run.run(program);
@@ -230,7 +204,7 @@ final class GvisorProbe {
       }
     }
     log.debug("Sandbox memory before a program's first line: {}", overheads);
-    return new SelfTest(null, host.withOverheads(overheads));
+    return new SelfTest(null, host.with(host.settings(), overheads));
   }
 
   /** Slack on the measured start-up memory: a program's own first pages, the stream buffers. */

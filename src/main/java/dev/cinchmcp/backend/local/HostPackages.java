@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -49,14 +48,10 @@ public final class HostPackages {
     this.found = Map.copyOf(found);
   }
 
-  /** Looks under {@code root} ("/" on a real machine); {@code python}: its real path, if any. */
-  static HostPackages find(
-      Path root, Optional<Path> python, Optional<String> pythonVersion, boolean node) {
+  /** Looks under {@code root} ("/" on a real machine) in the Python's {@link #pythonDirs}. */
+  static HostPackages find(Path root, List<String> pythonDirs, boolean node) {
     Map<Language, List<String>> found = new LinkedHashMap<>();
-    python.ifPresent(
-        interpreter ->
-            found.put(
-                Language.PYTHON, python(root, pythonDirs(interpreter, pythonVersion.orElse("")))));
+    found.put(Language.PYTHON, python(root, pythonDirs));
     if (node) {
       found.put(Language.JAVASCRIPT, node(root));
     }

@@ -1,7 +1,5 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.Language.PYTHON;
-
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Language;
@@ -10,11 +8,9 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
-import dev.cinchmcp.backend.WarmPool;
 import java.nio.file.Path;
-import java.util.EnumMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,10 +50,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
   private final Set<Sandbox> running = ConcurrentHashMap.newKeySet();
-
-  // Started ahead once the self-test passed: null without a pool (data ones: or a Python).
-  private final WarmPool<Sandbox> pool;
-  private final DataSandboxes data;
+  private final DataSandboxes ahead; // filled once the self-test passed; null without a pool
 
   private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
     this.settings = settings;
@@ -66,68 +59,47 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     this.sandboxes =
         Executors.newFixedThreadPool(
             settings.maxConcurrent(), DaemonThreads.named("cinchmcp-sandbox"));
-    this.prepared = GvisorProbe.prepare(settings);
+    this.prepared = GvisorProbe.prepare(settings, streamThreads);
     this.host = prepared.host();
-    if (host != null) {
-      this.selfTest =
-          GvisorProbe.selfTestAfter(
-              selfTestAfter, prepared, settings, streamThreads, running, sandboxes);
-      Supplier<SandboxHost> tested = () -> selfTest.join().host(); // asked once the test passed
-      this.pool = settings.poolSize() == 0 ? null : plainPool(tested);
-      this.data =
-          pool == null || prepared.python().isEmpty()
-              ? null
-              : new DataSandboxes(
-                  settings.poolSize(),
-                  settings.poolIdleLimit(),
-                  prepared.pythonDirs(),
-                  modules ->
-                      Sandbox.startAhead(PYTHON, modules, settings, tested.get(), streamThreads),
-                  System::nanoTime);
-      selfTest.thenAccept(
-          test -> {
-            if (test.failure() == null && pool != null) {
-              pool.fill();
-            }
-          });
-    } else {
+    if (host == null) {
       this.selfTest = CompletableFuture.completedFuture(null);
-      this.pool = null;
-      this.data = null;
+      this.ahead = null;
       log.warn("Local gVisor sandbox unavailable: {}", prepared.unusableReason());
+      return;
     }
-  }
-
-  private WarmPool<Sandbox> plainPool(Supplier<SandboxHost> tested) {
-    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
-    for (Language language : Language.values()) {
-      if (host.runtimes().interpreter(language).isPresent()) {
-        sizes.put(language, settings.poolSize());
-      }
-    }
-    return new WarmPool<>(
-        sizes,
-        settings.poolIdleLimit(),
-        language -> Sandbox.startAhead(language, List.of(), settings, tested.get(), streamThreads),
-        "cinchmcp-sandbox-pool");
-  }
-
-  /** A data sandbox when one imported only modules the program imports; else a plain one. */
-  private Optional<Sandbox> takeAhead(Language language, List<String> modules) {
-    return (data == null ? Optional.<Sandbox>empty() : data.take(modules))
-        .or(() -> pool == null ? Optional.empty() : pool.take(language));
+    this.selfTest = GvisorProbe.selfTestAfter(selfTestAfter, prepared, running, sandboxes);
+    this.ahead =
+        settings.poolSize() == 0
+            ? null
+            : new DataSandboxes(
+                settings.poolSize(),
+                settings.poolIdleLimit(),
+                Arrays.stream(Language.values())
+                    .filter(language -> host.runtimes().interpreter(language).isPresent())
+                    .collect(Collectors.toSet()),
+                host.runtimes().pythonDirs(),
+                // asked once the self-test passed: its host has the measured overheads
+                (language, modules) ->
+                    Sandbox.startAhead(language, modules, selfTest.join().host()),
+                System::nanoTime);
+    selfTest.thenAccept(
+        test -> {
+          if (test.failure() == null && ahead != null) {
+            ahead.fill();
+          }
+        });
   }
 
   int dataWaiting() {
-    return data == null ? 0 : data.waiting();
+    return ahead == null ? 0 : ahead.dataWaiting();
   }
 
   public int waiting(Language language) {
-    return pool == null ? 0 : pool.waiting(language);
+    return ahead == null ? 0 : ahead.waiting(language);
   }
 
   boolean poolFull() {
-    return pool != null && pool.full();
+    return ahead != null && ahead.full();
   }
 
   public static LocalSandboxRunner start(LocalSandboxSettings settings) {
@@ -201,21 +173,15 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     pending.add(future);
     // From now to its answer (it may wait for the self-test) no start ahead competes with it.
-    List<String> modules = data == null ? List.of() : data.modulesOf(program);
-    if (pool != null) {
-      pool.callStarted();
-    }
-    if (data != null) {
-      data.callStarted(modules);
+    List<String> modules = ahead == null ? List.of() : ahead.modulesOf(program);
+    if (ahead != null) {
+      ahead.callStarted(modules);
     }
     future.whenComplete(
         (result, error) -> {
           pending.remove(future);
-          if (pool != null) {
-            pool.callEnded();
-          }
-          if (data != null) {
-            data.callEnded();
+          if (ahead != null) {
+            ahead.callEnded();
           }
         });
     // A run that arrives before the self-test is done waits for it.
@@ -252,9 +218,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       return; // cancelled while queued
     }
     Sandbox sandbox =
-        takeAhead(program.language(), modules)
+        (ahead == null ? Optional.<Sandbox>empty() : ahead.take(program.language(), modules))
             .map(taken -> taken.onResult(result -> answer(future, result)))
-            .orElseGet(() -> Sandbox.cold(program.language(), settings, tested, streamThreads));
+            .orElseGet(() -> Sandbox.cold(program.language(), tested));
     try {
       RunResult result;
       try {
@@ -265,7 +231,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         }
         log.debug(
             "Waiting sandbox {} could not take its program: {}", sandbox.id(), e.getMessage());
-        sandbox = Sandbox.cold(program.language(), settings, tested, streamThreads);
+        sandbox = Sandbox.cold(program.language(), tested);
         result = runIn(sandbox, program, future, events);
       }
       if (!stopping()) {
@@ -350,7 +316,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     for (Sandbox sandbox : running) { // a loop, not a lambda: a stop runs this cold
       sandbox.cancel();
     }
-    if ((pool != null && pool.stopNow()) | (data != null && data.stopNow())) {
+    if (ahead != null && ahead.stopNow()) {
       idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
     }
     if (host != null && host.fontCache().stop()) {
@@ -363,11 +329,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
   @Override
   public void close() {
     killSandboxes(); // the clean-up below runs its runsc deletes to their end
-    if (pool != null) {
-      pool.close(); // what the waiting sandboxes left, removed
-    }
-    if (data != null) {
-      data.close();
+    if (ahead != null) {
+      ahead.close(); // what the waiting sandboxes left, removed
     }
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("local sandbox runner"));

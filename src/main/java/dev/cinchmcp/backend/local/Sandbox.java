@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -33,9 +32,8 @@ final class Sandbox implements StartedSandbox {
 
   private final String id = StateDirectory.nextRunId();
   private final Language language;
+  private final SandboxHost host; // with the settings of this run
   private final LocalSandboxSettings settings;
-  private final SandboxHost host;
-  private final ExecutorService streamThreads;
   private final Bundle bundle;
 
   private final List<String> preload; // imported before the wait (a data sandbox); else empty
@@ -49,28 +47,17 @@ final class Sandbox implements StartedSandbox {
   private boolean lowPriority;
   private Consumer<RunResult> onResult = result -> {};
 
-  private Sandbox(
-      Language language,
-      LocalSandboxSettings settings,
-      SandboxHost host,
-      ExecutorService streamThreads,
-      List<String> preload,
-      String fingerprint) {
+  private Sandbox(Language language, SandboxHost host, List<String> preload, String fingerprint) {
     this.language = language;
-    this.settings = settings;
     this.host = host;
-    this.streamThreads = streamThreads;
+    this.settings = host.settings();
     this.bundle = new Bundle(host.state().bundles().resolve(id));
     this.preload = List.copyOf(preload);
     this.fingerprint = fingerprint;
   }
 
-  static Sandbox cold(
-      Language language,
-      LocalSandboxSettings settings,
-      SandboxHost host,
-      ExecutorService streamThreads) {
-    return new Sandbox(language, settings, host, streamThreads, List.of(), null);
+  static Sandbox cold(Language language, SandboxHost host) {
+    return new Sandbox(language, host, List.of(), null);
   }
 
   /**
@@ -78,23 +65,18 @@ final class Sandbox implements StartedSandbox {
    * cannot. A data sandbox imports {@code preload} first, its CPU cap lifted until hand-over (~4 s
    * of CPU for numpy, pandas and matplotlib here); their memory counts as the program's.
    */
-  static Sandbox startAhead(
-      Language language,
-      List<String> preload,
-      LocalSandboxSettings settings,
-      SandboxHost host,
-      ExecutorService streamThreads)
+  static Sandbox startAhead(Language language, List<String> preload, SandboxHost host)
       throws IOException {
     String fingerprint =
         host.runtimes()
             .fingerprint(language)
             .orElseThrow(() -> new IOException("no " + language.wireName() + " interpreter"));
-    Sandbox sandbox = new Sandbox(language, settings, host, streamThreads, preload, fingerprint);
+    Sandbox sandbox = new Sandbox(language, host, preload, fingerprint);
     try {
-      sandbox.bundle.write(language, settings, host, true, preload);
+      sandbox.bundle.write(language, host, true, preload);
       List<String> command =
           new ArrayList<>(List.of("/bin/sh", "-c", WarmLauncher.SUPERVISOR, "cinchmcp-warm"));
-      command.add(settings.backstopSeconds().replace("s", ""));
+      command.add(host.settings().backstopSeconds().replace("s", ""));
       command.addAll(sandbox.bundle.runscRun(host.runsc(), sandbox.id));
       if (sandbox.makeCgroup()) {
         if (!preload.isEmpty()) {
@@ -149,7 +131,7 @@ final class Sandbox implements StartedSandbox {
   @Override
   public void awaitReady() throws IOException, InterruptedException {
     long started = System.nanoTime();
-    WarmLauncher.awaitReady(process, streamThreads, "the sandbox ended before it was ready");
+    WarmLauncher.awaitReady(process, host.streamThreads(), "the sandbox ended before it was ready");
     if (!preload.isEmpty()) { // LocalDataSandboxIT reads this line
       long millis = (System.nanoTime() - started) / 1_000_000;
       log.debug("Data sandbox {} ready in {} ms, {} imported", id, millis, preload);
@@ -196,7 +178,7 @@ final class Sandbox implements StartedSandbox {
 
   /** Writes the bundle with the program, makes the cgroup: the argv that starts it in them. */
   private List<String> prepareCold(Program program) throws IOException {
-    bundle.write(language, settings, host, false, List.of());
+    bundle.write(language, host, false, List.of());
     bundle.writeProgram(program);
     List<String> command = new ArrayList<>();
     if (lowPriority) {
@@ -238,7 +220,7 @@ final class Sandbox implements StartedSandbox {
       sandbox.toHandle().destroy(); // SIGTERM arms the backstop (Process.destroy() closes streams)
       WarmLauncher.go(sandbox);
       WarmLauncher.awaitReady(
-          sandbox, streamThreads, "the waiting sandbox ended before it took its program");
+          sandbox, host.streamThreads(), "the waiting sandbox ended before it took its program");
     } catch (IOException e) {
       throw new HandOverFailed(e.getMessage());
     } catch (InterruptedException e) {
@@ -252,8 +234,8 @@ final class Sandbox implements StartedSandbox {
   private RunResult awaitResult(Process sandbox, Program program, long started) {
     StreamCapture stdout = new StreamCapture(program.out());
     StreamCapture stderr = new StreamCapture();
-    Future<?> out = streamThreads.submit(() -> drain(sandbox.getInputStream(), stdout));
-    Future<?> err = streamThreads.submit(() -> drain(sandbox.getErrorStream(), stderr));
+    Future<?> out = host.streamThreads().submit(() -> drain(sandbox.getInputStream(), stdout));
+    Future<?> err = host.streamThreads().submit(() -> drain(sandbox.getErrorStream(), stderr));
     SandboxEnding ending = awaitEnd(sandbox);
     SandboxOutput.awaitReader(out, log, "Stream reader");
     SandboxOutput.awaitReader(err, log, "Stream reader");
@@ -309,7 +291,7 @@ final class Sandbox implements StartedSandbox {
 
   /** False without host cgroups. */
   private boolean makeCgroup() throws IOException {
-    cgroup = host.runCgroup(id, language, settings).orElse(null);
+    cgroup = host.runCgroup(id, language).orElse(null);
     return cgroup != null;
   }
 

@@ -27,22 +27,41 @@ final class SandboxRuntimes {
           Language.JAVASCRIPT, List.of("/usr/bin/node", "/usr/local/bin/node", "/usr/bin/nodejs"));
 
   private final Map<Language, String> interpreters;
+  private final RuntimeVersions versions;
+  private final Path python; // the Python's real path, or null
+  private final List<String> pythonDirs; // where it finds packages, in sys.path's order
 
-  private SandboxRuntimes(Map<Language, String> interpreters) {
+  private SandboxRuntimes(
+      Map<Language, String> interpreters, RuntimeVersions versions, Path python) {
     this.interpreters = interpreters;
+    this.versions = versions;
+    this.python = python;
+    String version = versions.version(Language.PYTHON).orElse("");
+    this.pythonDirs = python == null ? List.of() : HostPackages.pythonDirs(python, version);
   }
 
   static SandboxRuntimes find() {
     Map<Language, String> found = new EnumMap<>(Language.class);
+    Map<Language, String> versions = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
       for (String candidate : CANDIDATES.get(language)) {
         if (usableInside(Path.of(candidate))) {
           found.put(language, candidate);
+          hostVersion(candidate).ifPresent(version -> versions.put(language, version));
           break;
         }
       }
     }
-    return new SandboxRuntimes(found);
+    Path python = null;
+    try {
+      python =
+          found.containsKey(Language.PYTHON)
+              ? Path.of(found.get(Language.PYTHON)).toRealPath()
+              : null;
+    } catch (IOException e) {
+      // no package directories
+    }
+    return new SandboxRuntimes(found, new RuntimeVersions(versions), python);
   }
 
   private static boolean usableInside(Path path) {
@@ -61,6 +80,18 @@ final class SandboxRuntimes {
     return Optional.ofNullable(interpreters.get(language));
   }
 
+  RuntimeVersions versions() {
+    return versions;
+  }
+
+  Optional<Path> python() {
+    return Optional.ofNullable(python);
+  }
+
+  List<String> pythonDirs() {
+    return pythonDirs;
+  }
+
   /**
    * The interpreter's real path, size and change time, and each package folder's (pip, npm and apt
    * change it): a waiting sandbox whose fingerprint changed would not see the change ({@link
@@ -74,12 +105,7 @@ final class SandboxRuntimes {
     try {
       Path real = Path.of(interpreter).toRealPath();
       StringBuilder print = new StringBuilder(real + ":" + changed(real));
-      List<String> packageDirs =
-          language == Language.PYTHON
-              ? HostPackages.pythonDirs(
-                  real, real.getFileName().toString().replaceFirst("^python", ""))
-              : HostPackages.NODE_DIRS;
-      for (String dir : packageDirs) {
+      for (String dir : language == Language.PYTHON ? pythonDirs : HostPackages.NODE_DIRS) {
         print.append(' ').append(dir).append(':').append(changed(Path.of(dir)));
       }
       return Optional.of(print.toString());
@@ -98,11 +124,7 @@ final class SandboxRuntimes {
   }
 
   /** The interpreter's version, asked of the host binary the sandbox runs (~20 ms). */
-  Optional<String> hostVersion(Language language) {
-    String interpreter = interpreters.get(language);
-    if (interpreter == null) {
-      return Optional.empty();
-    }
+  private static Optional<String> hostVersion(String interpreter) {
     try {
       Process process =
           new ProcessBuilder(interpreter, "--version").redirectErrorStream(true).start();
