@@ -174,9 +174,10 @@ final class DataSandboxes implements AutoCloseable {
     }
   }
 
-  /** Fills the plain pools. */
   void fill() {
-    plain.fill();
+    if (size > 0) {
+      plain.fill();
+    }
   }
 
   /**
@@ -212,7 +213,7 @@ final class DataSandboxes implements AutoCloseable {
   }
 
   boolean full() {
-    return plain.full();
+    return size > 0 && plain.full();
   }
 
   private void retire(List<String> modules) {

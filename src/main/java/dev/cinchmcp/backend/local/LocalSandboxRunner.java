@@ -9,7 +9,6 @@ import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -19,17 +18,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each program in a fresh gVisor sandbox on this machine ({@link Sandbox}), at most {@link
- * LocalSandboxSettings#maxConcurrent()} at once (the rest queue; their time starts with their
- * sandbox). Sandboxes started ahead ({@link DataSandboxes} for data programs), each used once, make
- * a Python call pay ~20 ms here against ~280 ms cold. {@link #start} returns in tens of ms; the
- * self-test ({@link GvisorProbe}) runs in the background, and if it failed every call fails: code
- * never runs outside gVisor.
+ * Runs each program in a fresh gVisor sandbox ({@link Sandbox}), at most maxConcurrent at once (the
+ * rest queue). One started ahead ({@link DataSandboxes}) makes a Python call ~20 ms against ~280 ms
+ * cold. The self-test ({@link GvisorProbe}) runs in the background; if it failed every call fails.
  */
 public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
@@ -50,7 +45,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
   private final Set<Sandbox> running = ConcurrentHashMap.newKeySet();
-  private final DataSandboxes ahead; // filled once the self-test passed; null without a pool
+  private final DataSandboxes ahead; // filled once the self-test passed
 
   private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
     this.settings = settings;
@@ -62,44 +57,41 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     this.prepared = GvisorProbe.prepare(settings, streamThreads);
     this.host = prepared.host();
     if (host == null) {
-      this.selfTest = CompletableFuture.completedFuture(null);
-      this.ahead = null;
       log.warn("Local gVisor sandbox unavailable: {}", prepared.unusableReason());
-      return;
     }
-    this.selfTest = GvisorProbe.selfTestAfter(selfTestAfter, prepared, running, sandboxes);
+    this.selfTest =
+        host == null
+            ? CompletableFuture.completedFuture(
+                new GvisorProbe.SelfTest(prepared.unusableReason(), null))
+            : GvisorProbe.selfTestAfter(selfTestAfter, prepared, running, sandboxes);
+    SandboxRuntimes runtimes = host == null ? SandboxRuntimes.NONE : host.runtimes();
     this.ahead =
-        settings.poolSize() == 0
-            ? null
-            : new DataSandboxes(
-                settings.poolSize(),
-                settings.poolIdleLimit(),
-                Arrays.stream(Language.values())
-                    .filter(language -> host.runtimes().interpreter(language).isPresent())
-                    .collect(Collectors.toSet()),
-                host.runtimes().pythonDirs(),
-                // asked once the self-test passed: its host has the measured overheads
-                (language, modules) ->
-                    Sandbox.startAhead(language, modules, selfTest.join().host()),
-                System::nanoTime);
+        new DataSandboxes(
+            settings.poolSize(),
+            settings.poolIdleLimit(),
+            runtimes.languages(),
+            runtimes.pythonDirs(),
+            // asked once the self-test passed: its host has the measured overheads
+            (language, modules) -> Sandbox.startAhead(language, modules, selfTest.join().host()),
+            System::nanoTime);
     selfTest.thenAccept(
         test -> {
-          if (test.failure() == null && ahead != null) {
+          if (test.failure() == null) {
             ahead.fill();
           }
         });
   }
 
   int dataWaiting() {
-    return ahead == null ? 0 : ahead.dataWaiting();
+    return ahead.dataWaiting();
   }
 
   public int waiting(Language language) {
-    return ahead == null ? 0 : ahead.waiting(language);
+    return ahead.waiting(language);
   }
 
   boolean poolFull() {
-    return ahead != null && ahead.full();
+    return ahead.full();
   }
 
   public static LocalSandboxRunner start(LocalSandboxSettings settings) {
@@ -121,7 +113,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return unavailableReason() == null;
   }
 
-  /** Why runs cannot happen (something missing, or the self-test failed), or null. */
+  /** Something missing, or the self-test failed; null when runs can happen. */
   public String unavailableReason() {
     if (!prepared.usable()) {
       return prepared.unusableReason();
@@ -147,7 +139,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return prepared.packages();
   }
 
-  /** Which limits hold on this machine; null when the backend is unavailable. */
+  /** Null when the backend is unavailable. */
   public EnforcedLimits limits() {
     return prepared.limits();
   }
@@ -173,16 +165,12 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     pending.add(future);
     // From now to its answer (it may wait for the self-test) no start ahead competes with it.
-    List<String> modules = ahead == null ? List.of() : ahead.modulesOf(program);
-    if (ahead != null) {
-      ahead.callStarted(modules);
-    }
+    List<String> modules = ahead.modulesOf(program);
+    ahead.callStarted(modules);
     future.whenComplete(
         (result, error) -> {
           pending.remove(future);
-          if (ahead != null) {
-            ahead.callEnded();
-          }
+          ahead.callEnded();
         });
     // A run that arrives before the self-test is done waits for it.
     selfTest.thenAccept(
@@ -203,11 +191,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return future;
   }
 
-  /**
-   * One call once its turn comes: a sandbox started ahead when one fits (answered before its
-   * clean-up, tens of ms), else or when that one died just before hand-over a cold one. A run ended
-   * by a stop on a signal is not answered.
-   */
+  /** A sandbox started ahead (answered before its clean-up), else or if it died a cold one. */
   private void execute(
       Program program,
       List<String> modules,
@@ -218,7 +202,8 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       return; // cancelled while queued
     }
     Sandbox sandbox =
-        (ahead == null ? Optional.<Sandbox>empty() : ahead.take(program.language(), modules))
+        ahead
+            .take(program.language(), modules)
             .map(taken -> taken.onResult(result -> answer(future, result)))
             .orElseGet(() -> Sandbox.cold(program.language(), tested));
     try {
@@ -316,7 +301,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     for (Sandbox sandbox : running) { // a loop, not a lambda: a stop runs this cold
       sandbox.cancel();
     }
-    if (ahead != null && ahead.stopNow()) {
+    if (ahead.stopNow()) {
       idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
     }
     if (host != null && host.fontCache().stop()) {
@@ -325,13 +310,10 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return idle;
   }
 
-  /** Fails every unfinished future, kills every sandbox and waits until they are cleaned up. */
   @Override
   public void close() {
     killSandboxes(); // the clean-up below runs its runsc deletes to their end
-    if (ahead != null) {
-      ahead.close(); // what the waiting sandboxes left, removed
-    }
+    ahead.close(); // what the waiting sandboxes left, removed
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("local sandbox runner"));
     }

@@ -7,6 +7,7 @@ import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
 import dev.cinchmcp.backend.StartedSandbox;
 import dev.cinchmcp.backend.StreamCapture;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -19,12 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One gVisor sandbox, its whole life: it runs exactly one program, then its run id (also runsc's
- * container id and its cgroup's name), {@link Bundle}, runsc process and {@link RunCgroup} go. A
- * cold one is started by {@link #run} with its program; one started ahead ({@link #startAhead}) has
- * every wall fixed before its start and its interpreter waits ({@link WarmLauncher}). The wall
- * clock is enforced twice: here, and a backstop a second later ({@code timeout}, or the supervisor
- * shell armed at hand-over) that survives even a SIGKILL of the JVM.
+ * One gVisor sandbox running exactly one program: its run id (runsc's container id, its cgroup's
+ * name), {@link Bundle}, runsc process and {@link RunCgroup}. Started by {@link #run} (cold) or
+ * {@link #startAhead} (its interpreter waits: {@link WarmLauncher}). The wall clock is enforced
+ * here and by a backstop a second later ({@code timeout}, or the supervisor) that outlives the JVM.
  */
 final class Sandbox implements StartedSandbox {
 
@@ -105,7 +104,6 @@ final class Sandbox implements StartedSandbox {
     return id;
   }
 
-  /** Called with the result before the clean-up. */
   Sandbox onResult(Consumer<RunResult> listener) {
     onResult = listener;
     return this;
@@ -117,7 +115,6 @@ final class Sandbox implements StartedSandbox {
     return this;
   }
 
-  /** " started", " (started ahead of time)", " (started ahead of time, numpy, pandas imported)". */
   String startNote() {
     String imported = preload.isEmpty() ? "" : ", " + String.join(", ", preload) + " imported";
     return fingerprint == null ? " started" : " (started ahead of time" + imported + ")";
@@ -176,7 +173,6 @@ final class Sandbox implements StartedSandbox {
     }
   }
 
-  /** Writes the bundle with the program, makes the cgroup: the argv that starts it in them. */
   private List<String> prepareCold(Program program) throws IOException {
     bundle.write(language, host, false, List.of());
     bundle.writeProgram(program);
@@ -190,17 +186,12 @@ final class Sandbox implements StartedSandbox {
   }
 
   private Process startCold(List<String> command) {
-    try {
-      process = host.runsc().start(host.runsc().processBuilder(command));
+    try { // the program reads end-of-file, never the server's stdin
+      ProcessBuilder builder = host.runsc().processBuilder(command);
+      return process = host.runsc().start(builder.redirectInput(new File("/dev/null")));
     } catch (IOException e) {
       throw SandboxExit.runscNotStarted(host.runsc(), e);
     }
-    try {
-      process.getOutputStream().close(); // the program reads end-of-file, never the server's stdin
-    } catch (IOException e) {
-      // nothing was written; the program reads end-of-file either way
-    }
-    return process;
   }
 
   /** Writes the program where a cold run has it, arms the backstop, and lets the launcher go. */
@@ -230,7 +221,6 @@ final class Sandbox implements StartedSandbox {
     return sandbox;
   }
 
-  /** Drains both streams until the sandbox ends, then says how it ended. */
   private RunResult awaitResult(Process sandbox, Program program, long started) {
     StreamCapture stdout = new StreamCapture(program.out());
     StreamCapture stderr = new StreamCapture();
@@ -289,22 +279,18 @@ final class Sandbox implements StartedSandbox {
     }
   }
 
-  /** False without host cgroups. */
   private boolean makeCgroup() throws IOException {
     cgroup = host.runCgroup(id, language).orElse(null);
     return cgroup != null;
   }
 
-  /** Kills the running sandbox now; {@link #run} then returns and cleans up. */
+  /** {@link #run} then returns and cleans up. */
   void cancel() {
     cancelled = true;
     stop();
   }
 
-  /**
-   * SIGKILL to the cgroup and the process tree (walked with a cgroup too: else a fork bomb's stub
-   * processes stalled the runs beside it); without a cgroup runsc's delete makes sure.
-   */
+  /** The tree is walked with a cgroup too: else a fork bomb's stubs stalled the runs beside it. */
   private void stop() {
     Process p = process;
     boolean alive = p != null && p.isAlive();
@@ -321,7 +307,6 @@ final class Sandbox implements StartedSandbox {
     killProcesses(false);
   }
 
-  /** SIGKILL to the cgroup, the runsc process and (with {@code walk} or no cgroup) its tree. */
   private void killProcesses(boolean walk) {
     RunCgroup limits = cgroup;
     Process p = process;
@@ -346,7 +331,6 @@ final class Sandbox implements StartedSandbox {
     removeAll(false);
   }
 
-  /** Kills what is left, removes the container state, the cgroup and the bundle. */
   private void removeAll(boolean ran) {
     killProcesses(true);
     host.runsc().removeState(id, !ran);

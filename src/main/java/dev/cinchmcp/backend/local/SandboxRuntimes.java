@@ -10,6 +10,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,6 +40,8 @@ final class SandboxRuntimes {
     String version = versions.version(Language.PYTHON).orElse("");
     this.pythonDirs = python == null ? List.of() : HostPackages.pythonDirs(python, version);
   }
+
+  static final SandboxRuntimes NONE = new SandboxRuntimes(Map.of(), RuntimeVersions.NONE, null);
 
   static SandboxRuntimes find() {
     Map<Language, String> found = new EnumMap<>(Language.class);
@@ -78,6 +81,10 @@ final class SandboxRuntimes {
 
   Optional<String> interpreter(Language language) {
     return Optional.ofNullable(interpreters.get(language));
+  }
+
+  Set<Language> languages() {
+    return interpreters.keySet();
   }
 
   RuntimeVersions versions() {
