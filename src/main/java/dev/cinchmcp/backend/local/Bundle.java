@@ -13,10 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/**
- * One sandbox's OCI bundle: a private directory with the spec, runsc's log, and a root holding only
- * the program as a file ({@code /code/main.py}): no argv size limit, and it cannot change itself.
- */
+/** One sandbox's private OCI bundle: spec, runsc's log, and a root holding only the program. */
 record Bundle(Path dir) {
 
   private static final Set<PosixFilePermission> PRIVATE_DIR =
@@ -24,7 +21,6 @@ record Bundle(Path dir) {
   private static final Set<PosixFilePermission> PRIVATE_FILE =
       PosixFilePermissions.fromString("rw-------");
 
-  /** All but the program: directories, spec, Node's watchdog and launcher ({@code ahead}). */
   void write(Language language, SandboxHost host, boolean ahead, List<String> preload)
       throws IOException {
     LocalSandboxSettings settings = host.settings();
@@ -78,9 +74,8 @@ record Bundle(Path dir) {
   }
 
   /**
-   * Exclusive file access: the sandbox keeps what it looked up (a cold {@code import numpy, pandas}
-   * 0.75-0.83x the time, bench/file-access.mjs) and misses later host changes ({@link
-   * SandboxRuntimes#fingerprint}).
+   * Exclusive file access: a cold {@code import numpy, pandas} 0.75-0.83x the time; later host
+   * changes are missed ({@link SandboxRuntimes#fingerprint}).
    */
   List<String> runscRun(Runsc runsc, String id) {
     return runsc.command(
@@ -93,7 +88,6 @@ record Bundle(Path dir) {
         id);
   }
 
-  /** The first error runsc logged, cut to 400 characters, or null. */
   String runscError() {
     try {
       for (String line : Files.readAllLines(logFile(), StandardCharsets.UTF_8)) {
@@ -122,10 +116,8 @@ record Bundle(Path dir) {
   private static final long WATCHER_BYTES = 16L << 20;
 
   /**
-   * Without host cgroups: a worker thread loaded first reads Node's resident memory every 10 ms and
-   * kills it once it grew by more than the allowance. Measured under gVisor, nothing else holds
-   * Node: RLIMIT_AS stops it starting or lets a 400 MB Buffer through, RLIMIT_DATA is not enforced,
-   * {@code --max-old-space-size} skips Buffers. One allocation can overshoot by a tick.
+   * Without host cgroups a worker reads Node's resident memory every 10 ms and kills it past the
+   * allowance: under gVisor RLIMIT_AS stops Node starting, RLIMIT_DATA is not enforced.
    */
   static String nodeWatchdog(long allowanceBytes, String note) {
     return String.join(

@@ -41,7 +41,6 @@ final class DataSandboxes implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DataSandboxes.class);
 
-  /** What importing a package imports in any case (pandas imports numpy). */
   private static final Map<String, List<String>> IMPORTS_TOO =
       Map.of(
           "pandas", List.of("numpy"),
@@ -135,7 +134,7 @@ final class DataSandboxes implements AutoCloseable {
     return false;
   }
 
-  /** A call began (a data one records the demand): no start competes with it. */
+  /** No start competes with a call; a data call records the demand. */
   synchronized void callStarted(List<String> modules) {
     long now = clock.getAsLong();
     if (!pools.isEmpty() && now - lastDataCall > idleLimitNanos) { // until the demand shows again

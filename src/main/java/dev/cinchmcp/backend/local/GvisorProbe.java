@@ -20,11 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the local backend can be used: {@link #prepare} (tens of ms, before the server is ready:
- * runsc, {@code timeout}, interpreters, state directory, host cgroups joined for real), then {@link
- * #selfTest} (~0.8 s in the background: leftovers cleaned, one real program per language, which
- * measures the memory used before a program's first line). What is missing is named with what to
- * install; there is never a fallback.
+ * Whether the local backend can be used: {@link #prepare} (tens of ms, before the server is ready),
+ * then {@link #selfTest} (~0.8 s in the background: one real program per language, which measures
+ * the memory used before a program's first line). What is missing is named with what to install.
  */
 final class GvisorProbe {
 
@@ -38,7 +36,6 @@ final class GvisorProbe {
           Language.PYTHON, "import platform; print(platform.python_version())",
           Language.JAVASCRIPT, "console.log(process.versions.node)");
 
-  /** What {@link #prepare} found, or (unusableReason) what to do. */
   record Prepared(
       String unusableReason,
       SandboxHost host,
@@ -167,7 +164,6 @@ final class GvisorProbe {
     return test;
   }
 
-  /** Cleans what dead servers left, then runs one program per language (in {@code running}). */
   static SelfTest selfTest(Prepared prepared, Set<Sandbox> running) {
     SandboxHost host = prepared.host();
     // The service's limits: a user's 1 s or tenth of a CPU must not make gVisor look broken.

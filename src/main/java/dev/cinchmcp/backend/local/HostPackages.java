@@ -15,9 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The well-known packages under /usr that the sandbox's interpreters find, for the tool description
- * ("Python: numpy 1.24, pandas 1.5"), read from the package managers' files without starting an
- * interpreter. Only names a model would reach for; the rest imports as well, unnamed.
+ * The well-known packages the sandbox's interpreters find, for the tool description ("Python: numpy
+ * 1.24, pandas 1.5"), read from the package managers' files without starting an interpreter.
  */
 public final class HostPackages {
 
@@ -33,7 +32,6 @@ public final class HostPackages {
           + " Pillow=PIL polars pyarrow openpyxl lxml beautifulsoup4=bs4 PyYAML=yaml shapely"
           + " scikit-image=skimage numba tables h5py";
 
-  /** A Node package is required by its own name. */
   private static final String NODE =
       "lodash d3 mathjs decimal.js big.js date-fns dayjs moment luxon papaparse csv-parse xlsx"
           + " yaml js-yaml marked cheerio jsdom pngjs canvas sharp typescript";
@@ -41,7 +39,7 @@ public final class HostPackages {
   private static final Pattern NODE_VERSION = Pattern.compile("\"version\"\\s*:\\s*\"([^\"]+)\"");
   private static final Pattern SHORT_VERSION = Pattern.compile("\\d+(\\.\\d+)?");
 
-  // per language, as a program names them: "numpy 1.24", "PIL 9.4" (Pillow)
+  // as a program names them: "numpy 1.24", "PIL 9.4" (Pillow)
   private final Map<Language, List<String>> found;
 
   private HostPackages(Map<Language, List<String>> found) {
@@ -84,8 +82,7 @@ public final class HostPackages {
   }
 
   private static List<String> python(Path root, List<String> dirs) {
-    // Plain strings, no records, globs or lambdas: this runs interpreted before the server is ready
-    // (a record's first hashCode cost ~20 ms on a fresh JVM, a glob filter ~25 ms).
+    // No records, globs or lambdas: on a fresh JVM a record's first hashCode cost ~20 ms.
     Map<String, String> versions = new HashMap<>(); // by normalised name; the first directory wins
     for (String dir : dirs) {
       Path site = root.resolve(dir.substring(1));
@@ -114,10 +111,7 @@ public final class HostPackages {
     return List.copyOf(found);
   }
 
-  /**
-   * "scikit_learn-1.2.1.dist-info", "numba-0.56.4-py3.11.egg-info" -> name and version; null for
-   * anything else ("cryptography.egg-info" has no version).
-   */
+  /** "numba-0.56.4-py3.11.egg-info" -> name and version; null for anything else. */
   static String[] metadataName(String entry) {
     int end =
         entry.endsWith(".dist-info") || entry.endsWith(".egg-info") ? entry.lastIndexOf('.') : -1;

@@ -34,7 +34,6 @@ final class Runsc {
     this.environment = environment;
   }
 
-  /** A bare name on the PATH of {@code environment}; a name with a slash is a path. */
   static Optional<Path> locate(String runsc, Map<String, String> environment) {
     if (runsc.contains("/")) {
       Path path = Path.of(runsc);
@@ -134,7 +133,7 @@ final class Runsc {
     }
   }
 
-  /** Every start, so that a stop can wait for one under way (it would outlive this JVM). */
+  /** Counted, so that a stop can wait for one under way (it would outlive this JVM). */
   Process start(ProcessBuilder builder) throws IOException {
     synchronized (this) {
       if (stopped) {

@@ -9,10 +9,7 @@ import dev.cinchmcp.backend.StreamCapture;
 import java.io.IOException;
 import java.nio.file.Files;
 
-/**
- * What a sandbox's exit status means: the program's own, a kill by a cgroup limit, or a sandbox
- * that never started (a {@link RunFailure}); and the backend's other failures.
- */
+/** What a sandbox's exit status means (the program's, a limit's kill, no start); the failures. */
 final class SandboxExit {
 
   /** runsc's own exit status for "could not run the container" (util.Fatalf). */
@@ -43,10 +40,6 @@ final class SandboxExit {
     return SandboxEnding.exited(output, status, note, durationMs, LocalSandboxRunner.NAME);
   }
 
-  /**
-   * runsc exits 128 with an error in its log when it could not run the container; the shell exits
-   * {@link RunCgroup#JOIN_FAILED} without a log when it could not join the cgroups.
-   */
   private static void failIfNotStarted(
       int exitCode, String stderr, RunCgroup cgroup, Bundle bundle) {
     if (exitCode == RunCgroup.JOIN_FAILED && cgroup != null && !Files.exists(bundle.logFile())) {
@@ -97,7 +90,6 @@ final class SandboxExit {
             .formatted(language.wireName(), SandboxRuntimes.missingMessage(language)));
   }
 
-  /** A failure of this backend: what happened, what to do, and the last resort. */
   static RunFailure failure(RunFailure.Reason reason, String happened, String firstStep) {
     return new RunFailure(reason, happened + ". " + firstStep + ", or use the cinch backend.");
   }

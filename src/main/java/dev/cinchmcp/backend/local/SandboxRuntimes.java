@@ -100,9 +100,7 @@ final class SandboxRuntimes {
   }
 
   /**
-   * The interpreter's real path, size and change time, and each package folder's (pip, npm and apt
-   * change it): a waiting sandbox whose fingerprint changed would not see the change ({@link
-   * Bundle#runscRun}), so it is not handed out.
+   * The interpreter's and its package folders' sizes and times: a changed one is not handed out.
    */
   Optional<String> fingerprint(Language language) {
     String interpreter = interpreters.get(language);
