@@ -41,11 +41,7 @@ final class GvisorProbe {
       SandboxHost host,
       EnforcedLimits limits,
       RuntimeVersions versions,
-      HostPackages packages) {
-    boolean usable() {
-      return unusableReason == null;
-    }
-  }
+      HostPackages packages) {}
 
   record SelfTest(String failure, SandboxHost host) {} // failure: null when it passed
 
@@ -66,8 +62,7 @@ final class GvisorProbe {
               + " dies, is not installed: install coreutils");
     }
     SandboxRuntimes runtimes = SandboxRuntimes.find();
-    if (runtimes.interpreter(Language.PYTHON).isEmpty()
-        && runtimes.interpreter(Language.JAVASCRIPT).isEmpty()) {
+    if (runtimes.languages().isEmpty()) {
       String python = SandboxRuntimes.missingMessage(Language.PYTHON);
       String node = SandboxRuntimes.missingMessage(Language.JAVASCRIPT);
       return unusable("no interpreter the sandbox can see: " + python + "; " + node);
@@ -94,24 +89,19 @@ final class GvisorProbe {
         log.warn("Local sandbox without {}: {}", language.wireName(), missing);
       }
     }
-    Runsc runsc = new Runsc(binary.get(), state.runsc(), settings.runscEnvironment());
-    MatplotlibFontCache fonts = new MatplotlibFontCache(state.root());
     SandboxHost host =
         new SandboxHost(
             settings,
-            runsc,
+            new Runsc(binary.get(), state.runsc(), settings.runscEnvironment()),
             state,
             cgroups.limits(),
             runtimes,
             timeout.get(),
             Map.of(),
-            fonts,
+            new MatplotlibFontCache(state.root()),
             streamThreads);
-    HostPackages packages = // ~6 ms on a fresh JVM
-        HostPackages.find(
-            Path.of("/"),
-            runtimes.pythonDirs(),
-            runtimes.interpreter(Language.JAVASCRIPT).isPresent());
+    boolean node = runtimes.languages().contains(Language.JAVASCRIPT);
+    HostPackages packages = HostPackages.find(Path.of("/"), runtimes.pythonDirs(), node); // ~6 ms
     EnforcedLimits limits = EnforcedLimits.of(settings, cgroups, allTogether);
     return new Prepared(null, host, limits, runtimes.versions(), packages);
   }
