@@ -96,12 +96,8 @@ final class DataSandboxes implements AutoCloseable {
     if (program.language() != Language.PYTHON || pythonDirs.isEmpty()) {
       return List.of();
     }
-    List<String> named = PythonImports.heavy(program.source());
-    if (named.isEmpty()) {
-      return List.of();
-    }
     List<String> installed = new ArrayList<>();
-    for (String module : PythonImports.withParents(named)) {
+    for (String module : PythonImports.withParents(PythonImports.heavy(program.source()))) {
       if (installed(module)) {
         installed.add(module); // only then: a failed import brings nothing
         installed.addAll(

@@ -169,7 +169,6 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
           pending.remove(future);
           ahead.callEnded();
         });
-    // A run that arrives before the self-test is done waits for it.
     selfTest.thenAccept(
         test -> {
           if (test.failure() != null) {
@@ -264,19 +263,14 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if (host != null) {
       host.runsc().refuseStarts(); // no sandbox (a refill, say) and no delete from here on
     }
-    // One sweep first: sandboxes being started take every core they can get until dead (the runs'
-    // own kills below took 20-35 ms more).
+    // One sweep first: starting sandboxes take every core until dead (the kills below: 20-35 ms).
     boolean swept = killDescendants();
     boolean idle = killSandboxes() && !swept;
-    // A runsc delete or start under way would outlive this process by a second: once the starts
-    // are out, a sweep of this process's children takes them all.
+    // A runsc delete or start under way would outlive this process: once out, a sweep takes it.
     if (host != null) {
       host.runsc().awaitStarts(START_WAIT_MILLIS);
     }
-    if (killDescendants()) {
-      idle = false; // it killed processes still to be reaped
-    }
-    return idle;
+    return !killDescendants() && idle; // a kill: processes still to be reaped
   }
 
   private boolean stopping() {
@@ -298,13 +292,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     for (Sandbox sandbox : running) { // a loop, not a lambda: a stop runs this cold
       sandbox.cancel();
     }
-    if (ahead.stopNow()) {
-      idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
-    }
-    if (host != null && host.fontCache().stop()) {
-      idle = false; // it killed the font scan's python
-    }
-    return idle;
+    // waiting sandboxes or the font scan killed: processes still to be reaped
+    boolean killed = ahead.stopNow() | (host != null && host.fontCache().stop());
+    return idle && !killed;
   }
 
   @Override

@@ -60,9 +60,7 @@ final class Sandbox implements StartedSandbox {
   }
 
   /**
-   * Starts a sandbox whose interpreter waits for its program; throws, leaving nothing, when it
-   * cannot. A data sandbox imports {@code preload} first, its CPU cap lifted until hand-over (~4 s
-   * of CPU for numpy, pandas and matplotlib here); their memory counts as the program's.
+   * A data sandbox imports {@code preload} uncapped (~4 s of CPU for numpy, pandas, matplotlib).
    */
   static Sandbox startAhead(Language language, List<String> preload, SandboxHost host)
       throws IOException {
@@ -145,7 +143,6 @@ final class Sandbox implements StartedSandbox {
         && host.runtimes().fingerprint(language).map(fingerprint::equals).orElse(false);
   }
 
-  /** Runs {@code program} to its end, its time-out or {@link #cancel()}, then cleans up. */
   RunResult run(Program program) {
     try {
       List<String> command = fingerprint == null ? prepareCold(program) : null;
@@ -161,8 +158,7 @@ final class Sandbox implements StartedSandbox {
     } catch (IOException e) {
       throw SandboxExit.notPrepared(e);
     } finally {
-      // A stop on a signal leaves the remains to the next start; a close's interrupt must not cut
-      // the clean-up short.
+      // A stop on a signal leaves the remains to the next start; a close's interrupt is kept.
       if (!host.runsc().refusesStarts()) {
         boolean interrupted = Thread.interrupted();
         removeAll(true);
