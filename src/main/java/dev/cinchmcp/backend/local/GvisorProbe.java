@@ -145,11 +145,10 @@ final class GvisorProbe {
               prepared.host().settings().maxConcurrent(),
               prepared.limits().summary());
           // matplotlib's font list, where the sandbox's Python has matplotlib (~1 s of CPU once)
-          SandboxRuntimes runtimes = prepared.host().runtimes(); // python() there when dirs are
+          SandboxRuntimes runtimes = prepared.host().runtimes(); // python() set when dirs are
           MatplotlibFontCache.matplotlibIn(runtimes.pythonDirs())
               .ifPresent(
-                  dir ->
-                      verdict.host().fontCache().buildInBackground(runtimes.python().get(), dir));
+                  dir -> verdict.host().fontCache().buildInBackground(runtimes.python(), dir));
         });
     return test;
   }

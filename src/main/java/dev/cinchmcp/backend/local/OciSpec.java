@@ -11,8 +11,10 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The OCI config.json of one sandbox: all the program can reach. A read-only root holding only the
@@ -133,38 +135,31 @@ final class OciSpec {
 
   static List<Bind> etcBinds(Path etc) {
     List<Bind> binds = new ArrayList<>();
-    Integer owner = owner(etc);
-    if (owner == null) {
-      return List.of();
-    }
-    for (Piece piece : ETC_PIECES) {
-      Path source = etc.resolve(piece.name());
-      if (trusted(source, piece.directory(), owner)) {
-        binds.add(new Bind(source, "/etc/" + piece.name()));
+    try {
+      UserPrincipal owner = Files.getOwner(etc, LinkOption.NOFOLLOW_LINKS);
+      for (Piece piece : ETC_PIECES) {
+        Path source = etc.resolve(piece.name());
+        if (trusted(source, piece.directory(), owner)) {
+          binds.add(new Bind(source, "/etc/" + piece.name()));
+        }
       }
+    } catch (IOException | UnsupportedOperationException e) {
+      // no /etc: nothing shown
     }
     return List.copyOf(binds);
   }
 
-  private static boolean trusted(Path source, boolean directory, int owner) {
+  private static boolean trusted(Path source, boolean directory, UserPrincipal owner) {
     try {
       PosixFileAttributes attributes =
           Files.readAttributes(source, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      boolean rightKind = directory ? attributes.isDirectory() : attributes.isRegularFile();
-      return rightKind
-          && Integer.valueOf(owner).equals(owner(source))
-          && !attributes.permissions().contains(PosixFilePermission.GROUP_WRITE)
-          && !attributes.permissions().contains(PosixFilePermission.OTHERS_WRITE);
+      Set<PosixFilePermission> mode = attributes.permissions();
+      return (directory ? attributes.isDirectory() : attributes.isRegularFile())
+          && attributes.owner().equals(owner)
+          && !mode.contains(PosixFilePermission.GROUP_WRITE)
+          && !mode.contains(PosixFilePermission.OTHERS_WRITE);
     } catch (IOException | UnsupportedOperationException e) {
       return false; // missing or unreadable: not shown
-    }
-  }
-
-  private static Integer owner(Path path) {
-    try {
-      return (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-    } catch (IOException | UnsupportedOperationException e) {
-      return null;
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -104,18 +105,16 @@ final class Runsc {
   private Optional<String> housekeeping(String... rest) {
     ProcessBuilder builder = processBuilder(command(rest)).redirectErrorStream(true);
     try {
-      Process process = start(builder);
-      process.getOutputStream().close();
-      byte[] out;
+      Process process = start(builder.redirectInput(new File("/dev/null")));
+      String text;
       try (InputStream in = process.getInputStream()) {
-        out = in.readAllBytes();
+        text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       }
       if (!process.waitFor(HOUSEKEEPING_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         process.destroyForcibly();
         log.warn("runsc {} did not finish in {} s", rest[0], HOUSEKEEPING_TIMEOUT_SECONDS);
         return Optional.empty();
       }
-      String text = new String(out, StandardCharsets.UTF_8);
       if (process.exitValue() != 0) {
         log.debug(
             "runsc {} exited {}: {}", String.join(" ", rest), process.exitValue(), text.strip());

@@ -16,8 +16,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * The interpreters a sandbox can run: only those that, links resolved, live in {@link
  * #VISIBLE_DIRS} (a pyenv shim under /root or a node under /opt is invisible inside).
+ *
+ * @param python the Python's real path, or null
+ * @param pythonDirs where it finds packages, in sys.path's order
  */
-final class SandboxRuntimes {
+record SandboxRuntimes(
+    Map<Language, String> interpreters,
+    RuntimeVersions versions,
+    Path python,
+    List<String> pythonDirs) {
 
   /** The host directories bound read-only into every sandbox. */
   static final List<String> VISIBLE_DIRS = List.of("/usr", "/lib", "/lib64", "/bin");
@@ -27,21 +34,8 @@ final class SandboxRuntimes {
           Language.PYTHON, List.of("/usr/bin/python3", "/usr/local/bin/python3"),
           Language.JAVASCRIPT, List.of("/usr/bin/node", "/usr/local/bin/node", "/usr/bin/nodejs"));
 
-  private final Map<Language, String> interpreters;
-  private final RuntimeVersions versions;
-  private final Path python; // the Python's real path, or null
-  private final List<String> pythonDirs; // where it finds packages, in sys.path's order
-
-  private SandboxRuntimes(
-      Map<Language, String> interpreters, RuntimeVersions versions, Path python) {
-    this.interpreters = interpreters;
-    this.versions = versions;
-    this.python = python;
-    String version = versions.version(Language.PYTHON).orElse("");
-    this.pythonDirs = python == null ? List.of() : HostPackages.pythonDirs(python, version);
-  }
-
-  static final SandboxRuntimes NONE = new SandboxRuntimes(Map.of(), RuntimeVersions.NONE, null);
+  static final SandboxRuntimes NONE =
+      new SandboxRuntimes(Map.of(), RuntimeVersions.NONE, null, List.of());
 
   static SandboxRuntimes find() {
     Map<Language, String> found = new EnumMap<>(Language.class);
@@ -64,7 +58,11 @@ final class SandboxRuntimes {
     } catch (IOException e) {
       // no package directories
     }
-    return new SandboxRuntimes(found, new RuntimeVersions(versions), python);
+    List<String> dirs =
+        python == null
+            ? List.of()
+            : HostPackages.pythonDirs(python, versions.getOrDefault(Language.PYTHON, ""));
+    return new SandboxRuntimes(found, new RuntimeVersions(versions), python, dirs);
   }
 
   private static boolean usableInside(Path path) {
@@ -85,18 +83,6 @@ final class SandboxRuntimes {
 
   Set<Language> languages() {
     return interpreters.keySet();
-  }
-
-  RuntimeVersions versions() {
-    return versions;
-  }
-
-  Optional<Path> python() {
-    return Optional.ofNullable(python);
-  }
-
-  List<String> pythonDirs() {
-    return pythonDirs;
   }
 
   /**
