@@ -159,10 +159,7 @@ final class GvisorProbe {
     SandboxHost service = host.with(host.settings().withLimits(SandboxLimits.SERVICE), Map.of());
     StateDirectory.removeLeftovers(host);
     Map<Language, Long> overheads = new EnumMap<>(Language.class);
-    for (Language language : Language.values()) {
-      if (host.runtimes().interpreter(language).isEmpty()) {
-        continue;
-      }
+    for (Language language : host.runtimes().languages()) {
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
       Sandbox run = Sandbox.cold(language, service).lowPriority();
       running.add(run);

@@ -89,11 +89,11 @@ final class MatplotlibFontCache {
       stopped = true; // with buildInBackground's check: no builder thread starts after this
     }
     Process running = scan;
-    if (running != null && running.isAlive()) {
+    boolean alive = running != null && running.isAlive();
+    if (alive) {
       running.destroyForcibly();
-      return true;
     }
-    return false;
+    return alive;
   }
 
   void awaitStopped(long millis) throws InterruptedException {
