@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,9 +27,8 @@ final class Runsc {
   private final Path root;
   private final Map<String, String> environment;
 
-  // Guarded by this: the starts under way; stopped: no start from now (volatile: read unlocked).
-  private int starting;
-  private volatile boolean stopped;
+  private final ReadWriteLock starts = new ReentrantReadWriteLock();
+  private volatile boolean stopped; // no start from now
 
   Runsc(Path binary, Path root, Map<String, String> environment) {
     this.binary = binary;
@@ -132,26 +133,21 @@ final class Runsc {
     }
   }
 
-  /** Counted, so that a stop can wait for one under way (it would outlive this JVM). */
+  /** Under the read lock, so that a stop can wait for one under way (it would outlive the JVM). */
   Process start(ProcessBuilder builder) throws IOException {
-    synchronized (this) {
+    starts.readLock().lock();
+    try {
       if (stopped) {
         throw new IOException("the server is stopping");
       }
-      starting++;
-    }
-    try {
       return builder.start();
     } finally {
-      synchronized (this) {
-        starting--;
-        notifyAll();
-      }
+      starts.readLock().unlock();
     }
   }
 
   /** A stop has begun: the next server's {@link StateDirectory#removeLeftovers} cleans up. */
-  synchronized void refuseStarts() {
+  void refuseStarts() {
     stopped = true;
   }
 
@@ -159,15 +155,10 @@ final class Runsc {
     return stopped;
   }
 
-  synchronized void awaitStarts(long millis) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+  void awaitStarts(long millis) {
     try {
-      while (starting > 0) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return;
-        }
-        TimeUnit.NANOSECONDS.timedWait(this, left);
+      if (starts.writeLock().tryLock(millis, TimeUnit.MILLISECONDS)) {
+        starts.writeLock().unlock();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
