@@ -53,11 +53,11 @@ record Bundle(Path dir) {
       }
     }
     args.add(codePath(language));
-    Path spec = dir.resolve("config.json");
-    Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
+    String spec =
+        OciSpec.json(args, language, addressSpace, settings.maxProcesses(), settings.hostEtc());
+    Path file = dir.resolve("config.json");
     Files.writeString(
-        spec,
-        OciSpec.json(args, language, addressSpace, settings.maxProcesses(), settings.hostEtc()));
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PRIVATE_FILE)), spec);
   }
 
   void writeProgram(Program program) throws IOException {
@@ -78,14 +78,9 @@ record Bundle(Path dir) {
    * changes are missed ({@link SandboxRuntimes#fingerprint}).
    */
   List<String> runscRun(Runsc runsc, String id) {
+    String log = logFile().toString();
     return runsc.command(
-        "--file-access-mounts=exclusive",
-        "--log",
-        logFile().toString(),
-        "run",
-        "--bundle",
-        dir.toString(),
-        id);
+        "--file-access-mounts=exclusive", "--log", log, "run", "--bundle", dir.toString(), id);
   }
 
   String runscError() {

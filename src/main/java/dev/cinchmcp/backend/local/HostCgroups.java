@@ -123,10 +123,9 @@ final class HostCgroups {
         for (Path run : runs) {
           if (Files.isDirectory(run) && isLeftover.test(run.getFileName().toString())) {
             if (parents.v2()) {
-              RunCgroup.v2(run).remove();
-            } else {
-              RunCgroup.killAndRemove(run);
+              RunCgroup.v2(run).killAll();
             }
+            RunCgroup.killAndRemove(run);
           }
         }
       } catch (IOException e) {

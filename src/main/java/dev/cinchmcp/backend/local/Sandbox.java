@@ -276,7 +276,11 @@ final class Sandbox implements StartedSandbox {
   }
 
   private boolean makeCgroup() throws IOException {
-    cgroup = host.runCgroup(id, language).orElse(null);
+    if (host.cgroups().isPresent()) {
+      long memory = settings.memoryBytes() + host.overhead(language);
+      cgroup =
+          host.cgroups().get().create(id, memory, settings.hostTaskLimit(), settings.cpuShare());
+    }
     return cgroup != null;
   }
 

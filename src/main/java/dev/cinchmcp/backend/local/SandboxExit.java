@@ -25,18 +25,16 @@ final class SandboxExit {
       LocalSandboxSettings settings,
       long durationMs) {
     failIfNotStarted(exitCode, output.stderr(null).text(), cgroup, bundle);
-    String note = null;
-    int status = exitCode;
+    String note = null; // with a note, KILLED: gVisor's own status after an OOM kill is arbitrary
     if (cgroup != null && cgroup.memoryExceeded()) {
       note = settings.memoryNote();
-      status = SandboxEnding.KILLED; // gVisor's own status after an OOM kill is arbitrary
     } else if (cgroup != null && cgroup.processLimitHit()) {
       note =
           "[sandbox] killed: the program started more than "
               + settings.maxProcesses()
               + " processes or threads";
-      status = SandboxEnding.KILLED;
     }
+    int status = note == null ? exitCode : SandboxEnding.KILLED;
     return SandboxEnding.exited(output, status, note, durationMs, LocalSandboxRunner.NAME);
   }
 

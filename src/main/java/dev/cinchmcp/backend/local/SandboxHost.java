@@ -1,7 +1,6 @@
 package dev.cinchmcp.backend.local;
 
 import dev.cinchmcp.backend.Language;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -31,16 +30,6 @@ record SandboxHost(
 
   long overhead(Language language) {
     return cgroupOverheadBytes.getOrDefault(language, DEFAULT_OVERHEAD_BYTES);
-  }
-
-  /** Empty without host cgroups. */
-  Optional<RunCgroup> runCgroup(String id, Language language) throws IOException {
-    if (cgroups.isEmpty()) {
-      return Optional.empty();
-    }
-    long memory = settings.memoryBytes() + overhead(language);
-    return Optional.of(
-        cgroups.get().create(id, memory, settings.hostTaskLimit(), settings.cpuShare()));
   }
 
   SandboxHost with(LocalSandboxSettings other, Map<Language, Long> overheads) {
