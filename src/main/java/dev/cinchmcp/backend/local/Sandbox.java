@@ -7,7 +7,6 @@ import dev.cinchmcp.backend.SandboxEnding;
 import dev.cinchmcp.backend.SandboxOutput;
 import dev.cinchmcp.backend.StartedSandbox;
 import dev.cinchmcp.backend.StreamCapture;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -182,12 +181,17 @@ final class Sandbox implements StartedSandbox {
   }
 
   private Process startCold(List<String> command) {
-    try { // the program reads end-of-file, never the server's stdin
-      ProcessBuilder builder = host.runsc().processBuilder(command);
-      return process = host.runsc().start(builder.redirectInput(new File("/dev/null")));
+    try {
+      process = host.runsc().start(host.runsc().processBuilder(command));
     } catch (IOException e) {
       throw SandboxExit.runscNotStarted(host.runsc(), e);
     }
+    try { // a pipe, as a warm run's: the program reads end-of-file, never the server's stdin
+      process.getOutputStream().close();
+    } catch (IOException e) {
+      // nothing was written; end-of-file either way
+    }
+    return process;
   }
 
   /** Writes the program where a cold run has it, arms the backstop, and lets the launcher go. */
