@@ -13,10 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/**
- * One sandbox's OCI bundle: a private directory with the spec, runsc's log, and a root holding only
- * the program as a file ({@code /code/main.py}): no argv size limit, and it cannot change itself.
- */
+/** One sandbox's private OCI bundle: spec, runsc's log, and a root holding only the program. */
 record Bundle(Path dir) {
 
   private static final Set<PosixFilePermission> PRIVATE_DIR =
@@ -24,14 +21,9 @@ record Bundle(Path dir) {
   private static final Set<PosixFilePermission> PRIVATE_FILE =
       PosixFilePermissions.fromString("rw-------");
 
-  /** All but the program: directories, spec, Node's watchdog and launcher ({@code ahead}). */
-  void write(
-      Language language,
-      LocalSandboxSettings settings,
-      SandboxHost host,
-      boolean ahead,
-      List<String> preload)
+  void write(Language language, SandboxHost host, boolean ahead, List<String> preload)
       throws IOException {
+    LocalSandboxSettings settings = host.settings();
     Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
     Path code = Files.createDirectories(dir.resolve("rootfs").resolve("code"));
     boolean hostLimits = host.cgroups().isPresent();
@@ -61,11 +53,11 @@ record Bundle(Path dir) {
       }
     }
     args.add(codePath(language));
-    Path spec = dir.resolve("config.json");
-    Files.createFile(spec, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
+    String spec =
+        OciSpec.json(args, language, addressSpace, settings.maxProcesses(), settings.hostEtc());
+    Path file = dir.resolve("config.json");
     Files.writeString(
-        spec,
-        OciSpec.json(args, language, addressSpace, settings.maxProcesses(), settings.hostEtc()));
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PRIVATE_FILE)), spec);
   }
 
   void writeProgram(Program program) throws IOException {
@@ -82,22 +74,15 @@ record Bundle(Path dir) {
   }
 
   /**
-   * Exclusive file access: the sandbox keeps what it looked up (a cold {@code import numpy, pandas}
-   * 0.75-0.83x the time, bench/file-access.mjs) and misses later host changes ({@link
-   * SandboxRuntimes#fingerprint}).
+   * Exclusive file access: a cold {@code import numpy, pandas} 0.75-0.83x the time; later host
+   * changes are missed ({@link SandboxRuntimes#fingerprint}).
    */
   List<String> runscRun(Runsc runsc, String id) {
+    String log = logFile().toString();
     return runsc.command(
-        "--file-access-mounts=exclusive",
-        "--log",
-        logFile().toString(),
-        "run",
-        "--bundle",
-        dir.toString(),
-        id);
+        "--file-access-mounts=exclusive", "--log", log, "run", "--bundle", dir.toString(), id);
   }
 
-  /** The first error runsc logged, cut to 400 characters, or null. */
   String runscError() {
     try {
       for (String line : Files.readAllLines(logFile(), StandardCharsets.UTF_8)) {
@@ -126,10 +111,8 @@ record Bundle(Path dir) {
   private static final long WATCHER_BYTES = 16L << 20;
 
   /**
-   * Without host cgroups: a worker thread loaded first reads Node's resident memory every 10 ms and
-   * kills it once it grew by more than the allowance. Measured under gVisor, nothing else holds
-   * Node: RLIMIT_AS stops it starting or lets a 400 MB Buffer through, RLIMIT_DATA is not enforced,
-   * {@code --max-old-space-size} skips Buffers. One allocation can overshoot by a tick.
+   * Without host cgroups a worker reads Node's resident memory every 10 ms and kills it past the
+   * allowance: under gVisor RLIMIT_AS stops Node starting, RLIMIT_DATA is not enforced.
    */
   static String nodeWatchdog(long allowanceBytes, String note) {
     return String.join(

@@ -11,10 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -23,22 +25,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Python sandboxes started ahead that imported a data program's heavy modules (numpy, pandas...):
- * the imports take seconds at half a CPU, most of a data call's time. A program gets one only when
- * it imports every module that sandbox imported (so its memory limit holds as if it had). None
- * until a data call shows the demand; then the pool size of them for each of the {@value #KINDS}
- * latest sets of modules (a table and a chart in turn keep one of each); none after the idle limit.
+ * The sandboxes started ahead, each used once: {@code size} plain ones per language, and Python
+ * ones that imported a data program's heavy modules (numpy, pandas...: seconds at half a CPU, most
+ * of a data call's time). A program gets a data one only when it imports every module that one
+ * imported (so its memory limit holds as if it had). None until a data call shows the demand; then
+ * {@code size} for each of the {@value #KINDS} latest sets of modules (a table and a chart in turn
+ * keep one of each); none after the idle limit.
  */
 final class DataSandboxes implements AutoCloseable {
 
   @FunctionalInterface
   interface Starter {
-    Sandbox start(List<String> modules) throws IOException;
+    Sandbox start(Language language, List<String> modules) throws IOException;
   }
 
   private static final Logger log = LoggerFactory.getLogger(DataSandboxes.class);
 
-  /** What importing a package imports in any case (pandas imports numpy). */
   private static final Map<String, List<String>> IMPORTS_TOO =
       Map.of(
           "pandas", List.of("numpy"),
@@ -54,6 +56,7 @@ final class DataSandboxes implements AutoCloseable {
   private final Starter starter;
   private final LongSupplier clock;
   private final ExecutorService closer;
+  private final WarmPool<Sandbox> plain;
 
   static final int KINDS = 2;
 
@@ -64,8 +67,22 @@ final class DataSandboxes implements AutoCloseable {
   private int callsRunning;
   private boolean closed;
 
+  /** {@code pythonDirs}: where the sandbox's Python finds packages; empty: no data sandboxes. */
   DataSandboxes(
-      int size, Duration idleLimit, List<String> pythonDirs, Starter starter, LongSupplier clock) {
+      int size,
+      Duration idleLimit,
+      Set<Language> languages,
+      List<String> pythonDirs,
+      Starter starter,
+      LongSupplier clock) {
+    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
+    languages.forEach(language -> sizes.put(language, size));
+    this.plain =
+        new WarmPool<>(
+            sizes,
+            idleLimit,
+            language -> starter.start(language, List.of()),
+            "cinchmcp-sandbox-pool");
     this.size = size;
     this.idleLimitNanos = idleLimit.toNanos();
     this.pythonDirs = List.copyOf(pythonDirs);
@@ -79,12 +96,8 @@ final class DataSandboxes implements AutoCloseable {
     if (program.language() != Language.PYTHON || pythonDirs.isEmpty()) {
       return List.of();
     }
-    List<String> named = PythonImports.heavy(program.source());
-    if (named.isEmpty()) {
-      return List.of();
-    }
     List<String> installed = new ArrayList<>();
-    for (String module : PythonImports.withParents(named)) {
+    for (String module : PythonImports.withParents(PythonImports.heavy(program.source()))) {
       if (installed(module)) {
         installed.add(module); // only then: a failed import brings nothing
         installed.addAll(
@@ -117,7 +130,7 @@ final class DataSandboxes implements AutoCloseable {
     return false;
   }
 
-  /** A call began (a data one records the demand): no start competes with it. */
+  /** No start competes with a call; a data call records the demand. */
   synchronized void callStarted(List<String> modules) {
     long now = clock.getAsLong();
     if (!pools.isEmpty() && now - lastDataCall > idleLimitNanos) { // until the demand shows again
@@ -130,7 +143,7 @@ final class DataSandboxes implements AutoCloseable {
             new WarmPool<>(
                 Map.of(Language.PYTHON, size),
                 Duration.ofNanos(idleLimitNanos),
-                language -> starter.start(modules),
+                language -> starter.start(Language.PYTHON, modules),
                 "cinchmcp-data-pool");
         for (int i = 0; i < callsRunning; i++) {
           pool.callStarted(); // the calls already running hold its refill too
@@ -142,6 +155,7 @@ final class DataSandboxes implements AutoCloseable {
       }
     }
     callsRunning++;
+    plain.callStarted();
     for (WarmPool<Sandbox> pool : pools.values()) {
       pool.callStarted();
     }
@@ -149,13 +163,23 @@ final class DataSandboxes implements AutoCloseable {
 
   synchronized void callEnded() {
     callsRunning--;
+    plain.callEnded();
     for (WarmPool<Sandbox> pool : pools.values()) {
       pool.callEnded();
     }
   }
 
-  /** Of the sandboxes that imported only modules among {@code modules}, one that imported most. */
-  Optional<Sandbox> take(List<String> modules) {
+  void fill() {
+    if (size > 0) {
+      plain.fill();
+    }
+  }
+
+  /**
+   * Of the sandboxes that imported only modules among {@code modules}, one that imported most; else
+   * a plain one.
+   */
+  Optional<Sandbox> take(Language language, List<String> modules) {
     List<WarmPool<Sandbox>> fitting;
     synchronized (this) { // no pool is kept for no modules
       fitting =
@@ -165,15 +189,26 @@ final class DataSandboxes implements AutoCloseable {
               .map(Map.Entry::getValue)
               .toList();
     }
-    return fitting.stream().flatMap(pool -> pool.take(Language.PYTHON).stream()).findFirst();
+    return fitting.stream()
+        .flatMap(pool -> pool.take(Language.PYTHON).stream())
+        .findFirst()
+        .or(() -> plain.take(language));
   }
 
   synchronized List<List<String>> demand() {
     return List.copyOf(pools.keySet());
   }
 
-  synchronized int waiting() {
+  synchronized int dataWaiting() {
     return pools.values().stream().mapToInt(pool -> pool.waiting(Language.PYTHON)).sum();
+  }
+
+  int waiting(Language language) {
+    return plain.waiting(language);
+  }
+
+  boolean full() {
+    return size > 0 && plain.full();
   }
 
   private void retire(List<String> modules) {
@@ -195,7 +230,7 @@ final class DataSandboxes implements AutoCloseable {
   }
 
   boolean stopNow() {
-    boolean killed = false;
+    boolean killed = plain.stopNow();
     for (WarmPool<Sandbox> pool : closing(false)) { // a loop, not a lambda: a stop runs this cold
       killed |= pool.stopNow();
     }
@@ -204,6 +239,7 @@ final class DataSandboxes implements AutoCloseable {
 
   @Override
   public void close() {
+    plain.close();
     closing(true).forEach(WarmPool::close);
     closer.shutdown();
     try {

@@ -3,12 +3,9 @@ package dev.cinchmcp.backend.local;
 import dev.cinchmcp.backend.SandboxFacts;
 
 /**
- * Which of the sandbox's limits hold on this machine (a memory cap over the whole sandbox and the
- * CPU share need host cgroups), for the ready line, {@code --check} and the tool's description.
+ * Which limits hold here (a memory cap over the whole sandbox and the CPU share need host cgroups).
  *
  * @param hostCgroups where the cgroup limits come from ("cgroup v1"), or null without
- * @param withoutCgroupsReason why there are no host cgroups, and what to do; or null
- * @param allTogether the cap on all sandboxes together ({@link HostCgroups#capAll}), or null
  */
 public record EnforcedLimits(
     long wallClockSeconds,
@@ -35,7 +32,6 @@ public record EnforcedLimits(
     return hostCgroups != null;
   }
 
-  /** For the tool's description. */
   public String describe() {
     String start = wallClockSeconds + " seconds, " + memoryMebibytes + " MB of memory";
     if (hostCgroupsHold()) {

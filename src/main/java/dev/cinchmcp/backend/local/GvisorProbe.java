@@ -9,7 +9,6 @@ import dev.cinchmcp.config.SandboxLimits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -21,11 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the local backend can be used: {@link #prepare} (tens of ms, before the server is ready:
- * runsc, {@code timeout}, interpreters, state directory, host cgroups joined for real), then {@link
- * #selfTest} (~0.8 s in the background: leftovers cleaned, one real program per language, which
- * measures the memory used before a program's first line). What is missing is named with what to
- * install; there is never a fallback.
+ * Whether the local backend can be used: {@link #prepare} (tens of ms, before the server is ready),
+ * then {@link #selfTest} (~0.8 s in the background: one real program per language, which measures
+ * the memory used before a program's first line). What is missing is named with what to install.
  */
 final class GvisorProbe {
 
@@ -39,33 +36,18 @@ final class GvisorProbe {
           Language.PYTHON, "import platform; print(platform.python_version())",
           Language.JAVASCRIPT, "console.log(process.versions.node)");
 
-  /** What {@link #prepare} found, or (unusableReason) what to do. */
   record Prepared(
       String unusableReason,
       SandboxHost host,
       EnforcedLimits limits,
       RuntimeVersions versions,
-      HostPackages packages) {
-    boolean usable() {
-      return unusableReason == null;
-    }
-
-    Optional<Path> python() {
-      return host.runtimes().interpreter(Language.PYTHON).flatMap(GvisorProbe::realPath);
-    }
-
-    List<String> pythonDirs() {
-      return python()
-          .map(real -> HostPackages.pythonDirs(real, versions.version(Language.PYTHON).orElse("")))
-          .orElse(List.of());
-    }
-  }
+      HostPackages packages) {}
 
   record SelfTest(String failure, SandboxHost host) {} // failure: null when it passed
 
   private GvisorProbe() {}
 
-  static Prepared prepare(LocalSandboxSettings settings) {
+  static Prepared prepare(LocalSandboxSettings settings, ExecutorService streamThreads) {
     Optional<Path> binary = Runsc.locate(settings.runsc(), settings.runscEnvironment());
     if (binary.isEmpty()) {
       String where = settings.runsc().contains("/") ? "at " + settings.runsc() : "on PATH";
@@ -80,8 +62,7 @@ final class GvisorProbe {
               + " dies, is not installed: install coreutils");
     }
     SandboxRuntimes runtimes = SandboxRuntimes.find();
-    if (runtimes.interpreter(Language.PYTHON).isEmpty()
-        && runtimes.interpreter(Language.JAVASCRIPT).isEmpty()) {
+    if (runtimes.languages().isEmpty()) {
       String python = SandboxRuntimes.missingMessage(Language.PYTHON);
       String node = SandboxRuntimes.missingMessage(Language.JAVASCRIPT);
       return unusable("no interpreter the sandbox can see: " + python + "; " + node);
@@ -102,30 +83,27 @@ final class GvisorProbe {
       log.info("Local sandbox without host cgroups: {}", cgroups.unavailableReason());
     }
     String allTogether = cgroups.limits().map(limits -> capAll(limits, settings)).orElse(null);
-    Map<Language, String> versions = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
-      runtimes.hostVersion(language).ifPresent(version -> versions.put(language, version));
       if (runtimes.interpreter(language).isEmpty()) {
         String missing = SandboxRuntimes.missingMessage(language);
         log.warn("Local sandbox without {}: {}", language.wireName(), missing);
       }
     }
-    Runsc runsc = new Runsc(binary.get(), state.runsc(), settings.runscEnvironment());
-    MatplotlibFontCache fonts = new MatplotlibFontCache(state.root());
     SandboxHost host =
-        new SandboxHost(runsc, state, cgroups.limits(), runtimes, timeout.get(), Map.of(), fonts);
-    HostPackages packages = // ~6 ms on a fresh JVM
-        HostPackages.find(
-            Path.of("/"),
-            runtimes.interpreter(Language.PYTHON).flatMap(GvisorProbe::realPath),
-            Optional.ofNullable(versions.get(Language.PYTHON)),
-            runtimes.interpreter(Language.JAVASCRIPT).isPresent());
-    return new Prepared(
-        null,
-        host,
-        EnforcedLimits.of(settings, cgroups, allTogether),
-        new RuntimeVersions(versions),
-        packages);
+        new SandboxHost(
+            settings,
+            new Runsc(binary.get(), state.runsc(), settings.runscEnvironment()),
+            state,
+            cgroups.limits(),
+            runtimes,
+            timeout.get(),
+            Map.of(),
+            new MatplotlibFontCache(state.root()),
+            streamThreads);
+    boolean node = runtimes.languages().contains(Language.JAVASCRIPT);
+    HostPackages packages = HostPackages.find(Path.of("/"), runtimes.pythonDirs(), node); // ~6 ms
+    EnforcedLimits limits = EnforcedLimits.of(settings, cgroups, allTogether);
+    return new Prepared(null, host, limits, runtimes.versions(), packages);
   }
 
   /** Holds all sandboxes together off a reserve of the CPU; says how, or null. */
@@ -141,27 +119,13 @@ final class GvisorProbe {
     return cap.isPresent() ? HostCgroups.describeCap(cap.getAsDouble(), cores) : null;
   }
 
-  private static Optional<Path> realPath(String path) {
-    try {
-      return Optional.of(Path.of(path).toRealPath());
-    } catch (IOException e) {
-      return Optional.empty();
-    }
-  }
-
   /** The self-test once {@code after} completes, then matplotlib's font list; always a verdict. */
   static CompletableFuture<SelfTest> selfTestAfter(
-      CompletableFuture<?> after,
-      Prepared prepared,
-      LocalSandboxSettings settings,
-      ExecutorService streamThreads,
-      Set<Sandbox> running,
-      Executor executor) {
+      CompletableFuture<?> after, Prepared prepared, Set<Sandbox> running, Executor executor) {
     long started = System.nanoTime();
     CompletableFuture<SelfTest> test =
         after
-            .handleAsync(
-                (ignored, error) -> selfTest(prepared, settings, streamThreads, running), executor)
+            .handleAsync((ignored, error) -> selfTest(prepared, running), executor)
             .exceptionally(
                 error ->
                     new SelfTest(
@@ -178,34 +142,26 @@ final class GvisorProbe {
               "Local gVisor sandbox self-test passed in {} ms ({}, {} at once; {})",
               millis,
               prepared.host().runsc().binary(),
-              settings.maxConcurrent(),
+              prepared.host().settings().maxConcurrent(),
               prepared.limits().summary());
           // matplotlib's font list, where the sandbox's Python has matplotlib (~1 s of CPU once)
-          Optional<Path> python = prepared.python(); // there when pythonDirs() are
-          MatplotlibFontCache.matplotlibIn(prepared.pythonDirs())
-              .ifPresent(dir -> verdict.host().fontCache().buildInBackground(python.get(), dir));
+          SandboxRuntimes runtimes = prepared.host().runtimes(); // python() set when dirs are
+          MatplotlibFontCache.matplotlibIn(runtimes.pythonDirs())
+              .ifPresent(
+                  dir -> verdict.host().fontCache().buildInBackground(runtimes.python(), dir));
         });
     return test;
   }
 
-  /** Cleans what dead servers left, then runs one program per language (in {@code running}). */
-  static SelfTest selfTest(
-      Prepared prepared,
-      LocalSandboxSettings settings,
-      ExecutorService streamThreads,
-      Set<Sandbox> running) {
+  static SelfTest selfTest(Prepared prepared, Set<Sandbox> running) {
     SandboxHost host = prepared.host();
+    // The service's limits: a user's 1 s or tenth of a CPU must not make gVisor look broken.
+    SandboxHost service = host.with(host.settings().withLimits(SandboxLimits.SERVICE), Map.of());
     StateDirectory.removeLeftovers(host);
     Map<Language, Long> overheads = new EnumMap<>(Language.class);
-    for (Language language : Language.values()) {
-      if (host.runtimes().interpreter(language).isEmpty()) {
-        continue;
-      }
+    for (Language language : host.runtimes().languages()) {
       Program program = new Program(VERSION_PROGRAMS.get(language), language);
-      // The service's limits: a user's 1 s or tenth of a CPU must not make gVisor look broken.
-      Sandbox run =
-          Sandbox.cold(language, settings.withLimits(SandboxLimits.SERVICE), host, streamThreads)
-              .lowPriority();
+      Sandbox run = Sandbox.cold(language, service).lowPriority();
       running.add(run);
       try {
         RunResult result = run.run(program);
@@ -230,7 +186,7 @@ final class GvisorProbe {
       }
     }
     log.debug("Sandbox memory before a program's first line: {}", overheads);
-    return new SelfTest(null, host.withOverheads(overheads));
+    return new SelfTest(null, host.with(host.settings(), overheads));
   }
 
   /** Slack on the measured start-up memory: a program's own first pages, the stream buffers. */

@@ -20,12 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Memory, process and CPU limits for whole sandboxes through host cgroups, one per run ({@link
- * RunCgroup}) under a {@code cinchmcp} parent: with v1 (root only) one in each hierarchy beneath
- * the server's cgroup (~0.17 s per run with or without); with v2 one where a subtree is delegated
- * to this user. Not runsc's own cgroups (~2 s per run): a tiny shell joins the run's cgroup before
- * runsc starts ({@link RunCgroup#wrap}). The parent also holds all sandboxes off a reserve of the
- * CPU ({@link #capAll}). {@link #detect} proves the cgroups usable by making one and joining it.
+ * Memory, process and CPU limits for whole sandboxes: a host cgroup per run ({@link RunCgroup})
+ * under a {@code cinchmcp} parent (v1: root only; v2: where delegated to this user), joined by a
+ * shell before runsc starts (runsc's own cgroups cost ~2 s per run). {@link #detect} proves them.
  */
 final class HostCgroups {
 
@@ -91,7 +88,7 @@ final class HostCgroups {
     return run;
   }
 
-  /** All runs together to {@code cpus} CPUs, or any (empty); servers sharing it write the same. */
+  /** All runs together to {@code cpus} CPUs, or any (empty). */
   void capAll(OptionalDouble cpus) throws IOException {
     Path cpu = parents.cpu();
     String quota = cpus.isPresent() ? Long.toString(allQuotaUs(cpus.getAsDouble())) : null;
@@ -112,7 +109,6 @@ final class HostCgroups {
     return Math.round(cpus * ALL_PERIOD_US);
   }
 
-  /** "all sandboxes together at most 1.5 of 2 cores". */
   static String describeCap(double cpus, int cores) {
     return "all sandboxes together at most "
         + (cpus == Math.rint(cpus) ? Long.toString((long) cpus) : Double.toString(cpus))
@@ -121,17 +117,15 @@ final class HostCgroups {
         + (cores == 1 ? " core" : " cores");
   }
 
-  /** Removes the run cgroups of servers that are gone. */
   void removeLeftovers(Predicate<String> isLeftover) {
     for (Path parent : parents.dirs()) {
       try (DirectoryStream<Path> runs = Files.newDirectoryStream(parent)) {
         for (Path run : runs) {
           if (Files.isDirectory(run) && isLeftover.test(run.getFileName().toString())) {
             if (parents.v2()) {
-              RunCgroup.v2(run).remove();
-            } else {
-              RunCgroup.killAndRemove(run);
+              RunCgroup.v2(run).killAll();
             }
+            RunCgroup.killAndRemove(run);
           }
         }
       } catch (IOException e) {
@@ -140,9 +134,7 @@ final class HostCgroups {
     }
   }
 
-  /**
-   * Limits to use, or why there are none (a {@code cinchmcp} parent left by root proves nothing).
-   */
+  /** Limits to use, or why there are none. */
   record Result(Optional<HostCgroups> limits, String unavailableReason) {
     static Result of(HostCgroups limits) {
       return new Result(Optional.of(limits), null);
@@ -217,8 +209,8 @@ final class HostCgroups {
 
   /**
    * A v2 cgroup holding processes cannot hand controllers to children, and only who can write the
-   * common ancestor's {@code cgroup.procs} moves a process: so the parent goes beside the server's
-   * cgroup, under the nearest ancestor this user owns that enables all three.
+   * common ancestor's {@code cgroup.procs} moves a process: so the parent goes under the nearest
+   * ancestor this user owns that enables all three.
    */
   private static Result findV2(Path mount, String ownPath, int uid) {
     Path own = mount.resolve(ownPath.replaceFirst("^/+", ""));

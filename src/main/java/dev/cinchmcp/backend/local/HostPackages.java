@@ -11,14 +11,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The well-known packages under /usr that the sandbox's interpreters find, for the tool description
- * ("Python: numpy 1.24, pandas 1.5"), read from the package managers' files without starting an
- * interpreter. Only names a model would reach for; the rest imports as well, unnamed.
+ * The well-known packages the sandbox's interpreters find, for the tool description ("Python: numpy
+ * 1.24, pandas 1.5"), read from the package managers' files without starting an interpreter.
  */
 public final class HostPackages {
 
@@ -34,7 +32,6 @@ public final class HostPackages {
           + " Pillow=PIL polars pyarrow openpyxl lxml beautifulsoup4=bs4 PyYAML=yaml shapely"
           + " scikit-image=skimage numba tables h5py";
 
-  /** A Node package is required by its own name. */
   private static final String NODE =
       "lodash d3 mathjs decimal.js big.js date-fns dayjs moment luxon papaparse csv-parse xlsx"
           + " yaml js-yaml marked cheerio jsdom pngjs canvas sharp typescript";
@@ -42,21 +39,17 @@ public final class HostPackages {
   private static final Pattern NODE_VERSION = Pattern.compile("\"version\"\\s*:\\s*\"([^\"]+)\"");
   private static final Pattern SHORT_VERSION = Pattern.compile("\\d+(\\.\\d+)?");
 
-  // per language, as a program names them: "numpy 1.24", "PIL 9.4" (Pillow)
+  // as a program names them: "numpy 1.24", "PIL 9.4" (Pillow)
   private final Map<Language, List<String>> found;
 
   private HostPackages(Map<Language, List<String>> found) {
     this.found = Map.copyOf(found);
   }
 
-  /** Looks under {@code root} ("/" on a real machine); {@code python}: its real path, if any. */
-  static HostPackages find(
-      Path root, Optional<Path> python, Optional<String> pythonVersion, boolean node) {
+  /** Looks under {@code root} ("/" on a real machine) in the Python's {@link #pythonDirs}. */
+  static HostPackages find(Path root, List<String> pythonDirs, boolean node) {
     Map<Language, List<String>> found = new LinkedHashMap<>();
-    python.ifPresent(
-        interpreter ->
-            found.put(
-                Language.PYTHON, python(root, pythonDirs(interpreter, pythonVersion.orElse("")))));
+    found.put(Language.PYTHON, python(root, pythonDirs));
     if (node) {
       found.put(Language.JAVASCRIPT, node(root));
     }
@@ -89,8 +82,7 @@ public final class HostPackages {
   }
 
   private static List<String> python(Path root, List<String> dirs) {
-    // Plain strings, no records, globs or lambdas: this runs interpreted before the server is ready
-    // (a record's first hashCode cost ~20 ms on a fresh JVM, a glob filter ~25 ms).
+    // No records, globs or lambdas: on a fresh JVM a record's first hashCode cost ~20 ms.
     Map<String, String> versions = new HashMap<>(); // by normalised name; the first directory wins
     for (String dir : dirs) {
       Path site = root.resolve(dir.substring(1));
@@ -119,10 +111,7 @@ public final class HostPackages {
     return List.copyOf(found);
   }
 
-  /**
-   * "scikit_learn-1.2.1.dist-info", "numba-0.56.4-py3.11.egg-info" -> name and version; null for
-   * anything else ("cryptography.egg-info" has no version).
-   */
+  /** "numba-0.56.4-py3.11.egg-info" -> name and version; null for anything else. */
   static String[] metadataName(String entry) {
     int end =
         entry.endsWith(".dist-info") || entry.endsWith(".egg-info") ? entry.lastIndexOf('.') : -1;

@@ -1,7 +1,5 @@
 package dev.cinchmcp.backend.local;
 
-import static dev.cinchmcp.backend.Language.PYTHON;
-
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
 import dev.cinchmcp.backend.Language;
@@ -10,11 +8,8 @@ import dev.cinchmcp.backend.RunFailure;
 import dev.cinchmcp.backend.RunListener;
 import dev.cinchmcp.backend.RunResult;
 import dev.cinchmcp.backend.SandboxEnding;
-import dev.cinchmcp.backend.WarmPool;
 import java.nio.file.Path;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -23,17 +18,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each program in a fresh gVisor sandbox on this machine ({@link Sandbox}), at most {@link
- * LocalSandboxSettings#maxConcurrent()} at once (the rest queue; their time starts with their
- * sandbox). Sandboxes started ahead ({@link DataSandboxes} for data programs), each used once, make
- * a Python call pay ~20 ms here against ~280 ms cold. {@link #start} returns in tens of ms; the
- * self-test ({@link GvisorProbe}) runs in the background, and if it failed every call fails: code
- * never runs outside gVisor.
+ * Runs each program in a fresh gVisor sandbox ({@link Sandbox}), at most maxConcurrent at once (the
+ * rest queue). One started ahead ({@link DataSandboxes}) makes a Python call ~20 ms against ~280 ms
+ * cold. The self-test ({@link GvisorProbe}) runs in the background; if it failed every call fails.
  */
 public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
@@ -54,10 +45,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
 
   private final Set<CompletableFuture<RunResult>> pending = ConcurrentHashMap.newKeySet();
   private final Set<Sandbox> running = ConcurrentHashMap.newKeySet();
-
-  // Started ahead once the self-test passed: null without a pool (data ones: or a Python).
-  private final WarmPool<Sandbox> pool;
-  private final DataSandboxes data;
+  private final DataSandboxes ahead; // filled once the self-test passed
 
   private LocalSandboxRunner(LocalSandboxSettings settings, CompletableFuture<?> selfTestAfter) {
     this.settings = settings;
@@ -66,68 +54,44 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     this.sandboxes =
         Executors.newFixedThreadPool(
             settings.maxConcurrent(), DaemonThreads.named("cinchmcp-sandbox"));
-    this.prepared = GvisorProbe.prepare(settings);
+    this.prepared = GvisorProbe.prepare(settings, streamThreads);
     this.host = prepared.host();
-    if (host != null) {
-      this.selfTest =
-          GvisorProbe.selfTestAfter(
-              selfTestAfter, prepared, settings, streamThreads, running, sandboxes);
-      Supplier<SandboxHost> tested = () -> selfTest.join().host(); // asked once the test passed
-      this.pool = settings.poolSize() == 0 ? null : plainPool(tested);
-      this.data =
-          pool == null || prepared.python().isEmpty()
-              ? null
-              : new DataSandboxes(
-                  settings.poolSize(),
-                  settings.poolIdleLimit(),
-                  prepared.pythonDirs(),
-                  modules ->
-                      Sandbox.startAhead(PYTHON, modules, settings, tested.get(), streamThreads),
-                  System::nanoTime);
-      selfTest.thenAccept(
-          test -> {
-            if (test.failure() == null && pool != null) {
-              pool.fill();
-            }
-          });
-    } else {
-      this.selfTest = CompletableFuture.completedFuture(null);
-      this.pool = null;
-      this.data = null;
+    if (host == null) {
       log.warn("Local gVisor sandbox unavailable: {}", prepared.unusableReason());
     }
-  }
-
-  private WarmPool<Sandbox> plainPool(Supplier<SandboxHost> tested) {
-    Map<Language, Integer> sizes = new EnumMap<>(Language.class);
-    for (Language language : Language.values()) {
-      if (host.runtimes().interpreter(language).isPresent()) {
-        sizes.put(language, settings.poolSize());
-      }
-    }
-    return new WarmPool<>(
-        sizes,
-        settings.poolIdleLimit(),
-        language -> Sandbox.startAhead(language, List.of(), settings, tested.get(), streamThreads),
-        "cinchmcp-sandbox-pool");
-  }
-
-  /** A data sandbox when one imported only modules the program imports; else a plain one. */
-  private Optional<Sandbox> takeAhead(Language language, List<String> modules) {
-    return (data == null ? Optional.<Sandbox>empty() : data.take(modules))
-        .or(() -> pool == null ? Optional.empty() : pool.take(language));
+    this.selfTest =
+        host == null
+            ? CompletableFuture.completedFuture(
+                new GvisorProbe.SelfTest(prepared.unusableReason(), null))
+            : GvisorProbe.selfTestAfter(selfTestAfter, prepared, running, sandboxes);
+    SandboxRuntimes runtimes = host == null ? SandboxRuntimes.NONE : host.runtimes();
+    this.ahead =
+        new DataSandboxes(
+            settings.poolSize(),
+            settings.poolIdleLimit(),
+            runtimes.languages(),
+            runtimes.pythonDirs(),
+            // asked once the self-test passed: its host has the measured overheads
+            (language, modules) -> Sandbox.startAhead(language, modules, selfTest.join().host()),
+            System::nanoTime);
+    selfTest.thenAccept(
+        test -> {
+          if (test.failure() == null) {
+            ahead.fill();
+          }
+        });
   }
 
   int dataWaiting() {
-    return data == null ? 0 : data.waiting();
+    return ahead.dataWaiting();
   }
 
   public int waiting(Language language) {
-    return pool == null ? 0 : pool.waiting(language);
+    return ahead.waiting(language);
   }
 
   boolean poolFull() {
-    return pool != null && pool.full();
+    return ahead.full();
   }
 
   public static LocalSandboxRunner start(LocalSandboxSettings settings) {
@@ -149,12 +113,9 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return unavailableReason() == null;
   }
 
-  /** Why runs cannot happen (something missing, or the self-test failed), or null. */
+  /** Something missing, or the self-test failed; null when runs can happen. */
   public String unavailableReason() {
-    if (!prepared.usable()) {
-      return prepared.unusableReason();
-    }
-    GvisorProbe.SelfTest test = selfTest.getNow(null);
+    GvisorProbe.SelfTest test = selfTest.getNow(null); // without a host, failed with the reason
     return test == null ? null : test.failure();
   }
 
@@ -175,7 +136,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return prepared.packages();
   }
 
-  /** Which limits hold on this machine; null when the backend is unavailable. */
+  /** Null when the backend is unavailable. */
   public EnforcedLimits limits() {
     return prepared.limits();
   }
@@ -201,24 +162,13 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     CompletableFuture<RunResult> future = new CompletableFuture<>();
     pending.add(future);
     // From now to its answer (it may wait for the self-test) no start ahead competes with it.
-    List<String> modules = data == null ? List.of() : data.modulesOf(program);
-    if (pool != null) {
-      pool.callStarted();
-    }
-    if (data != null) {
-      data.callStarted(modules);
-    }
+    List<String> modules = ahead.modulesOf(program);
+    ahead.callStarted(modules);
     future.whenComplete(
         (result, error) -> {
           pending.remove(future);
-          if (pool != null) {
-            pool.callEnded();
-          }
-          if (data != null) {
-            data.callEnded();
-          }
+          ahead.callEnded();
         });
-    // A run that arrives before the self-test is done waits for it.
     selfTest.thenAccept(
         test -> {
           if (test.failure() != null) {
@@ -237,11 +187,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     return future;
   }
 
-  /**
-   * One call once its turn comes: a sandbox started ahead when one fits (answered before its
-   * clean-up, tens of ms), else or when that one died just before hand-over a cold one. A run ended
-   * by a stop on a signal is not answered.
-   */
+  /** A sandbox started ahead (answered before its clean-up), else or if it died a cold one. */
   private void execute(
       Program program,
       List<String> modules,
@@ -252,9 +198,10 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
       return; // cancelled while queued
     }
     Sandbox sandbox =
-        takeAhead(program.language(), modules)
+        ahead
+            .take(program.language(), modules)
             .map(taken -> taken.onResult(result -> answer(future, result)))
-            .orElseGet(() -> Sandbox.cold(program.language(), settings, tested, streamThreads));
+            .orElseGet(() -> Sandbox.cold(program.language(), tested));
     try {
       RunResult result;
       try {
@@ -265,7 +212,7 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
         }
         log.debug(
             "Waiting sandbox {} could not take its program: {}", sandbox.id(), e.getMessage());
-        sandbox = Sandbox.cold(program.language(), settings, tested, streamThreads);
+        sandbox = Sandbox.cold(program.language(), tested);
         result = runIn(sandbox, program, future, events);
       }
       if (!stopping()) {
@@ -316,19 +263,14 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     if (host != null) {
       host.runsc().refuseStarts(); // no sandbox (a refill, say) and no delete from here on
     }
-    // One sweep first: sandboxes being started take every core they can get until dead (the runs'
-    // own kills below took 20-35 ms more).
+    // One sweep first: starting sandboxes take every core until dead (the kills below: 20-35 ms).
     boolean swept = killDescendants();
     boolean idle = killSandboxes() && !swept;
-    // A runsc delete or start under way would outlive this process by a second: once the starts
-    // are out, a sweep of this process's children takes them all.
+    // A runsc delete or start under way would outlive this process: once out, a sweep takes it.
     if (host != null) {
       host.runsc().awaitStarts(START_WAIT_MILLIS);
     }
-    if (killDescendants()) {
-      idle = false; // it killed processes still to be reaped
-    }
-    return idle;
+    return !killDescendants() && idle; // a kill: processes still to be reaped
   }
 
   private boolean stopping() {
@@ -350,25 +292,15 @@ public final class LocalSandboxRunner implements CodeRunner, AutoCloseable {
     for (Sandbox sandbox : running) { // a loop, not a lambda: a stop runs this cold
       sandbox.cancel();
     }
-    if ((pool != null && pool.stopNow()) | (data != null && data.stopNow())) {
-      idle = false; // it killed waiting sandboxes, whose processes are still to be reaped
-    }
-    if (host != null && host.fontCache().stop()) {
-      idle = false; // it killed the font scan's python
-    }
-    return idle;
+    // waiting sandboxes or the font scan killed: processes still to be reaped
+    boolean killed = ahead.stopNow() | (host != null && host.fontCache().stop());
+    return idle && !killed;
   }
 
-  /** Fails every unfinished future, kills every sandbox and waits until they are cleaned up. */
   @Override
   public void close() {
     killSandboxes(); // the clean-up below runs its runsc deletes to their end
-    if (pool != null) {
-      pool.close(); // what the waiting sandboxes left, removed
-    }
-    if (data != null) {
-      data.close();
-    }
+    ahead.close(); // what the waiting sandboxes left, removed
     for (CompletableFuture<RunResult> future : pending) {
       future.completeExceptionally(SandboxEnding.shutDownWhileRunning("local sandbox runner"));
     }

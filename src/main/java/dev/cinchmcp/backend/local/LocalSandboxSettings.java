@@ -10,18 +10,11 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Everything the local gVisor backend can be told; {@link #defaults()} is what the server uses,
- * tests change single fields through the {@code with...} methods.
+ * Everything the local gVisor backend can be told; tests change fields through {@code with...}.
  *
  * @param runsc a bare name is looked up on PATH, a path is used as is
- * @param stateDir runsc's {@code --root} and the bundles; must be private to this user ({@link
- *     StateDirectory}); leftovers of dead servers in it are deleted at start-up
- * @param limits the program's own; a run's cgroup also allows what gVisor and the interpreter use
- *     before its first line, as the self-test measured it
  * @param runscEnvironment runsc's own environment (never the program's): keeps secrets from runsc
- * @param poolSize sandboxes per language started ahead of time (0: none; {@link
- *     Sandbox#startAhead})
- * @param poolIdleLimit how long after the last call the waiting sandboxes are stopped
+ * @param poolSize sandboxes per language started ahead of time (0: none)
  * @param hostEtc the host's /etc ({@link OciSpec#ETC_PIECES}); a planted tree in tests
  */
 public record LocalSandboxSettings(
@@ -88,7 +81,6 @@ public record LocalSandboxSettings(
         new SandboxLimits((int) value.toSeconds(), limits.memoryMegabytes(), limits.cpus()));
   }
 
-  /** With the user's limits ({@code CINCH_SANDBOX_*}); all that derives from them follows. */
   public LocalSandboxSettings withLimits(SandboxLimits value) {
     return with(c -> c.limits = value);
   }
@@ -132,7 +124,6 @@ public record LocalSandboxSettings(
         c.hostEtc);
   }
 
-  /** The fields of these settings, to change before they become new settings. */
   private final class Copy {
     String runsc = LocalSandboxSettings.this.runsc;
     Path stateDir = LocalSandboxSettings.this.stateDir;
@@ -165,17 +156,14 @@ public record LocalSandboxSettings(
     return SandboxFacts.MAX_PROCESSES;
   }
 
-  /**
-   * The wall clock plus its grace, as {@code timeout} and the supervisor shell take it: "11.0s".
-   */
+  /** As {@code timeout} and the supervisor shell take it: "11.0s". */
   String backstopSeconds() {
     return (wallClock().toMillis() + BACKSTOP_GRACE_MILLIS) / 1000.0 + "s";
   }
 
   /**
-   * Host threads a whole sandbox may have: the Sentry and gofer use ~50, and under ptrace each
-   * sandbox process adds stub threads (64 processes that exec'd /bin/sleep needed more than 8 each;
-   * 16 each was still hit once on a loaded machine). A backstop: RLIMIT_NPROC inside refuses forks.
+   * Host threads: the Sentry and gofer use ~50, each sandbox process adds ptrace stubs (16 each was
+   * hit once on a loaded machine). A backstop: RLIMIT_NPROC inside refuses forks.
    */
   int hostTaskLimit() {
     return 128 + 32 * maxProcesses();

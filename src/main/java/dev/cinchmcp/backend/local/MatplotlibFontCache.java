@@ -19,11 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * matplotlib's font list, made once on the host: in each sandbox's empty {@code /tmp} a first
- * {@code import matplotlib} scans the fonts, 1.5-3 s of its 10 s at half a CPU under gVisor. Made
- * by the sandbox's interpreter with an empty home and bare environment, remade when matplotlib or
- * the fonts change; each bundle gets a hard link, which {@link PythonBootstrap} copies into {@code
- * /tmp} when the program imports matplotlib.
+ * matplotlib's font list, made once on the host (a first import scans the fonts: 1.5-3 s of 10 s at
+ * half a CPU under gVisor), remade when matplotlib or the fonts change; each bundle gets a hard
+ * link that {@link PythonBootstrap} copies into {@code /tmp}.
  */
 final class MatplotlibFontCache {
 
@@ -54,7 +52,6 @@ final class MatplotlibFontCache {
     return Optional.ofNullable(file);
   }
 
-  /** {@link #build} on a thread of its own at the lowest priority. */
   synchronized void buildInBackground(Path python, Path matplotlib) {
     if (stopped) {
       return;
@@ -92,14 +89,13 @@ final class MatplotlibFontCache {
       stopped = true; // with buildInBackground's check: no builder thread starts after this
     }
     Process running = scan;
-    if (running != null && running.isAlive()) {
+    boolean alive = running != null && running.isAlive();
+    if (alive) {
       running.destroyForcibly();
-      return true;
     }
-    return false;
+    return alive;
   }
 
-  /** Waits until a background build has ended and removed its folder. */
   void awaitStopped(long millis) throws InterruptedException {
     Thread maker = builder;
     if (maker != null) {
@@ -107,7 +103,6 @@ final class MatplotlibFontCache {
     }
   }
 
-  /** Links the list into a bundle's root, if there is one and it is not there. */
   void addTo(Path rootfs) throws IOException {
     Path list = file;
     Path inside = rootfs.resolve(SANDBOX_DIR.substring(1));

@@ -11,31 +11,21 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The OCI config.json of one sandbox. Everything the program can see or use is named here, so this
- * is the file to read when asking "what can the code reach?":
- *
- * <ul>
- *   <li>an empty, read-only root (the bundle's own {@code rootfs}, which holds only the program);
- *   <li>read-only binds of {@link SandboxRuntimes#VISIBLE_DIRS} — never /root, /home;
- *   <li>read-only binds of the few pieces of /etc that installed packages need ({@link
- *       #ETC_PIECES}), never the rest of it;
- *   <li>a 64 MB tmpfs on /tmp (the only writable place, and the home directory), and /proc;
- *   <li>uid/gid 65534 (nobody), no new privileges, no capabilities;
- *   <li>an environment written from scratch — never the server's, which holds the API key;
- *   <li>a network namespace with loopback only ({@code --network=none} on the command line).
- * </ul>
+ * The OCI config.json of one sandbox: all the program can reach. A read-only root holding only the
+ * program; read-only binds of {@link SandboxRuntimes#VISIBLE_DIRS} and {@link #ETC_PIECES} (never
+ * /root, /home, the rest of /etc); a 64 MB tmpfs /tmp (the only writable place) and /proc; nobody,
+ * no capabilities; an environment from scratch (never the server's, which holds the API key);
+ * loopback only ({@code --network=none}).
  */
 final class OciSpec {
 
-  /**
-   * Every program's whole environment (Node's adds {@link #NODE_PATH}). One OpenBLAS/OpenMP thread:
-   * more compute nothing faster on half a CPU, and under RLIMIT_AS numpy's threads alone exhausted
-   * 256 MB ("pthread_create() is 11").
-   */
+  /** One OpenBLAS/OpenMP thread: under RLIMIT_AS numpy's threads alone exhausted 256 MB. */
   private static final List<String> ENVIRONMENT =
       List.of(
           "PATH=/usr/local/bin:/usr/bin:/bin",
@@ -129,11 +119,7 @@ final class OciSpec {
     }
   }
 
-  /**
-   * The pieces of the host's /etc a sandbox sees: only what packages under /usr need (Debian's
-   * python3-numpy, python3-matplotlib), nothing of the machine's identity or users. A piece that is
-   * a link, or not owned by /etc's owner, is left out: a bind follows its source on the host.
-   */
+  /** What Debian's numpy and matplotlib need of /etc; a link or a stranger's file is left out. */
   static final List<Piece> ETC_PIECES =
       List.of(
           // numpy and scipy load libblas.so.3 and liblapack.so.3 through /etc/alternatives.
@@ -143,48 +129,37 @@ final class OciSpec {
           // Debian's matplotlib reads its defaults from here only.
           new Piece("matplotlibrc", false));
 
-  /** {@code directory}: whether it must be a directory (else a regular file). */
   record Piece(String name, boolean directory) {}
 
   record Bind(Path source, String destination) {}
 
-  /**
-   * The pieces under {@code etc} of the right kind, {@code etc}'s owner's, others may not write.
-   */
   static List<Bind> etcBinds(Path etc) {
     List<Bind> binds = new ArrayList<>();
-    Integer owner = owner(etc);
-    if (owner == null) {
-      return List.of();
-    }
-    for (Piece piece : ETC_PIECES) {
-      Path source = etc.resolve(piece.name());
-      if (trusted(source, piece.directory(), owner)) {
-        binds.add(new Bind(source, "/etc/" + piece.name()));
+    try {
+      UserPrincipal owner = Files.getOwner(etc, LinkOption.NOFOLLOW_LINKS);
+      for (Piece piece : ETC_PIECES) {
+        Path source = etc.resolve(piece.name());
+        if (trusted(source, piece.directory(), owner)) {
+          binds.add(new Bind(source, "/etc/" + piece.name()));
+        }
       }
+    } catch (IOException | UnsupportedOperationException e) {
+      // no /etc: nothing shown
     }
     return List.copyOf(binds);
   }
 
-  private static boolean trusted(Path source, boolean directory, int owner) {
+  private static boolean trusted(Path source, boolean directory, UserPrincipal owner) {
     try {
       PosixFileAttributes attributes =
           Files.readAttributes(source, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      boolean rightKind = directory ? attributes.isDirectory() : attributes.isRegularFile();
-      return rightKind
-          && Integer.valueOf(owner).equals(owner(source))
-          && !attributes.permissions().contains(PosixFilePermission.GROUP_WRITE)
-          && !attributes.permissions().contains(PosixFilePermission.OTHERS_WRITE);
+      Set<PosixFilePermission> mode = attributes.permissions();
+      return (directory ? attributes.isDirectory() : attributes.isRegularFile())
+          && attributes.owner().equals(owner)
+          && !mode.contains(PosixFilePermission.GROUP_WRITE)
+          && !mode.contains(PosixFilePermission.OTHERS_WRITE);
     } catch (IOException | UnsupportedOperationException e) {
       return false; // missing or unreadable: not shown
-    }
-  }
-
-  private static Integer owner(Path path) {
-    try {
-      return (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-    } catch (IOException | UnsupportedOperationException e) {
-      return null;
     }
   }
 }

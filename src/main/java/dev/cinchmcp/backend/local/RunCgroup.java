@@ -15,7 +15,7 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
 
   private static final Logger log = LoggerFactory.getLogger(RunCgroup.class);
 
-  /** The shell's exit status when it could not join a cgroup (runsc never started). */
+  /** The shell's exit status when it could not join a cgroup. */
   static final int JOIN_FAILED = 125;
 
   /** Joins the cgroups named by the first {@code $1} arguments, then execs the rest. */
@@ -41,7 +41,6 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     return dirs().stream().map(dir -> dir.resolve("cgroup.procs")).toList();
   }
 
-  /** From now on (a data sandbox imports uncapped, capped at hand-over). */
   void capCpu(double cpus) throws IOException {
     String quota = Long.toString(Math.max(1000, (long) (cpus * CPU_PERIOD_US))); // 1 ms at least
     if (v2) {
@@ -103,7 +102,6 @@ record RunCgroup(Path memory, Path pids, Path cpu, boolean v2) {
     Files.writeString(file, value, StandardCharsets.US_ASCII);
   }
 
-  /** SIGKILL to each process {@code procs} lists. */
   private static void kill(Path procs) {
     try {
       for (String line : Files.readAllLines(procs, StandardCharsets.US_ASCII)) {

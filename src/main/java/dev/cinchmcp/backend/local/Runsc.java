@@ -1,5 +1,6 @@
 package dev.cinchmcp.backend.local;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +27,8 @@ final class Runsc {
   private final Path root;
   private final Map<String, String> environment;
 
-  // Guarded by this: the starts under way; stopped: no start from now (volatile: read unlocked).
-  private int starting;
-  private volatile boolean stopped;
+  private final ReadWriteLock starts = new ReentrantReadWriteLock();
+  private volatile boolean stopped; // no start from now
 
   Runsc(Path binary, Path root, Map<String, String> environment) {
     this.binary = binary;
@@ -34,7 +36,6 @@ final class Runsc {
     this.environment = environment;
   }
 
-  /** A bare name on the PATH of {@code environment}; a name with a slash is a path. */
   static Optional<Path> locate(String runsc, Map<String, String> environment) {
     if (runsc.contains("/")) {
       Path path = Path.of(runsc);
@@ -105,18 +106,16 @@ final class Runsc {
   private Optional<String> housekeeping(String... rest) {
     ProcessBuilder builder = processBuilder(command(rest)).redirectErrorStream(true);
     try {
-      Process process = start(builder);
-      process.getOutputStream().close();
-      byte[] out;
+      Process process = start(builder.redirectInput(new File("/dev/null")));
+      String text;
       try (InputStream in = process.getInputStream()) {
-        out = in.readAllBytes();
+        text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       }
       if (!process.waitFor(HOUSEKEEPING_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         process.destroyForcibly();
         log.warn("runsc {} did not finish in {} s", rest[0], HOUSEKEEPING_TIMEOUT_SECONDS);
         return Optional.empty();
       }
-      String text = new String(out, StandardCharsets.UTF_8);
       if (process.exitValue() != 0) {
         log.debug(
             "runsc {} exited {}: {}", String.join(" ", rest), process.exitValue(), text.strip());
@@ -134,26 +133,21 @@ final class Runsc {
     }
   }
 
-  /** Every start, so that a stop can wait for one under way (it would outlive this JVM). */
+  /** Under the read lock, so that a stop can wait for one under way (it would outlive the JVM). */
   Process start(ProcessBuilder builder) throws IOException {
-    synchronized (this) {
+    starts.readLock().lock();
+    try {
       if (stopped) {
         throw new IOException("the server is stopping");
       }
-      starting++;
-    }
-    try {
       return builder.start();
     } finally {
-      synchronized (this) {
-        starting--;
-        notifyAll();
-      }
+      starts.readLock().unlock();
     }
   }
 
   /** A stop has begun: the next server's {@link StateDirectory#removeLeftovers} cleans up. */
-  synchronized void refuseStarts() {
+  void refuseStarts() {
     stopped = true;
   }
 
@@ -161,15 +155,10 @@ final class Runsc {
     return stopped;
   }
 
-  synchronized void awaitStarts(long millis) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+  void awaitStarts(long millis) {
     try {
-      while (starting > 0) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return;
-        }
-        TimeUnit.NANOSECONDS.timedWait(this, left);
+      if (starts.writeLock().tryLock(millis, TimeUnit.MILLISECONDS)) {
+        starts.writeLock().unlock();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -20,12 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One gVisor sandbox, its whole life: it runs exactly one program, then its run id (also runsc's
- * container id and its cgroup's name), {@link Bundle}, runsc process and {@link RunCgroup} go. A
- * cold one is started by {@link #run} with its program; one started ahead ({@link #startAhead}) has
- * every wall fixed before its start and its interpreter waits ({@link WarmLauncher}). The wall
- * clock is enforced twice: here, and a backstop a second later ({@code timeout}, or the supervisor
- * shell armed at hand-over) that survives even a SIGKILL of the JVM.
+ * One gVisor sandbox running exactly one program: its run id (runsc's container id, its cgroup's
+ * name), {@link Bundle}, runsc process and {@link RunCgroup}. Started by {@link #run} (cold) or
+ * {@link #startAhead} (its interpreter waits: {@link WarmLauncher}). The wall clock is enforced
+ * here and by a backstop a second later ({@code timeout}, or the supervisor) that outlives the JVM.
  */
 final class Sandbox implements StartedSandbox {
 
@@ -33,9 +30,8 @@ final class Sandbox implements StartedSandbox {
 
   private final String id = StateDirectory.nextRunId();
   private final Language language;
+  private final SandboxHost host; // with the settings of this run
   private final LocalSandboxSettings settings;
-  private final SandboxHost host;
-  private final ExecutorService streamThreads;
   private final Bundle bundle;
 
   private final List<String> preload; // imported before the wait (a data sandbox); else empty
@@ -49,52 +45,34 @@ final class Sandbox implements StartedSandbox {
   private boolean lowPriority;
   private Consumer<RunResult> onResult = result -> {};
 
-  private Sandbox(
-      Language language,
-      LocalSandboxSettings settings,
-      SandboxHost host,
-      ExecutorService streamThreads,
-      List<String> preload,
-      String fingerprint) {
+  private Sandbox(Language language, SandboxHost host, List<String> preload, String fingerprint) {
     this.language = language;
-    this.settings = settings;
     this.host = host;
-    this.streamThreads = streamThreads;
+    this.settings = host.settings();
     this.bundle = new Bundle(host.state().bundles().resolve(id));
     this.preload = List.copyOf(preload);
     this.fingerprint = fingerprint;
   }
 
-  static Sandbox cold(
-      Language language,
-      LocalSandboxSettings settings,
-      SandboxHost host,
-      ExecutorService streamThreads) {
-    return new Sandbox(language, settings, host, streamThreads, List.of(), null);
+  static Sandbox cold(Language language, SandboxHost host) {
+    return new Sandbox(language, host, List.of(), null);
   }
 
   /**
-   * Starts a sandbox whose interpreter waits for its program; throws, leaving nothing, when it
-   * cannot. A data sandbox imports {@code preload} first, its CPU cap lifted until hand-over (~4 s
-   * of CPU for numpy, pandas and matplotlib here); their memory counts as the program's.
+   * A data sandbox imports {@code preload} uncapped (~4 s of CPU for numpy, pandas, matplotlib).
    */
-  static Sandbox startAhead(
-      Language language,
-      List<String> preload,
-      LocalSandboxSettings settings,
-      SandboxHost host,
-      ExecutorService streamThreads)
+  static Sandbox startAhead(Language language, List<String> preload, SandboxHost host)
       throws IOException {
     String fingerprint =
         host.runtimes()
             .fingerprint(language)
             .orElseThrow(() -> new IOException("no " + language.wireName() + " interpreter"));
-    Sandbox sandbox = new Sandbox(language, settings, host, streamThreads, preload, fingerprint);
+    Sandbox sandbox = new Sandbox(language, host, preload, fingerprint);
     try {
-      sandbox.bundle.write(language, settings, host, true, preload);
+      sandbox.bundle.write(language, host, true, preload);
       List<String> command =
           new ArrayList<>(List.of("/bin/sh", "-c", WarmLauncher.SUPERVISOR, "cinchmcp-warm"));
-      command.add(settings.backstopSeconds().replace("s", ""));
+      command.add(host.settings().backstopSeconds().replace("s", ""));
       command.addAll(sandbox.bundle.runscRun(host.runsc(), sandbox.id));
       if (sandbox.makeCgroup()) {
         if (!preload.isEmpty()) {
@@ -123,7 +101,6 @@ final class Sandbox implements StartedSandbox {
     return id;
   }
 
-  /** Called with the result before the clean-up. */
   Sandbox onResult(Consumer<RunResult> listener) {
     onResult = listener;
     return this;
@@ -135,7 +112,6 @@ final class Sandbox implements StartedSandbox {
     return this;
   }
 
-  /** " started", " (started ahead of time)", " (started ahead of time, numpy, pandas imported)". */
   String startNote() {
     String imported = preload.isEmpty() ? "" : ", " + String.join(", ", preload) + " imported";
     return fingerprint == null ? " started" : " (started ahead of time" + imported + ")";
@@ -149,7 +125,7 @@ final class Sandbox implements StartedSandbox {
   @Override
   public void awaitReady() throws IOException, InterruptedException {
     long started = System.nanoTime();
-    WarmLauncher.awaitReady(process, streamThreads, "the sandbox ended before it was ready");
+    WarmLauncher.awaitReady(process, host.streamThreads(), "the sandbox ended before it was ready");
     if (!preload.isEmpty()) { // LocalDataSandboxIT reads this line
       long millis = (System.nanoTime() - started) / 1_000_000;
       log.debug("Data sandbox {} ready in {} ms, {} imported", id, millis, preload);
@@ -166,7 +142,6 @@ final class Sandbox implements StartedSandbox {
         && host.runtimes().fingerprint(language).map(fingerprint::equals).orElse(false);
   }
 
-  /** Runs {@code program} to its end, its time-out or {@link #cancel()}, then cleans up. */
   RunResult run(Program program) {
     try {
       List<String> command = fingerprint == null ? prepareCold(program) : null;
@@ -182,8 +157,7 @@ final class Sandbox implements StartedSandbox {
     } catch (IOException e) {
       throw SandboxExit.notPrepared(e);
     } finally {
-      // A stop on a signal leaves the remains to the next start; a close's interrupt must not cut
-      // the clean-up short.
+      // A stop on a signal leaves the remains to the next start; a close's interrupt is kept.
       if (!host.runsc().refusesStarts()) {
         boolean interrupted = Thread.interrupted();
         removeAll(true);
@@ -194,9 +168,8 @@ final class Sandbox implements StartedSandbox {
     }
   }
 
-  /** Writes the bundle with the program, makes the cgroup: the argv that starts it in them. */
   private List<String> prepareCold(Program program) throws IOException {
-    bundle.write(language, settings, host, false, List.of());
+    bundle.write(language, host, false, List.of());
     bundle.writeProgram(program);
     List<String> command = new ArrayList<>();
     if (lowPriority) {
@@ -213,10 +186,10 @@ final class Sandbox implements StartedSandbox {
     } catch (IOException e) {
       throw SandboxExit.runscNotStarted(host.runsc(), e);
     }
-    try {
-      process.getOutputStream().close(); // the program reads end-of-file, never the server's stdin
+    try { // a pipe, as a warm run's: the program reads end-of-file, never the server's stdin
+      process.getOutputStream().close();
     } catch (IOException e) {
-      // nothing was written; the program reads end-of-file either way
+      // nothing was written; end-of-file either way
     }
     return process;
   }
@@ -238,7 +211,7 @@ final class Sandbox implements StartedSandbox {
       sandbox.toHandle().destroy(); // SIGTERM arms the backstop (Process.destroy() closes streams)
       WarmLauncher.go(sandbox);
       WarmLauncher.awaitReady(
-          sandbox, streamThreads, "the waiting sandbox ended before it took its program");
+          sandbox, host.streamThreads(), "the waiting sandbox ended before it took its program");
     } catch (IOException e) {
       throw new HandOverFailed(e.getMessage());
     } catch (InterruptedException e) {
@@ -248,12 +221,11 @@ final class Sandbox implements StartedSandbox {
     return sandbox;
   }
 
-  /** Drains both streams until the sandbox ends, then says how it ended. */
   private RunResult awaitResult(Process sandbox, Program program, long started) {
     StreamCapture stdout = new StreamCapture(program.out());
     StreamCapture stderr = new StreamCapture();
-    Future<?> out = streamThreads.submit(() -> drain(sandbox.getInputStream(), stdout));
-    Future<?> err = streamThreads.submit(() -> drain(sandbox.getErrorStream(), stderr));
+    Future<?> out = host.streamThreads().submit(() -> drain(sandbox.getInputStream(), stdout));
+    Future<?> err = host.streamThreads().submit(() -> drain(sandbox.getErrorStream(), stderr));
     SandboxEnding ending = awaitEnd(sandbox);
     SandboxOutput.awaitReader(out, log, "Stream reader");
     SandboxOutput.awaitReader(err, log, "Stream reader");
@@ -307,22 +279,22 @@ final class Sandbox implements StartedSandbox {
     }
   }
 
-  /** False without host cgroups. */
   private boolean makeCgroup() throws IOException {
-    cgroup = host.runCgroup(id, language, settings).orElse(null);
+    if (host.cgroups().isPresent()) {
+      long memory = settings.memoryBytes() + host.overhead(language);
+      cgroup =
+          host.cgroups().get().create(id, memory, settings.hostTaskLimit(), settings.cpuShare());
+    }
     return cgroup != null;
   }
 
-  /** Kills the running sandbox now; {@link #run} then returns and cleans up. */
+  /** {@link #run} then returns and cleans up. */
   void cancel() {
     cancelled = true;
     stop();
   }
 
-  /**
-   * SIGKILL to the cgroup and the process tree (walked with a cgroup too: else a fork bomb's stub
-   * processes stalled the runs beside it); without a cgroup runsc's delete makes sure.
-   */
+  /** The tree is walked with a cgroup too: else a fork bomb's stubs stalled the runs beside it. */
   private void stop() {
     Process p = process;
     boolean alive = p != null && p.isAlive();
@@ -339,7 +311,6 @@ final class Sandbox implements StartedSandbox {
     killProcesses(false);
   }
 
-  /** SIGKILL to the cgroup, the runsc process and (with {@code walk} or no cgroup) its tree. */
   private void killProcesses(boolean walk) {
     RunCgroup limits = cgroup;
     Process p = process;
@@ -364,7 +335,6 @@ final class Sandbox implements StartedSandbox {
     removeAll(false);
   }
 
-  /** Kills what is left, removes the container state, the cgroup and the bundle. */
   private void removeAll(boolean ran) {
     killProcesses(true);
     host.runsc().removeState(id, !ran);

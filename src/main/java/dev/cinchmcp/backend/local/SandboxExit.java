@@ -9,10 +9,7 @@ import dev.cinchmcp.backend.StreamCapture;
 import java.io.IOException;
 import java.nio.file.Files;
 
-/**
- * What a sandbox's exit status means: the program's own, a kill by a cgroup limit, or a sandbox
- * that never started (a {@link RunFailure}); and the backend's other failures.
- */
+/** What a sandbox's exit status means (the program's, a limit's kill, no start); the failures. */
 final class SandboxExit {
 
   /** runsc's own exit status for "could not run the container" (util.Fatalf). */
@@ -28,25 +25,19 @@ final class SandboxExit {
       LocalSandboxSettings settings,
       long durationMs) {
     failIfNotStarted(exitCode, output.stderr(null).text(), cgroup, bundle);
-    String note = null;
-    int status = exitCode;
+    String note = null; // with a note, KILLED: gVisor's own status after an OOM kill is arbitrary
     if (cgroup != null && cgroup.memoryExceeded()) {
       note = settings.memoryNote();
-      status = SandboxEnding.KILLED; // gVisor's own status after an OOM kill is arbitrary
     } else if (cgroup != null && cgroup.processLimitHit()) {
       note =
           "[sandbox] killed: the program started more than "
               + settings.maxProcesses()
               + " processes or threads";
-      status = SandboxEnding.KILLED;
     }
+    int status = note == null ? exitCode : SandboxEnding.KILLED;
     return SandboxEnding.exited(output, status, note, durationMs, LocalSandboxRunner.NAME);
   }
 
-  /**
-   * runsc exits 128 with an error in its log when it could not run the container; the shell exits
-   * {@link RunCgroup#JOIN_FAILED} without a log when it could not join the cgroups.
-   */
   private static void failIfNotStarted(
       int exitCode, String stderr, RunCgroup cgroup, Bundle bundle) {
     if (exitCode == RunCgroup.JOIN_FAILED && cgroup != null && !Files.exists(bundle.logFile())) {
@@ -97,7 +88,6 @@ final class SandboxExit {
             .formatted(language.wireName(), SandboxRuntimes.missingMessage(language)));
   }
 
-  /** A failure of this backend: what happened, what to do, and the last resort. */
   static RunFailure failure(RunFailure.Reason reason, String happened, String firstStep) {
     return new RunFailure(reason, happened + ". " + firstStep + ", or use the cinch backend.");
   }

@@ -10,13 +10,21 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The interpreters a sandbox can run: only those that, links resolved, live in {@link
  * #VISIBLE_DIRS} (a pyenv shim under /root or a node under /opt is invisible inside).
+ *
+ * @param python the Python's real path, or null
+ * @param pythonDirs where it finds packages, in sys.path's order
  */
-final class SandboxRuntimes {
+record SandboxRuntimes(
+    Map<Language, String> interpreters,
+    RuntimeVersions versions,
+    Path python,
+    List<String> pythonDirs) {
 
   /** The host directories bound read-only into every sandbox. */
   static final List<String> VISIBLE_DIRS = List.of("/usr", "/lib", "/lib64", "/bin");
@@ -26,23 +34,35 @@ final class SandboxRuntimes {
           Language.PYTHON, List.of("/usr/bin/python3", "/usr/local/bin/python3"),
           Language.JAVASCRIPT, List.of("/usr/bin/node", "/usr/local/bin/node", "/usr/bin/nodejs"));
 
-  private final Map<Language, String> interpreters;
-
-  private SandboxRuntimes(Map<Language, String> interpreters) {
-    this.interpreters = interpreters;
-  }
+  static final SandboxRuntimes NONE =
+      new SandboxRuntimes(Map.of(), RuntimeVersions.NONE, null, List.of());
 
   static SandboxRuntimes find() {
     Map<Language, String> found = new EnumMap<>(Language.class);
+    Map<Language, String> versions = new EnumMap<>(Language.class);
     for (Language language : Language.values()) {
       for (String candidate : CANDIDATES.get(language)) {
         if (usableInside(Path.of(candidate))) {
           found.put(language, candidate);
+          hostVersion(candidate).ifPresent(version -> versions.put(language, version));
           break;
         }
       }
     }
-    return new SandboxRuntimes(found);
+    Path python = null;
+    try {
+      python =
+          found.containsKey(Language.PYTHON)
+              ? Path.of(found.get(Language.PYTHON)).toRealPath()
+              : null;
+    } catch (IOException e) {
+      // no package directories
+    }
+    List<String> dirs =
+        python == null
+            ? List.of()
+            : HostPackages.pythonDirs(python, versions.getOrDefault(Language.PYTHON, ""));
+    return new SandboxRuntimes(found, new RuntimeVersions(versions), python, dirs);
   }
 
   private static boolean usableInside(Path path) {
@@ -61,10 +81,12 @@ final class SandboxRuntimes {
     return Optional.ofNullable(interpreters.get(language));
   }
 
+  Set<Language> languages() {
+    return interpreters.keySet();
+  }
+
   /**
-   * The interpreter's real path, size and change time, and each package folder's (pip, npm and apt
-   * change it): a waiting sandbox whose fingerprint changed would not see the change ({@link
-   * Bundle#runscRun}), so it is not handed out.
+   * The interpreter's and its package folders' sizes and times: a changed one is not handed out.
    */
   Optional<String> fingerprint(Language language) {
     String interpreter = interpreters.get(language);
@@ -74,12 +96,7 @@ final class SandboxRuntimes {
     try {
       Path real = Path.of(interpreter).toRealPath();
       StringBuilder print = new StringBuilder(real + ":" + changed(real));
-      List<String> packageDirs =
-          language == Language.PYTHON
-              ? HostPackages.pythonDirs(
-                  real, real.getFileName().toString().replaceFirst("^python", ""))
-              : HostPackages.NODE_DIRS;
-      for (String dir : packageDirs) {
+      for (String dir : language == Language.PYTHON ? pythonDirs : HostPackages.NODE_DIRS) {
         print.append(' ').append(dir).append(':').append(changed(Path.of(dir)));
       }
       return Optional.of(print.toString());
@@ -98,11 +115,7 @@ final class SandboxRuntimes {
   }
 
   /** The interpreter's version, asked of the host binary the sandbox runs (~20 ms). */
-  Optional<String> hostVersion(Language language) {
-    String interpreter = interpreters.get(language);
-    if (interpreter == null) {
-      return Optional.empty();
-    }
+  private static Optional<String> hostVersion(String interpreter) {
     try {
       Process process =
           new ProcessBuilder(interpreter, "--version").redirectErrorStream(true).start();

@@ -24,12 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The private directory of a server's sandbox state (runsc's {@code --root}, one bundle per run):
- * another user could read a program, or swap a spec before {@code runsc run} (root on the host).
- * {@code $XDG_RUNTIME_DIR/cinchmcp-local}, else {@code <java.io.tmpdir>/cinchmcp-local-<uid>}: each
- * directory is checked without following links (real, ours, mode 700); one that fails is refused
- * for a fresh {@code mkdtemp} one. A stable path lets the next start clean what a killed server
- * left.
+ * The private directory of the sandbox state (runsc's root, the bundles): another user could swap a
+ * spec before {@code runsc run}. Checked without following links (real, ours, mode 700), else a
+ * fresh {@code mkdtemp} one. A stable path lets the next start clean what a killed server left.
  */
 final class StateDirectory {
 
@@ -62,7 +59,6 @@ final class StateDirectory {
     return tmpDir.resolve(NAME + "-" + ownUid());
   }
 
-  /** Makes or checks {@code wanted}; when it cannot be trusted, warns and makes a fresh one. */
   static Prepared prepare(Path wanted) throws IOException {
     Optional<String> problem = makeAndCheck(wanted);
     if (problem.isEmpty()) {
@@ -100,9 +96,7 @@ final class StateDirectory {
     return Optional.empty();
   }
 
-  /**
-   * Why {@code dir} (a link not followed) is not a directory of ours only we may write (or use).
-   */
+  /** Why {@code dir} (a link not followed) is not a directory of ours only we may write/use. */
   static Optional<String> problem(Path dir, boolean privateOnly) {
     PosixFileAttributes attributes;
     int owner;
@@ -140,8 +134,7 @@ final class StateDirectory {
     }
   }
 
-  // Run ids (cinchmcp-<pid>-<n>): the pid says whose a leftover is, so two servers sharing a state
-  // directory never delete each other's.
+  // Run ids cinchmcp-<pid>-<n>: two servers sharing a state directory never delete each other's.
   static final String PREFIX = "cinchmcp-";
   private static final long OWN_PID = ProcessHandle.current().pid();
   private static final AtomicLong COUNTER = new AtomicLong();
@@ -160,7 +153,6 @@ final class StateDirectory {
     return pid != OWN_PID && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
   }
 
-  /** Sandboxes, bundles and cgroups of servers that are gone, in this user's state directory. */
   static void removeLeftovers(SandboxHost host) {
     int removed = 0;
     Runsc runsc = host.runsc();

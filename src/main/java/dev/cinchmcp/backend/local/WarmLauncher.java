@@ -14,16 +14,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * What runs first in a sandbox started ahead: the interpreter writes {@link #READY} and blocks on
- * stdin. At hand-over the server writes the program, then {@link #GO} and closes stdin; the
- * launcher answers {@link #READY} again (a sandbox that died just before is told from a killed
- * program) and runs it as a cold run does. End-of-file alone: the server is gone, exit (~60 ms).
- * The program must not see that it waited (LocalSandboxWarmSemanticsTest); only the sandbox's own
- * clock ({@code /proc/uptime}, {@code CLOCK_MONOTONIC}) includes the wait.
+ * A sandbox started ahead writes {@link #READY} and blocks on stdin; at hand-over the server writes
+ * the program, {@link #GO} and closes stdin, and the launcher answers {@link #READY} again and runs
+ * it as cold. End-of-file alone: exit. The program must not see that it waited.
  */
 final class WarmLauncher {
 
-  /** The byte the launcher writes once it waits (ASCII ACK); never a program's. */
+  /** ASCII ACK: never a program's. */
   static final int READY = 0x06;
 
   static final String GO = "go";
@@ -58,7 +55,6 @@ final class WarmLauncher {
 
   private WarmLauncher() {}
 
-  /** Waits for {@link #READY} on the sandbox's stdout; throws {@code otherwise} if not. */
   static void awaitReady(Process sandbox, ExecutorService threads, String otherwise)
       throws IOException, InterruptedException {
     InputStream stdout = sandbox.getInputStream();

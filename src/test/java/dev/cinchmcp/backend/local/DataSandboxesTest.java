@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,8 +35,9 @@ class DataSandboxesTest {
     return new DataSandboxes(
         1,
         Duration.ofMinutes(10),
+        Set.of(),
         List.of(site.resolve("missing").toString(), site.toString()),
-        modules -> {
+        (language, modules) -> {
           throw new IOException("no sandbox in this test");
         },
         now::get);
@@ -90,9 +92,11 @@ class DataSandboxesTest {
     try (DataSandboxes data = sandboxes()) {
       call(data, List.of("numpy", "pandas"));
       // Nothing waits (the starter refuses), but the rule is asked first: no pool is touched.
-      assertTrue(data.take(List.of("numpy")).isEmpty());
-      assertTrue(data.take(List.of()).isEmpty());
-      assertTrue(data.take(List.of("numpy", "pandas", "scipy")).isEmpty(), "none waiting");
+      assertTrue(data.take(Language.PYTHON, List.of("numpy")).isEmpty());
+      assertTrue(data.take(Language.PYTHON, List.of()).isEmpty());
+      assertTrue(
+          data.take(Language.PYTHON, List.of("numpy", "pandas", "scipy")).isEmpty(),
+          "none waiting");
     }
   }
 

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +20,8 @@ class HostPackagesTest {
     return Files.createDirectories(root.resolve(absolute.substring(1)));
   }
 
-  private static final Optional<Path> DEBIAN_PYTHON = Optional.of(Path.of("/usr/bin/python3.11"));
+  private static final List<String> DEBIAN_PYTHON =
+      HostPackages.pythonDirs(Path.of("/usr/bin/python3.11"), "3.11.2");
 
   @Test
   void debianPackagesAreNamedInTheListsOrderWithShortVersions() throws IOException {
@@ -35,7 +35,7 @@ class HostPackagesTest {
     Files.createDirectory(dist.resolve("six-1.16.0.egg-info")); // installed, but not a known name
     Files.createDirectory(dist.resolve("numpy")); // the module itself names nothing
 
-    HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, Optional.of("3.11.2"), false);
+    HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, false);
 
     assertEquals(
         "Python: numpy 1.24, pandas 1.5, matplotlib 3.6, sklearn 1.2, PIL 9.4, yaml 6.0",
@@ -49,7 +49,7 @@ class HostPackagesTest {
     Files.createDirectory(local.resolve("numpy-2.1.0.dist-info"));
     Files.createDirectory(local.resolve("polars-1.9.0.dist-info"));
 
-    HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, Optional.of("3.11.2"), false);
+    HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, false);
 
     // Debian's python puts /usr/local's dist-packages first on sys.path: its numpy is imported.
     assertEquals("Python: numpy 2.1, polars 1.9", found.describe());
@@ -63,7 +63,7 @@ class HostPackagesTest {
     Files.createDirectory(dist.resolve("sympy-0.0.0.egg-info")); // Debian's placeholder
     Files.createDirectory(dist.resolve("scipy.egg-info")); // no version: not a package entry
 
-    HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, Optional.of("3.11.2"), false);
+    HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, false);
 
     assertEquals("Python: sympy, lxml 4.9, numba 0.56", found.describe());
   }
@@ -76,7 +76,7 @@ class HostPackagesTest {
 
     HostPackages found =
         HostPackages.find(
-            root, Optional.of(Path.of("/usr/local/bin/python3.12")), Optional.of("3.12.7"), false);
+            root, HostPackages.pythonDirs(Path.of("/usr/local/bin/python3.12"), "3.12.7"), false);
 
     assertEquals("Python: pandas 2.2", found.describe());
     assertEquals(
@@ -98,14 +98,14 @@ class HostPackagesTest {
     Files.createDirectories(root.resolve("usr/lib/node_modules/npm")); // a tool, not a known name
     Files.createDirectories(root.resolve("usr/share/nodejs/mathjs")); // no manifest: not counted
 
-    HostPackages found = HostPackages.find(root, Optional.empty(), Optional.empty(), true);
+    HostPackages found = HostPackages.find(root, List.of(), true);
 
     assertEquals("Node.js: lodash 4.17, d3 7.8", found.describe());
   }
 
   @Test
   void nothingInstalledSaysNothing() {
-    HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, Optional.of("3.11.2"), true);
+    HostPackages found = HostPackages.find(root, DEBIAN_PYTHON, true);
 
     assertEquals("", found.describe());
   }
