@@ -25,12 +25,6 @@ public record OutFrame(String nonce) {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  public OutFrame {
-    if (!nonce.matches("[0-9a-f]{16}")) {
-      throw new IllegalArgumentException("nonce");
-    }
-  }
-
   public static OutFrame fresh() {
     byte[] bytes = new byte[8];
     RANDOM.nextBytes(bytes);

@@ -2,13 +2,10 @@ package dev.cinchmcp.backend;
 
 import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.text.CappedText;
-import java.util.Objects;
 
 /**
- * What a program can count on in the sandbox, written once: the tool's description, the schema,
- * result notes, {@code --help} and the README take their wording from here (a test holds the README
- * to it). Limits are the service's unless the user set others ({@code CINCH_SANDBOX_*}); the local
- * sandbox reports the interpreters it really runs.
+ * What a program can count on in the sandbox, worded once for the tool's description, the schema,
+ * result notes, {@code --help} and the README (a test holds the README to it).
  *
  * @param limits e.g. "10 seconds, 256 MB of memory, half a CPU"
  * @param packages what a program can import, a phrase that follows the runtimes
@@ -36,13 +33,6 @@ public record SandboxFacts(
   public static final SandboxFacts SERVICE =
       new SandboxFacts(
           SERVICE_RUNTIMES, SERVICE_LIMITS, GVISOR, STANDARD_LIBRARY_ONLY, TIME_LIMIT_SECONDS);
-
-  public SandboxFacts {
-    Objects.requireNonNull(runtimes, "runtimes");
-    Objects.requireNonNull(limits, "limits");
-    Objects.requireNonNull(isolation, "isolation");
-    Objects.requireNonNull(packages, "packages");
-  }
 
   public static String limits(SandboxLimits limits) {
     return limits.timeLimitSeconds()
