@@ -22,12 +22,7 @@ public interface CodeRunner {
       return run;
     }
     CompletableFuture<RunResult> delivered = run.thenApply(launch::delivered);
-    delivered.whenComplete(
-        (result, error) -> {
-          if (delivered.isCancelled()) {
-            run.cancel(true);
-          }
-        });
+    delivered.handle((result, error) -> delivered.isCancelled() && run.cancel(true));
     return delivered;
   }
 

@@ -127,7 +127,8 @@ final class OutputCleaner {
       replace(first == '\r' ? symbol('\r') : REPLACEMENT);
     }
     if (plain(c)) {
-      emit(c);
+      flushRun();
+      out.plain(new char[] {c}, 0, 1, takeRemoved());
     } else if (c == '\r' || Character.isHighSurrogate(c)) {
       pending = c;
     } else if (c == ESC) {
@@ -151,11 +152,6 @@ final class OutputCleaner {
     return control == 0x7F ? '\u2421' : (char) (0x2400 + control);
   }
 
-  private void emit(char c) {
-    flushRun();
-    out.plain(new char[] {c}, 0, 1, takeRemoved());
-  }
-
   private void replace(char shown) {
     changed = true;
     if (runLength > 0 && runSymbol != shown) {
@@ -174,9 +170,7 @@ final class OutputCleaner {
     if (n >= RUN_MIN) {
       out.unit("[" + runSymbol + " \u00D7" + n + "]", n + takeRemoved());
     } else {
-      for (long i = 0; i < n; i++) {
-        out.plain(new char[] {runSymbol}, 0, 1, takeRemoved());
-      }
+      out.plain(String.valueOf(runSymbol).repeat((int) n).toCharArray(), 0, (int) n, takeRemoved());
     }
   }
 

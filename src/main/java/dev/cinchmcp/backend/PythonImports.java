@@ -56,11 +56,11 @@ public final class PythonImports {
     }
     if (m.group(1) != null) {
       for (String part : m.group(1).split(",")) {
-        addIfHeavy(firstWord(part), names);
+        addIfHeavy(part.strip().split("\\s+")[0], names);
       }
     } else if (addIfHeavy(m.group(2), names)) {
       for (String part : m.group(3).replaceAll("[()\\\\]", "").split(",")) {
-        String name = firstWord(part);
+        String name = part.strip().split("\\s+")[0];
         if (IDENTIFIER.matcher(name).matches()) { // not "*"
           names.add(m.group(2) + "." + name);
         }
@@ -75,11 +75,6 @@ public final class PythonImports {
     }
     names.add(module);
     return true;
-  }
-
-  private static String firstWord(String part) {
-    String[] words = part.strip().split("\\s+");
-    return words.length == 0 ? "" : words[0];
   }
 
   /** Every parent package of each name, added before it: importing a.b imports a. */
