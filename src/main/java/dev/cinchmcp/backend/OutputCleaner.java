@@ -1,12 +1,10 @@
 package dev.cinchmcp.backend;
 
 /**
- * Makes streaming output cheap to send and safe to show: terminal escape sequences are removed;
- * other controls (a carriage return only when no newline follows) become their Unicode symbol
- * ({@code ␁}, DEL {@code ␡}), C1 controls and lone surrogates {@code �}; a run of {@value #RUN_MIN}
- * or more of one symbol is shown once with its count, {@code [␁ ×30000]}, a few bytes, not six per
- * character. Each unit goes to the capture with the original characters it stands for, so the later
- * cut counts exactly.
+ * Makes output cheap to send and safe to show: terminal escape sequences removed; other controls
+ * (CR only when no newline follows) shown as their symbol ({@code ␁}), C1 controls and lone
+ * surrogates as {@code �}; a run of {@value #RUN_MIN} or more of one symbol once with its count,
+ * {@code [␁ ×30000]}. Each unit goes to the capture with the original characters it stands for.
  */
 final class OutputCleaner {
 
@@ -139,7 +137,6 @@ final class OutputCleaner {
     }
   }
 
-  /** Printable, tab, newline, or any character above the C1 controls that is not a surrogate. */
   private static boolean plain(char c) {
     return (c >= 0x20 && c < 0x7F)
         || c == '\n'
@@ -187,10 +184,7 @@ final class OutputCleaner {
     }
   }
 
-  /**
-   * The sequence ends at {@code c}: read {@code whole}, it is dropped and counted with the next
-   * unit; else the ESC is shown, and what followed it read as text.
-   */
+  /** Whole: dropped, counted with the next unit; else the ESC is shown, the rest read as text. */
   private void end(char c, boolean whole) {
     if (whole) {
       changed = true;

@@ -42,11 +42,7 @@ public enum SandboxEnding {
     future.complete(result);
   }
 
-  /**
-   * A {@link RunFailure} as it is; anything else is logged with its stack for the operator and
-   * becomes SANDBOX_FAILED. {@code sandbox}: e.g. "Container cinchmcp-1-2"; {@code backend}: e.g.
-   * "The docker backend".
-   */
+  /** A {@link RunFailure} as it is; anything else is logged with its stack, SANDBOX_FAILED. */
   public static RunFailure failure(
       RuntimeException thrown,
       RunListener events,

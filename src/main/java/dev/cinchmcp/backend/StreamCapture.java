@@ -10,11 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * One output stream captured for a {@link CappedText}: bytes {@link #feed fed} are decoded as UTF-8
- * across reads (invalid bytes become U+FFFD), the launcher's frame is taken out of stdout ({@link
- * FramedStdout}), the rest cleaned ({@link OutputCleaner}); its start is kept and its end in a
- * ring, so no more than {@link CappedText#LIMIT} characters are held, each with the original
- * characters it stands for. One thread feeds it; bytes fed after its result are dropped.
+ * One output stream captured for a {@link CappedText}: UTF-8 decoded across reads, the launcher's
+ * frame taken out ({@link FramedStdout}), the rest cleaned ({@link OutputCleaner}); its start kept
+ * and its end in a ring, so at most {@link CappedText#LIMIT} characters are held. One thread feeds
+ * it; bytes fed after its result are dropped.
  */
 public class StreamCapture implements TextSink {
 
@@ -114,11 +113,9 @@ public class StreamCapture implements TextSink {
     boolean fits = shownLength <= CappedText.LIMIT && shownCost <= CappedText.LIMIT_BYTES;
     int take = fits ? ringLength : 0;
     long cost = 0;
-    while (take < ringLength && take < CappedText.TAIL) {
-      cost += WireCost.of(charFromEnd(take));
-      if (cost > CappedText.TAIL_BYTES) {
-        break;
-      }
+    while (take < ringLength
+        && take < CappedText.TAIL
+        && (cost += WireCost.of(charFromEnd(take))) <= CappedText.TAIL_BYTES) {
       take++;
     }
     while (!fits && take > 0 && weightFromEnd(take - 1) == 0) {
@@ -167,14 +164,11 @@ public class StreamCapture implements TextSink {
   /** One-character units, each for itself, the first for {@code extraRaw} more. */
   void plain(char[] buf, int off, int len, long extraRaw) {
     int end = off + len;
-    if (shownLength + len <= CappedText.LIMIT) {
-      for (int i = off; i < end; i++) {
+    for (int i = off; i < end; i++) {
+      if (shownLength < CappedText.LIMIT) {
         account(buf[i]);
-      }
-    } else {
-      // The stream no longer fits whole, so its cost no longer matters: count line breaks only.
-      shownLength += len;
-      for (int i = off; i < end; i++) {
+      } else { // the stream no longer fits whole, so its cost no longer matters
+        shownLength++;
         lineBreaks += buf[i] == '\n' ? 1 : 0;
       }
     }

@@ -32,9 +32,6 @@ public record CappedText(
   public static final int HEAD_BYTES = 9_500;
   public static final int TAIL_BYTES = 14_400;
 
-  /** The marker's longest form, which the limits leave room for. */
-  static final int MARKER_ROOM = LIMIT - HEAD - TAIL;
-
   public static final CappedText EMPTY = new CappedText("", "", 0, 0, 0, false);
 
   public CappedText {
