@@ -76,12 +76,8 @@ final class FramedStdout implements TextSink {
         while (j < end && buf[j] != '[') {
           j++;
         }
-        if (j > i) {
-          text.append(buf, i, j - i);
-        }
-        if (j < end) {
-          matched = 1;
-        }
+        text.append(buf, i, j - i);
+        matched = j < end ? 1 : 0;
         i = j + 1;
       }
     }

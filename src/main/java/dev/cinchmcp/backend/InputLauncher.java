@@ -150,16 +150,13 @@ public final class InputLauncher {
   private static boolean hasWriteMode(String code) {
     for (char quote : new char[] {'\'', '"'}) {
       int close;
-      for (int at = code.indexOf(quote); at >= 0; at = close) {
-        close = code.indexOf(quote, at + 1);
-        if (close < 0) {
-          break;
-        }
+      for (int at = code.indexOf(quote); at >= 0 && (close = code.indexOf(quote, at + 1)) >= 0; ) {
         String mode = close - at > 4 ? "" : code.substring(at + 1, close);
         if (mode.chars().allMatch(c -> "waxbt+".indexOf(c) >= 0)
             && mode.chars().filter(c -> "wax".indexOf(c) >= 0).count() == 1) {
           return true;
         }
+        at = close;
       }
     }
     return false;

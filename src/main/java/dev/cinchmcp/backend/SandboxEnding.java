@@ -19,9 +19,8 @@ public enum SandboxEnding {
     boolean timedOut = this == TIMED_OUT;
     String note =
         timedOut
-            ? "[sandbox] stopped: the program reached its "
-                + wallClock.toSeconds()
-                + " s time limit"
+            ? "[sandbox] stopped: the program reached its %d s time limit"
+                .formatted(wallClock.toSeconds())
             : null;
     return new RunResult(
         output.stdout(), output.stderr(note), null, timedOut, durationMs, backend, output.files());

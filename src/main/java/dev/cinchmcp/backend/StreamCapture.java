@@ -147,9 +147,7 @@ public class StreamCapture implements TextSink {
   /** A unit of several characters (a surrogate pair, a run's count), kept or dropped whole. */
   void unit(String text, long raw) {
     long cost = WireCost.of(text);
-    for (int i = 0; i < text.length(); i++) {
-      account(text.charAt(i));
-    }
+    text.chars().forEach(c -> account((char) c));
     if (headOpen && fitsHead(text.length(), cost)) {
       head.append(text);
       headCost += cost;

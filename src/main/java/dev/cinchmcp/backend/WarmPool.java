@@ -214,12 +214,10 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   }
 
   private void fillNow() {
-    synchronized (this) {
-      fillQueued = false;
-    }
     for (Language language : Language.values()) {
       while (true) {
         synchronized (this) {
+          fillQueued = false; // a fill() from now on queues another pass
           if (closed
               || callsRunning > 0
               || ready.get(language).size() >= sizes.getOrDefault(language, 0)) {

@@ -60,8 +60,7 @@ record DeferredRunner(String name, CompletableFuture<CodeRunner> backend, LongSu
 
   @Override
   public void close() {
-    CodeRunner runner = backend.getNow(null);
-    if (runner instanceof AutoCloseable closeable) {
+    if (backend.getNow(null) instanceof AutoCloseable closeable) {
       try {
         closeable.close();
       } catch (Exception e) {
