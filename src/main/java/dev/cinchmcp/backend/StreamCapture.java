@@ -40,7 +40,6 @@ public class StreamCapture implements TextSink {
   private final StringBuilder head = new StringBuilder();
   private long headCost;
   private long headRaw;
-  private boolean headOpen = true;
 
   // The end: a ring of shown characters, and for each the original characters it stands for (0
   // for the second and later characters of a unit, which the tail must not start with).
@@ -148,7 +147,7 @@ public class StreamCapture implements TextSink {
   void unit(String text, long raw) {
     long cost = WireCost.of(text);
     text.chars().forEach(c -> account((char) c));
-    if (headOpen && fitsHead(text.length(), cost)) {
+    if (fitsHead(text.length(), cost)) {
       head.append(text);
       headCost += cost;
       headRaw += raw;
@@ -172,7 +171,7 @@ public class StreamCapture implements TextSink {
     }
     int i = off;
     long extra = extraRaw;
-    while (headOpen && i < end && fitsHead(1, WireCost.of(buf[i]))) {
+    while (i < end && fitsHead(1, WireCost.of(buf[i]))) {
       head.append(buf[i]);
       headCost += WireCost.of(buf[i++]);
       headRaw += 1 + extra;
@@ -239,12 +238,11 @@ public class StreamCapture implements TextSink {
     lineBreaks += c == '\n' ? 1 : 0;
   }
 
+  /** The head ends at the first unit that does not fit (it goes to the ring): it stays a prefix. */
   private boolean fitsHead(int length, long cost) {
-    if (head.length() + length <= CappedText.HEAD && headCost + cost <= CappedText.HEAD_BYTES) {
-      return true;
-    }
-    headOpen = false; // the head ends at the first unit that does not fit, so it stays a prefix
-    return false;
+    return ring == null
+        && head.length() + length <= CappedText.HEAD
+        && headCost + cost <= CappedText.HEAD_BYTES;
   }
 
   private void push(char c, long raw) {
