@@ -7,10 +7,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The heavy modules a Python program's import statements name, read from its text, for a sandbox to
- * import ahead. {@code from a.b import c} names {@code a.b} and the candidate {@code a.b.c} (only
- * the host's files tell a module from a function: the backend checks). It errs towards an import: a
- * statement inside a string counts too.
+ * The heavy modules a Python program's import statements name, for a sandbox to import ahead.
+ * {@code from a.b import c} names {@code a.b} and the candidate {@code a.b.c} (the backend checks
+ * which is a module). A statement inside a string counts too.
  */
 public final class PythonImports {
 
