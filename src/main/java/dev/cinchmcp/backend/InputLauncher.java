@@ -183,11 +183,8 @@ public final class InputLauncher {
 
     /** The run, or a {@link RunFailure} when the launcher failed before the program ran. */
     public RunResult delivered(RunResult run) {
-      if (marker == null) {
-        return run;
-      }
       String stderr = run.stderr().text();
-      int at = stderr.indexOf(marker);
+      int at = marker == null ? -1 : stderr.indexOf(marker);
       if (at < 0) {
         return run;
       }

@@ -17,7 +17,6 @@ public enum Language {
     return wireName;
   }
 
-  /** The language with this wire name, if there is one (exact, lower case). */
   public static Optional<Language> fromWireName(String name) {
     // A loop, not a stream: this is on the first call's path, where a lambda costs a bootstrap.
     for (Language language : values()) {

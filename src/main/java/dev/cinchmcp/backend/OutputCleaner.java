@@ -92,7 +92,6 @@ final class OutputCleaner {
     }
   }
 
-  /** The end of the stream: whatever is still pending is shown. */
   void finish() {
     while (state != State.TEXT) {
       abandon(); // what followed the ESC may itself end in an unfinished sequence

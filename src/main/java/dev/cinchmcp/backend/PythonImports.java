@@ -67,7 +67,6 @@ public final class PythonImports {
     }
   }
 
-  /** Adds {@code module} when its top-level package is heavy; says whether it did. */
   private static boolean addIfHeavy(String module, Set<String> names) {
     if (!MODULE.matcher(module).matches() || !HEAVY.contains(module.split("\\.")[0])) {
       return false;
