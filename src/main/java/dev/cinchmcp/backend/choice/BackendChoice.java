@@ -158,14 +158,12 @@ public record BackendChoice(
 
   /** The service holds its own limits, whatever {@code CINCH_SANDBOX_*} says. */
   private static String serviceLimits(Settings settings) {
-    return "limits: the service's ("
-        + SandboxFacts.SERVICE_LIMITS
-        + ")"
-        + (settings.limits().isService()
-            ? ""
-            : "; %s, %s and %s apply to the local and docker backends only"
-                .formatted(
-                    SandboxLimits.TIME_LIMIT_S, SandboxLimits.MEMORY_MB, SandboxLimits.CPUS));
+    String limits = "limits: the service's (" + SandboxFacts.SERVICE_LIMITS + ")";
+    return settings.limits().isService()
+        ? limits
+        : limits
+            + "; %s, %s and %s apply to the local and docker backends only"
+                .formatted(SandboxLimits.TIME_LIMIT_S, SandboxLimits.MEMORY_MB, SandboxLimits.CPUS);
   }
 
   static BackendChoice unavailable(List<String> problems) {
@@ -220,12 +218,8 @@ public record BackendChoice(
       }
       return unavailable(
           List.of(
-              Settings.MISSING_KEY
-                  + " (No local gVisor sandbox could stand in either: "
-                  + localWhyNot
-                  + "; "
-                  + whyNot
-                  + ".)"));
+              "%s (No local gVisor sandbox could stand in either: %s; %s.)"
+                  .formatted(Settings.MISSING_KEY, localWhyNot, whyNot)));
     }
 
     private static BackendChoice of(DockerRunner runner) {
