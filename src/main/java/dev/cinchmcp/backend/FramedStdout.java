@@ -9,9 +9,9 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * Stdout with the launcher's {@link OutFrame} taken out before the rest reaches {@code text}, which
- * then counts exactly as without a frame. A file's size is checked against the frame's limits as
- * soon as its line names it, so nothing past them is held. One reader feeds it.
+ * Stdout with the launcher's {@link OutFrame} taken out before the rest reaches {@code text}. A
+ * file's size is checked against the limits as soon as its line names it: nothing past them is
+ * held.
  */
 final class FramedStdout implements TextSink {
 

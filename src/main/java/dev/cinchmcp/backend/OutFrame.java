@@ -24,9 +24,7 @@ public record OutFrame(String nonce) {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   public static OutFrame fresh() {
-    byte[] bytes = new byte[8];
-    RANDOM.nextBytes(bytes);
-    return new OutFrame(HexFormat.of().formatHex(bytes));
+    return new OutFrame(HexFormat.of().toHexDigits(RANDOM.nextLong()));
   }
 
   public String open() {

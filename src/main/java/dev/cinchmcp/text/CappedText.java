@@ -59,14 +59,12 @@ public record CappedText(
     if (!truncated()) {
       return "";
     }
-    String lines = omittedLines == 0 ? "no" : count(omittedLines);
-    return (head.isEmpty() || head.endsWith("\n") ? "" : "\n")
-        + "[... "
-        + count(omittedChars)
-        + " characters ("
-        + lines
-        + (omittedLines <= 1 ? " line break" : " line breaks")
-        + ") left out here ...]\n";
+    return "%s[... %s characters (%s line break%s) left out here ...]\n"
+        .formatted(
+            head.isEmpty() || head.endsWith("\n") ? "" : "\n",
+            count(omittedChars),
+            omittedLines == 0 ? "no" : count(omittedLines),
+            omittedLines <= 1 ? "" : "s");
   }
 
   /** A count as every note writes it: 40,100. */
