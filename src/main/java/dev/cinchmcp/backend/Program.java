@@ -1,6 +1,8 @@
 package dev.cinchmcp.backend;
 
 /**
+ * A program to run once: the tool's arguments, parsed.
+ *
  * @param input a runner never sees any: {@link CodeRunner#runCall} puts it in the launcher
  * @param out the launcher's frame with the files made ({@link FramedStdout}), or null
  * @param source as its author wrote it, read (never run) to choose a sandbox ({@link
