@@ -22,12 +22,7 @@ public interface CodeRunner {
       return run;
     }
     CompletableFuture<RunResult> delivered = run.thenApply(launch::delivered);
-    delivered.whenComplete(
-        (result, error) -> {
-          if (delivered.isCancelled()) {
-            run.cancel(true);
-          }
-        });
+    delivered.handle((result, error) -> delivered.isCancelled() && run.cancel(true));
     return delivered;
   }
 
@@ -37,9 +32,8 @@ public interface CodeRunner {
   }
 
   /**
-   * On a signal: ends every run at once, leaving clean-up to the next start's housekeeping. False
-   * when threads may still wait in native calls on what it killed, which holds a JVM's exit up by
-   * some 300 ms: then the process should not end the ordinary way.
+   * On a signal: ends every run at once, leaving clean-up to the next start. False when threads may
+   * still wait in native calls on what it killed (a JVM's exit then waits ~300 ms).
    */
   default boolean stopNow() {
     return true;

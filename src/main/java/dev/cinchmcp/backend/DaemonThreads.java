@@ -16,7 +16,6 @@ public final class DaemonThreads {
     return thread;
   }
 
-  /** A factory of daemon threads named {@code prefix-1}, {@code prefix-2}, ... */
   public static ThreadFactory named(String prefix) {
     AtomicInteger n = new AtomicInteger();
     return r -> {

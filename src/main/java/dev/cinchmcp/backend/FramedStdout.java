@@ -9,28 +9,23 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * Stdout with the launcher's {@link OutFrame} taken out before the rest reaches {@code text}, which
- * then counts exactly as without a frame. A file's size is checked against the frame's limits as
- * soon as its line names it, so nothing past them is held. One reader feeds it.
+ * Stdout with the launcher's {@link OutFrame} taken out before the rest reaches {@code text}. A
+ * file's size is checked against the limits as soon as its line names it: nothing past them is
+ * held.
  */
 final class FramedStdout implements TextSink {
 
   /** The longest line without data: a name of 1,024 bytes in base64, and room around it. */
   private static final int MAX_LINE = 1_500;
 
-  private enum Mode {
-    TEXT, // the program's output, watching for the opening marker
-    OPENED, // the marker seen: its newline next
-    LINES, // the frame's lines
-    AFTER, // the frame ended: the rest is text again
-    BROKEN // the frame did not read as one: the rest is dropped
-  }
-
   private final TextSink text;
   private final String open;
   private final String close;
   private int matched; // characters of the opening marker seen, held back
-  private Mode mode = Mode.TEXT;
+  // MISSING: text, watching for the marker; CUT: in the frame; COMPLETE: text again; DAMAGED:
+  // the frame did not read as one, the rest is dropped.
+  private State state = State.MISSING;
+  private boolean lineBreakNext; // the marker seen: its newline next
 
   private final StringBuilder line = new StringBuilder();
   private int spaces;
@@ -57,20 +52,21 @@ final class FramedStdout implements TextSink {
   public void append(char[] buf, int off, int len) {
     int end = off + len;
     for (int i = off; i < end; ) {
-      if (mode == Mode.AFTER || mode == Mode.BROKEN) {
-        if (mode == Mode.AFTER) {
+      if (state == State.COMPLETE || state == State.DAMAGED) {
+        if (state == State.COMPLETE) {
           text.append(buf, i, end - i);
         }
         return;
       }
-      if (mode != Mode.TEXT) {
+      if (state == State.CUT) {
         frameChar(buf[i++]);
       } else if (matched > 0) {
         if (buf[i] == open.charAt(matched)) {
           i++;
           if (++matched == open.length()) {
             matched = 0;
-            mode = Mode.OPENED;
+            state = State.CUT;
+            lineBreakNext = true;
           }
         } else {
           finish(); // not the marker: what was held is text ('[' occurs only at its start)
@@ -80,12 +76,8 @@ final class FramedStdout implements TextSink {
         while (j < end && buf[j] != '[') {
           j++;
         }
-        if (j > i) {
-          text.append(buf, i, j - i);
-        }
-        if (j < end) {
-          matched = 1;
-        }
+        text.append(buf, i, j - i);
+        matched = j < end ? 1 : 0;
         i = j + 1;
       }
     }
@@ -93,7 +85,7 @@ final class FramedStdout implements TextSink {
 
   /** The end of the stream: a marker's start held back is text after all. */
   void finish() {
-    if (mode == Mode.TEXT && matched > 0) {
+    if (state == State.MISSING && matched > 0) {
       text.append(open.substring(0, matched));
       matched = 0;
     }
@@ -101,23 +93,15 @@ final class FramedStdout implements TextSink {
 
   /** What the frame brought, or why nothing came; call after {@link #finish()}. */
   WrittenFiles files() {
-    State state =
-        switch (mode) {
-          case TEXT -> State.MISSING;
-          case AFTER -> State.COMPLETE;
-          case BROKEN -> State.DAMAGED;
-          default -> State.CUT;
-        };
     return state == State.COMPLETE
         ? new WrittenFiles(state, files, unlisted, unlistedBytes, problem)
         : new WrittenFiles(state, List.of(), 0, 0, problem);
   }
 
   private void frameChar(char c) {
-    if (mode == Mode.OPENED) {
-      if (c == '\n') {
-        mode = Mode.LINES;
-      } else {
+    if (lineBreakNext) {
+      lineBreakNext = false;
+      if (c != '\n') {
         broken("no line break after the opening marker");
       }
     } else if (c == '\n') {
@@ -187,7 +171,7 @@ final class FramedStdout implements TextSink {
     }
     if (read.startsWith("[")) {
       if (read.equals(close + " " + (lines - 1))) {
-        mode = Mode.AFTER;
+        state = State.COMPLETE;
       } else {
         broken("an end line that does not match");
       }
@@ -217,7 +201,7 @@ final class FramedStdout implements TextSink {
   }
 
   private void broken(String why) {
-    mode = Mode.BROKEN;
+    state = State.DAMAGED;
     problem = "the frame held " + why;
     encoded = null;
     files.clear();

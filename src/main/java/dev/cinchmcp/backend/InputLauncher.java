@@ -12,11 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Gives a program its {@link ProgramInput} on any backend, which takes only code: a launcher in the
- * same language ({@code launcher.py}, {@code launcher.js}) writes the program and files, runs it
- * with stdin and args, and, when it may write files ({@link #mayWriteFiles}), hands them back
- * ({@link OutFrame}). The input travels base64 in one ASCII literal, so no quote or backslash
- * breaks out.
+ * Gives a program its {@link ProgramInput} on any backend: a launcher in its language writes the
+ * program and files, runs it with stdin and args, and hands back the files it wrote ({@link
+ * OutFrame}). The input travels base64 in one ASCII literal, so no quote breaks out.
  */
 public final class InputLauncher {
 
@@ -117,11 +115,9 @@ public final class InputLauncher {
       List.of("writeFile", "appendFile", "createWriteStream", "writeSync", "openSync");
 
   /**
-   * Whether a program's text shows it may draw or write files, so that it runs under the launcher
-   * that hands them back; only such programs pay for it (~0.25 s locally). It errs towards yes: a
-   * picture's name as a word, one of the words above, or (Python) {@code open} with a quoted
-   * writing mode anywhere, comments included. Substring searches only: a megabyte of code is read
-   * in ~1 ms, where regular expressions took ~0.3 s per call.
+   * Whether a program may draw or write files, so it runs under the launcher (~0.25 s locally). It
+   * errs towards yes, comments included. Substring searches: a megabyte of code in ~1 ms, where
+   * regular expressions took ~0.3 s.
    */
   static boolean mayWriteFiles(Program program) {
     String code = program.code();
@@ -154,16 +150,13 @@ public final class InputLauncher {
   private static boolean hasWriteMode(String code) {
     for (char quote : new char[] {'\'', '"'}) {
       int close;
-      for (int at = code.indexOf(quote); at >= 0; at = close) {
-        close = code.indexOf(quote, at + 1);
-        if (close < 0) {
-          break;
-        }
+      for (int at = code.indexOf(quote); at >= 0 && (close = code.indexOf(quote, at + 1)) >= 0; ) {
         String mode = close - at > 4 ? "" : code.substring(at + 1, close);
         if (mode.chars().allMatch(c -> "waxbt+".indexOf(c) >= 0)
             && mode.chars().filter(c -> "wax".indexOf(c) >= 0).count() == 1) {
           return true;
         }
+        at = close;
       }
     }
     return false;
@@ -190,11 +183,8 @@ public final class InputLauncher {
 
     /** The run, or a {@link RunFailure} when the launcher failed before the program ran. */
     public RunResult delivered(RunResult run) {
-      if (marker == null) {
-        return run;
-      }
       String stderr = run.stderr().text();
-      int at = stderr.indexOf(marker);
+      int at = marker == null ? -1 : stderr.indexOf(marker);
       if (at < 0) {
         return run;
       }

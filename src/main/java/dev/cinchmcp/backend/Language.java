@@ -1,27 +1,21 @@
 package dev.cinchmcp.backend;
 
+import java.util.Locale;
 import java.util.Optional;
 
 /** The languages a sandbox runs, with their names on the wire and in the tool's arguments. */
 public enum Language {
-  PYTHON("python"),
-  JAVASCRIPT("javascript");
-
-  private final String wireName;
-
-  Language(String wireName) {
-    this.wireName = wireName;
-  }
+  PYTHON,
+  JAVASCRIPT;
 
   public String wireName() {
-    return wireName;
+    return name().toLowerCase(Locale.ROOT);
   }
 
-  /** The language with this wire name, if there is one (exact, lower case). */
   public static Optional<Language> fromWireName(String name) {
     // A loop, not a stream: this is on the first call's path, where a lambda costs a bootstrap.
     for (Language language : values()) {
-      if (language.wireName.equals(name)) {
+      if (language.wireName().equals(name)) {
         return Optional.of(language);
       }
     }

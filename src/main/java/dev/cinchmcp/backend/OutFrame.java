@@ -4,9 +4,8 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * How the files a program wrote leave the sandbox on every backend (the hosted API returns only
- * stdout and stderr): the launcher writes them at the end of stdout in one frame, which {@link
- * FramedStdout} takes out before the stream is cut or shown.
+ * How the files a program wrote leave the sandbox on every backend: at the end of stdout in one
+ * frame, which {@link FramedStdout} takes out before the stream is cut or shown.
  *
  * <pre>
  * [cinch-mcp files NONCE]\n
@@ -18,23 +17,14 @@ import java.util.HexFormat;
  * KIND is a {@link WrittenFiles.Kind} code ({@code p} picture, {@code t} small file, both with
  * DATA; {@code P}, {@code C} pictures left in the sandbox; {@code f} other files), or {@code !}
  * when the launcher failed (NAME then holds its words); NAME and DATA are base64, DATA is {@code -}
- * when absent. The nonce is fresh per call, so output never opens a frame by accident; a program
- * that reads it from its launcher can only hand back what it could have written as a file anyway.
+ * when absent. The nonce is fresh per call: output never opens a frame by accident.
  */
 public record OutFrame(String nonce) {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  public OutFrame {
-    if (!nonce.matches("[0-9a-f]{16}")) {
-      throw new IllegalArgumentException("nonce");
-    }
-  }
-
   public static OutFrame fresh() {
-    byte[] bytes = new byte[8];
-    RANDOM.nextBytes(bytes);
-    return new OutFrame(HexFormat.of().formatHex(bytes));
+    return new OutFrame(HexFormat.of().toHexDigits(RANDOM.nextLong()));
   }
 
   public String open() {

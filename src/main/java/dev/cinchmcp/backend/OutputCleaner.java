@@ -1,12 +1,10 @@
 package dev.cinchmcp.backend;
 
 /**
- * Makes streaming output cheap to send and safe to show: terminal escape sequences are removed;
- * other controls (a carriage return only when no newline follows) become their Unicode symbol
- * ({@code ␁}, DEL {@code ␡}), C1 controls and lone surrogates {@code �}; a run of {@value #RUN_MIN}
- * or more of one symbol is shown once with its count, {@code [␁ ×30000]}, a few bytes, not six per
- * character. Each unit goes to the capture with the original characters it stands for, so the later
- * cut counts exactly.
+ * Makes output cheap to send and safe to show: terminal escape sequences removed; other controls
+ * (CR only when no newline follows) shown as their symbol ({@code ␁}), C1 controls and lone
+ * surrogates as {@code �}; a run of {@value #RUN_MIN} or more of one symbol once with its count,
+ * {@code [␁ ×30000]}. Each unit goes to the capture with the original characters it stands for.
  */
 final class OutputCleaner {
 
@@ -94,7 +92,6 @@ final class OutputCleaner {
     }
   }
 
-  /** The end of the stream: whatever is still pending is shown. */
   void finish() {
     while (state != State.TEXT) {
       abandon(); // what followed the ESC may itself end in an unfinished sequence
@@ -127,7 +124,8 @@ final class OutputCleaner {
       replace(first == '\r' ? symbol('\r') : REPLACEMENT);
     }
     if (plain(c)) {
-      emit(c);
+      flushRun();
+      out.plain(new char[] {c}, 0, 1, takeRemoved());
     } else if (c == '\r' || Character.isHighSurrogate(c)) {
       pending = c;
     } else if (c == ESC) {
@@ -138,7 +136,6 @@ final class OutputCleaner {
     }
   }
 
-  /** Printable, tab, newline, or any character above the C1 controls that is not a surrogate. */
   private static boolean plain(char c) {
     return (c >= 0x20 && c < 0x7F)
         || c == '\n'
@@ -149,11 +146,6 @@ final class OutputCleaner {
   /** The Control Pictures block: ␀ for NUL up to ␟ for U+001F, ␡ for DEL. */
   private static char symbol(char control) {
     return control == 0x7F ? '\u2421' : (char) (0x2400 + control);
-  }
-
-  private void emit(char c) {
-    flushRun();
-    out.plain(new char[] {c}, 0, 1, takeRemoved());
   }
 
   private void replace(char shown) {
@@ -174,9 +166,7 @@ final class OutputCleaner {
     if (n >= RUN_MIN) {
       out.unit("[" + runSymbol + " \u00D7" + n + "]", n + takeRemoved());
     } else {
-      for (long i = 0; i < n; i++) {
-        out.plain(new char[] {runSymbol}, 0, 1, takeRemoved());
-      }
+      out.plain(String.valueOf(runSymbol).repeat((int) n).toCharArray(), 0, (int) n, takeRemoved());
     }
   }
 
@@ -193,10 +183,7 @@ final class OutputCleaner {
     }
   }
 
-  /**
-   * The sequence ends at {@code c}: read {@code whole}, it is dropped and counted with the next
-   * unit; else the ESC is shown, and what followed it read as text.
-   */
+  /** Whole: dropped, counted with the next unit; else the ESC is shown, the rest read as text. */
   private void end(char c, boolean whole) {
     if (whole) {
       changed = true;

@@ -1,9 +1,7 @@
 package dev.cinchmcp.backend;
 
-import java.util.Objects;
-
 /**
- * A program to run once: the tool's arguments, parsed once.
+ * A program to run once: the tool's arguments, parsed.
  *
  * @param input a runner never sees any: {@link CodeRunner#runCall} puts it in the launcher
  * @param out the launcher's frame with the files made ({@link FramedStdout}), or null
@@ -12,13 +10,6 @@ import java.util.Objects;
  */
 public record Program(
     String code, Language language, ProgramInput input, OutFrame out, String source) {
-  public Program {
-    Objects.requireNonNull(code, "code");
-    Objects.requireNonNull(language, "language");
-    Objects.requireNonNull(input, "input");
-    Objects.requireNonNull(source, "source");
-  }
-
   public Program(String code, Language language, ProgramInput input) {
     this(code, language, input, null, code);
   }

@@ -7,8 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a program is given besides its code, with its limits, once: the argument check enforces them
- * and the tool's description states them.
+ * What a program is given besides its code, and its limits (checked and described from here).
  *
  * @param stdin null for none
  * @param files relative path to UTF-8 text, in the caller's order

@@ -1,11 +1,9 @@
 package dev.cinchmcp.backend;
 
 /**
- * The lines that start a Python program in the sandbox ({@code python3 -c}). Not {@code python3
- * -u}: under gVisor a large write to a pipe can be partial, which an unbuffered text stream drops
- * (measured: 50 writes of 100,000 chars arrived as 50 × 65,536); line buffering keeps output
- * flowing for a time-out kill while the buffered layer retries. Tracebacks read as if the file had
- * been run directly; source is compiled from bytes, so a coding cookie or BOM is honoured.
+ * What starts a Python program ({@code python3 -c}). Not {@code -u}: under gVisor a large pipe
+ * write can be partial, which an unbuffered stream drops (50 writes of 100,000 chars arrived as 50
+ * × 65,536); line buffering keeps output flowing. Source is compiled from bytes (a coding cookie).
  */
 public final class PythonBootstrap {
 

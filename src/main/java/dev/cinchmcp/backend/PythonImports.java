@@ -7,10 +7,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The heavy modules a Python program's import statements name, read from its text, for a sandbox to
- * import ahead. {@code from a.b import c} names {@code a.b} and the candidate {@code a.b.c} (only
- * the host's files tell a module from a function: the backend checks). It errs towards an import: a
- * statement inside a string counts too.
+ * The heavy modules a Python program's import statements name, for a sandbox to import ahead.
+ * {@code from a.b import c} names {@code a.b} and the candidate {@code a.b.c} (the backend checks
+ * which is a module). A statement inside a string counts too.
  */
 public final class PythonImports {
 
@@ -56,11 +55,11 @@ public final class PythonImports {
     }
     if (m.group(1) != null) {
       for (String part : m.group(1).split(",")) {
-        addIfHeavy(firstWord(part), names);
+        addIfHeavy(part.strip().split("\\s+")[0], names);
       }
     } else if (addIfHeavy(m.group(2), names)) {
       for (String part : m.group(3).replaceAll("[()\\\\]", "").split(",")) {
-        String name = firstWord(part);
+        String name = part.strip().split("\\s+")[0];
         if (IDENTIFIER.matcher(name).matches()) { // not "*"
           names.add(m.group(2) + "." + name);
         }
@@ -68,18 +67,12 @@ public final class PythonImports {
     }
   }
 
-  /** Adds {@code module} when its top-level package is heavy; says whether it did. */
   private static boolean addIfHeavy(String module, Set<String> names) {
     if (!MODULE.matcher(module).matches() || !HEAVY.contains(module.split("\\.")[0])) {
       return false;
     }
     names.add(module);
     return true;
-  }
-
-  private static String firstWord(String part) {
-    String[] words = part.strip().split("\\s+");
-    return words.length == 0 ? "" : words[0];
   }
 
   /** Every parent package of each name, added before it: importing a.b imports a. */

@@ -1,10 +1,6 @@
 package dev.cinchmcp.backend;
 
-/**
- * A run that produced no result: the message tells the calling model what happened and what to do
- * next, never a secret or a stack trace; the {@link Reason} gives its {@link Kind} and whether
- * anything ran.
- */
+/** A run without a result: the message tells the model what happened and what to do, no secret. */
 public final class RunFailure extends RuntimeException {
 
   /** What went wrong, in the terms a caller acts on ({@code --check} answers by it). */
@@ -90,10 +86,5 @@ public final class RunFailure extends RuntimeException {
 
   public Kind kind() {
     return reason.kind();
-  }
-
-  /** Whether the program may have run (in part), so that a retry may run it twice. */
-  public boolean mayHaveRun() {
-    return reason.ran() == Ran.MAYBE;
   }
 }

@@ -1,7 +1,6 @@
 package dev.cinchmcp.backend;
 
 import dev.cinchmcp.text.CappedText;
-import java.util.Objects;
 
 /** What a sandbox reported about one run; what the backend could not learn is null. */
 public record RunResult(
@@ -16,7 +15,6 @@ public record RunResult(
   public RunResult {
     stdout = stdout == null ? CappedText.EMPTY : stdout;
     stderr = stderr == null ? CappedText.EMPTY : stderr;
-    Objects.requireNonNull(backend, "backend");
     files = files == null ? WrittenFiles.NOT_ASKED : files;
   }
 

@@ -19,9 +19,8 @@ public enum SandboxEnding {
     boolean timedOut = this == TIMED_OUT;
     String note =
         timedOut
-            ? "[sandbox] stopped: the program reached its "
-                + wallClock.toSeconds()
-                + " s time limit"
+            ? "[sandbox] stopped: the program reached its %d s time limit"
+                .formatted(wallClock.toSeconds())
             : null;
     return new RunResult(
         output.stdout(), output.stderr(note), null, timedOut, durationMs, backend, output.files());
@@ -42,11 +41,7 @@ public enum SandboxEnding {
     future.complete(result);
   }
 
-  /**
-   * A {@link RunFailure} as it is; anything else is logged with its stack for the operator and
-   * becomes SANDBOX_FAILED. {@code sandbox}: e.g. "Container cinchmcp-1-2"; {@code backend}: e.g.
-   * "The docker backend".
-   */
+  /** A {@link RunFailure} as it is; anything else is logged with its stack, SANDBOX_FAILED. */
   public static RunFailure failure(
       RuntimeException thrown,
       RunListener events,

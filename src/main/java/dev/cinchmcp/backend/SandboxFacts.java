@@ -2,13 +2,10 @@ package dev.cinchmcp.backend;
 
 import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.text.CappedText;
-import java.util.Objects;
 
 /**
- * What a program can count on in the sandbox, written once: the tool's description, the schema,
- * result notes, {@code --help} and the README take their wording from here (a test holds the README
- * to it). Limits are the service's unless the user set others ({@code CINCH_SANDBOX_*}); the local
- * sandbox reports the interpreters it really runs.
+ * What a program can count on in the sandbox, worded once for the tool's description, the schema,
+ * result notes, {@code --help} and the README (a test holds the README to it).
  *
  * @param limits e.g. "10 seconds, 256 MB of memory, half a CPU"
  * @param packages what a program can import, a phrase that follows the runtimes
@@ -37,19 +34,9 @@ public record SandboxFacts(
       new SandboxFacts(
           SERVICE_RUNTIMES, SERVICE_LIMITS, GVISOR, STANDARD_LIBRARY_ONLY, TIME_LIMIT_SECONDS);
 
-  public SandboxFacts {
-    Objects.requireNonNull(runtimes, "runtimes");
-    Objects.requireNonNull(limits, "limits");
-    Objects.requireNonNull(isolation, "isolation");
-    Objects.requireNonNull(packages, "packages");
-  }
-
   public static String limits(SandboxLimits limits) {
-    return limits.timeLimitSeconds()
-        + " seconds, "
-        + limits.memoryMegabytes()
-        + " MB of memory, "
-        + cpuShare(limits.cpus());
+    return "%d seconds, %d MB of memory, %s"
+        .formatted(limits.timeLimitSeconds(), limits.memoryMegabytes(), cpuShare(limits.cpus()));
   }
 
   /** {@code found}: e.g. "Python: numpy 1.24, matplotlib 3.6"; empty when none was found. */
@@ -65,10 +52,9 @@ public record SandboxFacts(
 
   /** A CPU share as a phrase: "half a CPU", "1 CPU", "1.5 CPUs", "0.25 CPUs". */
   public static String cpuShare(double share) {
-    if (share == 0.5) {
-      return "half a CPU";
-    }
-    return SandboxLimits.number(share) + (share == 1 ? " CPU" : " CPUs");
+    return share == 0.5
+        ? "half a CPU"
+        : SandboxLimits.number(share) + (share == 1 ? " CPU" : " CPUs");
   }
 
   public String timeLimit() {
@@ -76,20 +62,18 @@ public record SandboxFacts(
   }
 
   public static String fileSystem() {
-    return "a read-only file system except a small /tmp ("
-        + TMP_MEGABYTES
-        + " MB) that is wiped after the run";
+    return "a read-only file system except a small /tmp (%d MB) that is wiped after the run"
+        .formatted(TMP_MEGABYTES);
   }
 
   public static String outputCut() {
-    return "Each output stream is shown up to "
-        + CappedText.count(CappedText.LIMIT)
-        + " characters; a longer one shows its first "
-        + CappedText.count(CappedText.HEAD)
-        + " and last "
-        + CappedText.count(CappedText.TAIL)
-        + ", with a marker that counts what was left out between them (fewer when the text is"
-        + " costly to send, e.g. non-Latin scripts or emoji).";
+    return ("Each output stream is shown up to %s characters; a longer one shows its first %s and"
+            + " last %s, with a marker that counts what was left out between them (fewer when the"
+            + " text is costly to send, e.g. non-Latin scripts or emoji).")
+        .formatted(
+            CappedText.count(CappedText.LIMIT),
+            CappedText.count(CappedText.HEAD),
+            CappedText.count(CappedText.TAIL));
   }
 
   public static String controlCharacters() {

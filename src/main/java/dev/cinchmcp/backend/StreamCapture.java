@@ -10,11 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * One output stream captured for a {@link CappedText}: bytes {@link #feed fed} are decoded as UTF-8
- * across reads (invalid bytes become U+FFFD), the launcher's frame is taken out of stdout ({@link
- * FramedStdout}), the rest cleaned ({@link OutputCleaner}); its start is kept and its end in a
- * ring, so no more than {@link CappedText#LIMIT} characters are held, each with the original
- * characters it stands for. One thread feeds it; bytes fed after its result are dropped.
+ * One output stream captured for a {@link CappedText}: UTF-8 decoded across reads, the launcher's
+ * frame taken out ({@link FramedStdout}), the rest cleaned ({@link OutputCleaner}); its start kept
+ * and its end in a ring, so at most {@link CappedText#LIMIT} characters are held. One thread feeds
+ * it; bytes fed after its result are dropped.
  */
 public class StreamCapture implements TextSink {
 
@@ -41,7 +40,6 @@ public class StreamCapture implements TextSink {
   private final StringBuilder head = new StringBuilder();
   private long headCost;
   private long headRaw;
-  private boolean headOpen = true;
 
   // The end: a ring of shown characters, and for each the original characters it stands for (0
   // for the second and later characters of a unit, which the tail must not start with).
@@ -114,11 +112,9 @@ public class StreamCapture implements TextSink {
     boolean fits = shownLength <= CappedText.LIMIT && shownCost <= CappedText.LIMIT_BYTES;
     int take = fits ? ringLength : 0;
     long cost = 0;
-    while (take < ringLength && take < CappedText.TAIL) {
-      cost += WireCost.of(charFromEnd(take));
-      if (cost > CappedText.TAIL_BYTES) {
-        break;
-      }
+    while (take < ringLength
+        && take < CappedText.TAIL
+        && (cost += WireCost.of(charFromEnd(take))) <= CappedText.TAIL_BYTES) {
       take++;
     }
     while (!fits && take > 0 && weightFromEnd(take - 1) == 0) {
@@ -150,10 +146,8 @@ public class StreamCapture implements TextSink {
   /** A unit of several characters (a surrogate pair, a run's count), kept or dropped whole. */
   void unit(String text, long raw) {
     long cost = WireCost.of(text);
-    for (int i = 0; i < text.length(); i++) {
-      account(text.charAt(i));
-    }
-    if (headOpen && fitsHead(text.length(), cost)) {
+    text.chars().forEach(c -> account((char) c));
+    if (fitsHead(text.length(), cost)) {
       head.append(text);
       headCost += cost;
       headRaw += raw;
@@ -167,20 +161,17 @@ public class StreamCapture implements TextSink {
   /** One-character units, each for itself, the first for {@code extraRaw} more. */
   void plain(char[] buf, int off, int len, long extraRaw) {
     int end = off + len;
-    if (shownLength + len <= CappedText.LIMIT) {
-      for (int i = off; i < end; i++) {
+    for (int i = off; i < end; i++) {
+      if (shownLength < CappedText.LIMIT) {
         account(buf[i]);
-      }
-    } else {
-      // The stream no longer fits whole, so its cost no longer matters: count line breaks only.
-      shownLength += len;
-      for (int i = off; i < end; i++) {
+      } else { // the stream no longer fits whole, so its cost no longer matters
+        shownLength++;
         lineBreaks += buf[i] == '\n' ? 1 : 0;
       }
     }
     int i = off;
     long extra = extraRaw;
-    while (headOpen && i < end && fitsHead(1, WireCost.of(buf[i]))) {
+    while (i < end && fitsHead(1, WireCost.of(buf[i]))) {
       head.append(buf[i]);
       headCost += WireCost.of(buf[i++]);
       headRaw += 1 + extra;
@@ -247,12 +238,11 @@ public class StreamCapture implements TextSink {
     lineBreaks += c == '\n' ? 1 : 0;
   }
 
+  /** The head ends at the first unit that does not fit (it goes to the ring): it stays a prefix. */
   private boolean fitsHead(int length, long cost) {
-    if (head.length() + length <= CappedText.HEAD && headCost + cost <= CappedText.HEAD_BYTES) {
-      return true;
-    }
-    headOpen = false; // the head ends at the first unit that does not fit, so it stays a prefix
-    return false;
+    return ring == null
+        && head.length() + length <= CappedText.HEAD
+        && headCost + cost <= CappedText.HEAD_BYTES;
   }
 
   private void push(char c, long raw) {

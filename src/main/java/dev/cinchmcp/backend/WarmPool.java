@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   private final Map<Language, Deque<S>> ready = new EnumMap<>(Language.class);
   private S starting;
   private Language startingLanguage;
-  private final List<S> killed = new ArrayList<>(); // by stopNow(), for close() to remove
+  private final List<S> killed = new CopyOnWriteArrayList<>(); // by stopNow(), close() removes
 
   private int callsRunning;
   private boolean fillQueued;
@@ -65,7 +66,6 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
     if (closed || callsRunning > 0) {
       return;
     }
-    // Not closed, so its thread still takes work: it is shut down only after closing.
     if (emptyWhenIdle == null) {
       emptyWhenIdle = thread.schedule(this::empty, idleLimit.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -76,17 +76,14 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   }
 
   /**
-   * The oldest usable entry, or empty. Oldest first: gVisor calibrates its clock ~1 s after start,
-   * before that a Node program's clock reads trap (measured ~100 ms against ~35 ms per run).
+   * The oldest usable entry: gVisor calibrates its clock ~1 s after start, until then a Node
+   * program's clock reads trap (~100 ms against ~35 ms per run, measured).
    */
   public Optional<S> take(Language language) {
     return take(language, Duration.ZERO);
   }
 
-  /**
-   * Or else the one of this language being started, awaited at most {@code awaitStarting}: for an
-   * engine whose starts outlast the gap between calls, it is ready sooner than a new cold one.
-   */
+  /** Or the one being started, awaited at most {@code awaitStarting}: for a slow engine. */
   public Optional<S> take(Language language, Duration awaitStarting) {
     long deadline = System.nanoTime() + awaitStarting.toNanos();
     List<S> stale = new ArrayList<>();
@@ -165,19 +162,13 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   @Override
   public void close() {
     stopNow();
-    List<S> remains;
-    synchronized (this) {
-      remains = new ArrayList<>(killed);
-      killed.clear();
-    }
-    remains.forEach(StartedSandbox::discard);
+    killed.forEach(StartedSandbox::discard);
     // A start caught before its entry was known removes it itself: await that.
     if (!awaitThread(Duration.ofSeconds(5))) {
       log.warn("A sandbox started ahead of time was still being removed when the pool closed");
     }
   }
 
-  /** False when the pool's thread is still busy after {@code wait}. */
   private boolean awaitThread(Duration wait) {
     try {
       return thread.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
@@ -223,12 +214,10 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   }
 
   private void fillNow() {
-    synchronized (this) {
-      fillQueued = false;
-    }
     for (Language language : Language.values()) {
       while (true) {
         synchronized (this) {
+          fillQueued = false; // a fill() from now on queues another pass
           if (closed
               || callsRunning > 0
               || ready.get(language).size() >= sizes.getOrDefault(language, 0)) {
@@ -259,10 +248,9 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
         if (!closed) {
           ready.get(language).addLast(started);
           started = null;
-          return true;
         }
+        return !closed;
       }
-      return false;
     } catch (Exception e) {
       log.debug("A {} sandbox could not be started ahead: {}", language.wireName(), e.toString());
       return false;

@@ -1,7 +1,6 @@
 package dev.cinchmcp.backend;
 
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The files a program wrote and the figures it showed, as its launcher handed them back ({@link
@@ -30,7 +29,6 @@ public record WrittenFiles(
       new WrittenFiles(State.NOT_ASKED, List.of(), 0, 0, null);
 
   public WrittenFiles {
-    Objects.requireNonNull(state, "state");
     files = List.copyOf(files);
   }
 
@@ -41,11 +39,6 @@ public record WrittenFiles(
 
   /** {@code name}: a path, or "[figure N]"; {@code data}: for PICTURE and TEXT, else null. */
   public record WrittenFile(String name, long size, Kind kind, byte[] data) {
-    public WrittenFile {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(kind, "kind");
-    }
-
     public boolean figure() {
       return name.startsWith("[figure ");
     }

@@ -75,7 +75,7 @@ final class SelfCheck {
             "the configuration must be fixed first (see above); nothing was sent to the API.");
       } else {
         row("Configuration", "OK (" + backend.summary() + ")");
-        row("Packages", backend.packages());
+        row("Packages", backend.facts().packages());
         probe(backend.runner());
       }
     } finally {

@@ -32,9 +32,6 @@ public record CappedText(
   public static final int HEAD_BYTES = 9_500;
   public static final int TAIL_BYTES = 14_400;
 
-  /** The marker's longest form, which the limits leave room for. */
-  static final int MARKER_ROOM = LIMIT - HEAD - TAIL;
-
   public static final CappedText EMPTY = new CappedText("", "", 0, 0, 0, false);
 
   public CappedText {
@@ -62,14 +59,12 @@ public record CappedText(
     if (!truncated()) {
       return "";
     }
-    String lines = omittedLines == 0 ? "no" : count(omittedLines);
-    return (head.isEmpty() || head.endsWith("\n") ? "" : "\n")
-        + "[... "
-        + count(omittedChars)
-        + " characters ("
-        + lines
-        + (omittedLines <= 1 ? " line break" : " line breaks")
-        + ") left out here ...]\n";
+    return "%s[... %s characters (%s line break%s) left out here ...]\n"
+        .formatted(
+            head.isEmpty() || head.endsWith("\n") ? "" : "\n",
+            count(omittedChars),
+            omittedLines == 0 ? "no" : count(omittedLines),
+            omittedLines <= 1 ? "" : "s");
   }
 
   /** A count as every note writes it: 40,100. */

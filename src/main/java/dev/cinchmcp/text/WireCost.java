@@ -26,10 +26,6 @@ public final class WireCost {
   }
 
   public static long of(CharSequence text) {
-    long cost = 0;
-    for (int i = 0; i < text.length(); i++) {
-      cost += of(text.charAt(i));
-    }
-    return cost;
+    return text.chars().mapToLong(c -> of((char) c)).sum();
   }
 }

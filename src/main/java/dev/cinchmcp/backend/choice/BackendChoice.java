@@ -41,11 +41,6 @@ public record BackendChoice(
     return problems.isEmpty();
   }
 
-  /** What a program can import besides the standard library, for {@code --check}. */
-  public String packages() {
-    return facts.packages();
-  }
-
   /**
    * {@code cinchAfter}: when the Cinch runner is built on {@code workers} (TLS set-up off the
    * caller's thread) and the local gVisor self-test may start.
@@ -75,34 +70,37 @@ public record BackendChoice(
       return unavailable(settings.problems()); // something is set wrong: say so rather than guess
     }
     LocalSandboxRunner local = startLocal.apply(settings, cinchAfter);
-    if (!local.usable() && backend != Backend.LOCAL) {
-      local.close();
-      return Docker.standIn(settings, cinchAfter, local.unavailableReason());
+    long timeLimit = local.settings().wallClock().toSeconds();
+    if (local.usable()) { // its gVisor self-test still runs: a call that comes first waits for it
+      String versions = local.versions().describe();
+      return new BackendChoice(
+          local,
+          new SandboxFacts(
+              versions,
+              local.limits().describe(),
+              SandboxFacts.GVISOR,
+              SandboxFacts.installedPackages(local.packages().describe()),
+              timeLimit),
+          "backend local: a gVisor sandbox on this machine, %s; %s; %s"
+              .formatted(versions, local.limits().summary(), poolSummary(local)),
+          List.of());
     }
-    // Usable: its gVisor self-test still runs, a call that comes first waits for it. Else, as
-    // asked for, it answers every call with what to install.
-    boolean usable = local.usable();
-    String versions = usable ? local.versions().describe() : "Python and Node.js";
-    String why = usable ? null : local.unavailableReason();
+    String why = local.unavailableReason();
+    if (backend != Backend.LOCAL) {
+      local.close();
+      return Docker.standIn(settings, cinchAfter, why);
+    }
+    // As asked for: it answers every call with what to install.
     return new BackendChoice(
         local,
         new SandboxFacts(
-            versions,
-            usable ? local.limits().describe() : SandboxFacts.limits(settings.limits()),
+            "Python and Node.js",
+            SandboxFacts.limits(settings.limits()),
             SandboxFacts.GVISOR,
-            usable
-                ? SandboxFacts.installedPackages(local.packages().describe())
-                : SandboxFacts.STANDARD_LIBRARY_ONLY,
-            local.settings().wallClock().toSeconds()),
-        usable
-            ? "backend local: a gVisor sandbox on this machine, "
-                + versions
-                + "; "
-                + local.limits().summary()
-                + "; "
-                + poolSummary(local.settings().poolSize())
-            : "backend local: UNAVAILABLE, " + why,
-        usable ? List.of() : List.of("The local gVisor sandbox is not available: " + why));
+            SandboxFacts.STANDARD_LIBRARY_ONLY,
+            timeLimit),
+        "backend local: UNAVAILABLE, " + why,
+        List.of("The local gVisor sandbox is not available: " + why));
   }
 
   public static LocalSandboxRunner startLocal(Settings settings, CompletableFuture<?> after) {
@@ -114,18 +112,17 @@ public record BackendChoice(
         after);
   }
 
-  private static String poolSummary(int perLanguage) {
-    if (perLanguage == 0) {
-      return "no sandboxes started ahead of time (" + Settings.LOCAL_POOL + "=0)";
-    }
-    return perLanguage
-        + " sandbox"
-        + (perLanguage == 1 ? "" : "es")
-        + " per language started ahead of time (~20-25 MB each while idle, stopped after "
-        + LocalSandboxSettings.DEFAULT_POOL_IDLE_LIMIT.toMinutes()
-        + " idle minutes; "
-        + Settings.LOCAL_POOL
-        + "=0 turns this off)";
+  private static String poolSummary(LocalSandboxRunner local) {
+    int size = local.settings().poolSize();
+    return size == 0
+        ? "no sandboxes started ahead of time (%s=0)".formatted(Settings.LOCAL_POOL)
+        : ("%d sandbox%s per language started ahead of time (~20-25 MB each while idle, stopped"
+                + " after %d idle minutes; %s=0 turns this off)")
+            .formatted(
+                size,
+                size == 1 ? "" : "es",
+                LocalSandboxSettings.DEFAULT_POOL_IDLE_LIMIT.toMinutes(),
+                Settings.LOCAL_POOL);
   }
 
   private static BackendChoice cinch(
@@ -161,18 +158,12 @@ public record BackendChoice(
 
   /** The service holds its own limits, whatever {@code CINCH_SANDBOX_*} says. */
   private static String serviceLimits(Settings settings) {
-    return "limits: the service's ("
-        + SandboxFacts.SERVICE_LIMITS
-        + ")"
-        + (settings.limits().isService()
-            ? ""
-            : "; "
-                + SandboxLimits.TIME_LIMIT_S
-                + ", "
-                + SandboxLimits.MEMORY_MB
-                + " and "
-                + SandboxLimits.CPUS
-                + " apply to the local and docker backends only");
+    String limits = "limits: the service's (" + SandboxFacts.SERVICE_LIMITS + ")";
+    return settings.limits().isService()
+        ? limits
+        : limits
+            + "; %s, %s and %s apply to the local and docker backends only"
+                .formatted(SandboxLimits.TIME_LIMIT_S, SandboxLimits.MEMORY_MB, SandboxLimits.CPUS);
   }
 
   static BackendChoice unavailable(List<String> problems) {
@@ -227,12 +218,8 @@ public record BackendChoice(
       }
       return unavailable(
           List.of(
-              Settings.MISSING_KEY
-                  + " (No local gVisor sandbox could stand in either: "
-                  + localWhyNot
-                  + "; "
-                  + whyNot
-                  + ".)"));
+              "%s (No local gVisor sandbox could stand in either: %s; %s.)"
+                  .formatted(Settings.MISSING_KEY, localWhyNot, whyNot)));
     }
 
     private static BackendChoice of(DockerRunner runner) {

@@ -32,28 +32,15 @@ record DeferredRunner(String name, CompletableFuture<CodeRunner> backend, LongSu
         (runner, error) -> {
           if (error != null) {
             result.completeExceptionally(unwrapped(error));
-            return;
+          } else if (!result.isDone()) { // else cancelled while the backend was being built
+            // The wait for the backend counts against the call's deadline.
+            CompletableFuture<RunResult> run =
+                runner.run(program, listener, Duration.ofNanos(nanoTime.getAsLong() - askedAt));
+            result.handle((r, e) -> result.isCancelled() && run.cancel(true));
+            run.handle(
+                (r, e) ->
+                    e != null ? result.completeExceptionally(unwrapped(e)) : result.complete(r));
           }
-          if (result.isDone()) {
-            return; // cancelled while the backend was being built
-          }
-          // The wait for the backend counts against the call's deadline.
-          CompletableFuture<RunResult> run =
-              runner.run(program, listener, Duration.ofNanos(nanoTime.getAsLong() - askedAt));
-          result.whenComplete(
-              (r, e) -> {
-                if (result.isCancelled()) {
-                  run.cancel(true);
-                }
-              });
-          run.whenComplete(
-              (r, e) -> {
-                if (e != null) {
-                  result.completeExceptionally(unwrapped(e));
-                } else {
-                  result.complete(r);
-                }
-              });
         });
     return result;
   }
@@ -73,8 +60,7 @@ record DeferredRunner(String name, CompletableFuture<CodeRunner> backend, LongSu
 
   @Override
   public void close() {
-    CodeRunner runner = backend.getNow(null);
-    if (runner instanceof AutoCloseable closeable) {
+    if (backend.getNow(null) instanceof AutoCloseable closeable) {
       try {
         closeable.close();
       } catch (Exception e) {

@@ -99,7 +99,7 @@ class BackendChoiceTest {
     assertEquals("cinch", c.runner().name());
     assertEquals(SandboxFacts.SERVICE_RUNTIMES, c.facts().runtimes());
     assertTrue(c.summary().startsWith("backend cinch"), c.summary());
-    assertEquals(SandboxFacts.STANDARD_LIBRARY_ONLY, c.packages());
+    assertEquals(SandboxFacts.STANDARD_LIBRARY_ONLY, c.facts().packages());
     assertEquals(0, localProbes.get());
   }
 
@@ -114,7 +114,7 @@ class BackendChoiceTest {
     // What the description promises is what holds here (root on cgroup v1 in CI: all of it).
     assertTrue(c.facts().limits().startsWith("10 seconds, 256 MB of memory"), c.facts().limits());
     assertTrue(c.summary().contains("limits held: "), c.summary());
-    assertTrue(c.packages().contains("installed under /usr"), c.packages());
+    assertTrue(c.facts().packages().contains("installed under /usr"), c.facts().packages());
     assertRuns(c, "local", 30);
   }
 

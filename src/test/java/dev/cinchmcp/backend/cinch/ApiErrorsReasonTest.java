@@ -41,7 +41,7 @@ class ApiErrorsReasonTest {
     RunFailure f = ApiErrors.forStatus(307, "");
     assertEquals(Reason.REDIRECTED, f.reason());
     assertEquals(RunFailure.Kind.UNEXPECTED_ANSWER, f.kind());
-    assertEquals(false, f.mayHaveRun());
+    assertEquals(Ran.NOTHING, f.reason().ran());
   }
 
   @Test
