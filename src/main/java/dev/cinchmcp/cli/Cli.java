@@ -18,14 +18,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The command line: reads the flags and the log level, and runs the server or the self-check, or
- * prints help or the version. It takes its streams and environment and returns the exit code, so
- * tests run it in-process; {@code Main} only connects it to the real process.
+ * The command line: the log level, then the server, the self-check, help or the version. It takes
+ * its streams and environment and returns the exit code, so tests run it in-process.
  */
 public final class Cli {
 
   static final int OK = 0;
-
   static final int CHECK_FAILED = 1;
 
   /** A command line this program does not understand; 2 as most Unix tools use. */
@@ -40,10 +38,7 @@ public final class Cli {
   static final String DEFAULT_LOG_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
   static final String SDK_LOG_PROPERTY = "org.slf4j.simpleLogger.log.io.modelcontextprotocol";
 
-  /**
-   * Runs one command line and returns the exit code. {@code out} is the real stdout (JSON-RPC alone
-   * in server mode); {@code firstLine}, what a fast launcher did with stdin's first line.
-   */
+  /** {@code out}: JSON-RPC alone when serving; {@code firstLine}: what a fast launcher did. */
   public int run(
       String[] args,
       InputStream in,
@@ -62,7 +57,7 @@ public final class Cli {
     PrintStream text = new PrintStream(out, false, StandardCharsets.UTF_8);
     try {
       switch (args.length > 1 ? "" : args[0]) {
-        case "--help", "-h" -> text.print(help(Version.get()));
+        case "--help", "-h" -> text.print(help());
         case "--version", "-V" -> text.print("cinch-mcp " + Version.get() + "\n");
         case "--check" -> {
           return new SelfCheck(Settings.fromEnvironment(env)).run(text);
@@ -91,7 +86,7 @@ public final class Cli {
     return USAGE;
   }
 
-  static String help(String version) {
+  static String help() {
     String sandbox =
         "A new one for every program: "
             + SandboxFacts.SERVICE_RUNTIMES
@@ -157,7 +152,7 @@ public final class Cli {
         The server writes only JSON-RPC on stdout; its log goes to stderr.
         """
         .formatted(
-            version,
+            Version.get(),
             USAGE_LINE,
             Settings.DEFAULT_BASE_URI,
             Settings.DEFAULT_TIMEOUT.toMillis(),
@@ -185,35 +180,26 @@ public final class Cli {
 
   /** Lines of at most {@value #WIDTH} characters, each indented. */
   static String wrap(String indent, String text) {
-    StringBuilder out = new StringBuilder();
-    StringBuilder line = new StringBuilder(indent);
+    StringBuilder out = new StringBuilder(indent);
+    int line = 0; // where the last line starts
     for (String word : text.split(" ")) {
-      if (line.length() > indent.length() && line.length() + 1 + word.length() > WIDTH) {
-        out.append(line).append('\n');
-        line.setLength(0);
-        line.append(indent);
+      if (out.length() - line > indent.length()) {
+        boolean full = out.length() - line + 1 + word.length() > WIDTH;
+        out.append(full ? "\n" + indent : " ");
+        line = full ? out.length() - indent.length() : line;
       }
-      if (line.length() > indent.length()) {
-        line.append(' ');
-      }
-      line.append(word);
+      out.append(word);
     }
-    return out.append(line).toString();
+    return out.toString();
   }
 
   /** The level the variable names, lower case; empty when unset or not a level. */
   static Optional<String> parseLogLevel(String raw) {
-    if (raw == null || raw.isBlank()) {
-      return Optional.empty();
-    }
-    String level = raw.strip().toLowerCase(Locale.ROOT);
+    String level = raw == null ? "" : raw.strip().toLowerCase(Locale.ROOT);
     return LOG_LEVELS.contains(level) ? Optional.of(level) : Optional.empty();
   }
 
-  /**
-   * Sets {@value #LOG_LEVEL}'s level; a bad value only warns (a server that fails to start says
-   * nothing). slf4j-simple reads its levels once, as the first logger is made: this runs first.
-   */
+  /** A bad value only warns: a server that fails to start says nothing. */
   static void applyLogLevel(Map<String, String> env, PrintStream err) {
     String raw = env.get(LOG_LEVEL);
     Optional<String> level = parseLogLevel(raw);

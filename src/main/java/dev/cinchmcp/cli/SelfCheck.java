@@ -24,10 +24,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code --check}: reads the settings as the server does, runs one tiny program through the backend
- * a tool call would use, and prints one labelled line per question a person asks (configuration,
- * API reachable, key, credits, speed), then a verdict that says what to do. Every line is masked
- * once more as it is added, although none should hold the key.
+ * {@code --check}: runs one tiny program through the backend a tool call would use, and prints one
+ * labelled line per question a person asks (configuration, API reachable, key, credits, speed),
+ * then a verdict that says what to do. Every line is masked once more, though none should hold the
+ * key.
  */
 final class SelfCheck {
 
@@ -140,9 +140,8 @@ final class SelfCheck {
     }
     row(
         "Sandbox",
-        local
-            ? "ran the test program in a fresh gVisor sandbox"
-            : "ran the test program in a fresh container of the engine");
+        "ran the test program in a fresh "
+            + (local ? "gVisor sandbox" : "container of the engine"));
     row("Run time", millis + (local ? " ms" : " ms (the first run of an image includes its pull)"));
     if (noteIfUnexpected(result)) {
       fail(
@@ -152,9 +151,8 @@ final class SelfCheck {
               + " the test program correctly (see above).");
     } else {
       verdict =
-          local
-              ? "OK: execute_code calls will work, in a local gVisor sandbox."
-              : "OK: execute_code calls will work, in containers of the engine named above.";
+          "OK: execute_code calls will work, in "
+              + (local ? "a local gVisor sandbox." : "containers of the engine named above.");
     }
   }
 

@@ -3,6 +3,7 @@ package dev.cinchmcp.config;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -30,40 +32,38 @@ final class SettingsReader {
 
   /** {@code cores}: the machine's, the most {@value SandboxLimits#CPUS} may give a sandbox. */
   static Settings read(Map<String, String> env, int cores) {
-    return new SettingsReader(env).settings(cores);
-  }
-
-  private Settings settings(int cores) {
-    Optional<String> key = readKey(env.get(Settings.API_KEY));
-    URI base = readBaseUri(env.get(Settings.BASE_URL));
-    Duration timeout = readTimeout(env.get(Settings.TIMEOUT_MS));
-    Backend backend = readBackend(env.get(Settings.BACKEND));
-    String runsc =
-        env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
-    DockerOptions docker = readDocker();
-    int pool =
-        readPool(
+    SettingsReader r = new SettingsReader(env); // arguments read in order: problems in that order
+    return new Settings(
+        r.readKey(),
+        r.readBaseUri(),
+        r.readTimeout(),
+        r.problems,
+        r.readBackend(),
+        Objects.requireNonNullElse(r.value(Settings.RUNSC), "runsc"),
+        r.readDocker(),
+        r.readPool(
             Settings.LOCAL_POOL,
             Settings.DEFAULT_LOCAL_POOL,
             Settings.MAX_LOCAL_POOL,
-            "how many local sandboxes per language wait started for a call");
-    SandboxLimits limits = readLimits(cores);
-    return new Settings(key, base, timeout, problems, backend, runsc, docker, pool, limits);
+            "how many local sandboxes per language wait started for a call"),
+        r.readLimits(cores));
+  }
+
+  /** The variable's value, stripped; null when unset or blank. */
+  private String value(String variable) {
+    String raw = env.get(variable);
+    return raw == null || raw.isBlank() ? null : raw.strip();
   }
 
   private int readWhole(String variable, String unit, int min, int max, int fallback, String what) {
-    String raw = env.get(variable);
-    if (raw == null || raw.isBlank()) {
-      return fallback;
-    }
-    String text = raw.strip();
-    int value = digits(text, 1, 9) ? Integer.parseInt(text) : -1;
+    String text = value(variable);
+    int value = text == null ? fallback : digits(text, 1, 9) ? Integer.parseInt(text) : -1;
     if (value >= min && value <= max) {
       return value;
     }
     problems.add(
         "%s must be a whole number%s from %d to %d (was \"%s\"): %s unset means %d."
-            .formatted(variable, unit, min, max, raw, what, fallback));
+            .formatted(variable, unit, min, max, text, what, fallback));
     return fallback;
   }
 
@@ -94,20 +94,17 @@ final class SettingsReader {
 
   /** "2", "0.5", "1.25": no exponents, signs or "NaN", what a person writes in a configuration. */
   private double readCpus(int cores) {
-    String raw = env.get(SandboxLimits.CPUS);
+    String text = value(SandboxLimits.CPUS);
     double fallback = SandboxLimits.SERVICE.cpus();
-    if (raw == null || raw.isBlank()) {
-      return fallback;
-    }
-    String text = raw.strip();
-    int dot = text.indexOf('.');
-    String whole = dot < 0 ? text : text.substring(0, dot);
-    String fraction = dot < 0 ? "0" : text.substring(dot + 1);
-    if (digits(whole, 1, 4) && digits(fraction, 1, 6)) {
-      double value = Double.parseDouble(whole + "." + fraction);
-      if (value >= SandboxLimits.MIN_CPUS && value <= cores) {
-        return value;
-      }
+    String[] parts = text == null ? null : text.split("\\.", -1);
+    double value =
+        text == null
+            ? fallback
+            : parts.length <= 2 && digits(parts[0], 1, 4) && digits(parts[parts.length - 1], 1, 6)
+                ? Double.parseDouble(text)
+                : 0;
+    if (value >= SandboxLimits.MIN_CPUS && value <= cores) {
+      return value;
     }
     problems.add(
         ("%s must be a number of CPUs from %s to %d (this machine's core%s), e.g. 1 or 1.5 (was"
@@ -117,22 +114,20 @@ final class SettingsReader {
                 SandboxLimits.number(SandboxLimits.MIN_CPUS),
                 cores,
                 cores == 1 ? "" : "s",
-                raw,
+                text,
                 APPLIES,
                 SandboxLimits.number(fallback)));
     return fallback;
   }
 
-  private Backend readBackend(String raw) {
-    if (raw == null || raw.isBlank()) {
-      return Backend.AUTO;
-    }
-    Optional<Backend> backend = Backend.parse(raw);
+  private Backend readBackend() {
+    String text = value(Settings.BACKEND);
+    Optional<Backend> backend = text == null ? Optional.of(Backend.AUTO) : Backend.parse(text);
     if (backend.isEmpty()) {
       problems.add(
           Settings.BACKEND
               + " must be auto, cinch, local or docker (was \""
-              + raw
+              + text
               + "\"): leave it unset for auto"
               + " (the Cinch API when a key is set, else a local gVisor sandbox, else a"
               + " container engine).");
@@ -160,27 +155,23 @@ final class SettingsReader {
   }
 
   private String readName(String variable, String fallback) {
-    String raw = env.get(variable);
-    if (raw == null || raw.isBlank()) {
-      return fallback;
+    String text = value(variable);
+    if (text == null || text.chars().noneMatch(c -> c <= 0x20 || c == 0x7f)) {
+      return text == null ? fallback : text;
     }
-    String text = raw.strip();
-    if (text.chars().anyMatch(c -> c <= 0x20 || c == 0x7f)) {
-      problems.add(
-          "%s must be one name with no spaces (was \"%s\"): e.g. %s, or leave it unset%s"
-              .formatted(
-                  variable,
-                  raw,
-                  fallback.isEmpty() ? "runsc" : fallback,
-                  fallback.isEmpty() ? "." : " for that default."));
-      return fallback;
-    }
-    return text;
+    problems.add(
+        "%s must be one name with no spaces (was \"%s\"): e.g. %s, or leave it unset%s"
+            .formatted(
+                variable,
+                text,
+                fallback.isEmpty() ? "runsc" : fallback,
+                fallback.isEmpty() ? "." : " for that default."));
+    return fallback;
   }
 
-  private Optional<String> readKey(String raw) {
-    String key = raw == null ? "" : raw.strip();
-    if (key.isEmpty()) {
+  private Optional<String> readKey() {
+    String key = value(Settings.API_KEY);
+    if (key == null) {
       problems.add(Settings.MISSING_KEY);
       return Optional.empty();
     }
@@ -195,48 +186,48 @@ final class SettingsReader {
     return Optional.of(key);
   }
 
-  private URI readBaseUri(String raw) {
-    if (raw == null || raw.isBlank()) {
+  private URI readBaseUri() {
+    String text = value(Settings.BASE_URL);
+    if (text == null) {
       return Settings.DEFAULT_BASE_URI;
     }
-    String text = raw.strip();
     while (text.endsWith("/")) {
       text = text.substring(0, text.length() - 1);
     }
-    String fix =
-        " Set it to the API's address, e.g. "
-            + Settings.DEFAULT_BASE_URI
-            + ", or leave it unset for that default.";
-    URI uri;
+    String shown = withoutUserInfo(env.get(Settings.BASE_URL));
+    String problem;
     try {
-      uri = new URI(text);
+      URI uri = new URI(text);
+      problem = baseUriProblem(uri, shown);
+      if (problem == null) {
+        return uri;
+      }
     } catch (URISyntaxException e) {
-      problems.add(
-          Settings.BASE_URL + " is not a valid URL (was \"" + withoutUserInfo(raw) + "\")." + fix);
-      return Settings.DEFAULT_BASE_URI;
+      problem = " is not a valid URL (was \"" + shown + "\").";
     }
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (uri.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
-      problems.add(
-          "%s must be an http(s) URL with a host (was \"%s\").%s"
-              .formatted(Settings.BASE_URL, withoutUserInfo(raw), fix));
-      return Settings.DEFAULT_BASE_URI;
+    problems.add(
+        Settings.BASE_URL
+            + problem
+            + " Set it to the API's address, e.g. "
+            + Settings.DEFAULT_BASE_URI
+            + ", or leave it unset for that default.");
+    return Settings.DEFAULT_BASE_URI;
+  }
+
+  /** What is wrong with a base URL that parses, or null. */
+  private static String baseUriProblem(URI uri, String shown) {
+    boolean http = "http".equalsIgnoreCase(uri.getScheme());
+    if (uri.getHost() == null || !(http || "https".equalsIgnoreCase(uri.getScheme()))) {
+      return " must be an http(s) URL with a host (was \"" + shown + "\").";
     }
     if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-      // Not echoed: a user-info part may hold a password.
-      problems.add(
-          Settings.BASE_URL + " must not carry a query, fragment, user name or password." + fix);
-      return Settings.DEFAULT_BASE_URI;
+      return " must not carry a query, fragment, user name or password."; // may hold a password
     }
-    if (scheme.equals("http") && !isLoopback(uri.getHost())) {
-      problems.add(
-          Settings.BASE_URL
-              + " uses plain http to %s, which would send the API key across the network in clear:"
-                  .formatted(uri.getHost())
-              + " use https (plain http is allowed only for localhost / 127.0.0.1 / [::1]).");
-      return Settings.DEFAULT_BASE_URI;
-    }
-    return uri;
+    return http && !isLoopback(uri.getHost())
+        ? " uses plain http to %s, which would send the API key across the network in clear: use"
+                .formatted(uri.getHost())
+            + " https (plain http is allowed only for localhost / 127.0.0.1 / [::1])."
+        : null;
   }
 
   /** The value with any user name and password before an '@' in its authority as ***. */
@@ -257,24 +248,16 @@ final class SettingsReader {
     if (h.startsWith("[") && h.endsWith("]")) {
       h = h.substring(1, h.length() - 1);
     }
-    if (h.equals("localhost") || h.endsWith(".localhost")) {
-      return true;
-    }
-    if (!h.contains(":") && !isDottedQuad(h)) {
-      return false;
-    }
-    try {
-      return InetAddress.getByName(h).isLoopbackAddress(); // a literal: parsed, never looked up
-    } catch (java.net.UnknownHostException e) {
-      return false;
-    }
-  }
-
-  // Plain loops, not regular expressions: the first use of java.util.regex costs a fresh JVM
-  // several milliseconds, and these run at every start.
-  private static boolean isDottedQuad(String h) {
+    // Plain loops, not regular expressions: java.util.regex costs a fresh JVM several ms.
     String[] groups = h.split("\\.", -1);
-    return groups.length == 4 && Arrays.stream(groups).allMatch(g -> digits(g, 1, 3));
+    boolean dottedQuad = groups.length == 4 && Arrays.stream(groups).allMatch(g -> digits(g, 1, 3));
+    try {
+      return h.equals("localhost")
+          || h.endsWith(".localhost")
+          || (h.contains(":") || dottedQuad) && InetAddress.getByName(h).isLoopbackAddress();
+    } catch (UnknownHostException e) { // a literal: parsed, never looked up
+      return false;
+    }
   }
 
   private static boolean digits(String text, int min, int max) {
@@ -283,18 +266,15 @@ final class SettingsReader {
         && text.chars().allMatch(c -> c >= '0' && c <= '9');
   }
 
-  private Duration readTimeout(String raw) {
-    if (raw == null || raw.isBlank()) {
-      return Settings.DEFAULT_TIMEOUT;
-    }
-    String text = raw.strip();
-    long millis = digits(text, 1, 12) ? Long.parseLong(text) : -1;
+  private Duration readTimeout() {
+    String text = value(Settings.TIMEOUT_MS);
+    long fallback = Settings.DEFAULT_TIMEOUT.toMillis();
+    long millis = text == null ? fallback : digits(text, 1, 12) ? Long.parseLong(text) : 0;
     if (millis <= 0) {
-      long fallback = Settings.DEFAULT_TIMEOUT.toMillis();
       problems.add(
           ("%s must be a positive whole number of milliseconds (was \"%s\"): set it to e.g. %d,"
                   + " or leave it unset for the default of %d.")
-              .formatted(Settings.TIMEOUT_MS, raw, fallback, fallback));
+              .formatted(Settings.TIMEOUT_MS, text, fallback, fallback));
       return Settings.DEFAULT_TIMEOUT;
     }
     return Duration.ofMillis(millis);

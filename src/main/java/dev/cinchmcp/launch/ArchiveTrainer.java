@@ -1,14 +1,16 @@
 package dev.cinchmcp.launch;
 
+import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
+
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,11 +23,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
- * The process that makes a {@link SelfMadeArchive} ({@code java -cp JAR ...ArchiveTrainer JAR}):
- * under a lock, it runs the server once on the training session with the archive-making option and
- * renames what was written into place atomically; its exit status says whether it made one. It also
- * removes the archives (15-30 MB each) no start has mapped for {@link #UNUSED_FOR_DAYS} days: only
- * this server's own file names, never a link.
+ * Makes a {@link SelfMadeArchive} ({@code java -cp JAR ...ArchiveTrainer JAR}, exit status 0 if it
+ * did): under a lock, runs the server once on the training session, and renames the archive into
+ * place. Also removes our archives (15-30 MB each) unused for {@link #UNUSED_FOR_DAYS} days, never
+ * a link.
  */
 public final class ArchiveTrainer {
 
@@ -63,8 +64,7 @@ public final class ArchiveTrainer {
       }
       Path temporary = sibling(file, "." + UUID.randomUUID() + ".tmp");
       try {
-        if (!run(found.get(), temporary, env)
-            || !Files.isRegularFile(temporary, LinkOption.NOFOLLOW_LINKS)) {
+        if (!run(found.get(), temporary, env) || !Files.isRegularFile(temporary, NOFOLLOW_LINKS)) {
           return false;
         }
         try {
@@ -131,8 +131,8 @@ public final class ArchiveTrainer {
         if (!name.startsWith(kept) && OURS.matcher(name).matches() && unusedSince(entry, cutoff)) {
           // Its lock and log first: once an archive is seen gone, nothing of it is left.
           if (name.endsWith(".jsa") || name.endsWith(".aot")) {
-            delete(entry.resolveSibling(name + ".lock"));
-            delete(entry.resolveSibling(name + ".log"));
+            delete(sibling(entry, ".lock"));
+            delete(sibling(entry, ".log"));
           }
           delete(entry);
         }
@@ -144,10 +144,8 @@ public final class ArchiveTrainer {
 
   private static boolean unusedSince(Path file, Instant cutoff) {
     try {
-      return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
-          && Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS)
-              .toInstant()
-              .isBefore(cutoff);
+      BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, NOFOLLOW_LINKS);
+      return a.isRegularFile() && a.lastModifiedTime().toInstant().isBefore(cutoff);
     } catch (IOException e) {
       return false;
     }
@@ -155,7 +153,7 @@ public final class ArchiveTrainer {
 
   private static void delete(Path file) {
     try {
-      if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      if (Files.isRegularFile(file, NOFOLLOW_LINKS)) {
         Files.delete(file);
       }
     } catch (IOException e) {

@@ -18,16 +18,20 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch's start-up from its second start
- * on: a JVM started with no options runs the server again as a child with {@link LaunchOptions} and
- * its {@link SelfMadeArchive} (a plain launch loads some two thousand classes the slow way; one
- * small JVM start saves several times it). {@code CINCH_FAST_START=0} turns it off; where a
- * process's arguments are unknown (Windows), the server always runs here.
+ * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch from its second start on: a JVM
+ * started with no options runs the server again as a child with {@link LaunchOptions} and its
+ * {@link SelfMadeArchive} (a plain launch loads some two thousand classes the slow way; one small
+ * JVM start saves several times it). {@code CINCH_FAST_START=0} turns it off, as does Windows.
  */
 public final class FastStart {
 
   /** Set in the child, so that it never starts another. */
   static final String CHILD_MARKER = "cinch.faststart.child";
+
+  /** The launcher's pid, given to the child on its command line. */
+  static final String LAUNCHER_PID = "cinch.faststart.launcher";
+
+  static final long WATCH_INTERVAL_MS = 250;
 
   private FastStart() {}
 
@@ -37,7 +41,10 @@ public final class FastStart {
    */
   public static FirstLineHandOver relaunchOrServeHere(String[] args, Map<String, String> env) {
     if (System.getProperty(CHILD_MARKER) != null) {
-      LauncherWatch.startIfChild();
+      long launcher = Long.getLong(LAUNCHER_PID, -1);
+      if (launcher > 1) {
+        DaemonThreads.start("cinch-launcher-watch", new LauncherWatch(launcher));
+      }
       return FirstLineHandOver.from(env);
     }
     if (args.length != 0
@@ -82,7 +89,7 @@ public final class FastStart {
     command.addAll(LaunchOptions.fast(jar));
     command.add(archive.useOption());
     command.add("-D" + CHILD_MARKER + "=true");
-    command.add("-D" + LauncherWatch.LAUNCHER_PID + "=" + ProcessHandle.current().pid());
+    command.add("-D" + LAUNCHER_PID + "=" + ProcessHandle.current().pid());
     command.addAll(List.of("-jar", jar.toString()));
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     firstLine.putIn(builder.environment());
@@ -150,7 +157,30 @@ public final class FastStart {
         Runtime.getRuntime().halt(started.exitValue());
       }
       started.destroy();
-      QuickExit.withChildrenRunning(LauncherWatch.STOPPED);
+      QuickExit.withChildrenRunning();
+    }
+  }
+
+  /**
+   * In the child: once the launcher is killed outright, no client's signal reaches this process, so
+   * it notices the launcher gone and stops as on SIGTERM. A class: this runs at every start.
+   */
+  private record LauncherWatch(long launcher) implements Runnable {
+    @Override
+    public void run() {
+      while (true) {
+        try {
+          Thread.sleep(WATCH_INTERVAL_MS);
+        } catch (InterruptedException e) {
+          return;
+        }
+        // An orphan is re-parented at once (to init or a subreaper): the pid changes, and a new
+        // process that happens to reuse the launcher's pid cannot be mistaken for it.
+        long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        if (parent != launcher) {
+          System.exit(QuickExit.STOPPED); // as a SIGTERM: the shutdown hook stops everything
+        }
+      }
     }
   }
 

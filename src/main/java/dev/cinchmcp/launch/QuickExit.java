@@ -18,6 +18,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class QuickExit {
 
+  /** The exit status of a stop: a shell's for a process ended by SIGTERM. */
+  public static final int STOPPED = 143;
+
   private QuickExit() {}
 
   /**
@@ -40,10 +43,10 @@ public final class QuickExit {
     threadHandle();
   }
 
-  /** Ends the process with children still running: by SIGKILL, else by {@code halt(status)}. */
-  public static void withChildrenRunning(int status) {
+  /** Ends the process with children still running: by SIGKILL, else by {@code halt(STOPPED)}. */
+  public static void withChildrenRunning() {
     killThisProcess();
-    Runtime.getRuntime().halt(status);
+    Runtime.getRuntime().halt(STOPPED);
   }
 
   private static void killThisProcess() {

@@ -17,12 +17,10 @@ import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 
 /**
- * The class-data archive a jar makes for itself: one file per user, per exact JVM (vendor, version,
- * home) and per jar (path, size, time, contents), in the user's {@link TrustedDirectory}, made by
- * an {@link ArchiveTrainer}. Java 25+: the AOT cache (JEP 483/514), which on Temurin 25 started the
- * server faster than a dynamic archive and made its first call faster still. Java 17-24: a dynamic
- * CDS archive. Java 19's {@code -XX:+AutoCreateSharedArchive} is not used: it writes at the end of
- * a real session, whose exit then waits for the dump.
+ * The class-data archive a jar makes for itself, per user, exact JVM and jar (path, size, time,
+ * contents), in the user's {@link TrustedDirectory}. Java 25+: the AOT cache (JEP 483/514; on
+ * Temurin 25 a faster start and first call than a dynamic archive); 17-24: a dynamic CDS archive.
+ * Not {@code -XX:+AutoCreateSharedArchive}: it dumps at a real session's end, delaying its exit.
  */
 record SelfMadeArchive(TrustedDirectory dir, Path jar, Path file, boolean aotCache) {
 

@@ -1,5 +1,6 @@
 package dev.cinchmcp.launch;
 
+import dev.cinchmcp.backend.DaemonThreads;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,9 +15,8 @@ import java.util.Map;
 
 /**
  * What a training run ({@link ArchiveTrainer}) serves: a session read from the jar, and a Cinch API
- * on a loopback socket in the same JVM answering every request with one successful run (HTTP/1.1,
- * keep-alive), so the archive holds a call's whole path through the HTTP client. Nothing leaves the
- * machine.
+ * on loopback in the same JVM answering every request with one successful run (HTTP/1.1,
+ * keep-alive), so the archive holds a call's whole path through the HTTP client.
  */
 public final class TrainingApi implements AutoCloseable {
 
@@ -36,9 +36,7 @@ public final class TrainingApi implements AutoCloseable {
 
   static TrainingApi start() throws IOException {
     TrainingApi api = new TrainingApi(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
-    Thread acceptor = new Thread(api::accept, "cinch-training-api");
-    acceptor.setDaemon(true);
-    acceptor.start();
+    DaemonThreads.start("cinch-training-api", api::accept);
     return api;
   }
 
@@ -75,9 +73,7 @@ public final class TrainingApi implements AutoCloseable {
     while (!socket.isClosed()) {
       try {
         Socket connection = socket.accept();
-        Thread reader = new Thread(() -> serve(connection), "cinch-training-connection");
-        reader.setDaemon(true);
-        reader.start();
+        DaemonThreads.start("cinch-training-connection", () -> serve(connection));
       } catch (IOException closed) {
         return;
       }
