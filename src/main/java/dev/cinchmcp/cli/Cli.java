@@ -1,8 +1,6 @@
 package dev.cinchmcp.cli;
 
 import dev.cinchmcp.backend.SandboxFacts;
-import dev.cinchmcp.config.DockerOptions;
-import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.server.CinchMcpServer;
@@ -97,9 +95,7 @@ public final class Cli {
             + SandboxFacts.fileSystem()
             + ". "
             + SandboxFacts.outputCut();
-    SandboxLimits limits = SandboxLimits.SERVICE;
-    // The variables' names are written out (they are the documented interface); every default and
-    // bound comes from where the server reads it.
+    // Defaults and bounds as written where the server reads them (CliTest holds them equal).
     return """
         cinch-mcp %s: an MCP server with one tool, execute_code, that runs Python or JavaScript
         in a disposable Cinch sandbox (https://cinch.codes) instead of on your machine, or, with
@@ -118,64 +114,40 @@ public final class Cli {
 
         Environment:
           CINCH_API_KEY     Your Cinch API key (required for the API). Sent only to CINCH_BASE_URL.
-          CINCH_BASE_URL    The API's address (default %s).
-          CINCH_TIMEOUT_MS  How long to wait for one run's answer, in ms (default %d).
+          CINCH_BASE_URL    The API's address (default https://api.cinch.codes).
+          CINCH_TIMEOUT_MS  How long to wait for one run's answer, in ms (default 20000).
           CINCH_BACKEND     auto (default: the API with a key, else local gVisor, else a container
                             engine), cinch, local or docker.
           CINCH_RUNSC       gVisor's runsc for local runs (default: runsc on PATH).
-          CINCH_LOCAL_POOL  Local sandboxes per language started ahead of time, 0 to %d (default %d);
+          CINCH_LOCAL_POOL  Local sandboxes per language started ahead of time, 0 to 8 (default 1);
                             0: every local run starts its own (slower; nothing held while idle).
           CINCH_SANDBOX_TIME_LIMIT_S, CINCH_SANDBOX_MEMORY_MB, CINCH_SANDBOX_CPUS
-                            The local and docker sandboxes' limits: seconds (%d to %d, default %d),
-                            MB of memory (%d to %d, default %d), CPUs
-                            (%s to this machine's cores, default %s). The Cinch API keeps its own.
+                            The local and docker sandboxes' limits: seconds (1 to 300, default 10),
+                            MB of memory (64 to 8192, default 256), CPUs
+                            (0.1 to this machine's cores, default 0.5). The Cinch API keeps its own.
           CINCH_DOCKER_PYTHON_IMAGE, CINCH_DOCKER_NODE_IMAGE
-                            The docker backend's images (default %s, %s).
+                            The docker backend's images (default python:3.12-slim, node:22-slim).
           CINCH_DOCKER_RUNTIME
                             The engine runtime, e.g. runsc or runc (default: runsc when offered,
                             else the engine's default in its own VM; on Linux runc only when set).
-          CINCH_DOCKER_POOL Docker containers per language started ahead of time, 0 to %d
-                            (default %d); 0: every docker run starts its own (slower; nothing held idle).
+          CINCH_DOCKER_POOL Docker containers per language started ahead of time, 0 to 8
+                            (default 1); 0: every docker run starts its own (slower; nothing held idle).
           DOCKER_HOST       Where the engine is (default: the Docker context, then the usual
                             sockets and pipes of Docker Desktop, OrbStack, Colima, Podman).
           CINCH_FAST_START  0: a plain java -jar makes no class-data archive and never restarts itself.
-          CINCH_LOG_LEVEL   Log level on stderr: %s (default %s).
+          CINCH_LOG_LEVEL   Log level on stderr: error, warn, info, debug, trace, off (default info).
 
         The sandbox:
         %s
 
         Exit codes:
-          %d  success; with --check: calls will work
-          %d  --check found a problem (the report says which and what to do)
-          %d  usage error: an unknown option
+          0  success; with --check: calls will work
+          1  --check found a problem (the report says which and what to do)
+          2  usage error: an unknown option
 
         The server writes only JSON-RPC on stdout; its log goes to stderr.
         """
-        .formatted(
-            Version.get(),
-            USAGE_LINE,
-            Settings.DEFAULT_BASE_URI,
-            Settings.DEFAULT_TIMEOUT.toMillis(),
-            Settings.MAX_LOCAL_POOL,
-            Settings.DEFAULT_LOCAL_POOL,
-            SandboxLimits.MIN_TIME_LIMIT_SECONDS,
-            SandboxLimits.MAX_TIME_LIMIT_SECONDS,
-            limits.timeLimitSeconds(),
-            SandboxLimits.MIN_MEMORY_MEGABYTES,
-            SandboxLimits.MAX_MEMORY_MEGABYTES,
-            limits.memoryMegabytes(),
-            SandboxLimits.number(SandboxLimits.MIN_CPUS),
-            SandboxLimits.number(limits.cpus()),
-            DockerOptions.DEFAULT_PYTHON_IMAGE,
-            DockerOptions.DEFAULT_NODE_IMAGE,
-            DockerOptions.MAX_POOL,
-            DockerOptions.DEFAULT_POOL,
-            String.join(", ", LOG_LEVELS),
-            DEFAULT_LOG_LEVEL,
-            wrap("  ", sandbox),
-            OK,
-            CHECK_FAILED,
-            USAGE);
+        .formatted(Version.get(), USAGE_LINE, wrap("  ", sandbox));
   }
 
   /** Lines of at most {@value #WIDTH} characters, each indented. */
