@@ -35,10 +35,7 @@ public final class FastStart {
 
   private FastStart() {}
 
-  /**
-   * Runs the server in a faster child JVM if it can, and exits with its status; else returns what
-   * this JVM, which then serves, does with stdin's first line.
-   */
+  /** Serves in a faster child JVM and exits, or says what this JVM does with stdin's first line. */
   public static FirstLineHandOver relaunchOrServeHere(String[] args, Map<String, String> env) {
     if (System.getProperty(CHILD_MARKER) != null) {
       long launcher = Long.getLong(LAUNCHER_PID, -1);
@@ -58,8 +55,7 @@ public final class FastStart {
       if (!startedPlain(jar, env)) {
         return FirstLineHandOver.NONE;
       }
-      // A process is almost always started from here on (the child, or the trainer). A class, not
-      // a lambda: a lambda here would bootstrap on the caller's thread.
+      // A process is almost always started from here on; a class: a lambda bootstraps here.
       DaemonThreads.start("cinch-process-warm-up", new ProcessStartWarmUp());
       Optional<SelfMadeArchive> archive = SelfMadeArchive.of(jar, env);
       if (archive.isEmpty()) {

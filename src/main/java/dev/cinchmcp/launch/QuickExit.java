@@ -11,10 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Ends the process now, once a stop has done its work. An exiting JVM waits up to 300 ms for
- * threads blocked in native calls (HotSpot's {@code VM_Exit}): with only stdin's read blocked,
- * closing stdin and {@code halt} is quick; with children (sandboxes, the fast launch's child) or
- * container streams, threads wait in {@code waitpid} and pipe reads, and the JVM took 60-380 ms to
- * end. It ends itself by SIGKILL instead (status 137 in a shell).
+ * threads blocked in native calls (HotSpot's {@code VM_Exit}): with children or container streams
+ * (threads in {@code waitpid} and pipe reads) it took 60-380 ms to end, so it ends by SIGKILL.
  */
 public final class QuickExit {
 
@@ -66,8 +64,8 @@ public final class QuickExit {
 
   /**
    * This thread as a process handle (Linux, not the first thread): Java refuses to destroy its own
-   * process but not such a handle, and {@code kill(2)} given a thread's id signals its whole
-   * process. Spares spawning {@code kill} (4-11 ms).
+   * process but not this, and {@code kill(2)} of a thread's id signals its process (no spawned
+   * {@code kill}: 4-11 ms).
    */
   static Optional<ProcessHandle> threadHandle() {
     try {

@@ -14,8 +14,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What a training run ({@link ArchiveTrainer}) serves: a session read from the jar, and a Cinch API
- * on loopback in the same JVM answering every request with one successful run (HTTP/1.1,
+ * What a training run ({@link SelfMadeArchive#main}) serves: a session read from the jar, and a
+ * Cinch API on loopback in the same JVM answering every request with one successful run (HTTP/1.1,
  * keep-alive), so the archive holds a call's whole path through the HTTP client.
  */
 public final class TrainingApi implements AutoCloseable {

@@ -20,9 +20,8 @@ import java.util.Set;
  * The per-user cache directory for self-made archives, checked as a trusted path: the JVM maps what
  * it finds there as code, so a file another user could plant or swap must never be used. Every
  * level from the root down is a real directory (no link), owned by root or this user and writable
- * by no one else; the levels made here ({@code cinch-mcp} and below) are this user's alone (700).
- * Without POSIX permissions (Windows), the per-user {@code %LOCALAPPDATA%} and the no-link check
- * stand in.
+ * by no one else; the levels made here are this user's alone (700). Without POSIX permissions
+ * (Windows), the per-user {@code %LOCALAPPDATA%} and the no-link check stand in.
  */
 record TrustedDirectory(Path path, UserPrincipal user, boolean posix) {
 
@@ -55,31 +54,26 @@ record TrustedDirectory(Path path, UserPrincipal user, boolean posix) {
     // No lambdas: this runs at every plain start, and a JVM's first lambda costs tens of ms.
     String os = osName.toLowerCase(java.util.Locale.ROOT);
     if (os.startsWith("windows")) {
-      return absolute(env.get("LOCALAPPDATA"));
+      return Optional.ofNullable(absolute(env.get("LOCALAPPDATA")));
     }
-    Optional<Path> home = absolute(env.get("HOME"));
-    if (home.isEmpty()) {
-      home = absolute(System.getProperty("user.home"));
-    }
-    if (home.isEmpty()) {
-      return home;
-    }
-    if (os.startsWith("mac")) {
-      return Optional.of(home.get().resolve("Library").resolve("Caches"));
-    }
-    Optional<Path> xdg = absolute(env.get("XDG_CACHE_HOME"));
-    return xdg.isPresent() ? xdg : Optional.of(home.get().resolve(".cache"));
+    Path home = absolute(env.get("HOME"));
+    home = home != null ? home : absolute(System.getProperty("user.home"));
+    Path xdg = absolute(env.get("XDG_CACHE_HOME"));
+    return home == null
+        ? Optional.empty()
+        : Optional.of(
+            os.startsWith("mac")
+                ? home.resolve("Library").resolve("Caches")
+                : xdg != null ? xdg : home.resolve(".cache"));
   }
 
-  private static Optional<Path> absolute(String value) {
-    if (value == null || value.isBlank()) {
-      return Optional.empty();
-    }
+  /** The value as an absolute path, normalized; null if it is none. */
+  private static Path absolute(String value) {
     try {
-      Path p = Path.of(value);
-      return p.isAbsolute() ? Optional.of(p.normalize()) : Optional.empty();
+      Path p = value == null || value.isBlank() ? null : Path.of(value);
+      return p != null && p.isAbsolute() ? p.normalize() : null;
     } catch (RuntimeException e) {
-      return Optional.empty();
+      return null;
     }
   }
 
