@@ -46,7 +46,22 @@ final class SettingsReader {
             Settings.DEFAULT_LOCAL_POOL,
             Settings.MAX_LOCAL_POOL,
             "how many local sandboxes per language wait started for a call"),
-        r.readLimits(cores));
+        new SandboxLimits(
+            r.readWhole(
+                SandboxLimits.TIME_LIMIT_S,
+                " of seconds",
+                SandboxLimits.MIN_TIME_LIMIT_SECONDS,
+                SandboxLimits.MAX_TIME_LIMIT_SECONDS,
+                SandboxLimits.SERVICE.timeLimitSeconds(),
+                "how long a program may run" + APPLIES),
+            r.readWhole(
+                SandboxLimits.MEMORY_MB,
+                " of megabytes",
+                SandboxLimits.MIN_MEMORY_MEGABYTES,
+                SandboxLimits.MAX_MEMORY_MEGABYTES,
+                SandboxLimits.SERVICE.memoryMegabytes(),
+                "the memory a program may use" + APPLIES),
+            r.readCpus(cores)));
   }
 
   /** The variable's value, stripped; null when unset or blank. */
@@ -69,27 +84,6 @@ final class SettingsReader {
 
   private int readPool(String variable, int fallback, int max, String what) {
     return readWhole(variable, "", 0, max, fallback, what + "; 0 turns this off,");
-  }
-
-  private SandboxLimits readLimits(int cores) {
-    SandboxLimits service = SandboxLimits.SERVICE;
-    int time =
-        readWhole(
-            SandboxLimits.TIME_LIMIT_S,
-            " of seconds",
-            SandboxLimits.MIN_TIME_LIMIT_SECONDS,
-            SandboxLimits.MAX_TIME_LIMIT_SECONDS,
-            service.timeLimitSeconds(),
-            "how long a program may run" + APPLIES);
-    int memory =
-        readWhole(
-            SandboxLimits.MEMORY_MB,
-            " of megabytes",
-            SandboxLimits.MIN_MEMORY_MEGABYTES,
-            SandboxLimits.MAX_MEMORY_MEGABYTES,
-            service.memoryMegabytes(),
-            "the memory a program may use" + APPLIES);
-    return new SandboxLimits(time, memory, readCpus(cores));
   }
 
   /** "2", "0.5", "1.25": no exponents, signs or "NaN", what a person writes in a configuration. */
@@ -136,15 +130,12 @@ final class SettingsReader {
   }
 
   private DockerOptions readDocker() {
-    String python = readName(DockerOptions.PYTHON_IMAGE, DockerOptions.DEFAULT_PYTHON_IMAGE);
-    String node = readName(DockerOptions.NODE_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE);
-    String runtime = readName(DockerOptions.RUNTIME, "");
     Map<String, String> discovery = new HashMap<>(env);
     discovery.keySet().retainAll(DockerOptions.DISCOVERY);
     return new DockerOptions(
-        python,
-        node,
-        runtime.isEmpty() ? Optional.empty() : Optional.of(runtime),
+        readName(DockerOptions.PYTHON_IMAGE, DockerOptions.DEFAULT_PYTHON_IMAGE),
+        readName(DockerOptions.NODE_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE),
+        Optional.ofNullable(readName(DockerOptions.RUNTIME, null)),
         discovery,
         readPool(
             DockerOptions.POOL,
@@ -154,6 +145,7 @@ final class SettingsReader {
                 + " call"));
   }
 
+  /** {@code fallback} null: no default (e.g. the runtime). */
   private String readName(String variable, String fallback) {
     String text = value(variable);
     if (text == null || text.chars().noneMatch(c -> c <= 0x20 || c == 0x7f)) {
@@ -164,8 +156,8 @@ final class SettingsReader {
             .formatted(
                 variable,
                 text,
-                fallback.isEmpty() ? "runsc" : fallback,
-                fallback.isEmpty() ? "." : " for that default."));
+                fallback == null ? "runsc" : fallback,
+                fallback == null ? "." : " for that default."));
     return fallback;
   }
 

@@ -59,20 +59,18 @@ public final class LaunchOptions {
       if (option.startsWith("[")) {
         int end = option.indexOf(']');
         String guard = end < 0 ? "" : option.substring(1, end).strip();
-        if (!guard.startsWith("java ")) {
-          throw new IllegalArgumentException(RESOURCE + ": not a [java ...] guard: " + option);
-        }
-        String versions = guard.substring(5).strip();
+        String versions = guard.startsWith("java ") ? guard.substring(5).strip() : "";
+        boolean orLater = versions.endsWith("+");
         int dash = versions.indexOf('-');
         try {
-          boolean applies =
-              versions.endsWith("+")
-                  ? feature >= Integer.parseInt(versions.substring(0, versions.length() - 1))
-                  : dash > 0
-                      ? feature >= Integer.parseInt(versions.substring(0, dash))
-                          && feature <= Integer.parseInt(versions.substring(dash + 1))
-                      : feature == Integer.parseInt(versions);
-          if (!applies) {
+          int from =
+              Integer.parseInt(
+                  orLater
+                      ? versions.substring(0, versions.length() - 1)
+                      : dash > 0 ? versions.substring(0, dash) : versions);
+          int to =
+              orLater ? feature : dash > 0 ? Integer.parseInt(versions.substring(dash + 1)) : from;
+          if (feature < from || feature > to) {
             continue;
           }
         } catch (NumberFormatException e) {
