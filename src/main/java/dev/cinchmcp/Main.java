@@ -14,8 +14,12 @@ import java.io.PrintStream;
 import java.nio.channels.Channels;
 import java.util.Map;
 
-/** Entry point: connects {@link Cli} to the process. */
-public final class Main {
+/**
+ * Entry point: connects {@link Cli} to the process. As every thread's last handler, it ends the
+ * process at an OutOfMemoryError with status {@link #OUT_OF_MEMORY}: a server that lost a thread to
+ * it would answer only part of what it owes, and could even exit 0.
+ */
+public final class Main implements Thread.UncaughtExceptionHandler {
 
   /** The exit status after an OutOfMemoryError, as the JVM's -XX:+ExitOnOutOfMemoryError. */
   static final int OUT_OF_MEMORY = 3;
@@ -25,7 +29,7 @@ public final class Main {
   public static void main(String[] args) {
     commonPoolOfTwoAtLeast();
     // A class, not a lambda: this runs first at every start, and a first lambda costs tens of ms.
-    Thread.setDefaultUncaughtExceptionHandler(new OnUncaught());
+    Thread.setDefaultUncaughtExceptionHandler(new Main());
     Map<String, String> env = System.getenv();
     FirstLineHandOver firstLine = FastStart.relaunchOrServeHere(args, env);
     // The real stdout is the Cli's alone (JSON-RPC, or --help's text...); anything else that prints
@@ -73,19 +77,13 @@ public final class Main {
     }
   }
 
-  /**
-   * An OutOfMemoryError on any thread ends the process with status {@link #OUT_OF_MEMORY}: a server
-   * that lost a thread to it would answer only part of what it owes, and could even exit 0.
-   */
-  private static final class OnUncaught implements Thread.UncaughtExceptionHandler {
-    @Override
-    public void uncaughtException(Thread thread, Throwable e) {
-      if (e instanceof OutOfMemoryError oom) {
-        outOfMemory(oom);
-      }
-      System.err.print("Exception in thread \"" + thread.getName() + "\" "); // as the JVM's own
-      e.printStackTrace(System.err);
+  @Override
+  public void uncaughtException(Thread thread, Throwable e) {
+    if (e instanceof OutOfMemoryError oom) {
+      outOfMemory(oom);
     }
+    System.err.print("Exception in thread \"" + thread.getName() + "\" "); // as the JVM's own
+    e.printStackTrace(System.err);
   }
 
   static Error outOfMemory(OutOfMemoryError e) {

@@ -52,21 +52,18 @@ public final class Cli {
       new CinchMcpServer(Settings.fromEnvironment(env)).serve(input, out);
       return OK;
     }
-    PrintStream text = new PrintStream(out, false, StandardCharsets.UTF_8);
-    try {
+    try (PrintStream text = new PrintStream(out, false, StandardCharsets.UTF_8)) {
       switch (args.length > 1 ? "" : args[0]) {
         case "--help", "-h" -> text.print(help());
         case "--version", "-V" -> text.print("cinch-mcp " + Version.get() + "\n");
         case "--check" -> {
-          return new SelfCheck(Settings.fromEnvironment(env)).run(text);
+          return new SelfCheck(Settings.fromEnvironment(env), text).run();
         }
         default -> {
           return usageError(args, err);
         }
       }
       return OK;
-    } finally {
-      text.flush();
     }
   }
 

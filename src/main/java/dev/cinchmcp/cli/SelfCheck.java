@@ -13,8 +13,6 @@ import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -44,18 +42,19 @@ final class SelfCheck {
   private static final String INDENT = " ".repeat(17);
 
   private final Settings settings;
+  private final PrintStream out;
   private final Redactor redactor;
-  private final List<String> lines = new ArrayList<>();
   private String verdict = "";
 
-  SelfCheck(Settings settings) {
+  SelfCheck(Settings settings, PrintStream out) {
     this.settings = settings;
+    this.out = out;
     this.redactor = new Redactor(settings.apiKey().orElse(null));
-    lines.add("cinch-mcp " + Version.get() + " self-check");
   }
 
-  /** Prints the report and returns the exit code. */
-  int run(PrintStream out) {
+  /** Prints the report, line by line, and returns the exit code. */
+  int run() {
+    out.println("cinch-mcp " + Version.get() + " self-check");
     ScheduledExecutorService timers =
         Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("cinch-check-timer"));
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-check-io"));
@@ -89,7 +88,6 @@ final class SelfCheck {
       workers.shutdownNow();
       timers.shutdownNow();
     }
-    lines.forEach(out::println);
     out.println();
     out.println(verdict);
     return verdict.startsWith("OK") ? Cli.OK : Cli.CHECK_FAILED;
@@ -240,12 +238,12 @@ final class SelfCheck {
   }
 
   private void row(String label, String value) {
-    lines.add("  " + String.format("%-15s", label) + redactor.redact(value));
+    out.println("  " + String.format("%-15s", label) + redactor.redact(value));
   }
 
   /** Adds a long sentence under the table, masked whole, then broken at spaces. */
   private void wrap(String text) {
-    lines.add(Cli.wrap(INDENT, redactor.redact(text)));
+    out.println(Cli.wrap(INDENT, redactor.redact(text)));
   }
 
   private static long millisSince(long startNanos) {

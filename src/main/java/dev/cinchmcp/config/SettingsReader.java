@@ -36,7 +36,14 @@ final class SettingsReader {
     return new Settings(
         r.readKey(),
         r.readBaseUri(),
-        r.readTimeout(),
+        Duration.ofMillis(
+            r.readWhole(
+                Settings.TIMEOUT_MS,
+                " of milliseconds",
+                1,
+                999_999_999_999L,
+                Settings.DEFAULT_TIMEOUT.toMillis(),
+                "how long to wait for the answer to one run at the Cinch API;")),
         r.problems,
         r.readBackend(),
         Objects.requireNonNullElse(r.value(Settings.RUNSC), "runsc"),
@@ -47,20 +54,22 @@ final class SettingsReader {
             Settings.MAX_LOCAL_POOL,
             "how many local sandboxes per language wait started for a call"),
         new SandboxLimits(
-            r.readWhole(
-                SandboxLimits.TIME_LIMIT_S,
-                " of seconds",
-                SandboxLimits.MIN_TIME_LIMIT_SECONDS,
-                SandboxLimits.MAX_TIME_LIMIT_SECONDS,
-                SandboxLimits.SERVICE.timeLimitSeconds(),
-                "how long a program may run" + APPLIES),
-            r.readWhole(
-                SandboxLimits.MEMORY_MB,
-                " of megabytes",
-                SandboxLimits.MIN_MEMORY_MEGABYTES,
-                SandboxLimits.MAX_MEMORY_MEGABYTES,
-                SandboxLimits.SERVICE.memoryMegabytes(),
-                "the memory a program may use" + APPLIES),
+            (int)
+                r.readWhole(
+                    SandboxLimits.TIME_LIMIT_S,
+                    " of seconds",
+                    SandboxLimits.MIN_TIME_LIMIT_SECONDS,
+                    SandboxLimits.MAX_TIME_LIMIT_SECONDS,
+                    SandboxLimits.SERVICE.timeLimitSeconds(),
+                    "how long a program may run" + APPLIES),
+            (int)
+                r.readWhole(
+                    SandboxLimits.MEMORY_MB,
+                    " of megabytes",
+                    SandboxLimits.MIN_MEMORY_MEGABYTES,
+                    SandboxLimits.MAX_MEMORY_MEGABYTES,
+                    SandboxLimits.SERVICE.memoryMegabytes(),
+                    "the memory a program may use" + APPLIES),
             r.readCpus(cores)));
   }
 
@@ -70,9 +79,10 @@ final class SettingsReader {
     return raw == null || raw.isBlank() ? null : raw.strip();
   }
 
-  private int readWhole(String variable, String unit, int min, int max, int fallback, String what) {
+  private long readWhole(
+      String variable, String unit, long min, long max, long fallback, String what) {
     String text = value(variable);
-    int value = text == null ? fallback : digits(text, 1, 9) ? Integer.parseInt(text) : -1;
+    long value = text == null ? fallback : digits(text, 1, 12) ? Long.parseLong(text) : -1;
     if (value >= min && value <= max) {
       return value;
     }
@@ -83,7 +93,7 @@ final class SettingsReader {
   }
 
   private int readPool(String variable, int fallback, int max, String what) {
-    return readWhole(variable, "", 0, max, fallback, what + "; 0 turns this off,");
+    return (int) readWhole(variable, "", 0, max, fallback, what + "; 0 turns this off,");
   }
 
   /** "2", "0.5", "1.25": no exponents, signs or "NaN", what a person writes in a configuration. */
@@ -256,19 +266,5 @@ final class SettingsReader {
     return text.length() >= min
         && text.length() <= max
         && text.chars().allMatch(c -> c >= '0' && c <= '9');
-  }
-
-  private Duration readTimeout() {
-    String text = value(Settings.TIMEOUT_MS);
-    long fallback = Settings.DEFAULT_TIMEOUT.toMillis();
-    long millis = text == null ? fallback : digits(text, 1, 12) ? Long.parseLong(text) : 0;
-    if (millis <= 0) {
-      problems.add(
-          ("%s must be a positive whole number of milliseconds (was \"%s\"): set it to e.g. %d,"
-                  + " or leave it unset for the default of %d.")
-              .formatted(Settings.TIMEOUT_MS, text, fallback, fallback));
-      return Settings.DEFAULT_TIMEOUT;
-    }
-    return Duration.ofMillis(millis);
   }
 }

@@ -182,13 +182,11 @@ public final class FastStart {
 
   /** Whether this JVM got no options at all, on its command line or from the environment. */
   private static boolean startedPlain(Path jar, Map<String, String> env) {
-    for (String variable : List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS")) {
-      if (env.containsKey(variable)) {
-        return false;
-      }
-    }
     String[] arguments = arguments();
-    return arguments != null
+    return !env.containsKey("JDK_JAVA_OPTIONS")
+        && !env.containsKey("JAVA_TOOL_OPTIONS")
+        && !env.containsKey("_JAVA_OPTIONS")
+        && arguments != null
         && arguments.length == 2
         && "-jar".equals(arguments[0])
         && Path.of(arguments[1]).toAbsolutePath().normalize().equals(jar.normalize());

@@ -128,15 +128,13 @@ record TrustedDirectory(Path path, UserPrincipal user, boolean posix) {
     if (file ? !attributes.isRegularFile() : !attributes.isDirectory()) {
       return false;
     }
-    if (!posix) {
+    if (!(attributes instanceof PosixFileAttributes a)) {
       return !ours || user.equals(Files.getOwner(p, LinkOption.NOFOLLOW_LINKS));
     }
-    UserPrincipal owner = ((PosixFileAttributes) attributes).owner();
-    Set<PosixFilePermission> permissions = ((PosixFileAttributes) attributes).permissions();
     if (ours && !file) {
-      return user.equals(owner) && permissions.equals(OWNER_ONLY);
+      return user.equals(a.owner()) && a.permissions().equals(OWNER_ONLY);
     }
-    boolean ownerOk = user.equals(owner) || (!ours && "root".equals(owner.getName()));
-    return ownerOk && Collections.disjoint(permissions, OTHERS_WRITE);
+    return (user.equals(a.owner()) || (!ours && "root".equals(a.owner().getName())))
+        && Collections.disjoint(a.permissions(), OTHERS_WRITE);
   }
 }
