@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What a training run ({@link SelfMadeArchive#main}) serves: a session read from the jar, and a
@@ -42,11 +43,8 @@ public final class TrainingApi implements AutoCloseable {
 
   /** The training session: a short one touching what real sessions use. */
   public static InputStream session() {
-    InputStream in = TrainingApi.class.getResourceAsStream(SESSION);
-    if (in == null) {
-      throw new IllegalStateException(SESSION + " is missing from the jar");
-    }
-    return in;
+    return Objects.requireNonNull(
+        TrainingApi.class.getResourceAsStream(SESSION), SESSION + " is missing from the jar");
   }
 
   /** {@code env} with this JVM's training API as the Cinch API, if one could be started. */
@@ -103,27 +101,18 @@ public final class TrainingApi implements AutoCloseable {
     }
   }
 
-  /** Reads one request's head; its Content-Length (0 if none), or -1 at the end of the stream. */
+  /** Reads one request's head: its Content-Length (0 if none), or -1 at the stream's end. */
   private static int contentLength(InputStream in) throws IOException {
-    int length = 0;
-    StringBuilder line = new StringBuilder();
-    for (int c; (c = in.read()) != -1; ) {
-      if (c == '\n') {
-        String text = line.toString().trim();
-        if (text.isEmpty()) {
-          return length;
-        }
-        String lower = text.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("content-length:")) {
-          length = Integer.parseInt(lower.substring("content-length:".length()).trim());
-        }
-        line.setLength(0);
-      } else if (line.length() < 8192) {
-        line.append((char) c);
-      } else {
-        return -1; // not the training run's client (any local user can connect): hang up
+    StringBuilder head = new StringBuilder("\n");
+    while (head.indexOf("\r\n\r\n", head.length() - 4) < 0) {
+      int c = in.read();
+      if (c == -1 || head.length() > 8192) {
+        return -1; // past 8 KB: not the training run's client (any local user can connect)
       }
+      head.append((char) c);
     }
-    return -1;
+    String lower = head.toString().toLowerCase(Locale.ROOT);
+    int at = lower.indexOf("\ncontent-length:");
+    return at < 0 ? 0 : Integer.parseInt(lower.substring(at + 16, lower.indexOf('\r', at)).strip());
   }
 }
