@@ -30,27 +30,22 @@ public final class Main implements Thread.UncaughtExceptionHandler {
     commonPoolOfTwoAtLeast();
     // A class, not a lambda: this runs first at every start, and a first lambda costs tens of ms.
     Thread.setDefaultUncaughtExceptionHandler(new Main());
-    Map<String, String> env = System.getenv();
+    boolean training = Boolean.getBoolean(TrainingApi.TRAINING); // never relaunched
+    Map<String, String> env = training ? TrainingApi.environment(System.getenv()) : System.getenv();
     FirstLineHandOver firstLine = FastStart.relaunchOrServeHere(args, env);
     // The real stdout is the Cli's alone (JSON-RPC, or --help's text...); anything else that prints
     // goes to stderr. A training run answers into nothing.
-    boolean training = Boolean.getBoolean(TrainingApi.TRAINING);
     InputStream stdin = training ? TrainingApi.session() : stdin();
     OutputStream stdout =
         training
             ? OutputStream.nullOutputStream()
             : new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
-    if (training) {
-      env = TrainingApi.environment(env);
-    }
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
-    int exitCode;
     try {
-      exitCode = new Cli().run(args, stdin, stdout, System.err, env, firstLine);
+      System.exit(new Cli().run(args, stdin, stdout, System.err, env, firstLine));
     } catch (OutOfMemoryError e) {
       throw outOfMemory(e);
     }
-    System.exit(exitCode);
   }
 
   /**

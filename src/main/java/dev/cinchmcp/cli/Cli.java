@@ -23,9 +23,7 @@ public final class Cli {
 
   static final int OK = 0;
   static final int CHECK_FAILED = 1;
-
-  /** A command line this program does not understand; 2 as most Unix tools use. */
-  static final int USAGE = 2;
+  static final int USAGE = 2; // a command line not understood, as most Unix tools say it
 
   static final String USAGE_LINE = "Usage: java -jar cinch-mcp.jar [--check | --version | --help]";
   private static final int WIDTH = 100;

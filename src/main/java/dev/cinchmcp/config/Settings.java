@@ -13,8 +13,6 @@ import java.util.Optional;
  * @param apiKey empty when not set; never printed
  * @param baseUri without a trailing slash
  * @param problems one sentence each naming the variable and the fix (a missing key is one)
- * @param runsc a name looked up on PATH, or a path
- * @param localPool local sandboxes per language started ahead of time (0: none)
  */
 public record Settings(
     Optional<String> apiKey,

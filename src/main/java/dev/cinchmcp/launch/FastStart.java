@@ -121,10 +121,9 @@ public final class FastStart {
   }
 
   /**
-   * Passes a stop (SIGINT, SIGTERM, SIGHUP) on to the child as SIGTERM and ends this process at
-   * once ({@link QuickExit}): waiting would make the client wait for two JVM exits in a row (15-25
-   * ms each on a small VM). Were this process killed outright, the child notices ({@link
-   * LauncherWatch}). A stop before the start means no child; one during it waits, then stops it.
+   * Passes a stop on to the child as SIGTERM and ends this process at once ({@link QuickExit}), not
+   * after two JVM exits in a row (15-25 ms each on a small VM). A stop before the start means no
+   * child; one during it waits, then stops it. Were this process killed, the child notices.
    */
   private static final class ForwardStop implements Runnable {
 

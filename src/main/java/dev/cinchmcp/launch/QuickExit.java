@@ -33,10 +33,7 @@ public final class QuickExit {
     Runtime.getRuntime().halt(0);
   }
 
-  /**
-   * Runs this class's path once ahead of a stop, which then loads nothing first: the launcher ended
-   * 9.8 ms after a signal instead of 12.5 (medians of 12). No side effect.
-   */
+  /** Loads a stop's path ahead: the launcher then ended 9.8 ms after a signal, not 12.5. */
   public static void prepare() {
     threadHandle();
   }

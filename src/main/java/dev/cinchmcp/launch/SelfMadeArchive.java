@@ -30,13 +30,10 @@ import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 
 /**
- * The class-data archive a jar makes for itself, per user, exact JVM and jar (path, size, time,
- * contents), in the user's {@link TrustedDirectory}. Java 25+: the AOT cache (JEP 483/514; on
- * Temurin 25 a faster start and first call than a dynamic archive); 17-24: a dynamic CDS archive.
- * Not {@code -XX:+AutoCreateSharedArchive}: it dumps at a real session's end, delaying its exit.
- * {@link #main} makes it (exit status 0 if it did): under a lock, runs the server once on the
- * training session and renames the archive into place; it also removes our archives (15-30 MB each)
- * unused for {@link #UNUSED_FOR_DAYS} days, never a link.
+ * The class-data archive a jar makes for itself, per user, exact JVM and jar, in the user's {@link
+ * TrustedDirectory}: Java 25+ an AOT cache (on Temurin 25 a faster start and first call than a
+ * dynamic archive), 17-24 a dynamic CDS archive (not AutoCreateSharedArchive: it delays an exit).
+ * {@link #main} trains it under a lock; our archives (15-30 MB) unused for a month are removed.
  */
 record SelfMadeArchive(TrustedDirectory dir, Path jar, Path file, boolean aotCache) {
 
