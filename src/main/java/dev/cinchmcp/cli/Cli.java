@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The command line: the log level, then the server, the self-check, help or the version. It takes
@@ -160,29 +159,23 @@ public final class Cli {
     return out.toString();
   }
 
-  /** The level the variable names, lower case; empty when unset or not a level. */
-  static Optional<String> parseLogLevel(String raw) {
-    String level = raw == null ? "" : raw.strip().toLowerCase(Locale.ROOT);
-    return LOG_LEVELS.contains(level) ? Optional.of(level) : Optional.empty();
-  }
-
-  /** A bad value only warns: a server that fails to start says nothing. */
+  /** Any case, blanks around; a bad value only warns: a server that fails to start says nothing. */
   static void applyLogLevel(Map<String, String> env, PrintStream err) {
-    String raw = env.get(LOG_LEVEL);
-    Optional<String> level = parseLogLevel(raw);
-    if (level.isEmpty()) {
-      if (raw != null && !raw.isBlank()) {
+    String raw = env.getOrDefault(LOG_LEVEL, "");
+    String level = raw.strip().toLowerCase(Locale.ROOT);
+    if (!LOG_LEVELS.contains(level)) {
+      if (!raw.isBlank()) {
         err.printf(
             "cinch-mcp: warning: %s must be one of %s (was \"%s\"); using %s.%n",
             LOG_LEVEL, String.join(", ", LOG_LEVELS), raw.strip(), DEFAULT_LOG_LEVEL);
       }
       return;
     }
-    System.setProperty(DEFAULT_LOG_PROPERTY, level.get());
+    System.setProperty(DEFAULT_LOG_PROPERTY, level);
     // The MCP SDK narrates every request at info, so simplelogger.properties keeps it at warn. A
     // quieter choice quiets it too; a louder one leaves it at warn, where it says what matters.
-    if (level.get().equals("error") || level.get().equals("off")) {
-      System.setProperty(SDK_LOG_PROPERTY, level.get());
+    if (level.equals("error") || level.equals("off")) {
+      System.setProperty(SDK_LOG_PROPERTY, level);
     }
   }
 }
