@@ -58,15 +58,14 @@ final class SelfCheck {
     ScheduledExecutorService timers =
         Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("cinch-check-timer"));
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-check-io"));
-    BackendChoice backend = null;
+    BackendChoice backend =
+        BackendChoice.choose(
+            settings,
+            CompletableFuture.completedFuture(null),
+            workers,
+            timers,
+            BackendChoice::startLocal);
     try {
-      backend =
-          BackendChoice.choose(
-              settings,
-              CompletableFuture.completedFuture(null),
-              workers,
-              timers,
-              BackendChoice::startLocal);
       if (!backend.usable()) {
         row("Configuration", "NOT OK");
         backend.problems().forEach(p -> wrap("- " + p));
@@ -78,7 +77,7 @@ final class SelfCheck {
         probe(backend.runner());
       }
     } finally {
-      if (backend != null && backend.runner() instanceof AutoCloseable closeable) {
+      if (backend.runner() instanceof AutoCloseable closeable) {
         try {
           closeable.close();
         } catch (Exception ignored) {

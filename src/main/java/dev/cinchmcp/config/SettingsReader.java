@@ -129,12 +129,10 @@ final class SettingsReader {
     Optional<Backend> backend = text == null ? Optional.of(Backend.AUTO) : Backend.parse(text);
     if (backend.isEmpty()) {
       problems.add(
-          Settings.BACKEND
-              + " must be auto, cinch, local or docker (was \""
-              + text
-              + "\"): leave it unset for auto"
-              + " (the Cinch API when a key is set, else a local gVisor sandbox, else a"
-              + " container engine).");
+          ("%s must be auto, cinch, local or docker (was \"%s\"): leave it unset for auto (the"
+                  + " Cinch API when a key is set, else a local gVisor sandbox, else a container"
+                  + " engine).")
+              .formatted(Settings.BACKEND, text));
     }
     return backend.orElse(Backend.AUTO);
   }
@@ -208,11 +206,8 @@ final class SettingsReader {
       problem = " is not a valid URL (was \"" + shown + "\").";
     }
     problems.add(
-        Settings.BASE_URL
-            + problem
-            + " Set it to the API's address, e.g. "
-            + Settings.DEFAULT_BASE_URI
-            + ", or leave it unset for that default.");
+        "%s%s Set it to the API's address, e.g. %s, or leave it unset for that default."
+            .formatted(Settings.BASE_URL, problem, Settings.DEFAULT_BASE_URI));
     return Settings.DEFAULT_BASE_URI;
   }
 

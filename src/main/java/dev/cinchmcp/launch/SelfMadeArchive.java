@@ -35,7 +35,7 @@ import java.util.zip.CRC32;
  * dynamic archive), 17-24 a dynamic CDS archive (not AutoCreateSharedArchive: it delays an exit).
  * {@link #main} trains it under a lock; our archives (15-30 MB) unused for a month are removed.
  */
-record SelfMadeArchive(TrustedDirectory dir, Path jar, Path file, boolean aotCache) {
+record SelfMadeArchive(TrustedDirectory dir, Path jar, Path file) {
 
   private static final Path SHELL = Path.of("/bin/sh");
 
@@ -68,8 +68,7 @@ record SelfMadeArchive(TrustedDirectory dir, Path jar, Path file, boolean aotCac
               Long.toString(Files.size(jar)),
               Long.toString(Files.getLastModifiedTime(jar).toMillis()));
       String name = feature + "-" + key + (aotCache(feature) ? ".aot" : ".jsa");
-      return Optional.of(
-          new SelfMadeArchive(dir.get(), jar, dir.get().path().resolve(name), aotCache(feature)));
+      return Optional.of(new SelfMadeArchive(dir.get(), jar, dir.get().path().resolve(name)));
     } catch (IOException e) {
       return Optional.empty();
     }
@@ -81,11 +80,12 @@ record SelfMadeArchive(TrustedDirectory dir, Path jar, Path file, boolean aotCac
   }
 
   String useOption() {
-    return (aotCache ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + file;
+    return (file.toString().endsWith(".aot") ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + file;
   }
 
   String makeOption(Path output) {
-    return (aotCache ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=") + output;
+    return (file.toString().endsWith(".aot") ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=")
+        + output;
   }
 
   /** Records that a start maps this archive now, so it is not removed as unused. */

@@ -30,10 +30,7 @@ record TrustedDirectory(Path path, UserPrincipal user, boolean posix) {
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rwx------");
 
-  /**
-   * {@code cinch-mcp/archives} in this user's cache ({@code $XDG_CACHE_HOME} or {@code ~/.cache},
-   * {@code ~/Library/Caches}, {@code %LOCALAPPDATA%}), made if missing; empty if not trusted.
-   */
+  /** {@code cinch-mcp/archives} in this user's cache, made if missing; empty if not trusted. */
   static Optional<TrustedDirectory> forUser(Map<String, String> env, String osName) {
     Optional<Path> base = cacheBase(env, osName);
     if (base.isEmpty()) {
