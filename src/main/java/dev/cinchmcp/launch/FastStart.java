@@ -100,9 +100,8 @@ public final class FastStart {
   }
 
   /**
-   * Readies on another core what a JVM's first {@code ProcessBuilder.start()} sets up once (20-30
-   * ms on Java 17 and 25: Process's classes, the reaper's pool, the first lambdas), and the stop's
-   * exit path. Starts nothing, changes nothing.
+   * Readies on another core, changing nothing, what a first {@code ProcessBuilder.start()} sets up
+   * (20-30 ms on Java 17 and 25: Process's classes, the reaper's pool, lambdas), and a stop's path.
    */
   private static final class ProcessStartWarmUp implements Runnable {
     @Override

@@ -98,9 +98,8 @@ record SelfMadeArchive(TrustedDirectory dir, Path jar, Path file) {
   }
 
   /**
-   * Starts the trainer and returns at once; if it fails, the next start tries again. Detached by a
-   * shell that backgrounds it: a child of this JVM would keep a thread waiting in a native call,
-   * and a JVM stopping on a signal waits some 300 ms for such threads.
+   * Starts the trainer (a failure: the next start tries again), detached by a shell: a child would
+   * keep a thread in a native call, and a JVM stopping on a signal waits ~300 ms for such threads.
    */
   void makeInBackground() {
     List<String> command = new ArrayList<>();
