@@ -14,8 +14,12 @@ import java.io.PrintStream;
 import java.nio.channels.Channels;
 import java.util.Map;
 
-/** Entry point: connects {@link Cli} to the process. */
-public final class Main {
+/**
+ * Entry point: connects {@link Cli} to the process. As every thread's last handler, it ends the
+ * process at an OutOfMemoryError with status {@link #OUT_OF_MEMORY}: a server that lost a thread to
+ * it would answer only part of what it owes, and could even exit 0.
+ */
+public final class Main implements Thread.UncaughtExceptionHandler {
 
   /** The exit status after an OutOfMemoryError, as the JVM's -XX:+ExitOnOutOfMemoryError. */
   static final int OUT_OF_MEMORY = 3;
@@ -25,28 +29,23 @@ public final class Main {
   public static void main(String[] args) {
     commonPoolOfTwoAtLeast();
     // A class, not a lambda: this runs first at every start, and a first lambda costs tens of ms.
-    Thread.setDefaultUncaughtExceptionHandler(new OnUncaught());
-    Map<String, String> env = System.getenv();
+    Thread.setDefaultUncaughtExceptionHandler(new Main());
+    boolean training = Boolean.getBoolean(TrainingApi.TRAINING); // never relaunched
+    Map<String, String> env = training ? TrainingApi.environment(System.getenv()) : System.getenv();
     FirstLineHandOver firstLine = FastStart.relaunchOrServeHere(args, env);
     // The real stdout is the Cli's alone (JSON-RPC, or --help's text...); anything else that prints
     // goes to stderr. A training run answers into nothing.
-    boolean training = Boolean.getBoolean(TrainingApi.TRAINING);
     InputStream stdin = training ? TrainingApi.session() : stdin();
     OutputStream stdout =
         training
             ? OutputStream.nullOutputStream()
             : new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024);
-    if (training) {
-      env = TrainingApi.environment(env);
-    }
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
-    int exitCode;
     try {
-      exitCode = new Cli().run(args, stdin, stdout, System.err, env, firstLine);
+      System.exit(new Cli().run(args, stdin, stdout, System.err, env, firstLine));
     } catch (OutOfMemoryError e) {
       throw outOfMemory(e);
     }
-    System.exit(exitCode);
   }
 
   /**
@@ -73,19 +72,13 @@ public final class Main {
     }
   }
 
-  /**
-   * An OutOfMemoryError on any thread ends the process with status {@link #OUT_OF_MEMORY}: a server
-   * that lost a thread to it would answer only part of what it owes, and could even exit 0.
-   */
-  private static final class OnUncaught implements Thread.UncaughtExceptionHandler {
-    @Override
-    public void uncaughtException(Thread thread, Throwable e) {
-      if (e instanceof OutOfMemoryError oom) {
-        outOfMemory(oom);
-      }
-      System.err.print("Exception in thread \"" + thread.getName() + "\" "); // as the JVM's own
-      e.printStackTrace(System.err);
+  @Override
+  public void uncaughtException(Thread thread, Throwable e) {
+    if (e instanceof OutOfMemoryError oom) {
+      outOfMemory(oom);
     }
+    System.err.print("Exception in thread \"" + thread.getName() + "\" "); // as the JVM's own
+    e.printStackTrace(System.err);
   }
 
   static Error outOfMemory(OutOfMemoryError e) {

@@ -1,8 +1,6 @@
 package dev.cinchmcp.cli;
 
 import dev.cinchmcp.backend.SandboxFacts;
-import dev.cinchmcp.config.DockerOptions;
-import dev.cinchmcp.config.SandboxLimits;
 import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import dev.cinchmcp.server.CinchMcpServer;
@@ -15,21 +13,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * The command line: reads the flags and the log level, and runs the server or the self-check, or
- * prints help or the version. It takes its streams and environment and returns the exit code, so
- * tests run it in-process; {@code Main} only connects it to the real process.
+ * The command line: the log level, then the server, the self-check, help or the version. It takes
+ * its streams and environment and returns the exit code, so tests run it in-process.
  */
 public final class Cli {
 
   static final int OK = 0;
-
   static final int CHECK_FAILED = 1;
-
-  /** A command line this program does not understand; 2 as most Unix tools use. */
-  static final int USAGE = 2;
+  static final int USAGE = 2; // a command line not understood, as most Unix tools say it
 
   static final String USAGE_LINE = "Usage: java -jar cinch-mcp.jar [--check | --version | --help]";
   private static final int WIDTH = 100;
@@ -40,10 +33,7 @@ public final class Cli {
   static final String DEFAULT_LOG_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
   static final String SDK_LOG_PROPERTY = "org.slf4j.simpleLogger.log.io.modelcontextprotocol";
 
-  /**
-   * Runs one command line and returns the exit code. {@code out} is the real stdout (JSON-RPC alone
-   * in server mode); {@code firstLine}, what a fast launcher did with stdin's first line.
-   */
+  /** {@code out}: JSON-RPC alone when serving; {@code firstLine}: what a fast launcher did. */
   public int run(
       String[] args,
       InputStream in,
@@ -59,21 +49,18 @@ public final class Cli {
       new CinchMcpServer(Settings.fromEnvironment(env)).serve(input, out);
       return OK;
     }
-    PrintStream text = new PrintStream(out, false, StandardCharsets.UTF_8);
-    try {
+    try (PrintStream text = new PrintStream(out, false, StandardCharsets.UTF_8)) {
       switch (args.length > 1 ? "" : args[0]) {
-        case "--help", "-h" -> text.print(help(Version.get()));
+        case "--help", "-h" -> text.print(help());
         case "--version", "-V" -> text.print("cinch-mcp " + Version.get() + "\n");
         case "--check" -> {
-          return new SelfCheck(Settings.fromEnvironment(env)).run(text);
+          return new SelfCheck(Settings.fromEnvironment(env), text).run();
         }
         default -> {
           return usageError(args, err);
         }
       }
       return OK;
-    } finally {
-      text.flush();
     }
   }
 
@@ -91,7 +78,7 @@ public final class Cli {
     return USAGE;
   }
 
-  static String help(String version) {
+  static String help() {
     String sandbox =
         "A new one for every program: "
             + SandboxFacts.SERVICE_RUNTIMES
@@ -102,9 +89,7 @@ public final class Cli {
             + SandboxFacts.fileSystem()
             + ". "
             + SandboxFacts.outputCut();
-    SandboxLimits limits = SandboxLimits.SERVICE;
-    // The variables' names are written out (they are the documented interface); every default and
-    // bound comes from where the server reads it.
+    // Defaults and bounds as written where the server reads them (CliTest holds them equal).
     return """
         cinch-mcp %s: an MCP server with one tool, execute_code, that runs Python or JavaScript
         in a disposable Cinch sandbox (https://cinch.codes) instead of on your machine, or, with
@@ -123,113 +108,74 @@ public final class Cli {
 
         Environment:
           CINCH_API_KEY     Your Cinch API key (required for the API). Sent only to CINCH_BASE_URL.
-          CINCH_BASE_URL    The API's address (default %s).
-          CINCH_TIMEOUT_MS  How long to wait for one run's answer, in ms (default %d).
+          CINCH_BASE_URL    The API's address (default https://api.cinch.codes).
+          CINCH_TIMEOUT_MS  How long to wait for one run's answer, in ms (default 20000).
           CINCH_BACKEND     auto (default: the API with a key, else local gVisor, else a container
                             engine), cinch, local or docker.
           CINCH_RUNSC       gVisor's runsc for local runs (default: runsc on PATH).
-          CINCH_LOCAL_POOL  Local sandboxes per language started ahead of time, 0 to %d (default %d);
+          CINCH_LOCAL_POOL  Local sandboxes per language started ahead of time, 0 to 8 (default 1);
                             0: every local run starts its own (slower; nothing held while idle).
           CINCH_SANDBOX_TIME_LIMIT_S, CINCH_SANDBOX_MEMORY_MB, CINCH_SANDBOX_CPUS
-                            The local and docker sandboxes' limits: seconds (%d to %d, default %d),
-                            MB of memory (%d to %d, default %d), CPUs
-                            (%s to this machine's cores, default %s). The Cinch API keeps its own.
+                            The local and docker sandboxes' limits: seconds (1 to 300, default 10),
+                            MB of memory (64 to 8192, default 256), CPUs
+                            (0.1 to this machine's cores, default 0.5). The Cinch API keeps its own.
           CINCH_DOCKER_PYTHON_IMAGE, CINCH_DOCKER_NODE_IMAGE
-                            The docker backend's images (default %s, %s).
+                            The docker backend's images (default python:3.12-slim, node:22-slim).
           CINCH_DOCKER_RUNTIME
                             The engine runtime, e.g. runsc or runc (default: runsc when offered,
                             else the engine's default in its own VM; on Linux runc only when set).
-          CINCH_DOCKER_POOL Docker containers per language started ahead of time, 0 to %d
-                            (default %d); 0: every docker run starts its own (slower; nothing held idle).
+          CINCH_DOCKER_POOL Docker containers per language started ahead of time, 0 to 8
+                            (default 1); 0: every docker run starts its own (slower; nothing held idle).
           DOCKER_HOST       Where the engine is (default: the Docker context, then the usual
                             sockets and pipes of Docker Desktop, OrbStack, Colima, Podman).
           CINCH_FAST_START  0: a plain java -jar makes no class-data archive and never restarts itself.
-          CINCH_LOG_LEVEL   Log level on stderr: %s (default %s).
+          CINCH_LOG_LEVEL   Log level on stderr: error, warn, info, debug, trace, off (default info).
 
         The sandbox:
         %s
 
         Exit codes:
-          %d  success; with --check: calls will work
-          %d  --check found a problem (the report says which and what to do)
-          %d  usage error: an unknown option
+          0  success; with --check: calls will work
+          1  --check found a problem (the report says which and what to do)
+          2  usage error: an unknown option
 
         The server writes only JSON-RPC on stdout; its log goes to stderr.
         """
-        .formatted(
-            version,
-            USAGE_LINE,
-            Settings.DEFAULT_BASE_URI,
-            Settings.DEFAULT_TIMEOUT.toMillis(),
-            Settings.MAX_LOCAL_POOL,
-            Settings.DEFAULT_LOCAL_POOL,
-            SandboxLimits.MIN_TIME_LIMIT_SECONDS,
-            SandboxLimits.MAX_TIME_LIMIT_SECONDS,
-            limits.timeLimitSeconds(),
-            SandboxLimits.MIN_MEMORY_MEGABYTES,
-            SandboxLimits.MAX_MEMORY_MEGABYTES,
-            limits.memoryMegabytes(),
-            SandboxLimits.number(SandboxLimits.MIN_CPUS),
-            SandboxLimits.number(limits.cpus()),
-            DockerOptions.DEFAULT_PYTHON_IMAGE,
-            DockerOptions.DEFAULT_NODE_IMAGE,
-            DockerOptions.MAX_POOL,
-            DockerOptions.DEFAULT_POOL,
-            String.join(", ", LOG_LEVELS),
-            DEFAULT_LOG_LEVEL,
-            wrap("  ", sandbox),
-            OK,
-            CHECK_FAILED,
-            USAGE);
+        .formatted(Version.get(), USAGE_LINE, wrap("  ", sandbox));
   }
 
   /** Lines of at most {@value #WIDTH} characters, each indented. */
   static String wrap(String indent, String text) {
-    StringBuilder out = new StringBuilder();
-    StringBuilder line = new StringBuilder(indent);
+    StringBuilder out = new StringBuilder(indent);
+    int line = 0; // where the last line starts
     for (String word : text.split(" ")) {
-      if (line.length() > indent.length() && line.length() + 1 + word.length() > WIDTH) {
-        out.append(line).append('\n');
-        line.setLength(0);
-        line.append(indent);
+      if (out.length() - line > indent.length()) {
+        boolean full = out.length() - line + 1 + word.length() > WIDTH;
+        out.append(full ? "\n" + indent : " ");
+        line = full ? out.length() - indent.length() : line;
       }
-      if (line.length() > indent.length()) {
-        line.append(' ');
-      }
-      line.append(word);
+      out.append(word);
     }
-    return out.append(line).toString();
+    return out.toString();
   }
 
-  /** The level the variable names, lower case; empty when unset or not a level. */
-  static Optional<String> parseLogLevel(String raw) {
-    if (raw == null || raw.isBlank()) {
-      return Optional.empty();
-    }
-    String level = raw.strip().toLowerCase(Locale.ROOT);
-    return LOG_LEVELS.contains(level) ? Optional.of(level) : Optional.empty();
-  }
-
-  /**
-   * Sets {@value #LOG_LEVEL}'s level; a bad value only warns (a server that fails to start says
-   * nothing). slf4j-simple reads its levels once, as the first logger is made: this runs first.
-   */
+  /** Any case, blanks around; a bad value only warns: a server that fails to start says nothing. */
   static void applyLogLevel(Map<String, String> env, PrintStream err) {
-    String raw = env.get(LOG_LEVEL);
-    Optional<String> level = parseLogLevel(raw);
-    if (level.isEmpty()) {
-      if (raw != null && !raw.isBlank()) {
+    String raw = env.getOrDefault(LOG_LEVEL, "");
+    String level = raw.strip().toLowerCase(Locale.ROOT);
+    if (!LOG_LEVELS.contains(level)) {
+      if (!raw.isBlank()) {
         err.printf(
             "cinch-mcp: warning: %s must be one of %s (was \"%s\"); using %s.%n",
             LOG_LEVEL, String.join(", ", LOG_LEVELS), raw.strip(), DEFAULT_LOG_LEVEL);
       }
       return;
     }
-    System.setProperty(DEFAULT_LOG_PROPERTY, level.get());
+    System.setProperty(DEFAULT_LOG_PROPERTY, level);
     // The MCP SDK narrates every request at info, so simplelogger.properties keeps it at warn. A
     // quieter choice quiets it too; a louder one leaves it at warn, where it says what matters.
-    if (level.get().equals("error") || level.get().equals("off")) {
-      System.setProperty(SDK_LOG_PROPERTY, level.get());
+    if (level.equals("error") || level.equals("off")) {
+      System.setProperty(SDK_LOG_PROPERTY, level);
     }
   }
 }

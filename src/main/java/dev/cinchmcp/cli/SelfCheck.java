@@ -13,8 +13,6 @@ import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -24,10 +22,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code --check}: reads the settings as the server does, runs one tiny program through the backend
- * a tool call would use, and prints one labelled line per question a person asks (configuration,
- * API reachable, key, credits, speed), then a verdict that says what to do. Every line is masked
- * once more as it is added, although none should hold the key.
+ * {@code --check}: runs one tiny program through the backend a tool call would use, and prints one
+ * labelled line per question a person asks (configuration, API reachable, key, credits, speed),
+ * then a verdict that says what to do. Every line is masked once more, though none should hold the
+ * key.
  */
 final class SelfCheck {
 
@@ -44,30 +42,30 @@ final class SelfCheck {
   private static final String INDENT = " ".repeat(17);
 
   private final Settings settings;
+  private final PrintStream out;
   private final Redactor redactor;
-  private final List<String> lines = new ArrayList<>();
   private String verdict = "";
 
-  SelfCheck(Settings settings) {
+  SelfCheck(Settings settings, PrintStream out) {
     this.settings = settings;
+    this.out = out;
     this.redactor = new Redactor(settings.apiKey().orElse(null));
-    lines.add("cinch-mcp " + Version.get() + " self-check");
   }
 
-  /** Prints the report and returns the exit code. */
-  int run(PrintStream out) {
+  /** Prints the report, line by line, and returns the exit code. */
+  int run() {
+    out.println("cinch-mcp " + Version.get() + " self-check");
     ScheduledExecutorService timers =
         Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("cinch-check-timer"));
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-check-io"));
-    BackendChoice backend = null;
+    BackendChoice backend =
+        BackendChoice.choose(
+            settings,
+            CompletableFuture.completedFuture(null),
+            workers,
+            timers,
+            BackendChoice::startLocal);
     try {
-      backend =
-          BackendChoice.choose(
-              settings,
-              CompletableFuture.completedFuture(null),
-              workers,
-              timers,
-              BackendChoice::startLocal);
       if (!backend.usable()) {
         row("Configuration", "NOT OK");
         backend.problems().forEach(p -> wrap("- " + p));
@@ -79,7 +77,7 @@ final class SelfCheck {
         probe(backend.runner());
       }
     } finally {
-      if (backend != null && backend.runner() instanceof AutoCloseable closeable) {
+      if (backend.runner() instanceof AutoCloseable closeable) {
         try {
           closeable.close();
         } catch (Exception ignored) {
@@ -89,7 +87,6 @@ final class SelfCheck {
       workers.shutdownNow();
       timers.shutdownNow();
     }
-    lines.forEach(out::println);
     out.println();
     out.println(verdict);
     return verdict.startsWith("OK") ? Cli.OK : Cli.CHECK_FAILED;
@@ -140,9 +137,8 @@ final class SelfCheck {
     }
     row(
         "Sandbox",
-        local
-            ? "ran the test program in a fresh gVisor sandbox"
-            : "ran the test program in a fresh container of the engine");
+        "ran the test program in a fresh "
+            + (local ? "gVisor sandbox" : "container of the engine"));
     row("Run time", millis + (local ? " ms" : " ms (the first run of an image includes its pull)"));
     if (noteIfUnexpected(result)) {
       fail(
@@ -152,9 +148,8 @@ final class SelfCheck {
               + " the test program correctly (see above).");
     } else {
       verdict =
-          local
-              ? "OK: execute_code calls will work, in a local gVisor sandbox."
-              : "OK: execute_code calls will work, in containers of the engine named above.";
+          "OK: execute_code calls will work, in "
+              + (local ? "a local gVisor sandbox." : "containers of the engine named above.");
     }
   }
 
@@ -242,12 +237,12 @@ final class SelfCheck {
   }
 
   private void row(String label, String value) {
-    lines.add("  " + String.format("%-15s", label) + redactor.redact(value));
+    out.println("  " + String.format("%-15s", label) + redactor.redact(value));
   }
 
   /** Adds a long sentence under the table, masked whole, then broken at spaces. */
   private void wrap(String text) {
-    lines.add(Cli.wrap(INDENT, redactor.redact(text)));
+    out.println(Cli.wrap(INDENT, redactor.redact(text)));
   }
 
   private static long millisSince(long startNanos) {

@@ -1,7 +1,6 @@
 package dev.cinchmcp.config;
 
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Optional;
 
 /** Which backend runs the code ({@code CINCH_BACKEND}). */
@@ -15,12 +14,7 @@ public enum Backend {
   /** A container of a Docker-compatible engine (Docker Desktop, OrbStack, Colima, Podman...). */
   DOCKER;
 
-  public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
-  }
-
   static Optional<Backend> parse(String text) {
-    String name = text.strip().toLowerCase(Locale.ROOT);
-    return Arrays.stream(values()).filter(b -> b.wireName().equals(name)).findFirst();
+    return Arrays.stream(values()).filter(b -> b.name().equalsIgnoreCase(text.strip())).findFirst();
   }
 }

@@ -5,11 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the environment tells the docker backend.
- *
- * @param runtime the engine runtime by name, or empty for the automatic choice (gVisor if offered)
- * @param discovery the variables of {@link #DISCOVERY} that are set
- * @param pool containers per language started ahead of time (0: none)
+ * What the environment tells the docker backend: the runtime by name (empty: gVisor if offered),
+ * the variables of {@link #DISCOVERY} that are set, containers started ahead per language.
  */
 public record DockerOptions(
     String pythonImage,

@@ -4,11 +4,8 @@ import java.math.BigDecimal;
 import java.time.Duration;
 
 /**
- * What one program may use in a local or docker sandbox. The defaults are the hosted service's
- * ({@link #SERVICE}), so a program behaves the same wherever it runs.
- *
- * @param timeLimitSeconds wall-clock seconds before the sandbox stops the run
- * @param memoryMegabytes in MB (2^20 bytes)
+ * What one program may use in a local or docker sandbox: wall-clock seconds, MB (2^20 bytes) and
+ * CPUs. The defaults are the hosted service's ({@link #SERVICE}), so a program behaves the same.
  */
 public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cpus) {
 
@@ -58,12 +55,5 @@ public record SandboxLimits(int timeLimitSeconds, int memoryMegabytes, double cp
   /** A number as a person writes it: "0.5", "2", "1.25" (never "2.0" or "1E+1"). */
   public static String number(double value) {
     return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
-  }
-
-  /** Whether a problem (which begins with its variable's name) is about one of these limits. */
-  static boolean isAbout(String problem) {
-    return problem.startsWith(TIME_LIMIT_S + " ")
-        || problem.startsWith(MEMORY_MB + " ")
-        || problem.startsWith(CPUS + " ");
   }
 }

@@ -13,8 +13,6 @@ import java.util.Optional;
  * @param apiKey empty when not set; never printed
  * @param baseUri without a trailing slash
  * @param problems one sentence each naming the variable and the fix (a missing key is one)
- * @param runsc a name looked up on PATH, or a path
- * @param localPool local sandboxes per language started ahead of time (0: none)
  */
 public record Settings(
     Optional<String> apiKey,
@@ -46,7 +44,6 @@ public record Settings(
           + " cinch_live_...) in the \"env\" block of this server's entry in your MCP client's configuration.";
 
   public static final String DEFAULT_BASE_URL = "https://api.cinch.codes";
-
   public static final URI DEFAULT_BASE_URI = URI.create(DEFAULT_BASE_URL);
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(20_000);
 
@@ -65,7 +62,7 @@ public record Settings(
 
   /** The problems with the sandbox limits alone: they stop the local and docker backends too. */
   public List<String> limitProblems() {
-    return problems.stream().filter(SandboxLimits::isAbout).toList();
+    return problems.stream().filter(p -> p.startsWith("CINCH_SANDBOX_")).toList();
   }
 
   public boolean usable() {

@@ -3,6 +3,7 @@ package dev.cinchmcp.config;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -30,84 +32,83 @@ final class SettingsReader {
 
   /** {@code cores}: the machine's, the most {@value SandboxLimits#CPUS} may give a sandbox. */
   static Settings read(Map<String, String> env, int cores) {
-    return new SettingsReader(env).settings(cores);
-  }
-
-  private Settings settings(int cores) {
-    Optional<String> key = readKey(env.get(Settings.API_KEY));
-    URI base = readBaseUri(env.get(Settings.BASE_URL));
-    Duration timeout = readTimeout(env.get(Settings.TIMEOUT_MS));
-    Backend backend = readBackend(env.get(Settings.BACKEND));
-    String runsc =
-        env.getOrDefault(Settings.RUNSC, "").isBlank() ? "runsc" : env.get(Settings.RUNSC).strip();
-    DockerOptions docker = readDocker();
-    int pool =
-        readPool(
+    SettingsReader r = new SettingsReader(env); // arguments read in order: problems in that order
+    return new Settings(
+        r.readKey(),
+        r.readBaseUri(),
+        Duration.ofMillis(
+            r.readWhole(
+                Settings.TIMEOUT_MS,
+                " of milliseconds",
+                1,
+                999_999_999_999L,
+                Settings.DEFAULT_TIMEOUT.toMillis(),
+                "how long to wait for the answer to one run at the Cinch API;")),
+        r.problems,
+        r.readBackend(),
+        Objects.requireNonNullElse(r.value(Settings.RUNSC), "runsc"),
+        r.readDocker(),
+        r.readPool(
             Settings.LOCAL_POOL,
             Settings.DEFAULT_LOCAL_POOL,
             Settings.MAX_LOCAL_POOL,
-            "how many local sandboxes per language wait started for a call");
-    SandboxLimits limits = readLimits(cores);
-    return new Settings(key, base, timeout, problems, backend, runsc, docker, pool, limits);
+            "how many local sandboxes per language wait started for a call"),
+        new SandboxLimits(
+            (int)
+                r.readWhole(
+                    SandboxLimits.TIME_LIMIT_S,
+                    " of seconds",
+                    SandboxLimits.MIN_TIME_LIMIT_SECONDS,
+                    SandboxLimits.MAX_TIME_LIMIT_SECONDS,
+                    SandboxLimits.SERVICE.timeLimitSeconds(),
+                    "how long a program may run" + APPLIES),
+            (int)
+                r.readWhole(
+                    SandboxLimits.MEMORY_MB,
+                    " of megabytes",
+                    SandboxLimits.MIN_MEMORY_MEGABYTES,
+                    SandboxLimits.MAX_MEMORY_MEGABYTES,
+                    SandboxLimits.SERVICE.memoryMegabytes(),
+                    "the memory a program may use" + APPLIES),
+            r.readCpus(cores)));
   }
 
-  private int readWhole(String variable, String unit, int min, int max, int fallback, String what) {
+  /** The variable's value, stripped; null when unset or blank. */
+  private String value(String variable) {
     String raw = env.get(variable);
-    if (raw == null || raw.isBlank()) {
-      return fallback;
-    }
-    String text = raw.strip();
-    int value = digits(text, 1, 9) ? Integer.parseInt(text) : -1;
+    return raw == null || raw.isBlank() ? null : raw.strip();
+  }
+
+  private long readWhole(
+      String variable, String unit, long min, long max, long fallback, String what) {
+    String text = value(variable);
+    long value = text == null ? fallback : digits(text, 1, 12) ? Long.parseLong(text) : -1;
     if (value >= min && value <= max) {
       return value;
     }
     problems.add(
         "%s must be a whole number%s from %d to %d (was \"%s\"): %s unset means %d."
-            .formatted(variable, unit, min, max, raw, what, fallback));
+            .formatted(variable, unit, min, max, text, what, fallback));
     return fallback;
   }
 
   private int readPool(String variable, int fallback, int max, String what) {
-    return readWhole(variable, "", 0, max, fallback, what + "; 0 turns this off,");
-  }
-
-  private SandboxLimits readLimits(int cores) {
-    SandboxLimits service = SandboxLimits.SERVICE;
-    int time =
-        readWhole(
-            SandboxLimits.TIME_LIMIT_S,
-            " of seconds",
-            SandboxLimits.MIN_TIME_LIMIT_SECONDS,
-            SandboxLimits.MAX_TIME_LIMIT_SECONDS,
-            service.timeLimitSeconds(),
-            "how long a program may run" + APPLIES);
-    int memory =
-        readWhole(
-            SandboxLimits.MEMORY_MB,
-            " of megabytes",
-            SandboxLimits.MIN_MEMORY_MEGABYTES,
-            SandboxLimits.MAX_MEMORY_MEGABYTES,
-            service.memoryMegabytes(),
-            "the memory a program may use" + APPLIES);
-    return new SandboxLimits(time, memory, readCpus(cores));
+    return (int) readWhole(variable, "", 0, max, fallback, what + "; 0 turns this off,");
   }
 
   /** "2", "0.5", "1.25": no exponents, signs or "NaN", what a person writes in a configuration. */
   private double readCpus(int cores) {
-    String raw = env.get(SandboxLimits.CPUS);
+    String text = value(SandboxLimits.CPUS);
     double fallback = SandboxLimits.SERVICE.cpus();
-    if (raw == null || raw.isBlank()) {
-      return fallback;
-    }
-    String text = raw.strip();
-    int dot = text.indexOf('.');
-    String whole = dot < 0 ? text : text.substring(0, dot);
-    String fraction = dot < 0 ? "0" : text.substring(dot + 1);
-    if (digits(whole, 1, 4) && digits(fraction, 1, 6)) {
-      double value = Double.parseDouble(whole + "." + fraction);
-      if (value >= SandboxLimits.MIN_CPUS && value <= cores) {
-        return value;
-      }
+    String[] parts = text == null ? null : text.split("\\.", -1);
+    double value =
+        text == null
+            ? fallback
+            : parts.length <= 2 && digits(parts[0], 1, 4) && digits(parts[parts.length - 1], 1, 6)
+                ? Double.parseDouble(text)
+                : 0;
+    if (value >= SandboxLimits.MIN_CPUS && value <= cores) {
+      return value;
     }
     problems.add(
         ("%s must be a number of CPUs from %s to %d (this machine's core%s), e.g. 1 or 1.5 (was"
@@ -117,39 +118,32 @@ final class SettingsReader {
                 SandboxLimits.number(SandboxLimits.MIN_CPUS),
                 cores,
                 cores == 1 ? "" : "s",
-                raw,
+                text,
                 APPLIES,
                 SandboxLimits.number(fallback)));
     return fallback;
   }
 
-  private Backend readBackend(String raw) {
-    if (raw == null || raw.isBlank()) {
-      return Backend.AUTO;
-    }
-    Optional<Backend> backend = Backend.parse(raw);
+  private Backend readBackend() {
+    String text = value(Settings.BACKEND);
+    Optional<Backend> backend = text == null ? Optional.of(Backend.AUTO) : Backend.parse(text);
     if (backend.isEmpty()) {
       problems.add(
-          Settings.BACKEND
-              + " must be auto, cinch, local or docker (was \""
-              + raw
-              + "\"): leave it unset for auto"
-              + " (the Cinch API when a key is set, else a local gVisor sandbox, else a"
-              + " container engine).");
+          ("%s must be auto, cinch, local or docker (was \"%s\"): leave it unset for auto (the"
+                  + " Cinch API when a key is set, else a local gVisor sandbox, else a container"
+                  + " engine).")
+              .formatted(Settings.BACKEND, text));
     }
     return backend.orElse(Backend.AUTO);
   }
 
   private DockerOptions readDocker() {
-    String python = readName(DockerOptions.PYTHON_IMAGE, DockerOptions.DEFAULT_PYTHON_IMAGE);
-    String node = readName(DockerOptions.NODE_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE);
-    String runtime = readName(DockerOptions.RUNTIME, "");
     Map<String, String> discovery = new HashMap<>(env);
     discovery.keySet().retainAll(DockerOptions.DISCOVERY);
     return new DockerOptions(
-        python,
-        node,
-        runtime.isEmpty() ? Optional.empty() : Optional.of(runtime),
+        readName(DockerOptions.PYTHON_IMAGE, DockerOptions.DEFAULT_PYTHON_IMAGE),
+        readName(DockerOptions.NODE_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE),
+        Optional.ofNullable(readName(DockerOptions.RUNTIME, null)),
         discovery,
         readPool(
             DockerOptions.POOL,
@@ -159,28 +153,25 @@ final class SettingsReader {
                 + " call"));
   }
 
+  /** {@code fallback} null: no default (e.g. the runtime). */
   private String readName(String variable, String fallback) {
-    String raw = env.get(variable);
-    if (raw == null || raw.isBlank()) {
-      return fallback;
+    String text = value(variable);
+    if (text == null || text.chars().noneMatch(c -> c <= 0x20 || c == 0x7f)) {
+      return text == null ? fallback : text;
     }
-    String text = raw.strip();
-    if (text.chars().anyMatch(c -> c <= 0x20 || c == 0x7f)) {
-      problems.add(
-          "%s must be one name with no spaces (was \"%s\"): e.g. %s, or leave it unset%s"
-              .formatted(
-                  variable,
-                  raw,
-                  fallback.isEmpty() ? "runsc" : fallback,
-                  fallback.isEmpty() ? "." : " for that default."));
-      return fallback;
-    }
-    return text;
+    problems.add(
+        "%s must be one name with no spaces (was \"%s\"): e.g. %s, or leave it unset%s"
+            .formatted(
+                variable,
+                text,
+                fallback == null ? "runsc" : fallback,
+                fallback == null ? "." : " for that default."));
+    return fallback;
   }
 
-  private Optional<String> readKey(String raw) {
-    String key = raw == null ? "" : raw.strip();
-    if (key.isEmpty()) {
+  private Optional<String> readKey() {
+    String key = value(Settings.API_KEY);
+    if (key == null) {
       problems.add(Settings.MISSING_KEY);
       return Optional.empty();
     }
@@ -195,48 +186,45 @@ final class SettingsReader {
     return Optional.of(key);
   }
 
-  private URI readBaseUri(String raw) {
-    if (raw == null || raw.isBlank()) {
+  private URI readBaseUri() {
+    String text = value(Settings.BASE_URL);
+    if (text == null) {
       return Settings.DEFAULT_BASE_URI;
     }
-    String text = raw.strip();
     while (text.endsWith("/")) {
       text = text.substring(0, text.length() - 1);
     }
-    String fix =
-        " Set it to the API's address, e.g. "
-            + Settings.DEFAULT_BASE_URI
-            + ", or leave it unset for that default.";
-    URI uri;
+    String shown = withoutUserInfo(env.get(Settings.BASE_URL));
+    String problem;
     try {
-      uri = new URI(text);
+      URI uri = new URI(text);
+      problem = baseUriProblem(uri, shown);
+      if (problem == null) {
+        return uri;
+      }
     } catch (URISyntaxException e) {
-      problems.add(
-          Settings.BASE_URL + " is not a valid URL (was \"" + withoutUserInfo(raw) + "\")." + fix);
-      return Settings.DEFAULT_BASE_URI;
+      problem = " is not a valid URL (was \"" + shown + "\").";
     }
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (uri.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
-      problems.add(
-          "%s must be an http(s) URL with a host (was \"%s\").%s"
-              .formatted(Settings.BASE_URL, withoutUserInfo(raw), fix));
-      return Settings.DEFAULT_BASE_URI;
+    problems.add(
+        "%s%s Set it to the API's address, e.g. %s, or leave it unset for that default."
+            .formatted(Settings.BASE_URL, problem, Settings.DEFAULT_BASE_URI));
+    return Settings.DEFAULT_BASE_URI;
+  }
+
+  /** What is wrong with a base URL that parses, or null. */
+  private static String baseUriProblem(URI uri, String shown) {
+    boolean http = "http".equalsIgnoreCase(uri.getScheme());
+    if (uri.getHost() == null || !(http || "https".equalsIgnoreCase(uri.getScheme()))) {
+      return " must be an http(s) URL with a host (was \"" + shown + "\").";
     }
     if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-      // Not echoed: a user-info part may hold a password.
-      problems.add(
-          Settings.BASE_URL + " must not carry a query, fragment, user name or password." + fix);
-      return Settings.DEFAULT_BASE_URI;
+      return " must not carry a query, fragment, user name or password."; // may hold a password
     }
-    if (scheme.equals("http") && !isLoopback(uri.getHost())) {
-      problems.add(
-          Settings.BASE_URL
-              + " uses plain http to %s, which would send the API key across the network in clear:"
-                  .formatted(uri.getHost())
-              + " use https (plain http is allowed only for localhost / 127.0.0.1 / [::1]).");
-      return Settings.DEFAULT_BASE_URI;
-    }
-    return uri;
+    return http && !isLoopback(uri.getHost())
+        ? " uses plain http to %s, which would send the API key across the network in clear: use"
+                .formatted(uri.getHost())
+            + " https (plain http is allowed only for localhost / 127.0.0.1 / [::1])."
+        : null;
   }
 
   /** The value with any user name and password before an '@' in its authority as ***. */
@@ -257,46 +245,21 @@ final class SettingsReader {
     if (h.startsWith("[") && h.endsWith("]")) {
       h = h.substring(1, h.length() - 1);
     }
-    if (h.equals("localhost") || h.endsWith(".localhost")) {
-      return true;
-    }
-    if (!h.contains(":") && !isDottedQuad(h)) {
-      return false;
-    }
-    try {
-      return InetAddress.getByName(h).isLoopbackAddress(); // a literal: parsed, never looked up
-    } catch (java.net.UnknownHostException e) {
-      return false;
-    }
-  }
-
-  // Plain loops, not regular expressions: the first use of java.util.regex costs a fresh JVM
-  // several milliseconds, and these run at every start.
-  private static boolean isDottedQuad(String h) {
+    // Plain loops, not regular expressions: java.util.regex costs a fresh JVM several ms.
     String[] groups = h.split("\\.", -1);
-    return groups.length == 4 && Arrays.stream(groups).allMatch(g -> digits(g, 1, 3));
+    boolean dottedQuad = groups.length == 4 && Arrays.stream(groups).allMatch(g -> digits(g, 1, 3));
+    try {
+      return h.equals("localhost")
+          || h.endsWith(".localhost")
+          || (h.contains(":") || dottedQuad) && InetAddress.getByName(h).isLoopbackAddress();
+    } catch (UnknownHostException e) { // a literal: parsed, never looked up
+      return false;
+    }
   }
 
   private static boolean digits(String text, int min, int max) {
     return text.length() >= min
         && text.length() <= max
         && text.chars().allMatch(c -> c >= '0' && c <= '9');
-  }
-
-  private Duration readTimeout(String raw) {
-    if (raw == null || raw.isBlank()) {
-      return Settings.DEFAULT_TIMEOUT;
-    }
-    String text = raw.strip();
-    long millis = digits(text, 1, 12) ? Long.parseLong(text) : -1;
-    if (millis <= 0) {
-      long fallback = Settings.DEFAULT_TIMEOUT.toMillis();
-      problems.add(
-          ("%s must be a positive whole number of milliseconds (was \"%s\"): set it to e.g. %d,"
-                  + " or leave it unset for the default of %d.")
-              .formatted(Settings.TIMEOUT_MS, raw, fallback, fallback));
-      return Settings.DEFAULT_TIMEOUT;
-    }
-    return Duration.ofMillis(millis);
   }
 }

@@ -20,14 +20,14 @@ public final class Version {
   }
 
   private static String load() {
+    Properties p = new Properties();
     try (InputStream in = Version.class.getResourceAsStream("/cinch-mcp-version.properties")) {
-      Properties p = new Properties();
       if (in != null) {
         p.load(in);
       }
-      return p.getProperty("version", "dev");
     } catch (IOException e) {
-      return "dev";
+      // unreadable: "dev"
     }
+    return p.getProperty("version", "dev");
   }
 }

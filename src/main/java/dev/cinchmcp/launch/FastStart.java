@@ -18,26 +18,30 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch's start-up from its second start
- * on: a JVM started with no options runs the server again as a child with {@link LaunchOptions} and
- * its {@link SelfMadeArchive} (a plain launch loads some two thousand classes the slow way; one
- * small JVM start saves several times it). {@code CINCH_FAST_START=0} turns it off; where a
- * process's arguments are unknown (Windows), the server always runs here.
+ * Gives a plain {@code java -jar cinch-mcp.jar} the fast launch from its second start on: a JVM
+ * started with no options runs the server again as a child with {@link LaunchOptions} and its
+ * {@link SelfMadeArchive} (a plain launch loads some two thousand classes the slow way; one small
+ * JVM start saves several times it). {@code CINCH_FAST_START=0} turns it off, as does Windows.
  */
 public final class FastStart {
 
   /** Set in the child, so that it never starts another. */
   static final String CHILD_MARKER = "cinch.faststart.child";
 
+  /** The launcher's pid, given to the child on its command line. */
+  static final String LAUNCHER_PID = "cinch.faststart.launcher";
+
+  static final long WATCH_INTERVAL_MS = 250;
+
   private FastStart() {}
 
-  /**
-   * Runs the server in a faster child JVM if it can, and exits with its status; else returns what
-   * this JVM, which then serves, does with stdin's first line.
-   */
+  /** Serves in a faster child JVM and exits, or says what this JVM does with stdin's first line. */
   public static FirstLineHandOver relaunchOrServeHere(String[] args, Map<String, String> env) {
     if (System.getProperty(CHILD_MARKER) != null) {
-      LauncherWatch.startIfChild();
+      long launcher = Long.getLong(LAUNCHER_PID, -1);
+      if (launcher > 1) {
+        DaemonThreads.start("cinch-launcher-watch", new LauncherWatch(launcher));
+      }
       return FirstLineHandOver.from(env);
     }
     if (args.length != 0
@@ -51,8 +55,7 @@ public final class FastStart {
       if (!startedPlain(jar, env)) {
         return FirstLineHandOver.NONE;
       }
-      // A process is almost always started from here on (the child, or the trainer). A class, not
-      // a lambda: a lambda here would bootstrap on the caller's thread.
+      // A process is almost always started from here on; a class: a lambda bootstraps here.
       DaemonThreads.start("cinch-process-warm-up", new ProcessStartWarmUp());
       Optional<SelfMadeArchive> archive = SelfMadeArchive.of(jar, env);
       if (archive.isEmpty()) {
@@ -82,7 +85,7 @@ public final class FastStart {
     command.addAll(LaunchOptions.fast(jar));
     command.add(archive.useOption());
     command.add("-D" + CHILD_MARKER + "=true");
-    command.add("-D" + LauncherWatch.LAUNCHER_PID + "=" + ProcessHandle.current().pid());
+    command.add("-D" + LAUNCHER_PID + "=" + ProcessHandle.current().pid());
     command.addAll(List.of("-jar", jar.toString()));
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     firstLine.putIn(builder.environment());
@@ -97,9 +100,8 @@ public final class FastStart {
   }
 
   /**
-   * Readies on another core what a JVM's first {@code ProcessBuilder.start()} sets up once (20-30
-   * ms on Java 17 and 25: Process's classes, the reaper's pool, the first lambdas), and the stop's
-   * exit path. Starts nothing, changes nothing.
+   * Readies on another core, changing nothing, what a first {@code ProcessBuilder.start()} sets up
+   * (20-30 ms on Java 17 and 25: Process's classes, the reaper's pool, lambdas), and a stop's path.
    */
   private static final class ProcessStartWarmUp implements Runnable {
     @Override
@@ -118,10 +120,9 @@ public final class FastStart {
   }
 
   /**
-   * Passes a stop (SIGINT, SIGTERM, SIGHUP) on to the child as SIGTERM and ends this process at
-   * once ({@link QuickExit}): waiting would make the client wait for two JVM exits in a row (15-25
-   * ms each on a small VM). Were this process killed outright, the child notices ({@link
-   * LauncherWatch}). A stop before the start means no child; one during it waits, then stops it.
+   * Passes a stop on to the child as SIGTERM and ends this process at once ({@link QuickExit}), not
+   * after two JVM exits in a row (15-25 ms each on a small VM). A stop before the start means no
+   * child; one during it waits, then stops it. Were this process killed, the child notices.
    */
   private static final class ForwardStop implements Runnable {
 
@@ -150,19 +151,40 @@ public final class FastStart {
         Runtime.getRuntime().halt(started.exitValue());
       }
       started.destroy();
-      QuickExit.withChildrenRunning(LauncherWatch.STOPPED);
+      QuickExit.withChildrenRunning();
+    }
+  }
+
+  /**
+   * In the child: once the launcher is killed outright, no client's signal reaches this process, so
+   * it notices the launcher gone and stops as on SIGTERM. A class: this runs at every start.
+   */
+  private record LauncherWatch(long launcher) implements Runnable {
+    @Override
+    public void run() {
+      while (true) {
+        try {
+          Thread.sleep(WATCH_INTERVAL_MS);
+        } catch (InterruptedException e) {
+          return;
+        }
+        // An orphan is re-parented at once (to init or a subreaper): the pid changes, and a new
+        // process that happens to reuse the launcher's pid cannot be mistaken for it.
+        long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        if (parent != launcher) {
+          System.exit(QuickExit.STOPPED); // as a SIGTERM: the shutdown hook stops everything
+        }
+      }
     }
   }
 
   /** Whether this JVM got no options at all, on its command line or from the environment. */
   private static boolean startedPlain(Path jar, Map<String, String> env) {
-    for (String variable : List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS")) {
-      if (env.containsKey(variable)) {
-        return false;
-      }
-    }
     String[] arguments = arguments();
-    return arguments != null
+    return !env.containsKey("JDK_JAVA_OPTIONS")
+        && !env.containsKey("JAVA_TOOL_OPTIONS")
+        && !env.containsKey("_JAVA_OPTIONS")
+        && arguments != null
         && arguments.length == 2
         && "-jar".equals(arguments[0])
         && Path.of(arguments[1]).toAbsolutePath().normalize().equals(jar.normalize());

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /** The fast launch's JVM options, from {@code jvm-options.txt} in the jar (their one place). */
@@ -25,9 +24,6 @@ public final class LaunchOptions {
   /** The options a JVM of the given feature version (17, 25, ...) is started with. */
   public static List<String> forJava(int feature) {
     try (InputStream in = LaunchOptions.class.getResourceAsStream(RESOURCE)) {
-      if (in == null) {
-        throw new IllegalStateException(RESOURCE + " is missing from the jar");
-      }
       return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), feature);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -39,18 +35,13 @@ public final class LaunchOptions {
    * resource lookup costs some 5 ms where this costs one.
    */
   public static List<String> fast(Path jar) {
-    try (ZipFile zip = new ZipFile(jar.toFile())) {
-      ZipEntry entry = zip.getEntry("dev/cinchmcp/launch/" + RESOURCE);
-      if (entry != null) {
-        try (InputStream in = zip.getInputStream(entry)) {
-          return parse(
-              new String(in.readAllBytes(), StandardCharsets.UTF_8), Runtime.version().feature());
-        }
-      }
+    try (ZipFile zip = new ZipFile(jar.toFile());
+        InputStream in = zip.getInputStream(zip.getEntry("dev/cinchmcp/launch/" + RESOURCE))) {
+      return parse(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8), Runtime.version().feature());
     } catch (IOException | RuntimeException e) {
-      // read it the usual way
+      return fast(); // not a jar, or no such entry (a NullPointerException): the usual way
     }
-    return fast();
   }
 
   /**
@@ -68,20 +59,18 @@ public final class LaunchOptions {
       if (option.startsWith("[")) {
         int end = option.indexOf(']');
         String guard = end < 0 ? "" : option.substring(1, end).strip();
-        if (!guard.startsWith("java ")) {
-          throw new IllegalArgumentException(RESOURCE + ": not a [java ...] guard: " + option);
-        }
-        String versions = guard.substring(5).strip();
+        String versions = guard.startsWith("java ") ? guard.substring(5).strip() : "";
+        boolean orLater = versions.endsWith("+");
         int dash = versions.indexOf('-');
         try {
-          boolean applies =
-              versions.endsWith("+")
-                  ? feature >= Integer.parseInt(versions.substring(0, versions.length() - 1))
-                  : dash > 0
-                      ? feature >= Integer.parseInt(versions.substring(0, dash))
-                          && feature <= Integer.parseInt(versions.substring(dash + 1))
-                      : feature == Integer.parseInt(versions);
-          if (!applies) {
+          int from =
+              Integer.parseInt(
+                  orLater
+                      ? versions.substring(0, versions.length() - 1)
+                      : dash > 0 ? versions.substring(0, dash) : versions);
+          int to =
+              orLater ? feature : dash > 0 ? Integer.parseInt(versions.substring(dash + 1)) : from;
+          if (feature < from || feature > to) {
             continue;
           }
         } catch (NumberFormatException e) {

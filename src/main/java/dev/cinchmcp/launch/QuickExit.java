@@ -11,12 +11,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Ends the process now, once a stop has done its work. An exiting JVM waits up to 300 ms for
- * threads blocked in native calls (HotSpot's {@code VM_Exit}): with only stdin's read blocked,
- * closing stdin and {@code halt} is quick; with children (sandboxes, the fast launch's child) or
- * container streams, threads wait in {@code waitpid} and pipe reads, and the JVM took 60-380 ms to
- * end. It ends itself by SIGKILL instead (status 137 in a shell).
+ * threads blocked in native calls (HotSpot's {@code VM_Exit}): with children or container streams
+ * (threads in {@code waitpid} and pipe reads) it took 60-380 ms to end, so it ends by SIGKILL.
  */
 public final class QuickExit {
+
+  /** The exit status of a stop: a shell's for a process ended by SIGTERM. */
+  public static final int STOPPED = 143;
 
   private QuickExit() {}
 
@@ -32,18 +33,15 @@ public final class QuickExit {
     Runtime.getRuntime().halt(0);
   }
 
-  /**
-   * Runs this class's path once ahead of a stop, which then loads nothing first: the launcher ended
-   * 9.8 ms after a signal instead of 12.5 (medians of 12). No side effect.
-   */
+  /** Loads a stop's path ahead: the launcher then ended 9.8 ms after a signal, not 12.5. */
   public static void prepare() {
     threadHandle();
   }
 
-  /** Ends the process with children still running: by SIGKILL, else by {@code halt(status)}. */
-  public static void withChildrenRunning(int status) {
+  /** Ends the process with children still running: by SIGKILL, else by {@code halt(STOPPED)}. */
+  public static void withChildrenRunning() {
     killThisProcess();
-    Runtime.getRuntime().halt(status);
+    Runtime.getRuntime().halt(STOPPED);
   }
 
   private static void killThisProcess() {
@@ -63,8 +61,8 @@ public final class QuickExit {
 
   /**
    * This thread as a process handle (Linux, not the first thread): Java refuses to destroy its own
-   * process but not such a handle, and {@code kill(2)} given a thread's id signals its whole
-   * process. Spares spawning {@code kill} (4-11 ms).
+   * process but not this, and {@code kill(2)} of a thread's id signals its process (no spawned
+   * {@code kill}: 4-11 ms).
    */
   static Optional<ProcessHandle> threadHandle() {
     try {

@@ -1,5 +1,6 @@
 package dev.cinchmcp.launch;
 
+import dev.cinchmcp.backend.DaemonThreads;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,12 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * What a training run ({@link ArchiveTrainer}) serves: a session read from the jar, and a Cinch API
- * on a loopback socket in the same JVM answering every request with one successful run (HTTP/1.1,
- * keep-alive), so the archive holds a call's whole path through the HTTP client. Nothing leaves the
- * machine.
+ * What a training run ({@link SelfMadeArchive#main}) serves: a session read from the jar, and a
+ * Cinch API on loopback in the same JVM answering every request with one successful run (HTTP/1.1,
+ * keep-alive), so the archive holds a call's whole path through the HTTP client.
  */
 public final class TrainingApi implements AutoCloseable {
 
@@ -36,19 +37,14 @@ public final class TrainingApi implements AutoCloseable {
 
   static TrainingApi start() throws IOException {
     TrainingApi api = new TrainingApi(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
-    Thread acceptor = new Thread(api::accept, "cinch-training-api");
-    acceptor.setDaemon(true);
-    acceptor.start();
+    DaemonThreads.start("cinch-training-api", api::accept);
     return api;
   }
 
   /** The training session: a short one touching what real sessions use. */
   public static InputStream session() {
-    InputStream in = TrainingApi.class.getResourceAsStream(SESSION);
-    if (in == null) {
-      throw new IllegalStateException(SESSION + " is missing from the jar");
-    }
-    return in;
+    return Objects.requireNonNull(
+        TrainingApi.class.getResourceAsStream(SESSION), SESSION + " is missing from the jar");
   }
 
   /** {@code env} with this JVM's training API as the Cinch API, if one could be started. */
@@ -75,9 +71,7 @@ public final class TrainingApi implements AutoCloseable {
     while (!socket.isClosed()) {
       try {
         Socket connection = socket.accept();
-        Thread reader = new Thread(() -> serve(connection), "cinch-training-connection");
-        reader.setDaemon(true);
-        reader.start();
+        DaemonThreads.start("cinch-training-connection", () -> serve(connection));
       } catch (IOException closed) {
         return;
       }
@@ -107,27 +101,18 @@ public final class TrainingApi implements AutoCloseable {
     }
   }
 
-  /** Reads one request's head; its Content-Length (0 if none), or -1 at the end of the stream. */
+  /** Reads one request's head: its Content-Length (0 if none), or -1 at the stream's end. */
   private static int contentLength(InputStream in) throws IOException {
-    int length = 0;
-    StringBuilder line = new StringBuilder();
-    for (int c; (c = in.read()) != -1; ) {
-      if (c == '\n') {
-        String text = line.toString().trim();
-        if (text.isEmpty()) {
-          return length;
-        }
-        String lower = text.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("content-length:")) {
-          length = Integer.parseInt(lower.substring("content-length:".length()).trim());
-        }
-        line.setLength(0);
-      } else if (line.length() < 8192) {
-        line.append((char) c);
-      } else {
-        return -1; // not the training run's client (any local user can connect): hang up
+    StringBuilder head = new StringBuilder("\n");
+    while (head.indexOf("\r\n\r\n", head.length() - 4) < 0) {
+      int c = in.read();
+      if (c == -1 || head.length() > 8192) {
+        return -1; // past 8 KB: not the training run's client (any local user can connect)
       }
+      head.append((char) c);
     }
-    return -1;
+    String lower = head.toString().toLowerCase(Locale.ROOT);
+    int at = lower.indexOf("\ncontent-length:");
+    return at < 0 ? 0 : Integer.parseInt(lower.substring(at + 16, lower.indexOf('\r', at)).strip());
   }
 }

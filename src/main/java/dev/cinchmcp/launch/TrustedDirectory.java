@@ -20,9 +20,8 @@ import java.util.Set;
  * The per-user cache directory for self-made archives, checked as a trusted path: the JVM maps what
  * it finds there as code, so a file another user could plant or swap must never be used. Every
  * level from the root down is a real directory (no link), owned by root or this user and writable
- * by no one else; the levels made here ({@code cinch-mcp} and below) are this user's alone (700).
- * Without POSIX permissions (Windows), the per-user {@code %LOCALAPPDATA%} and the no-link check
- * stand in.
+ * by no one else; the levels made here are this user's alone (700). Without POSIX permissions
+ * (Windows), the per-user {@code %LOCALAPPDATA%} and the no-link check stand in.
  */
 record TrustedDirectory(Path path, UserPrincipal user, boolean posix) {
 
@@ -31,10 +30,7 @@ record TrustedDirectory(Path path, UserPrincipal user, boolean posix) {
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rwx------");
 
-  /**
-   * {@code cinch-mcp/archives} in this user's cache ({@code $XDG_CACHE_HOME} or {@code ~/.cache},
-   * {@code ~/Library/Caches}, {@code %LOCALAPPDATA%}), made if missing; empty if not trusted.
-   */
+  /** {@code cinch-mcp/archives} in this user's cache, made if missing; empty if not trusted. */
   static Optional<TrustedDirectory> forUser(Map<String, String> env, String osName) {
     Optional<Path> base = cacheBase(env, osName);
     if (base.isEmpty()) {
@@ -55,31 +51,26 @@ record TrustedDirectory(Path path, UserPrincipal user, boolean posix) {
     // No lambdas: this runs at every plain start, and a JVM's first lambda costs tens of ms.
     String os = osName.toLowerCase(java.util.Locale.ROOT);
     if (os.startsWith("windows")) {
-      return absolute(env.get("LOCALAPPDATA"));
+      return Optional.ofNullable(absolute(env.get("LOCALAPPDATA")));
     }
-    Optional<Path> home = absolute(env.get("HOME"));
-    if (home.isEmpty()) {
-      home = absolute(System.getProperty("user.home"));
-    }
-    if (home.isEmpty()) {
-      return home;
-    }
-    if (os.startsWith("mac")) {
-      return Optional.of(home.get().resolve("Library").resolve("Caches"));
-    }
-    Optional<Path> xdg = absolute(env.get("XDG_CACHE_HOME"));
-    return xdg.isPresent() ? xdg : Optional.of(home.get().resolve(".cache"));
+    Path home = absolute(env.get("HOME"));
+    home = home != null ? home : absolute(System.getProperty("user.home"));
+    Path xdg = absolute(env.get("XDG_CACHE_HOME"));
+    return home == null
+        ? Optional.empty()
+        : Optional.of(
+            os.startsWith("mac")
+                ? home.resolve("Library").resolve("Caches")
+                : xdg != null ? xdg : home.resolve(".cache"));
   }
 
-  private static Optional<Path> absolute(String value) {
-    if (value == null || value.isBlank()) {
-      return Optional.empty();
-    }
+  /** The value as an absolute path, normalized; null if it is none. */
+  private static Path absolute(String value) {
     try {
-      Path p = Path.of(value);
-      return p.isAbsolute() ? Optional.of(p.normalize()) : Optional.empty();
+      Path p = value == null || value.isBlank() ? null : Path.of(value);
+      return p != null && p.isAbsolute() ? p.normalize() : null;
     } catch (RuntimeException e) {
-      return Optional.empty();
+      return null;
     }
   }
 
@@ -134,15 +125,13 @@ record TrustedDirectory(Path path, UserPrincipal user, boolean posix) {
     if (file ? !attributes.isRegularFile() : !attributes.isDirectory()) {
       return false;
     }
-    if (!posix) {
+    if (!(attributes instanceof PosixFileAttributes a)) {
       return !ours || user.equals(Files.getOwner(p, LinkOption.NOFOLLOW_LINKS));
     }
-    UserPrincipal owner = ((PosixFileAttributes) attributes).owner();
-    Set<PosixFilePermission> permissions = ((PosixFileAttributes) attributes).permissions();
     if (ours && !file) {
-      return user.equals(owner) && permissions.equals(OWNER_ONLY);
+      return user.equals(a.owner()) && a.permissions().equals(OWNER_ONLY);
     }
-    boolean ownerOk = user.equals(owner) || (!ours && "root".equals(owner.getName()));
-    return ownerOk && Collections.disjoint(permissions, OTHERS_WRITE);
+    return (user.equals(a.owner()) || (!ours && "root".equals(a.owner().getName())))
+        && Collections.disjoint(a.permissions(), OTHERS_WRITE);
   }
 }

@@ -2,7 +2,6 @@ package dev.cinchmcp.server;
 
 import dev.cinchmcp.backend.CodeRunner;
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.launch.LauncherWatch;
 import dev.cinchmcp.launch.QuickExit;
 import dev.cinchmcp.transport.StdioTransport;
 import java.io.InputStream;
@@ -74,7 +73,7 @@ final class StopOnSignal extends Thread {
         return;
       }
       log.warn("The stop took over {} ms; the process ends now", AFTER_MS);
-      QuickExit.withChildrenRunning(LauncherWatch.STOPPED);
+      QuickExit.withChildrenRunning();
     }
   }
 }

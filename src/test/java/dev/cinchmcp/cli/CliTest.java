@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.backend.SandboxFacts;
+import dev.cinchmcp.config.DockerOptions;
+import dev.cinchmcp.config.SandboxLimits;
+import dev.cinchmcp.config.Settings;
 import dev.cinchmcp.config.Version;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +58,44 @@ class CliTest {
             SandboxFacts.fileSystem(),
             SandboxFacts.outputCut())) {
       assertTrue(out.contains(fact), () -> "--help should state: " + fact + "\n" + out);
+    }
+  }
+
+  /** --help writes defaults and bounds out: they must be those the server reads with. */
+  @Test
+  void helpStatesEveryDefaultAndBoundAsTheServerReadsThem() {
+    String out = CliRun.of(Map.of(), "--help").out().replaceAll("\\s+", " ");
+    SandboxLimits limits = SandboxLimits.SERVICE;
+    for (String said :
+        List.of(
+            Cli.USAGE_LINE,
+            "(default " + Settings.DEFAULT_BASE_URI + ")",
+            "in ms (default " + Settings.DEFAULT_TIMEOUT.toMillis() + ")",
+            "0 to %d (default %d); 0: every local run"
+                .formatted(Settings.MAX_LOCAL_POOL, Settings.DEFAULT_LOCAL_POOL),
+            "seconds (%d to %d, default %d)"
+                .formatted(
+                    SandboxLimits.MIN_TIME_LIMIT_SECONDS,
+                    SandboxLimits.MAX_TIME_LIMIT_SECONDS,
+                    limits.timeLimitSeconds()),
+            "MB of memory (%d to %d, default %d)"
+                .formatted(
+                    SandboxLimits.MIN_MEMORY_MEGABYTES,
+                    SandboxLimits.MAX_MEMORY_MEGABYTES,
+                    limits.memoryMegabytes()),
+            "CPUs (%s to this machine's cores, default %s)"
+                .formatted(
+                    SandboxLimits.number(SandboxLimits.MIN_CPUS),
+                    SandboxLimits.number(limits.cpus())),
+            "(default %s, %s)"
+                .formatted(DockerOptions.DEFAULT_PYTHON_IMAGE, DockerOptions.DEFAULT_NODE_IMAGE),
+            "0 to %d (default %d); 0: every docker run"
+                .formatted(DockerOptions.MAX_POOL, DockerOptions.DEFAULT_POOL),
+            "stderr: " + String.join(", ", Cli.LOG_LEVELS) + " (default " + Cli.DEFAULT_LOG_LEVEL,
+            Cli.OK + " success",
+            Cli.CHECK_FAILED + " --check found a problem",
+            Cli.USAGE + " usage error")) {
+      assertTrue(out.contains(said), () -> "--help should say: " + said + "\n" + out);
     }
   }
 

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,19 +23,27 @@ class LogLevelTest {
 
   @Test
   void acceptsEveryLevelInAnyCase() {
-    assertEquals(Optional.of("debug"), Cli.parseLogLevel("DEBUG"));
-    assertEquals(Optional.of("warn"), Cli.parseLogLevel(" Warn "));
+    assertEquals("", apply("DEBUG"));
+    assertEquals("debug", System.getProperty(Cli.DEFAULT_LOG_PROPERTY));
+    assertEquals("", apply(" Warn "));
+    assertEquals("warn", System.getProperty(Cli.DEFAULT_LOG_PROPERTY));
     for (String level : Cli.LOG_LEVELS) {
-      assertEquals(Optional.of(level), Cli.parseLogLevel(level));
+      assertEquals("", apply(level));
+      assertEquals(level, System.getProperty(Cli.DEFAULT_LOG_PROPERTY));
     }
   }
 
   @Test
   void rejectsWhatIsNotALevel() {
-    assertEquals(Optional.empty(), Cli.parseLogLevel("verbose"));
-    assertEquals(Optional.empty(), Cli.parseLogLevel("warning"));
-    assertEquals(Optional.empty(), Cli.parseLogLevel(""));
-    assertEquals(Optional.empty(), Cli.parseLogLevel(null));
+    for (String bad : List.of("verbose", "warning")) {
+      assertTrue(apply(bad).contains("using info"), bad);
+      assertNull(System.getProperty(Cli.DEFAULT_LOG_PROPERTY), bad);
+    }
+    assertEquals("", apply(""), "blank: the default, nothing said");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Cli.applyLogLevel(Map.of(), new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals("", err.toString(StandardCharsets.UTF_8), "unset: the default, nothing said");
+    assertNull(System.getProperty(Cli.DEFAULT_LOG_PROPERTY));
   }
 
   @Test

@@ -15,10 +15,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class ArchiveTrainerTest {
+class SelfMadeArchiveTest {
 
   private static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
-  private static final Instant CUTOFF = NOW.minus(Duration.ofDays(ArchiveTrainer.UNUSED_FOR_DAYS));
+  private static final Instant CUTOFF = NOW.minus(Duration.ofDays(SelfMadeArchive.UNUSED_FOR_DAYS));
 
   @TempDir Path dir;
 
@@ -40,7 +40,7 @@ class ArchiveTrainerTest {
     Files.createSymbolicLink(dir.resolve("17-00000000000000ee.jsa"), dir.resolve("notes.txt"));
     setAge(dir.resolve("17-00000000000000ee.jsa"), 400);
 
-    ArchiveTrainer.removeUnusedSince(dir, keep, CUTOFF);
+    SelfMadeArchive.removeUnusedSince(dir, keep, CUTOFF);
 
     assertEquals(
         new TreeSet<>(
@@ -60,16 +60,16 @@ class ArchiveTrainerTest {
   void markingUsedKeepsAnOldArchive() throws IOException {
     Path old = file("17-00000000000000bb.jsa", 90);
     SelfMadeArchive.markUsed(old);
-    ArchiveTrainer.removeUnusedSince(
+    SelfMadeArchive.removeUnusedSince(
         dir,
         dir.resolve("17-00000000000000aa.jsa"),
-        Instant.now().minus(Duration.ofDays(ArchiveTrainer.UNUSED_FOR_DAYS)));
+        Instant.now().minus(Duration.ofDays(SelfMadeArchive.UNUSED_FOR_DAYS)));
     assertTrue(Files.exists(old));
   }
 
   @Test
   void aMissingDirectoryIsNoError() {
-    ArchiveTrainer.removeUnusedSince(dir.resolve("gone"), dir.resolve("x"), CUTOFF);
+    SelfMadeArchive.removeUnusedSince(dir.resolve("gone"), dir.resolve("x"), CUTOFF);
   }
 
   private Path file(String name, int daysOld) throws IOException {
