@@ -29,11 +29,7 @@ public final class EarlyDiscover {
 
   private static final int MAX_KEY_CHARS = 1_000;
 
-  private final Map<String, Object> result;
-
-  public EarlyDiscover(String name, String version, String instructions) {
-    this.result = ServerInfo.discoverResult(ServerInfo.identity(name, version), instructions);
-  }
+  private final Map<String, Object> result = ServerInfo.discoverResult();
 
   /** The reply line to a line read with its end ({@code \n}, {@code \r\n}), or null. */
   public byte[] answerLine(byte[] line) {

@@ -36,11 +36,11 @@ public final class ServerInfo {
 
   /** The answer to a discover read before the server is built, in the server or its launcher. */
   public static EarlyDiscover earlyDiscover() {
-    return new EarlyDiscover(NAME, Version.get(), INSTRUCTIONS);
+    return new EarlyDiscover();
   }
 
   /** The result of every discover: it depends on nothing a request says. */
-  static Map<String, Object> discoverResult(Map<String, Object> identity, String instructions) {
+  static Map<String, Object> discoverResult() {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     result.put("supportedVersions", SUPPORTED_VERSIONS);
@@ -48,32 +48,27 @@ public final class ServerInfo {
     capabilities.put("tools", Map.of());
     capabilities.put("logging", Map.of()); // only for requests that set a log level
     result.put("capabilities", capabilities);
-    result.put("instructions", instructions);
-    cacheable(result, identity);
+    result.put("instructions", INSTRUCTIONS);
+    cacheable(result);
     return result;
   }
 
-  /** The server's identity as results carry it in {@code _meta}, in a fixed order. */
-  static Map<String, Object> identity(String name, String version) {
-    Map<String, Object> info = new LinkedHashMap<>();
-    info.put("name", name);
-    info.put("version", version);
-    return info;
-  }
-
   /** Adds the cache hints and the server's identity to a result that may be kept. */
-  static void cacheable(Map<String, Object> result, Map<String, Object> identity) {
+  static void cacheable(Map<String, Object> result) {
     result.put("ttlMs", TTL_MS);
     result.put("cacheScope", CACHE_SCOPE);
-    result.put("_meta", withIdentity(null, identity));
+    result.put("_meta", withIdentity(null));
   }
 
   /** A result's {@code _meta} (a map, or null for none) with the server's identity added. */
-  static Map<String, Object> withIdentity(Object meta, Map<String, Object> identity) {
+  static Map<String, Object> withIdentity(Object meta) {
     Map<String, Object> withInfo = new LinkedHashMap<>();
     if (meta instanceof Map<?, ?> m) {
       m.forEach((k, v) -> withInfo.put((String) k, v));
     }
+    Map<String, Object> identity = new LinkedHashMap<>();
+    identity.put("name", NAME);
+    identity.put("version", Version.get());
     withInfo.put(RequestContext.SERVER_INFO, identity);
     return withInfo;
   }

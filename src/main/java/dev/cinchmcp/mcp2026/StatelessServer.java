@@ -1,7 +1,6 @@
 package dev.cinchmcp.mcp2026;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.config.Version;
 import dev.cinchmcp.json.ParamsCheck;
 import dev.cinchmcp.json.PlainValues;
 import dev.cinchmcp.json.SdkResults;
@@ -45,7 +44,6 @@ public final class StatelessServer {
           "set params._meta[\"" + RequestContext.LOG_LEVEL + "\"] on each request instead");
 
   private final ExecuteCodeTool tool;
-  private final Map<String, Object> identity = ServerInfo.identity(ServerInfo.NAME, Version.get());
   private final McpJsonMapper mapper;
 
   /** {@code mapper}: for params and results not converted by hand (SdkParams, SdkResults). */
@@ -84,8 +82,7 @@ public final class StatelessServer {
     return switch (method) {
       case TOOLS_CALL -> call(context, params);
       case TOOLS_LIST -> notifications -> Mono.just(tools());
-      default ->
-          notifications -> Mono.just(ServerInfo.discoverResult(identity, ServerInfo.INSTRUCTIONS));
+      default -> notifications -> Mono.just(ServerInfo.discoverResult());
     };
   }
 
@@ -95,7 +92,7 @@ public final class StatelessServer {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     result.put("tools", plain.get("tools"));
-    ServerInfo.cacheable(result, identity);
+    ServerInfo.cacheable(result);
     return result;
   }
 
@@ -140,7 +137,7 @@ public final class StatelessServer {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     asMap(SdkResults.plain(call)).forEach((k, v) -> result.put((String) k, v));
-    result.put("_meta", ServerInfo.withIdentity(result.get("_meta"), identity));
+    result.put("_meta", ServerInfo.withIdentity(result.get("_meta")));
     return result;
   }
 

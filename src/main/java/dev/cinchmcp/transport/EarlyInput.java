@@ -43,12 +43,12 @@ public final class EarlyInput extends InputStream {
     return input;
   }
 
-  public EarlyInput(InputStream in) {
+  EarlyInput(InputStream in) {
     this(in, FirstLineHandOver.NONE);
   }
 
   /** After the launcher: its answer counts as this one's, what it read comes first. */
-  public EarlyInput(InputStream in, FirstLineHandOver handedOver) {
+  EarlyInput(InputStream in, FirstLineHandOver handedOver) {
     this.in = in;
     if (handedOver.isAnswered()) {
       pending = new byte[0];

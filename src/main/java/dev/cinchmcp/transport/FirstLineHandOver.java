@@ -33,9 +33,7 @@ public final class FirstLineHandOver {
     this.unanswered = unanswered;
   }
 
-  /**
-   * In the launcher, before the child starts: answers a first line already waiting if a discover.
-   */
+  /** In the launcher, before the child starts: answers a first line waiting if a discover. */
   public static FirstLineHandOver answerWaiting(InputStream stdin, OutputStream stdout) {
     try {
       if (stdin.available() <= 0) {
@@ -65,18 +63,16 @@ public final class FirstLineHandOver {
 
   /** What the launcher handed over, from the child's environment; else {@link #NONE}. */
   public static FirstLineHandOver from(Map<String, String> env) {
-    String value = env.get(VARIABLE);
-    if (ANSWERED.equals(value)) {
-      return answered();
+    String value = env.getOrDefault(VARIABLE, "");
+    try {
+      return ANSWERED.equals(value)
+          ? answered()
+          : value.startsWith(READ)
+              ? unanswered(Base64.getDecoder().decode(value.substring(READ.length())))
+              : NONE;
+    } catch (IllegalArgumentException notBase64) {
+      return NONE;
     }
-    if (value != null && value.startsWith(READ)) {
-      try {
-        return unanswered(Base64.getDecoder().decode(value.substring(READ.length())));
-      } catch (IllegalArgumentException notBase64) {
-        return NONE;
-      }
-    }
-    return NONE;
   }
 
   public void putIn(Map<String, String> childEnv) {

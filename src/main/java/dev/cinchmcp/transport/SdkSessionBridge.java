@@ -20,9 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
-import reactor.util.context.Context;
 
 /**
  * The SDK's 2025 session behind {@link StdioTransport}: waits for it to be set up (on another
@@ -115,35 +113,26 @@ final class SdkSessionBridge {
     return session;
   }
 
-  /** Hands the request to the session, as work its cancellation disposes. */
-  void start(Request request) {
-    JsonNode node = request.takeMessage();
-    Mono<Void> handling;
+  /** The session's handling of the request; its answer goes by the work's context. */
+  Mono<Void> handle(Request request) {
     try {
       McpServerSession s = session();
       if (s == null) {
         throw new IllegalStateException("no MCP session");
       }
-      handling = s.handle(toSdkRequest(request, node));
+      return s.handle(toSdkRequest(request, request.takeMessage()));
     } catch (RuntimeException e) {
       log.warn("The session could not take {}: {}", request, e.toString());
-      requests.answer(
-          request,
-          writer.get(),
-          JsonRpcWriter.reply(
-              request.echoId(),
-              JsonRpcWriter.INVALID_REQUEST,
-              "Invalid request: it could not be handled."));
-      requests.finished(request);
-      return;
+      return Mono.fromRunnable(
+          () ->
+              requests.answer(
+                  request,
+                  writer.get(),
+                  JsonRpcWriter.reply(
+                      request.echoId(),
+                      JsonRpcWriter.INVALID_REQUEST,
+                      "Invalid request: it could not be handled.")));
     }
-    // The request rides in the work's context, where sendMessage finds it: its own, no other.
-    Disposable work =
-        handling
-            .doFinally(signal -> requests.finished(request))
-            .contextWrite(Context.of(Request.class, request))
-            .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
-    request.attach(work);
   }
 
   /** Its id is only for the session's log: the answer goes by the context. */
