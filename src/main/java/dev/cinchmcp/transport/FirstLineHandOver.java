@@ -12,7 +12,7 @@ import java.util.Map;
  * bytes read), handed to its child in the environment: the line may hold a program, and any user
  * can read a command line, while the environment is its owner's alone.
  */
-public final class FirstLineHandOver {
+public record FirstLineHandOver(boolean isAnswered, byte[] unanswered) {
 
   public static final String VARIABLE = "CINCH_FASTSTART_FIRST_LINE";
 
@@ -24,14 +24,6 @@ public final class FirstLineHandOver {
 
   private static final String ANSWERED = "answered";
   private static final String READ = "read:";
-
-  private final boolean answered;
-  private final byte[] unanswered;
-
-  private FirstLineHandOver(boolean answered, byte[] unanswered) {
-    this.answered = answered;
-    this.unanswered = unanswered;
-  }
 
   /** In the launcher, before the child starts: answers a first line waiting if a discover. */
   public static FirstLineHandOver answerWaiting(InputStream stdin, OutputStream stdout) {
@@ -76,7 +68,7 @@ public final class FirstLineHandOver {
   }
 
   public void putIn(Map<String, String> childEnv) {
-    if (answered) {
+    if (isAnswered) {
       childEnv.put(VARIABLE, ANSWERED);
     } else if (unanswered.length > 0) {
       childEnv.put(VARIABLE, READ + Base64.getEncoder().encodeToString(unanswered));
@@ -85,18 +77,10 @@ public final class FirstLineHandOver {
     }
   }
 
-  public boolean isAnswered() {
-    return answered;
-  }
-
-  byte[] unanswered() {
-    return unanswered.clone();
-  }
-
   @Override
   public String toString() {
     // a client's message: how much, never what
-    return answered
+    return isAnswered
         ? "FirstLineHandOver[answered]"
         : "FirstLineHandOver[" + unanswered.length + " bytes unanswered]";
   }

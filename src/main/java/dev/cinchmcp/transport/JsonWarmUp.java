@@ -29,8 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class JsonWarmUp {
 
-  /** The longest the work only calls need waits for the client's first answer. */
-  static final long CONNECT_FIRST_MS = 500;
+  static final long CONNECT_FIRST_MS = 500; // the longest the calls' warm-up waits for a connect
 
   private static final Logger log = LoggerFactory.getLogger(JsonWarmUp.class);
 
@@ -49,7 +48,6 @@ public final class JsonWarmUp {
     return mapper;
   }
 
-  /** Starts making the mapper and readying the parser, on {@code workers}. */
   public void start(ExecutorService workers) {
     CompletableFuture<Void> writersReady =
         CompletableFuture.runAsync(

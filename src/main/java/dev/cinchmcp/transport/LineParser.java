@@ -152,7 +152,6 @@ final class LineParser {
         "Invalid request: a message needs a \"method\" (or, for a response, \"result\" or \"error\").");
   }
 
-  /** Found without recursion. */
   private static boolean deeperThan(JsonNode root, int limit) {
     ArrayDeque<JsonNode> level = new ArrayDeque<>();
     level.add(root);

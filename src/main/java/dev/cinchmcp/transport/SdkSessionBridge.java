@@ -120,7 +120,14 @@ final class SdkSessionBridge {
       if (s == null) {
         throw new IllegalStateException("no MCP session");
       }
-      return s.handle(toSdkRequest(request, request.takeMessage()));
+      JsonNode node = request.takeMessage();
+      // its id is only for the session's log: the answer goes by the context
+      return s.handle(
+          new McpSchema.JSONRPCRequest(
+              McpSchema.JSONRPC_VERSION,
+              node.get("method").asText(),
+              request.id().toString(),
+              params(node)));
     } catch (RuntimeException e) {
       log.warn("The session could not take {}: {}", request, e.toString());
       return Mono.fromRunnable(
@@ -133,15 +140,6 @@ final class SdkSessionBridge {
                       JsonRpcWriter.INVALID_REQUEST,
                       "Invalid request: it could not be handled.")));
     }
-  }
-
-  /** Its id is only for the session's log: the answer goes by the context. */
-  private static McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
-    return new McpSchema.JSONRPCRequest(
-        McpSchema.JSONRPC_VERSION,
-        node.get("method").asText(),
-        request.id().toString(),
-        params(node));
   }
 
   /** Built directly: Jackson's first conversion costs a fresh JVM tens of milliseconds. */
