@@ -1,8 +1,12 @@
 package dev.cinchmcp.json;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
 import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,6 +25,31 @@ public final class SdkParams {
   private static final Set<String> CALL = Set.of("name", "arguments", "_meta");
 
   private SdkParams() {}
+
+  /**
+   * A JSON tree as the plain values the SDK takes for params (ordered maps, lists, strings,
+   * Jackson's numbers, booleans, null), as {@code convertValue(node, Object.class)} gives them
+   * without its first use's tens of ms; loops, not lambdas, whose first use costs milliseconds.
+   */
+  public static Object plain(JsonNode node) {
+    if (node.isObject()) {
+      Map<String, Object> map = new LinkedHashMap<>();
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        map.put(field.getKey(), plain(field.getValue()));
+      }
+      return map;
+    }
+    if (node.isArray()) {
+      List<Object> list = new ArrayList<>(node.size());
+      for (JsonNode element : node) {
+        list.add(plain(element));
+      }
+      return list;
+    }
+    return node.isTextual()
+        ? node.textValue()
+        : node.isNumber() ? node.numberValue() : node.isBoolean() ? node.booleanValue() : null;
+  }
 
   /** The record of this type for these params, or null to leave them to Jackson. */
   public static Object read(Object params, Type type) {

@@ -123,7 +123,7 @@ public final class EarlyDiscover {
           pos == text.length()
               && request.size() == 4
               && "2.0".equals(request.get("jsonrpc"))
-              && Era.DISCOVER.equals(request.get("method")));
+              && ServerInfo.DISCOVER.equals(request.get("method")));
       Map<?, ?> params = object(request.get("params"));
       Map<?, ?> meta = object(params.get("_meta"));
       require(

@@ -1,6 +1,6 @@
 package dev.cinchmcp.mcp2026;
 
-import static dev.cinchmcp.json.JsonWords.describe;
+import static dev.cinchmcp.json.ParamsCheck.describe;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.json.ParamsCheck;

@@ -14,6 +14,8 @@ public final class ServerInfo {
 
   public static final String NAME = "cinch-mcp";
 
+  public static final String DISCOVER = "server/discover";
+
   /** For the model, in the 2026 discover result: what the server is for, not what the tool says. */
   public static final String INSTRUCTIONS =
       "cinch-mcp runs code in disposable sandboxes, never on the user's machine. Call"

@@ -2,7 +2,7 @@ package dev.cinchmcp.mcp2026;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.json.ParamsCheck;
-import dev.cinchmcp.json.PlainValues;
+import dev.cinchmcp.json.SdkParams;
 import dev.cinchmcp.json.SdkResults;
 import dev.cinchmcp.tool.CallChannel;
 import dev.cinchmcp.tool.ExecuteCodeTool;
@@ -52,6 +52,16 @@ public final class StatelessServer {
     this.mapper = mapper;
   }
 
+  /**
+   * Whether a request or notification is 2026-era (2026-07-28's compatibility rules, per message):
+   * a {@code server/discover}, or one whose {@code params._meta} names the version; all else 2025.
+   */
+  public static boolean isModern(String method, JsonNode params) {
+    JsonNode meta = params == null ? null : params.get("_meta");
+    return ServerInfo.DISCOVER.equals(method)
+        || (meta != null && meta.isObject() && meta.has(RequestContext.PROTOCOL_VERSION));
+  }
+
   /** The work that answers one request, once its turn comes. */
   @FunctionalInterface
   public interface Call {
@@ -66,7 +76,9 @@ public final class StatelessServer {
    */
   public Call accept(String method, JsonNode params) {
     RequestContext context = RequestContext.read(params, ServerInfo.SUPPORTED_VERSIONS);
-    if (!Era.DISCOVER.equals(method) && !TOOLS_LIST.equals(method) && !TOOLS_CALL.equals(method)) {
+    if (!ServerInfo.DISCOVER.equals(method)
+        && !TOOLS_LIST.equals(method)
+        && !TOOLS_CALL.equals(method)) {
       String removed = REMOVED.get(method);
       throw ProtocolError.methodNotFound(
           "Method not found: "
@@ -97,7 +109,7 @@ public final class StatelessServer {
   }
 
   private Call call(RequestContext context, JsonNode params) {
-    CallToolRequest request = mapper.convertValue(PlainValues.of(params), CallToolRequest.class);
+    CallToolRequest request = mapper.convertValue(SdkParams.plain(params), CallToolRequest.class);
     if (!ExecuteCodeTool.NAME.equals(request.name())) {
       throw ProtocolError.invalidParams(
           "Unknown tool: \""

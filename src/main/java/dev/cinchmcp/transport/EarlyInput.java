@@ -1,7 +1,6 @@
 package dev.cinchmcp.transport;
 
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.mcp2026.Era;
 import dev.cinchmcp.mcp2026.ServerInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -94,7 +93,8 @@ public final class EarlyInput extends InputStream {
   static boolean answer(byte[] line, OutputStream out) {
     // Anything else is left without loading the early answer's classes: in the launcher's JVM,
     // with no archive, they cost 20-100 ms.
-    if (!new String(line, StandardCharsets.ISO_8859_1).contains("\"" + Era.DISCOVER + "\"")) {
+    if (!new String(line, StandardCharsets.ISO_8859_1)
+        .contains("\"" + ServerInfo.DISCOVER + "\"")) {
       return false;
     }
     byte[] answer = ServerInfo.earlyDiscover().answerLine(line);

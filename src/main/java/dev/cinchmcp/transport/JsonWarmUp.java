@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.json.ParamsCheck;
-import dev.cinchmcp.json.PlainValues;
 import dev.cinchmcp.json.SdkParams;
 import dev.cinchmcp.json.SdkResults;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -106,7 +105,7 @@ public final class JsonWarmUp {
               .node()
               .get("params");
       ParamsCheck.problem("initialize", params);
-      SdkParams.read(PlainValues.of(params), McpSchema.InitializeRequest.class);
+      SdkParams.read(SdkParams.plain(params), McpSchema.InitializeRequest.class);
       McpSchema.ServerCapabilities capabilities =
           McpSchema.ServerCapabilities.builder().tools(false).logging().build();
       Object result =
@@ -128,7 +127,7 @@ public final class JsonWarmUp {
   private static void calls(ObjectMapper mapper) {
     try {
       JsonNode call = new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).node();
-      SdkParams.read(PlainValues.of(call.get("params")), McpSchema.CallToolRequest.class);
+      SdkParams.read(SdkParams.plain(call.get("params")), McpSchema.CallToolRequest.class);
       JsonRpcWriter writer = new JsonRpcWriter(mapper, OutputStream.nullOutputStream());
       writer.write(
           SdkResults.plain(

@@ -3,7 +3,6 @@ package dev.cinchmcp.transport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.json.ParamsCheck;
-import dev.cinchmcp.mcp2026.Era;
 import dev.cinchmcp.mcp2026.ProtocolError;
 import dev.cinchmcp.mcp2026.StatelessServer;
 import dev.cinchmcp.transport.Requests.Request;
@@ -210,7 +209,7 @@ public final class StdioTransport implements McpServerTransportProvider {
       case CANCELLED -> cancel(node.path("params").path("requestId"));
       case REQUEST -> acceptRequest(message.id(), node, line.length);
       case NOTIFICATION -> {
-        if (Era.isModern(node.get("method").asText(), node.get("params"))) {
+        if (StatelessServer.isModern(node.get("method").asText(), node.get("params"))) {
           log.debug("A 2026-era notification was ignored: {}", node.get("method").asText());
         } else {
           sdk.forward(node);
@@ -224,7 +223,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     String method = node.get("method").asText();
     JsonNode params = node.get("params");
     StatelessServer server = stateless;
-    boolean modern = Era.isModern(method, params);
+    boolean modern = StatelessServer.isModern(method, params);
     String problem = modern ? null : ParamsCheck.problem(method, params);
     if (modern && server == null) {
       writeError(
