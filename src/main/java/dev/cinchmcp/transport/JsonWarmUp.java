@@ -10,6 +10,7 @@ import dev.cinchmcp.json.SdkParams;
 import dev.cinchmcp.json.SdkResults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -100,7 +101,7 @@ public final class JsonWarmUp {
   private static void initialize(ObjectMapper mapper) {
     try {
       JsonNode params =
-          new LineParser(mapper)
+          new LineParser(mapper, InputStream.nullInputStream())
               .parse(INITIALIZE.getBytes(StandardCharsets.UTF_8))
               .node()
               .get("params");
@@ -126,7 +127,10 @@ public final class JsonWarmUp {
 
   private static void calls(ObjectMapper mapper) {
     try {
-      JsonNode call = new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).node();
+      JsonNode call =
+          new LineParser(mapper, InputStream.nullInputStream())
+              .parse(CALL.getBytes(StandardCharsets.UTF_8))
+              .node();
       SdkParams.read(SdkParams.plain(call.get("params")), McpSchema.CallToolRequest.class);
       JsonRpcWriter writer = new JsonRpcWriter(mapper, OutputStream.nullOutputStream());
       writer.write(

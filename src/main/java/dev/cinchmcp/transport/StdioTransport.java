@@ -76,7 +76,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   private synchronized void ready() {
     if (writer == null) {
       ObjectMapper m = mapperReady.join();
-      parser = new LineParser(m);
+      parser = new LineParser(m, in);
       writer = new JsonRpcWriter(m, out, firstWritten);
     }
   }
@@ -106,10 +106,9 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   public void run() {
     ready();
-    LineReader lines = new LineReader(in, MAX_LINE_BYTES);
     try {
       byte[] line;
-      while ((line = lines.next()) != null) {
+      while ((line = parser.next()) != null) {
         accept(line);
       }
     } catch (IOException e) {
@@ -189,7 +188,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   private void acceptLine(byte[] line) {
-    if (line == LineReader.TOO_LONG) {
+    if (line == LineParser.TOO_LONG) {
       writeError(
           null,
           JsonRpcWriter.INVALID_REQUEST,
