@@ -65,8 +65,7 @@ public final class CinchMcpServer {
     // The stop's own exit is readied once the first answer is out: a stop then loads nothing.
     transport.firstWritten().thenRunAsync(QuickExit::prepare, workers);
     ScheduledThreadPoolExecutor timers = timer("cinch-timer");
-    // Progress gets its own timer: a write to a client not reading blocks, and must never hold
-    // up a call's deadline.
+    // its own: a write to a client not reading blocks, and must never hold up a call's deadline
     ScheduledThreadPoolExecutor progressTimers = timer("cinch-progress");
     if (!stopOnSignal.mayStartBackend()) {
       return; // a signal came first: its hook ends the process
@@ -98,7 +97,11 @@ public final class CinchMcpServer {
       built.close();
     }
     if (backend.runner() instanceof AutoCloseable closeable) {
-      closeQuietly(closeable);
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        log.debug("Closing the backend failed: {}", e.toString());
+      }
     }
     workers.shutdownNow();
     timers.shutdownNow();
@@ -150,14 +153,6 @@ public final class CinchMcpServer {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException stopping) {
       // the JVM is ending already
-    }
-  }
-
-  private static void closeQuietly(AutoCloseable closeable) {
-    try {
-      closeable.close();
-    } catch (Exception e) {
-      log.debug("Closing the backend failed: {}", e.toString());
     }
   }
 }

@@ -17,11 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EarlyInput extends InputStream {
 
-  /** Longer first lines are not answered early (a discover is ~400 bytes). */
-  static final int MAX_EARLY_LINE = 64 * 1024;
-
-  /** How long the start waits for the client's first message before it builds the server. */
-  static final long FIRST_MESSAGE_WAIT_MS = 50;
+  static final int MAX_EARLY_LINE = 64 * 1024; // longer are not answered early (a discover: ~400)
+  static final long FIRST_MESSAGE_WAIT_MS = 50; // waited for before the server is built
 
   private final InputStream in;
   private final ByteArrayOutputStream first = new ByteArrayOutputStream(512);
@@ -110,9 +107,7 @@ public final class EarlyInput extends InputStream {
     return true;
   }
 
-  /**
-   * Answers the first line if it came within {@code waitMillis} and is a discover answered early.
-   */
+  /** Answers the first line if it came within {@code waitMillis} and is a discover. */
   public boolean answerFirst(OutputStream out, long waitMillis) {
     if (answered) {
       return true;

@@ -35,11 +35,9 @@ final class JsonRpcWriter {
   static final int METHOD_NOT_FOUND = -32601;
   static final int INVALID_PARAMS = -32602;
   static final int INTERNAL_ERROR = -32603;
-
   static final int SERVER_BUSY = -32000; // implementation-defined (-32000 to -32099)
 
   private static final Logger log = LoggerFactory.getLogger(JsonRpcWriter.class);
-
   private static final int MAX_PLAIN_DEPTH = 32; // deeper than ours: left to Jackson's limits
 
   private final ObjectWriter json;

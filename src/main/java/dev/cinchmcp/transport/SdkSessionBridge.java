@@ -29,9 +29,7 @@ import reactor.core.publisher.Mono;
 final class SdkSessionBridge {
 
   static final String INITIALIZED = "notifications/initialized";
-
-  /** The longest a 2025 message waits for the session (~50 ms of set-up). */
-  static final long SESSION_WAIT_SECONDS = 30;
+  static final long SESSION_WAIT_SECONDS = 30; // the longest a message waits (set-up: ~50 ms)
 
   static final String INTERNAL_ERROR_MESSAGE =
       "Internal error: the server could not handle this request. Its log (stderr) has the detail.";
@@ -43,9 +41,7 @@ final class SdkSessionBridge {
   private final Supplier<JsonRpcWriter> writer;
   private volatile McpServerSession session;
   private volatile boolean initialized;
-
   private final CompletableFuture<Void> wanted = new CompletableFuture<>();
-
   private final CountDownLatch sessionSet = new CountDownLatch(1);
 
   SdkSessionBridge(McpJsonMapper mcpMapper, Requests requests, Supplier<JsonRpcWriter> writer) {

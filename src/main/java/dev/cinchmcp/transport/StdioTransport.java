@@ -30,10 +30,8 @@ import reactor.util.context.Context;
 public final class StdioTransport implements McpServerTransportProvider {
 
   public static final int MAX_LINE_BYTES = 8 * 1024 * 1024;
-
-  /** Running at once; more wait. A call holds up to ~0.3 MB writing its result: 64 fit 48 MB. */
+  // Running at once; more wait. A call holds up to ~0.3 MB writing its result: 64 fit 48 MB.
   public static final int MAX_RUNNING = 64;
-
   static final int MAX_WAITING = 1024;
   static final long MAX_WAITING_BYTES = 16L * 1024 * 1024;
 
@@ -48,9 +46,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final Duration drainLimit;
   private final Requests requests;
   private final SdkSessionBridge sdk;
-
   private final CompletableFuture<Void> firstWritten = new CompletableFuture<>();
-
   private volatile StatelessServer stateless;
   private volatile boolean drained;
   private volatile boolean stopped;
@@ -135,10 +131,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
     int dropped = writer.close(deadline);
     if (dropped > 0) {
-      log.warn(
-          "{} answer(s) could not be written (stdout was closed or not being read) and were"
-              + " dropped",
-          dropped);
+      log.warn("{} answer(s) dropped: stdout was closed or not being read", dropped);
     }
   }
 
