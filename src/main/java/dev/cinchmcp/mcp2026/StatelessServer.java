@@ -2,7 +2,7 @@ package dev.cinchmcp.mcp2026;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.json.ParamsCheck;
-import dev.cinchmcp.json.SdkParams;
+import dev.cinchmcp.json.SdkJsonMapper;
 import dev.cinchmcp.json.SdkResults;
 import dev.cinchmcp.tool.CallChannel;
 import dev.cinchmcp.tool.ExecuteCodeTool;
@@ -46,7 +46,7 @@ public final class StatelessServer {
   private final ExecuteCodeTool tool;
   private final McpJsonMapper mapper;
 
-  /** {@code mapper}: for params and results not converted by hand (SdkParams, SdkResults). */
+  /** {@code mapper}: for params and results not converted by hand (SdkJsonMapper, SdkResults). */
   public StatelessServer(ExecuteCodeTool tool, McpJsonMapper mapper) {
     this.tool = tool;
     this.mapper = mapper;
@@ -109,7 +109,8 @@ public final class StatelessServer {
   }
 
   private Call call(RequestContext context, JsonNode params) {
-    CallToolRequest request = mapper.convertValue(SdkParams.plain(params), CallToolRequest.class);
+    CallToolRequest request =
+        mapper.convertValue(SdkJsonMapper.plain(params), CallToolRequest.class);
     if (!ExecuteCodeTool.NAME.equals(request.name())) {
       throw ProtocolError.invalidParams(
           "Unknown tool: \""

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.json.ParamsCheck;
-import dev.cinchmcp.json.SdkParams;
+import dev.cinchmcp.json.SdkJsonMapper;
 import dev.cinchmcp.json.SdkResults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
@@ -106,7 +106,7 @@ public final class JsonWarmUp {
               .node()
               .get("params");
       ParamsCheck.problem("initialize", params);
-      SdkParams.read(SdkParams.plain(params), McpSchema.InitializeRequest.class);
+      SdkJsonMapper.read(SdkJsonMapper.plain(params), McpSchema.InitializeRequest.class);
       McpSchema.ServerCapabilities capabilities =
           McpSchema.ServerCapabilities.builder().tools(false).logging().build();
       Object result =
@@ -131,7 +131,7 @@ public final class JsonWarmUp {
           new LineParser(mapper, InputStream.nullInputStream())
               .parse(CALL.getBytes(StandardCharsets.UTF_8))
               .node();
-      SdkParams.read(SdkParams.plain(call.get("params")), McpSchema.CallToolRequest.class);
+      SdkJsonMapper.read(SdkJsonMapper.plain(call.get("params")), McpSchema.CallToolRequest.class);
       JsonRpcWriter writer = new JsonRpcWriter(mapper, OutputStream.nullOutputStream());
       writer.write(
           SdkResults.plain(

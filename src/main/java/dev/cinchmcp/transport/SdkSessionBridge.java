@@ -2,7 +2,7 @@ package dev.cinchmcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.json.SdkParams;
+import dev.cinchmcp.json.SdkJsonMapper;
 import dev.cinchmcp.json.SdkResults;
 import dev.cinchmcp.transport.Requests.Request;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -146,7 +146,7 @@ final class SdkSessionBridge {
 
   private static Object params(JsonNode node) {
     JsonNode params = node.get("params");
-    return params == null || params.isNull() ? null : SdkParams.plain(params);
+    return params == null || params.isNull() ? null : SdkJsonMapper.plain(params);
   }
 
   /** A 2025-era notification or response. */
@@ -156,7 +156,7 @@ final class SdkSessionBridge {
       message =
           node.has("method")
               ? notification(node)
-              : mcpMapper.convertValue(SdkParams.plain(node), JSONRPCResponse.class);
+              : mcpMapper.convertValue(SdkJsonMapper.plain(node), JSONRPCResponse.class);
     } catch (IllegalArgumentException e) {
       log.debug("A notification or response with fields of the wrong types was ignored");
       return;
