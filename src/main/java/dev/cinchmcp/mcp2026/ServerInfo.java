@@ -25,15 +25,6 @@ public final class ServerInfo {
   /** The versions served per request; the 2025 ones are served through {@code initialize}. */
   public static final List<String> SUPPORTED_VERSIONS = List.of("2026-07-28");
 
-  /**
-   * How long a client may keep the discover and tools/list results: not at all, since they describe
-   * this machine's backend and interpreters, which a restart with other settings changes.
-   */
-  static final long TTL_MS = 0;
-
-  /** The results describe this user's machine: not for sharing. */
-  static final String CACHE_SCOPE = "private";
-
   private ServerInfo() {}
 
   /** The answer to a discover read before the server is built, in the server or its launcher. */
@@ -57,8 +48,9 @@ public final class ServerInfo {
 
   /** Adds the cache hints and the server's identity to a result that may be kept. */
   static void cacheable(Map<String, Object> result) {
-    result.put("ttlMs", TTL_MS);
-    result.put("cacheScope", CACHE_SCOPE);
+    // not kept: they describe this machine's backend and interpreters, which a restart may change
+    result.put("ttlMs", 0L);
+    result.put("cacheScope", "private"); // this user's machine: not for sharing
     result.put("_meta", withIdentity(null));
   }
 

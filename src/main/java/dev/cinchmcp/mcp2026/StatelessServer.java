@@ -76,9 +76,7 @@ public final class StatelessServer {
    */
   public Call accept(String method, JsonNode params) {
     RequestContext context = RequestContext.read(params, ServerInfo.SUPPORTED_VERSIONS);
-    if (!ServerInfo.DISCOVER.equals(method)
-        && !TOOLS_LIST.equals(method)
-        && !TOOLS_CALL.equals(method)) {
+    if (!List.of(ServerInfo.DISCOVER, TOOLS_LIST, TOOLS_CALL).contains(method)) {
       String removed = REMOVED.get(method);
       throw ProtocolError.methodNotFound(
           "Method not found: "
