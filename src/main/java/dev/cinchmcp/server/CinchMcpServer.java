@@ -60,8 +60,7 @@ public final class CinchMcpServer {
       transport.firstWritten().complete(null); // the client is connected
     }
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-io"));
-    json.start(workers);
-    json.warmCallsWhenConnected(transport.firstWritten(), workers);
+    json.start(workers, transport.firstWritten());
     // The stop's own exit is readied once the first answer is out: a stop then loads nothing.
     transport.firstWritten().thenRunAsync(QuickExit::prepare, workers);
     ScheduledThreadPoolExecutor timers = timer("cinch-timer");

@@ -48,7 +48,8 @@ public final class JsonWarmUp {
     return mapper;
   }
 
-  public void start(ExecutorService workers) {
+  /** What only calls need waits for the first answer ({@code connected}): it would slow it. */
+  public void start(ExecutorService workers, CompletableFuture<Void> connected) {
     CompletableFuture<Void> writersReady =
         CompletableFuture.runAsync(
             () -> {
@@ -71,19 +72,14 @@ public final class JsonWarmUp {
             },
             workers);
     initializeReady = CompletableFuture.allOf(writersReady, parserReady);
+    CompletableFuture.allOf(
+            initializeReady,
+            connected.copy().completeOnTimeout(null, CONNECT_FIRST_MS, TimeUnit.MILLISECONDS))
+        .thenRunAsync(() -> calls(mapper.join()), workers);
   }
 
   public CompletableFuture<Void> initializeReady() {
     return initializeReady;
-  }
-
-  /** What only calls need, after the first answer: before, it would take CPU from the connect. */
-  public void warmCallsWhenConnected(
-      CompletableFuture<Void> firstWritten, ExecutorService workers) {
-    CompletableFuture.allOf(
-            initializeReady,
-            firstWritten.copy().completeOnTimeout(null, CONNECT_FIRST_MS, TimeUnit.MILLISECONDS))
-        .thenRunAsync(() -> calls(mapper.join()), workers);
   }
 
   /** The parser's first set-up costs ~10 ms; it needs no mapper, so runs beside its making. */

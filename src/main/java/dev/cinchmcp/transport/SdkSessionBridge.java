@@ -41,7 +41,7 @@ final class SdkSessionBridge {
   private final Supplier<JsonRpcWriter> writer;
   private volatile McpServerSession session;
   private volatile boolean initialized;
-  private final CompletableFuture<Void> wanted = new CompletableFuture<>();
+  final CompletableFuture<Void> wanted = new CompletableFuture<>(); // a 2025 message came
   private final CountDownLatch sessionSet = new CountDownLatch(1);
 
   SdkSessionBridge(McpJsonMapper mcpMapper, Requests requests, Supplier<JsonRpcWriter> writer) {
@@ -57,10 +57,6 @@ final class SdkSessionBridge {
 
   void noSession() {
     sessionSet.countDown();
-  }
-
-  CompletableFuture<Void> wanted() {
-    return wanted;
   }
 
   /**

@@ -88,7 +88,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   public CompletableFuture<Void> sessionWanted() {
-    return CompletableFuture.anyOf(sdk.wanted(), firstWritten).thenApply(x -> null);
+    return CompletableFuture.anyOf(sdk.wanted, firstWritten).thenApply(x -> null);
   }
 
   public CompletableFuture<Void> firstWritten() {
