@@ -1,7 +1,6 @@
 package dev.cinchmcp.mcp2026;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -106,7 +105,7 @@ public final class EarlyDiscover {
 
   /** One line read as strict JSON, checked as a discover request; few values kept. */
   private static final class Request {
-    private static final Object OTHER = new Object(); // null, a boolean, a number no id can be
+    private static final Object OTHER = new Object(); // a value not read: no id, object or string
 
     private final String text;
     private int pos;
@@ -162,13 +161,12 @@ public final class EarlyDiscover {
       }
       if (c == '[') {
         pos++;
-        List<Object> array = new ArrayList<>();
         if (!empty(']')) {
           do {
-            array.add(value(depth + 1));
+            value(depth + 1);
           } while (next(']'));
         }
-        return array;
+        return OTHER; // no array is read
       }
       if (c == '"') {
         return string();

@@ -175,9 +175,6 @@ final class JsonRpcWriter {
   }
 
   static final class LineSafeEscapes extends CharacterEscapes {
-    private static final SerializableString LS = new SerializedString("\\u2028");
-    private static final SerializableString PS = new SerializedString("\\u2029");
-    private static final SerializableString NEL = new SerializedString("\\u0085");
     private final int[] ascii = standardAsciiEscapesForJSON();
 
     @Override
@@ -188,9 +185,8 @@ final class JsonRpcWriter {
     @Override
     public SerializableString getEscapeSequence(int ch) {
       return switch (ch) {
-        case 0x2028 -> LS;
-        case 0x2029 -> PS;
-        case 0x85 -> NEL;
+        case 0x2028, 0x2029, 0x85 ->
+            new SerializedString("\\u" + Integer.toHexString(0x10000 | ch).substring(1));
         default -> null;
       };
     }

@@ -162,11 +162,6 @@ final class Requests {
     return true;
   }
 
-  List<Request> stopAll() {
-    stopStarting();
-    return cancelAll(null);
-  }
-
   void stopStarting() {
     stopped = true;
   }

@@ -152,7 +152,8 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   /** A signal, second step: every request is cancelled; returns at once. */
   public void cancelAll() {
-    log.debug("Stopped at once: {} request(s) cancelled", requests.stopAll().size());
+    requests.stopStarting();
+    log.debug("Stopped at once: {} request(s) cancelled", requests.cancelAll(null).size());
   }
 
   public static void closeInput(InputStream in) {
