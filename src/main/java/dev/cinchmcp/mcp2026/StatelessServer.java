@@ -62,18 +62,13 @@ public final class StatelessServer {
         || (meta != null && meta.isObject() && meta.has(RequestContext.PROTOCOL_VERSION));
   }
 
-  /** The work that answers one request, once its turn comes. */
+  /** The work that answers a request: its result (plain values), its notifications first. */
   @FunctionalInterface
   public interface Call {
-    /** The result (plain values); the call's notifications go to {@code notifications} first. */
     Mono<Map<String, Object>> run(Consumer<Object> notifications);
   }
 
-  /**
-   * Judges a 2026-era request as it is read, its context then its method: the work that answers it.
-   *
-   * @throws ProtocolError when it is answered with an error instead
-   */
+  /** The work that answers a 2026-era request, its context then method judged; else thrown. */
   public Call accept(String method, JsonNode params) {
     RequestContext context = RequestContext.read(params, ServerInfo.SUPPORTED_VERSIONS);
     if (!List.of(ServerInfo.DISCOVER, TOOLS_LIST, TOOLS_CALL).contains(method)) {

@@ -15,13 +15,9 @@ import java.util.Map;
 public record FirstLineHandOver(boolean isAnswered, byte[] unanswered) {
 
   public static final String VARIABLE = "CINCH_FASTSTART_FIRST_LINE";
-
-  /** Nothing read: the child reads stdin from its start. */
+  // nothing read: the child reads stdin from its start
   public static final FirstLineHandOver NONE = new FirstLineHandOver(false, new byte[0]);
-
-  /** A discover is ~400 bytes; of a longer first line the child reads the rest. */
-  static final int MAX_LAUNCHER_LINE = 16 * 1024;
-
+  static final int MAX_LAUNCHER_LINE = 16 * 1024; // a discover: ~400; the child reads the rest
   private static final String ANSWERED = "answered";
   private static final String READ = "read:";
 

@@ -44,10 +44,8 @@ final class LineParser {
       Kind kind, JsonNode node, RequestId id, int code, String problem, List<RequestId> ids) {}
 
   private static final String CANCELLED_METHOD = "notifications/cancelled";
-
-  /** Deepest nesting accepted: the SDK converts recursively; a thousand deep exhausts a stack. */
+  // deepest nesting accepted: the SDK converts recursively; a thousand deep exhausts a stack
   private static final int MAX_DEPTH = 64;
-
   private static final List<RequestId> NO_ID = Collections.singletonList(null);
 
   private record Value(JsonNode node, RequestId id) {}

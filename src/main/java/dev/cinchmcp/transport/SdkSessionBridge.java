@@ -197,18 +197,11 @@ final class SdkSessionBridge {
 
     @Override
     public Mono<Void> closeGracefully() {
-      return Mono.empty();
-    }
-
-    @Override
-    public void close() {
-      // stdout stays open until the process ends
+      return Mono.empty(); // stdout stays open until the process ends
     }
   }
 
-  /**
-   * The answer with the id as written, an internal error's Java text replaced (detail to stderr).
-   */
+  /** The answer, the id as written, an internal error's text replaced (its detail to stderr). */
   private static Map<String, Object> forClient(JSONRPCResponse response, Request request) {
     JSONRPCResponse.JSONRPCError error = response.error();
     if (error == null) {
