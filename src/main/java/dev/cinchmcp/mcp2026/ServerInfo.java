@@ -13,7 +13,6 @@ import java.util.Map;
 public final class ServerInfo {
 
   public static final String NAME = "cinch-mcp";
-
   public static final String DISCOVER = "server/discover";
 
   /** For the model, in the 2026 discover result: what the server is for, not what the tool says. */

@@ -91,8 +91,7 @@ public final class CinchMcpServer {
       return; // the read ended because a signal stops the server: its hook ends the process
     }
     // The hook stays until all is closed: a signal during the close (up to 1 s) still stops.
-    McpAsyncServer built = server.isDone() ? server.join() : null;
-    if (built != null) {
+    if (server.getNow(null) instanceof McpAsyncServer built) {
       built.close();
     }
     if (backend.runner() instanceof AutoCloseable closeable) {

@@ -96,20 +96,14 @@ public final class JsonWarmUp {
   /** Never throws (a failure only means the first real message pays); nor does {@link #calls}. */
   private static void initialize(ObjectMapper mapper) {
     try {
-      JsonNode params =
-          new LineParser(mapper, InputStream.nullInputStream())
-              .parse(INITIALIZE.getBytes(StandardCharsets.UTF_8))
-              .node()
-              .get("params");
+      JsonNode params = parsed(mapper, INITIALIZE).get("params");
       ParamsCheck.problem("initialize", params);
       SdkJsonMapper.read(SdkJsonMapper.plain(params), McpSchema.InitializeRequest.class);
-      McpSchema.ServerCapabilities capabilities =
-          McpSchema.ServerCapabilities.builder().tools(false).logging().build();
       Object result =
           SdkResults.plain(
               McpSchema.InitializeResult.builder(
                       "2025-06-18",
-                      capabilities,
+                      McpSchema.ServerCapabilities.builder().tools(false).logging().build(),
                       McpSchema.Implementation.builder("warm-up", "1").build())
                   .build());
       new JsonRpcWriter(mapper, OutputStream.nullOutputStream())
@@ -121,13 +115,15 @@ public final class JsonWarmUp {
     }
   }
 
+  private static JsonNode parsed(ObjectMapper mapper, String line) {
+    LineParser parser = new LineParser(mapper, InputStream.nullInputStream());
+    return parser.parse(line.getBytes(StandardCharsets.UTF_8)).node();
+  }
+
   private static void calls(ObjectMapper mapper) {
     try {
-      JsonNode call =
-          new LineParser(mapper, InputStream.nullInputStream())
-              .parse(CALL.getBytes(StandardCharsets.UTF_8))
-              .node();
-      SdkJsonMapper.read(SdkJsonMapper.plain(call.get("params")), McpSchema.CallToolRequest.class);
+      JsonNode params = parsed(mapper, CALL).get("params");
+      SdkJsonMapper.read(SdkJsonMapper.plain(params), McpSchema.CallToolRequest.class);
       JsonRpcWriter writer = new JsonRpcWriter(mapper, OutputStream.nullOutputStream());
       writer.write(
           SdkResults.plain(
