@@ -87,11 +87,12 @@ public final class CinchMcpServer {
 
     logReady(backend);
     transport.run();
-    if (stopOnSignal.stopping()) {
+    if (stopOnSignal.stopping) {
       return; // the read ended because a signal stops the server: its hook ends the process
     }
     // The hook stays until all is closed: a signal during the close (up to 1 s) still stops.
-    if (server.getNow(null) instanceof McpAsyncServer built) {
+    McpAsyncServer built = server.getNow(null);
+    if (built != null) {
       built.close();
     }
     if (backend.runner() instanceof AutoCloseable closeable) {
