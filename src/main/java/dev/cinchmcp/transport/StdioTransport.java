@@ -267,24 +267,20 @@ public final class StdioTransport implements McpServerTransportProvider {
     StatelessServer.Call modern = request.modern();
     Mono<?> handling =
         modern == null
-            ? sdk.handle(request)
-            : modern
-                .run(
-                    notification -> {
-                      if (request.state() == Request.State.RUNNING) {
-                        writer.write(notification);
-                      }
-                    })
-                .doOnNext(
-                    result ->
-                        requests.answer(
-                            request, writer, JsonRpcWriter.result(request.echoId(), result)));
+            ? sdk.handle(request).contextWrite(Context.of(Request.class, request))
+            : modern.run(
+                notification -> {
+                  if (request.state() == Request.State.RUNNING) {
+                    writer.write(notification);
+                  }
+                });
     Disposable work =
         handling
             .doFinally(signal -> requests.finished(request))
-            .contextWrite(Context.of(Request.class, request))
             .subscribe(
-                null,
+                result ->
+                    requests.answer(
+                        request, writer, JsonRpcWriter.result(request.echoId(), result)),
                 error -> {
                   log.warn("Internal error answering {}: {}", request, error.toString());
                   requests.answer(
