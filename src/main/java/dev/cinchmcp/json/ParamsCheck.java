@@ -1,7 +1,5 @@
 package dev.cinchmcp.json;
 
-import static dev.cinchmcp.json.JsonWords.describe;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Set;
 
@@ -95,6 +93,22 @@ public final class ParamsCheck {
       JsonNode params, String field, java.util.function.Predicate<JsonNode> ok, String expected) {
     JsonNode value = params.get(field);
     return value == null || ok.test(value) ? null : mustBe("params." + field, expected, value);
+  }
+
+  /** Words for a JSON value in a message to a client: what it sent, never a Java type. */
+  public static String describe(JsonNode value) {
+    if (value == null || value.isMissingNode()) {
+      return "nothing";
+    }
+    if (value.isTextual()) {
+      String text = value.asText();
+      return "the string \"" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "\"";
+    }
+    return value.isNumber()
+        ? "a number"
+        : value.isBoolean()
+            ? value.asText()
+            : value.isArray() ? "an array" : value.isObject() ? "an object" : "null";
   }
 
   private static String mustBe(String field, String expected, JsonNode got) {

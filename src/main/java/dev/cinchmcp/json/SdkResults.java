@@ -14,9 +14,9 @@ import java.util.Map;
 
 /**
  * The results of {@code initialize}, {@code tools/list}, {@code tools/call} and a call's
- * notifications as plain maps, the JSON Jackson writes for the SDK's records: building its record
- * serialisers costs a fresh JVM some 50 ms. Anything not written here is returned as is, for
- * Jackson.
+ * notifications as plain maps, the JSON Jackson writes for the SDK's records (its record
+ * serialisers cost a fresh JVM some 50 ms to build). Anything not written here is returned as is,
+ * for Jackson.
  */
 public final class SdkResults {
 

@@ -1,39 +1,27 @@
 package dev.cinchmcp.mcp2026;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Answers a {@code server/discover} (Claude Code's first message) read before the server is built,
- * whose mapper, executors and backend take a fresh JVM ~100 ms of CPU. Hand-written, not Jackson:
- * in the launcher's JVM (no archive of ours) Jackson's parser took 43-100 ms to load and read the
- * line, a mapper's readTree 280-840 ms, this well under 1 ms (Java 17, 6 Dec 2026, load 8.8 on two
- * cores, five cold runs per case). Only a strict-JSON ASCII request exactly as {@link
- * StatelessServer} accepts it is answered; anything else (null) goes the ordinary way, which writes
- * the same bytes (EarlyDiscoverTest compares them).
+ * Answers a {@code server/discover} (Claude Code's first message) before the server is built.
+ * Hand-written: in the launcher's JVM Jackson's parser took 43-100 ms to load and read the line, a
+ * mapper's readTree 280-840 ms, this under 1 ms (Java 17, 6 Dec 2026, load 8.8 on two cores). Only
+ * a strict-JSON ASCII request as {@link StatelessServer} accepts it is answered, with the bytes the
+ * ordinary way writes (EarlyDiscoverTest compares them); anything else (null) goes that way.
  */
 public final class EarlyDiscover {
 
-  /** Deeper than any discover needs; a deeper request goes the ordinary way. */
   private static final int MAX_DEPTH = 16;
-
-  /** Longest integer id echoed as written: well inside a long. */
-  private static final int MAX_ID_DIGITS = 18;
-
-  /** Longest number and key read here, far inside Jackson's limits (1,000 and 50,000). */
+  private static final int MAX_ID_DIGITS = 18; // an integer id echoed as written: inside a long
+  // far inside Jackson's limits (1,000 and 50,000)
   private static final int MAX_NUMBER_CHARS = 100;
-
   private static final int MAX_KEY_CHARS = 1_000;
 
-  private final Map<String, Object> result;
-
-  public EarlyDiscover(String name, String version, String instructions) {
-    this.result = ServerInfo.discoverResult(ServerInfo.identity(name, version), instructions);
-  }
+  private final Map<String, Object> result = ServerInfo.discoverResult();
 
   /** The reply line to a line read with its end ({@code \n}, {@code \r\n}), or null. */
   public byte[] answerLine(byte[] line) {
@@ -101,7 +89,6 @@ public final class EarlyDiscover {
     return true;
   }
 
-  /** A comma unless a member or element is the first. */
   private static StringBuilder comma(StringBuilder out) {
     char last = out.charAt(out.length() - 1);
     return last == '{' || last == '[' ? out : out.append(',');
@@ -118,8 +105,7 @@ public final class EarlyDiscover {
 
   /** One line read as strict JSON, checked as a discover request; few values kept. */
   private static final class Request {
-    /** A value nothing here reads: null, a boolean, a number no id can be. */
-    private static final Object OTHER = new Object();
+    private static final Object OTHER = new Object(); // a value not read: no id, object or string
 
     private final String text;
     private int pos;
@@ -136,7 +122,7 @@ public final class EarlyDiscover {
           pos == text.length()
               && request.size() == 4
               && "2.0".equals(request.get("jsonrpc"))
-              && Era.DISCOVER.equals(request.get("method")));
+              && ServerInfo.DISCOVER.equals(request.get("method")));
       Map<?, ?> params = object(request.get("params"));
       Map<?, ?> meta = object(params.get("_meta"));
       require(
@@ -175,13 +161,12 @@ public final class EarlyDiscover {
       }
       if (c == '[') {
         pos++;
-        List<Object> array = new ArrayList<>();
         if (!empty(']')) {
           do {
-            array.add(value(depth + 1));
+            value(depth + 1);
           } while (next(']'));
         }
-        return array;
+        return OTHER; // no array is read
       }
       if (c == '"') {
         return string();
@@ -211,7 +196,6 @@ public final class EarlyDiscover {
       return key;
     }
 
-    /** After a member: true on ',', false on the closing '}'. */
     private boolean next(char close) throws NotAnswered {
       int c = peek();
       pos++;
@@ -222,7 +206,6 @@ public final class EarlyDiscover {
       return false;
     }
 
-    /** A string, its escapes decoded; strict JSON (no raw control characters). */
     private String string() throws NotAnswered {
       expect('"');
       StringBuilder s = new StringBuilder();
@@ -309,7 +292,7 @@ public final class EarlyDiscover {
       pos++;
     }
 
-    /** The next character that is not JSON white space, not consumed; -1 at the end. */
+    /** The next character that is not white space, not consumed; -1 at the end. */
     private int peek() {
       space();
       return pos < text.length() ? text.charAt(pos) : -1;

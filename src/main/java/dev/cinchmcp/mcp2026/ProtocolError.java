@@ -7,25 +7,23 @@ import java.util.Map;
 /** A 2026-era request answered with an error: bad envelope, version not served, no such method. */
 public final class ProtocolError extends RuntimeException {
 
-  static final int METHOD_NOT_FOUND = -32601;
-  static final int INVALID_PARAMS = -32602;
-  static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
-  private final int code;
-  private final transient Object data;
+  private final transient Map<String, Object> error = new LinkedHashMap<>();
 
   private ProtocolError(int code, String message, Object data) {
     super(message, null, false, false);
-    this.code = code;
-    this.data = data;
+    error.put("code", code);
+    error.put("message", message);
+    if (data != null) {
+      error.put("data", data);
+    }
   }
 
   static ProtocolError invalidParams(String message) {
-    return new ProtocolError(INVALID_PARAMS, message, null);
+    return new ProtocolError(-32602, message, null);
   }
 
   static ProtocolError methodNotFound(String message) {
-    return new ProtocolError(METHOD_NOT_FOUND, message, null);
+    return new ProtocolError(-32601, message, null);
   }
 
   static ProtocolError unsupportedVersion(String requested, List<String> supported) {
@@ -33,7 +31,7 @@ public final class ProtocolError extends RuntimeException {
     data.put("supported", supported);
     data.put("requested", requested);
     return new ProtocolError(
-        UNSUPPORTED_PROTOCOL_VERSION,
+        -32022, // UNSUPPORTED_PROTOCOL_VERSION
         "Unsupported protocol version \""
             + requested
             + "\": send requests with "
@@ -45,17 +43,11 @@ public final class ProtocolError extends RuntimeException {
   }
 
   public int code() {
-    return code;
+    return (int) error.get("code");
   }
 
   /** The JSON-RPC {@code error} object. */
   public Map<String, Object> error() {
-    Map<String, Object> error = new LinkedHashMap<>();
-    error.put("code", code);
-    error.put("message", getMessage());
-    if (data != null) {
-      error.put("data", data);
-    }
     return error;
   }
 }

@@ -1,6 +1,6 @@
 package dev.cinchmcp.mcp2026;
 
-import static dev.cinchmcp.json.JsonWords.describe;
+import static dev.cinchmcp.json.ParamsCheck.describe;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.json.ParamsCheck;
@@ -9,9 +9,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What a 2026-era request says of itself in {@code params._meta}, checked on every request.
- *
- * @param logLevel the lowest level of log message to send for this request, or null for none
+ * What a 2026-era request says of itself in {@code params._meta}, checked on every request; {@code
+ * logLevel}, the lowest level of log message to send it, or null for none.
  */
 public record RequestContext(
     String protocolVersion, JsonNode clientCapabilities, LoggingLevel logLevel) {
@@ -22,9 +21,8 @@ public record RequestContext(
   public static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
   /**
-   * The version first: a request in one not served cannot be read further.
-   *
-   * @throws ProtocolError -32602 naming the key missing or of the wrong type, -32022 for a version
+   * The version first: a request in one not served cannot be read further. Throws -32602 naming a
+   * key missing or of the wrong type, -32022 for a version not served.
    */
   static RequestContext read(JsonNode params, List<String> supported) {
     if (params == null || !params.isObject()) {

@@ -13,6 +13,7 @@ import java.util.Map;
 public final class ServerInfo {
 
   public static final String NAME = "cinch-mcp";
+  public static final String DISCOVER = "server/discover";
 
   /** For the model, in the 2026 discover result: what the server is for, not what the tool says. */
   public static final String INSTRUCTIONS =
@@ -23,24 +24,15 @@ public final class ServerInfo {
   /** The versions served per request; the 2025 ones are served through {@code initialize}. */
   public static final List<String> SUPPORTED_VERSIONS = List.of("2026-07-28");
 
-  /**
-   * How long a client may keep the discover and tools/list results: not at all, since they describe
-   * this machine's backend and interpreters, which a restart with other settings changes.
-   */
-  static final long TTL_MS = 0;
-
-  /** The results describe this user's machine: not for sharing. */
-  static final String CACHE_SCOPE = "private";
-
   private ServerInfo() {}
 
   /** The answer to a discover read before the server is built, in the server or its launcher. */
   public static EarlyDiscover earlyDiscover() {
-    return new EarlyDiscover(NAME, Version.get(), INSTRUCTIONS);
+    return new EarlyDiscover();
   }
 
   /** The result of every discover: it depends on nothing a request says. */
-  static Map<String, Object> discoverResult(Map<String, Object> identity, String instructions) {
+  static Map<String, Object> discoverResult() {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     result.put("supportedVersions", SUPPORTED_VERSIONS);
@@ -48,32 +40,28 @@ public final class ServerInfo {
     capabilities.put("tools", Map.of());
     capabilities.put("logging", Map.of()); // only for requests that set a log level
     result.put("capabilities", capabilities);
-    result.put("instructions", instructions);
-    cacheable(result, identity);
+    result.put("instructions", INSTRUCTIONS);
+    cacheable(result);
     return result;
   }
 
-  /** The server's identity as results carry it in {@code _meta}, in a fixed order. */
-  static Map<String, Object> identity(String name, String version) {
-    Map<String, Object> info = new LinkedHashMap<>();
-    info.put("name", name);
-    info.put("version", version);
-    return info;
-  }
-
   /** Adds the cache hints and the server's identity to a result that may be kept. */
-  static void cacheable(Map<String, Object> result, Map<String, Object> identity) {
-    result.put("ttlMs", TTL_MS);
-    result.put("cacheScope", CACHE_SCOPE);
-    result.put("_meta", withIdentity(null, identity));
+  static void cacheable(Map<String, Object> result) {
+    // not kept: they describe this machine's backend and interpreters, which a restart may change
+    result.put("ttlMs", 0L);
+    result.put("cacheScope", "private"); // this user's machine: not for sharing
+    result.put("_meta", withIdentity(null));
   }
 
   /** A result's {@code _meta} (a map, or null for none) with the server's identity added. */
-  static Map<String, Object> withIdentity(Object meta, Map<String, Object> identity) {
+  static Map<String, Object> withIdentity(Object meta) {
     Map<String, Object> withInfo = new LinkedHashMap<>();
     if (meta instanceof Map<?, ?> m) {
       m.forEach((k, v) -> withInfo.put((String) k, v));
     }
+    Map<String, Object> identity = new LinkedHashMap<>();
+    identity.put("name", NAME);
+    identity.put("version", Version.get());
     withInfo.put(RequestContext.SERVER_INFO, identity);
     return withInfo;
   }

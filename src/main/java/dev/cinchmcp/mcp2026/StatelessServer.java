@@ -1,9 +1,8 @@
 package dev.cinchmcp.mcp2026;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cinchmcp.config.Version;
 import dev.cinchmcp.json.ParamsCheck;
-import dev.cinchmcp.json.PlainValues;
+import dev.cinchmcp.json.SdkJsonMapper;
 import dev.cinchmcp.json.SdkResults;
 import dev.cinchmcp.tool.CallChannel;
 import dev.cinchmcp.tool.ExecuteCodeTool;
@@ -45,30 +44,34 @@ public final class StatelessServer {
           "set params._meta[\"" + RequestContext.LOG_LEVEL + "\"] on each request instead");
 
   private final ExecuteCodeTool tool;
-  private final Map<String, Object> identity = ServerInfo.identity(ServerInfo.NAME, Version.get());
   private final McpJsonMapper mapper;
 
-  /** {@code mapper}: for params and results not converted by hand (SdkParams, SdkResults). */
+  /** {@code mapper}: for params and results not converted by hand (SdkJsonMapper, SdkResults). */
   public StatelessServer(ExecuteCodeTool tool, McpJsonMapper mapper) {
     this.tool = tool;
     this.mapper = mapper;
   }
 
-  /** The work that answers one request, once its turn comes. */
+  /**
+   * Whether a request or notification is 2026-era (2026-07-28's compatibility rules, per message):
+   * a {@code server/discover}, or one whose {@code params._meta} names the version; all else 2025.
+   */
+  public static boolean isModern(String method, JsonNode params) {
+    JsonNode meta = params == null ? null : params.get("_meta");
+    return ServerInfo.DISCOVER.equals(method)
+        || (meta != null && meta.isObject() && meta.has(RequestContext.PROTOCOL_VERSION));
+  }
+
+  /** The work that answers a request: its result (plain values), its notifications first. */
   @FunctionalInterface
   public interface Call {
-    /** The result (plain values); the call's notifications go to {@code notifications} first. */
     Mono<Map<String, Object>> run(Consumer<Object> notifications);
   }
 
-  /**
-   * Judges a 2026-era request as it is read, its context then its method: the work that answers it.
-   *
-   * @throws ProtocolError when it is answered with an error instead
-   */
+  /** The work that answers a 2026-era request, its context then method judged; else thrown. */
   public Call accept(String method, JsonNode params) {
     RequestContext context = RequestContext.read(params, ServerInfo.SUPPORTED_VERSIONS);
-    if (!Era.DISCOVER.equals(method) && !TOOLS_LIST.equals(method) && !TOOLS_CALL.equals(method)) {
+    if (!List.of(ServerInfo.DISCOVER, TOOLS_LIST, TOOLS_CALL).contains(method)) {
       String removed = REMOVED.get(method);
       throw ProtocolError.methodNotFound(
           "Method not found: "
@@ -84,8 +87,7 @@ public final class StatelessServer {
     return switch (method) {
       case TOOLS_CALL -> call(context, params);
       case TOOLS_LIST -> notifications -> Mono.just(tools());
-      default ->
-          notifications -> Mono.just(ServerInfo.discoverResult(identity, ServerInfo.INSTRUCTIONS));
+      default -> notifications -> Mono.just(ServerInfo.discoverResult());
     };
   }
 
@@ -95,12 +97,13 @@ public final class StatelessServer {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     result.put("tools", plain.get("tools"));
-    ServerInfo.cacheable(result, identity);
+    ServerInfo.cacheable(result);
     return result;
   }
 
   private Call call(RequestContext context, JsonNode params) {
-    CallToolRequest request = mapper.convertValue(PlainValues.of(params), CallToolRequest.class);
+    CallToolRequest request =
+        mapper.convertValue(SdkJsonMapper.plain(params), CallToolRequest.class);
     if (!ExecuteCodeTool.NAME.equals(request.name())) {
       throw ProtocolError.invalidParams(
           "Unknown tool: \""
@@ -140,7 +143,7 @@ public final class StatelessServer {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("resultType", "complete");
     asMap(SdkResults.plain(call)).forEach((k, v) -> result.put((String) k, v));
-    result.put("_meta", ServerInfo.withIdentity(result.get("_meta"), identity));
+    result.put("_meta", ServerInfo.withIdentity(result.get("_meta")));
     return result;
   }
 

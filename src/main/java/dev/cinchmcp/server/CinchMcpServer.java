@@ -60,13 +60,11 @@ public final class CinchMcpServer {
       transport.firstWritten().complete(null); // the client is connected
     }
     ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("cinch-io"));
-    json.start(workers);
-    json.warmCallsWhenConnected(transport.firstWritten(), workers);
+    json.start(workers, transport.firstWritten());
     // The stop's own exit is readied once the first answer is out: a stop then loads nothing.
     transport.firstWritten().thenRunAsync(QuickExit::prepare, workers);
     ScheduledThreadPoolExecutor timers = timer("cinch-timer");
-    // Progress gets its own timer: a write to a client not reading blocks, and must never hold
-    // up a call's deadline.
+    // its own: a write to a client not reading blocks, and must never hold up a call's deadline
     ScheduledThreadPoolExecutor progressTimers = timer("cinch-progress");
     if (!stopOnSignal.mayStartBackend()) {
       return; // a signal came first: its hook ends the process
@@ -89,16 +87,20 @@ public final class CinchMcpServer {
 
     logReady(backend);
     transport.run();
-    if (stopOnSignal.stopping()) {
+    if (stopOnSignal.stopping) {
       return; // the read ended because a signal stops the server: its hook ends the process
     }
     // The hook stays until all is closed: a signal during the close (up to 1 s) still stops.
-    McpAsyncServer built = server.isDone() ? server.join() : null;
+    McpAsyncServer built = server.getNow(null);
     if (built != null) {
       built.close();
     }
     if (backend.runner() instanceof AutoCloseable closeable) {
-      closeQuietly(closeable);
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        log.debug("Closing the backend failed: {}", e.toString());
+      }
     }
     workers.shutdownNow();
     timers.shutdownNow();
@@ -150,14 +152,6 @@ public final class CinchMcpServer {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException stopping) {
       // the JVM is ending already
-    }
-  }
-
-  private static void closeQuietly(AutoCloseable closeable) {
-    try {
-      closeable.close();
-    } catch (Exception e) {
-      log.debug("Closing the backend failed: {}", e.toString());
     }
   }
 }

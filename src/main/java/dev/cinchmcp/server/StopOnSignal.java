@@ -23,16 +23,12 @@ final class StopOnSignal extends Thread {
   volatile CodeRunner runner;
   // Which came first, backend start or stop (each sets its flag, then reads the other): a backend
   // being built may have threads in native calls, so the exit cannot count as clean.
-  private volatile boolean stopping;
+  volatile boolean stopping;
   private volatile boolean backendStarting;
 
   StopOnSignal(InputStream in) {
     super("cinch-stop-on-signal");
     this.in = in;
-  }
-
-  boolean stopping() {
-    return stopping;
   }
 
   /** Called before the backend is built: false when a stop has begun (build nothing then). */

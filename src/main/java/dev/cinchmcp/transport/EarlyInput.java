@@ -1,7 +1,6 @@
 package dev.cinchmcp.transport;
 
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.mcp2026.Era;
 import dev.cinchmcp.mcp2026.ServerInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,11 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EarlyInput extends InputStream {
 
-  /** Longer first lines are not answered early (a discover is ~400 bytes). */
-  static final int MAX_EARLY_LINE = 64 * 1024;
-
-  /** How long the start waits for the client's first message before it builds the server. */
-  static final long FIRST_MESSAGE_WAIT_MS = 50;
+  static final int MAX_EARLY_LINE = 64 * 1024; // longer are not answered early (a discover: ~400)
+  static final long FIRST_MESSAGE_WAIT_MS = 50; // waited for before the server is built
 
   private final InputStream in;
   private final ByteArrayOutputStream first = new ByteArrayOutputStream(512);
@@ -43,12 +39,12 @@ public final class EarlyInput extends InputStream {
     return input;
   }
 
-  public EarlyInput(InputStream in) {
+  EarlyInput(InputStream in) {
     this(in, FirstLineHandOver.NONE);
   }
 
   /** After the launcher: its answer counts as this one's, what it read comes first. */
-  public EarlyInput(InputStream in, FirstLineHandOver handedOver) {
+  EarlyInput(InputStream in, FirstLineHandOver handedOver) {
     this.in = in;
     if (handedOver.isAnswered()) {
       pending = new byte[0];
@@ -94,7 +90,8 @@ public final class EarlyInput extends InputStream {
   static boolean answer(byte[] line, OutputStream out) {
     // Anything else is left without loading the early answer's classes: in the launcher's JVM,
     // with no archive, they cost 20-100 ms.
-    if (!new String(line, StandardCharsets.ISO_8859_1).contains("\"" + Era.DISCOVER + "\"")) {
+    if (!new String(line, StandardCharsets.ISO_8859_1)
+        .contains("\"" + ServerInfo.DISCOVER + "\"")) {
       return false;
     }
     byte[] answer = ServerInfo.earlyDiscover().answerLine(line);
@@ -110,9 +107,7 @@ public final class EarlyInput extends InputStream {
     return true;
   }
 
-  /**
-   * Answers the first line if it came within {@code waitMillis} and is a discover answered early.
-   */
+  /** Answers the first line if it came within {@code waitMillis} and is a discover. */
   public boolean answerFirst(OutputStream out, long waitMillis) {
     if (answered) {
       return true;

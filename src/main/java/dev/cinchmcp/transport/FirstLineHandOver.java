@@ -12,30 +12,16 @@ import java.util.Map;
  * bytes read), handed to its child in the environment: the line may hold a program, and any user
  * can read a command line, while the environment is its owner's alone.
  */
-public final class FirstLineHandOver {
+public record FirstLineHandOver(boolean isAnswered, byte[] unanswered) {
 
   public static final String VARIABLE = "CINCH_FASTSTART_FIRST_LINE";
-
-  /** Nothing read: the child reads stdin from its start. */
+  // nothing read: the child reads stdin from its start
   public static final FirstLineHandOver NONE = new FirstLineHandOver(false, new byte[0]);
-
-  /** A discover is ~400 bytes; of a longer first line the child reads the rest. */
-  static final int MAX_LAUNCHER_LINE = 16 * 1024;
-
+  static final int MAX_LAUNCHER_LINE = 16 * 1024; // a discover: ~400; the child reads the rest
   private static final String ANSWERED = "answered";
   private static final String READ = "read:";
 
-  private final boolean answered;
-  private final byte[] unanswered;
-
-  private FirstLineHandOver(boolean answered, byte[] unanswered) {
-    this.answered = answered;
-    this.unanswered = unanswered;
-  }
-
-  /**
-   * In the launcher, before the child starts: answers a first line already waiting if a discover.
-   */
+  /** In the launcher, before the child starts: answers a first line waiting if a discover. */
   public static FirstLineHandOver answerWaiting(InputStream stdin, OutputStream stdout) {
     try {
       if (stdin.available() <= 0) {
@@ -65,22 +51,20 @@ public final class FirstLineHandOver {
 
   /** What the launcher handed over, from the child's environment; else {@link #NONE}. */
   public static FirstLineHandOver from(Map<String, String> env) {
-    String value = env.get(VARIABLE);
-    if (ANSWERED.equals(value)) {
-      return answered();
+    String value = env.getOrDefault(VARIABLE, "");
+    try {
+      return ANSWERED.equals(value)
+          ? answered()
+          : value.startsWith(READ)
+              ? unanswered(Base64.getDecoder().decode(value.substring(READ.length())))
+              : NONE;
+    } catch (IllegalArgumentException notBase64) {
+      return NONE;
     }
-    if (value != null && value.startsWith(READ)) {
-      try {
-        return unanswered(Base64.getDecoder().decode(value.substring(READ.length())));
-      } catch (IllegalArgumentException notBase64) {
-        return NONE;
-      }
-    }
-    return NONE;
   }
 
   public void putIn(Map<String, String> childEnv) {
-    if (answered) {
+    if (isAnswered) {
       childEnv.put(VARIABLE, ANSWERED);
     } else if (unanswered.length > 0) {
       childEnv.put(VARIABLE, READ + Base64.getEncoder().encodeToString(unanswered));
@@ -89,18 +73,10 @@ public final class FirstLineHandOver {
     }
   }
 
-  public boolean isAnswered() {
-    return answered;
-  }
-
-  byte[] unanswered() {
-    return unanswered.clone();
-  }
-
   @Override
   public String toString() {
     // a client's message: how much, never what
-    return answered
+    return isAnswered
         ? "FirstLineHandOver[answered]"
         : "FirstLineHandOver[" + unanswered.length + " bytes unanswered]";
   }

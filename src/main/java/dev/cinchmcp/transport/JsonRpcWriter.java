@@ -35,14 +35,10 @@ final class JsonRpcWriter {
   static final int METHOD_NOT_FOUND = -32601;
   static final int INVALID_PARAMS = -32602;
   static final int INTERNAL_ERROR = -32603;
-
-  /** Implementation-defined server error (JSON-RPC reserves -32000 to -32099): too much at once. */
-  static final int SERVER_BUSY = -32000;
+  static final int SERVER_BUSY = -32000; // implementation-defined (-32000 to -32099)
 
   private static final Logger log = LoggerFactory.getLogger(JsonRpcWriter.class);
-
-  /** Deeper than any message of ours; anything deeper is left to Jackson and its limits. */
-  private static final int MAX_PLAIN_DEPTH = 32;
+  private static final int MAX_PLAIN_DEPTH = 32; // deeper than ours: left to Jackson's limits
 
   private final ObjectWriter json;
   private final OutputStream out;
@@ -57,7 +53,6 @@ final class JsonRpcWriter {
     this(mapper, out, new CompletableFuture<>());
   }
 
-  /** {@code firstWritten}: completed once the first message is out. */
   JsonRpcWriter(ObjectMapper mapper, OutputStream out, CompletableFuture<Void> firstWritten) {
     this.json = mapper.writer().with(new LineSafeEscapes());
     this.out = out;
@@ -179,11 +174,7 @@ final class JsonRpcWriter {
     return dropped.get() + unfinished.get();
   }
 
-  /** Escapes, on top of JSON's own, the characters some clients read as a line end. */
   static final class LineSafeEscapes extends CharacterEscapes {
-    private static final SerializableString LS = new SerializedString("\\u2028");
-    private static final SerializableString PS = new SerializedString("\\u2029");
-    private static final SerializableString NEL = new SerializedString("\\u0085");
     private final int[] ascii = standardAsciiEscapesForJSON();
 
     @Override
@@ -194,9 +185,8 @@ final class JsonRpcWriter {
     @Override
     public SerializableString getEscapeSequence(int ch) {
       return switch (ch) {
-        case 0x2028 -> LS;
-        case 0x2029 -> PS;
-        case 0x85 -> NEL;
+        case 0x2028, 0x2029, 0x85 ->
+            new SerializedString("\\u" + Integer.toHexString(0x10000 | ch).substring(1));
         default -> null;
       };
     }
@@ -213,7 +203,6 @@ final class JsonRpcWriter {
     return message(id, "result", result);
   }
 
-  /** The reply carrying this JSON-RPC {@code error} object; a null id when none could be read. */
   static Map<String, Object> reply(Object id, Object error) {
     return message(id, "error", error);
   }

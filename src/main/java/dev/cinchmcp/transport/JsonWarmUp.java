@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.json.ParamsCheck;
-import dev.cinchmcp.json.PlainValues;
-import dev.cinchmcp.json.SdkParams;
+import dev.cinchmcp.json.SdkJsonMapper;
 import dev.cinchmcp.json.SdkResults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -29,8 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class JsonWarmUp {
 
-  /** The longest the work only calls need waits for the client's first answer. */
-  static final long CONNECT_FIRST_MS = 500;
+  static final long CONNECT_FIRST_MS = 500; // the longest the calls' warm-up waits for a connect
 
   private static final Logger log = LoggerFactory.getLogger(JsonWarmUp.class);
 
@@ -49,8 +48,8 @@ public final class JsonWarmUp {
     return mapper;
   }
 
-  /** Starts making the mapper and readying the parser, on {@code workers}. */
-  public void start(ExecutorService workers) {
+  /** What only calls need waits for the first answer ({@code connected}): it would slow it. */
+  public void start(ExecutorService workers, CompletableFuture<Void> connected) {
     CompletableFuture<Void> writersReady =
         CompletableFuture.runAsync(
             () -> {
@@ -73,19 +72,14 @@ public final class JsonWarmUp {
             },
             workers);
     initializeReady = CompletableFuture.allOf(writersReady, parserReady);
+    CompletableFuture.allOf(
+            initializeReady,
+            connected.copy().completeOnTimeout(null, CONNECT_FIRST_MS, TimeUnit.MILLISECONDS))
+        .thenRunAsync(() -> calls(mapper.join()), workers);
   }
 
   public CompletableFuture<Void> initializeReady() {
     return initializeReady;
-  }
-
-  /** What only calls need, after the first answer: before, it would take CPU from the connect. */
-  public void warmCallsWhenConnected(
-      CompletableFuture<Void> firstWritten, ExecutorService workers) {
-    CompletableFuture.allOf(
-            initializeReady,
-            firstWritten.copy().completeOnTimeout(null, CONNECT_FIRST_MS, TimeUnit.MILLISECONDS))
-        .thenRunAsync(() -> calls(mapper.join()), workers);
   }
 
   /** The parser's first set-up costs ~10 ms; it needs no mapper, so runs beside its making. */
@@ -102,20 +96,14 @@ public final class JsonWarmUp {
   /** Never throws (a failure only means the first real message pays); nor does {@link #calls}. */
   private static void initialize(ObjectMapper mapper) {
     try {
-      JsonNode params =
-          new LineParser(mapper)
-              .parse(INITIALIZE.getBytes(StandardCharsets.UTF_8))
-              .node()
-              .get("params");
+      JsonNode params = parsed(mapper, INITIALIZE).get("params");
       ParamsCheck.problem("initialize", params);
-      SdkParams.read(PlainValues.of(params), McpSchema.InitializeRequest.class);
-      McpSchema.ServerCapabilities capabilities =
-          McpSchema.ServerCapabilities.builder().tools(false).logging().build();
+      SdkJsonMapper.read(SdkJsonMapper.plain(params), McpSchema.InitializeRequest.class);
       Object result =
           SdkResults.plain(
               McpSchema.InitializeResult.builder(
                       "2025-06-18",
-                      capabilities,
+                      McpSchema.ServerCapabilities.builder().tools(false).logging().build(),
                       McpSchema.Implementation.builder("warm-up", "1").build())
                   .build());
       new JsonRpcWriter(mapper, OutputStream.nullOutputStream())
@@ -127,10 +115,15 @@ public final class JsonWarmUp {
     }
   }
 
+  private static JsonNode parsed(ObjectMapper mapper, String line) {
+    LineParser parser = new LineParser(mapper, InputStream.nullInputStream());
+    return parser.parse(line.getBytes(StandardCharsets.UTF_8)).node();
+  }
+
   private static void calls(ObjectMapper mapper) {
     try {
-      JsonNode call = new LineParser(mapper).parse(CALL.getBytes(StandardCharsets.UTF_8)).node();
-      SdkParams.read(PlainValues.of(call.get("params")), McpSchema.CallToolRequest.class);
+      JsonNode params = parsed(mapper, CALL).get("params");
+      SdkJsonMapper.read(SdkJsonMapper.plain(params), McpSchema.CallToolRequest.class);
       JsonRpcWriter writer = new JsonRpcWriter(mapper, OutputStream.nullOutputStream());
       writer.write(
           SdkResults.plain(

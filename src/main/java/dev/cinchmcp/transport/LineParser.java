@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -14,13 +15,16 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
 /**
- * One line of stdin as the one JSON-RPC 2.0 message it must hold, the id as written. Strict UTF-8
- * ({@code C0 AF} is no '/'); a line of several values is refused whole, each request on it with a
- * readable id getting the error (no client waits for an answer that will not come).
+ * Stdin's lines, each split at '\n' (a trailing '\r' dropped; the rest of a line over {@link
+ * StdioTransport#MAX_LINE_BYTES} thrown away, it is {@link #TOO_LONG}), and each line as the one
+ * JSON-RPC 2.0 message it must hold, the id as written. Strict UTF-8 ({@code C0 AF} is no '/'); a
+ * line of several values is refused whole, each request on it with a readable id getting the error
+ * (no client waits for an answer that will not come).
  */
 final class LineParser {
 
@@ -40,18 +44,84 @@ final class LineParser {
       Kind kind, JsonNode node, RequestId id, int code, String problem, List<RequestId> ids) {}
 
   private static final String CANCELLED_METHOD = "notifications/cancelled";
-
-  /** Deepest nesting accepted: the SDK converts recursively; a thousand deep exhausts a stack. */
+  // deepest nesting accepted: the SDK converts recursively; a thousand deep exhausts a stack
   private static final int MAX_DEPTH = 64;
-
   private static final List<RequestId> NO_ID = Collections.singletonList(null);
 
   private record Value(JsonNode node, RequestId id) {}
 
-  private final ObjectMapper mapper;
+  static final byte[] TOO_LONG = new byte[0];
 
-  LineParser(ObjectMapper mapper) {
+  private final ObjectMapper mapper;
+  private final InputStream in;
+  private final byte[] chunk = new byte[64 * 1024];
+  private int chunkPos;
+  private int chunkEnd;
+  private byte[] line = new byte[8 * 1024];
+  private int lineLength;
+
+  LineParser(ObjectMapper mapper, InputStream in) {
     this.mapper = mapper;
+    this.in = in;
+  }
+
+  /** The next line (a copy), {@link #TOO_LONG}, or null at the end; a last unended line counts. */
+  byte[] next() throws IOException {
+    if (line.length > 1024 * 1024) {
+      line = new byte[8 * 1024]; // give back the buffer of a huge line once it has passed
+    }
+    lineLength = 0;
+    boolean overflow = false;
+    while (true) {
+      if (chunkPos == chunkEnd) {
+        int n = in.read(chunk);
+        if (n < 0) {
+          return overflow ? TOO_LONG : lineLength == 0 ? null : finish();
+        }
+        chunkPos = 0;
+        chunkEnd = n;
+      }
+      int newline = indexOf(chunk, chunkPos, chunkEnd);
+      int stop = newline < 0 ? chunkEnd : newline;
+      if (!overflow) {
+        int count = stop - chunkPos;
+        if (lineLength + count > StdioTransport.MAX_LINE_BYTES) {
+          overflow = true;
+          lineLength = 0;
+        } else {
+          append(chunk, chunkPos, count);
+        }
+      }
+      chunkPos = newline < 0 ? chunkEnd : newline + 1;
+      if (newline >= 0) {
+        return overflow ? TOO_LONG : finish();
+      }
+    }
+  }
+
+  private byte[] finish() {
+    int n = lineLength;
+    if (n > 0 && line[n - 1] == '\r') {
+      n--;
+    }
+    return Arrays.copyOf(line, n);
+  }
+
+  private void append(byte[] src, int from, int count) {
+    if (lineLength + count > line.length) {
+      line = Arrays.copyOf(line, Math.max(line.length * 2, lineLength + count));
+    }
+    System.arraycopy(src, from, line, lineLength, count);
+    lineLength += count;
+  }
+
+  private static int indexOf(byte[] bytes, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (bytes[i] == '\n') {
+        return i;
+      }
+    }
+    return -1;
   }
 
   Message parse(byte[] bytes) {
@@ -152,7 +222,6 @@ final class LineParser {
         "Invalid request: a message needs a \"method\" (or, for a response, \"result\" or \"error\").");
   }
 
-  /** Found without recursion. */
   private static boolean deeperThan(JsonNode root, int limit) {
     ArrayDeque<JsonNode> level = new ArrayDeque<>();
     level.add(root);

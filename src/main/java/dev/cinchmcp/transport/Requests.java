@@ -14,10 +14,9 @@ import java.util.function.Predicate;
 import reactor.core.Disposable;
 
 /**
- * The one table of requests, and each one's life ({@link Request}), from the line read to the
- * answer written: one live request per id, and which may run. At most {@code maxRunning} run; later
- * ones wait in order, up to a count and a total size (a burst cannot exhaust memory), beyond that
- * refused. The reader never blocks here.
+ * The table of requests (one live per id) and each one's life, from the line read to the answer
+ * written. At most {@code maxRunning} run; later ones wait in order, up to a count and a total size
+ * (a burst cannot exhaust memory), beyond that refused. The reader never blocks here.
  */
 final class Requests {
 
@@ -51,8 +50,7 @@ final class Requests {
   }
 
   /**
-   * Writes the answer unless it was cancelled (the spec says not to answer then). Its id stays
-   * counted until written, so the drain waits for the write.
+   * Writes the answer unless it was cancelled; its id stays live until written (the drain waits).
    */
   void answer(Request request, JsonRpcWriter writer, Object reply) {
     if (request.answer()) {
@@ -95,7 +93,6 @@ final class Requests {
     return withoutPlace > maxWaiting || bytesWithoutPlace > maxWaitingBytes;
   }
 
-  /** A request has ended: its id is free. */
   void forget(Request request) {
     if (live.remove(request.id(), request)) {
       synchronized (emptied) {
@@ -104,7 +101,6 @@ final class Requests {
     }
   }
 
-  /** A started request's work is over: its place is free. */
   void finished(Request request) {
     forget(request);
     synchronized (this) {
@@ -148,7 +144,6 @@ final class Requests {
     return live.size();
   }
 
-  /** Waits until no request is live; false if the deadline passed. */
   boolean awaitEmpty(long deadlineNanos) {
     synchronized (emptied) {
       while (!live.isEmpty()) {
@@ -167,19 +162,11 @@ final class Requests {
     return true;
   }
 
-  List<Request> stopAll() {
-    stopStarting();
-    return cancelAll(null);
-  }
-
-  /** Nothing waiting starts from now on; the live requests go on. */
   void stopStarting() {
     stopped = true;
   }
 
-  /**
-   * Cancels the live requests that match ({@code null}, not a lambda, for all: a stop runs cold).
-   */
+  /** Cancels the live requests that match ({@code null}, not a lambda, for all: a stop is cold). */
   List<Request> cancelAll(Predicate<Request> which) {
     List<Request> cancelled = new ArrayList<>();
     for (Request r : live.values()) {
@@ -201,7 +188,7 @@ final class Requests {
    */
   static final class Request {
 
-    enum State {
+    enum State { // in order: ANSWERED and CANCELLED end it
       QUEUED,
       RUNNING,
       ANSWERED,
@@ -250,11 +237,9 @@ final class Requests {
     }
 
     boolean ended() {
-      State s = state.get();
-      return s == State.ANSWERED || s == State.CANCELLED;
+      return state.get().compareTo(State.RUNNING) > 0;
     }
 
-    /** True if it should run now, false if it was cancelled meanwhile. */
     boolean begin() {
       return state.compareAndSet(State.QUEUED, State.RUNNING);
     }
@@ -267,7 +252,6 @@ final class Requests {
       }
     }
 
-    /** Claims the right to answer; false if it was cancelled. */
     boolean answer() {
       return state.compareAndSet(State.RUNNING, State.ANSWERED)
           || state.compareAndSet(State.QUEUED, State.ANSWERED);
@@ -277,7 +261,7 @@ final class Requests {
     boolean cancel() {
       while (true) {
         State s = state.get();
-        if (s == State.ANSWERED || s == State.CANCELLED) {
+        if (s.compareTo(State.RUNNING) > 0) {
           return false;
         }
         if (state.compareAndSet(s, State.CANCELLED)) {

@@ -2,7 +2,7 @@ package dev.cinchmcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.backend.DaemonThreads;
-import dev.cinchmcp.json.PlainValues;
+import dev.cinchmcp.json.SdkJsonMapper;
 import dev.cinchmcp.json.SdkResults;
 import dev.cinchmcp.transport.Requests.Request;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -20,9 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
-import reactor.util.context.Context;
 
 /**
  * The SDK's 2025 session behind {@link StdioTransport}: waits for it to be set up (on another
@@ -31,9 +29,7 @@ import reactor.util.context.Context;
 final class SdkSessionBridge {
 
   static final String INITIALIZED = "notifications/initialized";
-
-  /** The longest a 2025 message waits for the session (~50 ms of set-up). */
-  static final long SESSION_WAIT_SECONDS = 30;
+  static final long SESSION_WAIT_SECONDS = 30; // the longest a message waits (set-up: ~50 ms)
 
   static final String INTERNAL_ERROR_MESSAGE =
       "Internal error: the server could not handle this request. Its log (stderr) has the detail.";
@@ -45,9 +41,7 @@ final class SdkSessionBridge {
   private final Supplier<JsonRpcWriter> writer;
   private volatile McpServerSession session;
   private volatile boolean initialized;
-
-  private final CompletableFuture<Void> wanted = new CompletableFuture<>();
-
+  final CompletableFuture<Void> wanted = new CompletableFuture<>(); // a 2025 message came
   private final CountDownLatch sessionSet = new CountDownLatch(1);
 
   SdkSessionBridge(McpJsonMapper mcpMapper, Requests requests, Supplier<JsonRpcWriter> writer) {
@@ -63,10 +57,6 @@ final class SdkSessionBridge {
 
   void noSession() {
     sessionSet.countDown();
-  }
-
-  CompletableFuture<Void> wanted() {
-    return wanted;
   }
 
   /**
@@ -115,44 +105,33 @@ final class SdkSessionBridge {
     return session;
   }
 
-  /** Hands the request to the session, as work its cancellation disposes. */
-  void start(Request request) {
-    JsonNode node = request.takeMessage();
-    Mono<Void> handling;
+  /** The session's handling of the request; its answer goes by the work's context. */
+  Mono<Void> handle(Request request) {
     try {
       McpServerSession s = session();
       if (s == null) {
         throw new IllegalStateException("no MCP session");
       }
-      handling = s.handle(toSdkRequest(request, node));
+      JsonNode node = request.takeMessage();
+      // its id is only for the session's log: the answer goes by the context
+      return s.handle(
+          new McpSchema.JSONRPCRequest(
+              McpSchema.JSONRPC_VERSION,
+              node.get("method").asText(),
+              request.id().toString(),
+              params(node)));
     } catch (RuntimeException e) {
       log.warn("The session could not take {}: {}", request, e.toString());
-      requests.answer(
-          request,
-          writer.get(),
-          JsonRpcWriter.reply(
-              request.echoId(),
-              JsonRpcWriter.INVALID_REQUEST,
-              "Invalid request: it could not be handled."));
-      requests.finished(request);
-      return;
+      return Mono.fromRunnable(
+          () ->
+              requests.answer(
+                  request,
+                  writer.get(),
+                  JsonRpcWriter.reply(
+                      request.echoId(),
+                      JsonRpcWriter.INVALID_REQUEST,
+                      "Invalid request: it could not be handled.")));
     }
-    // The request rides in the work's context, where sendMessage finds it: its own, no other.
-    Disposable work =
-        handling
-            .doFinally(signal -> requests.finished(request))
-            .contextWrite(Context.of(Request.class, request))
-            .subscribe(null, e -> log.warn("Handling a request failed: {}", e.toString()));
-    request.attach(work);
-  }
-
-  /** Its id is only for the session's log: the answer goes by the context. */
-  private static McpSchema.JSONRPCRequest toSdkRequest(Request request, JsonNode node) {
-    return new McpSchema.JSONRPCRequest(
-        McpSchema.JSONRPC_VERSION,
-        node.get("method").asText(),
-        request.id().toString(),
-        params(node));
   }
 
   /** Built directly: Jackson's first conversion costs a fresh JVM tens of milliseconds. */
@@ -163,7 +142,7 @@ final class SdkSessionBridge {
 
   private static Object params(JsonNode node) {
     JsonNode params = node.get("params");
-    return params == null || params.isNull() ? null : PlainValues.of(params);
+    return params == null || params.isNull() ? null : SdkJsonMapper.plain(params);
   }
 
   /** A 2025-era notification or response. */
@@ -173,7 +152,7 @@ final class SdkSessionBridge {
       message =
           node.has("method")
               ? notification(node)
-              : mcpMapper.convertValue(PlainValues.of(node), JSONRPCResponse.class);
+              : mcpMapper.convertValue(SdkJsonMapper.plain(node), JSONRPCResponse.class);
     } catch (IllegalArgumentException e) {
       log.debug("A notification or response with fields of the wrong types was ignored");
       return;
@@ -218,18 +197,11 @@ final class SdkSessionBridge {
 
     @Override
     public Mono<Void> closeGracefully() {
-      return Mono.empty();
-    }
-
-    @Override
-    public void close() {
-      // stdout stays open until the process ends
+      return Mono.empty(); // stdout stays open until the process ends
     }
   }
 
-  /**
-   * The answer with the id as written, an internal error's Java text replaced (detail to stderr).
-   */
+  /** The answer, the id as written, an internal error's text replaced (its detail to stderr). */
   private static Map<String, Object> forClient(JSONRPCResponse response, Request request) {
     JSONRPCResponse.JSONRPCError error = response.error();
     if (error == null) {

@@ -3,7 +3,6 @@ package dev.cinchmcp.transport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.json.ParamsCheck;
-import dev.cinchmcp.mcp2026.Era;
 import dev.cinchmcp.mcp2026.ProtocolError;
 import dev.cinchmcp.mcp2026.StatelessServer;
 import dev.cinchmcp.transport.Requests.Request;
@@ -14,28 +13,25 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 /**
  * Newline-delimited JSON-RPC on stdio for both eras, in place of the SDK's transport (which ends on
  * one malformed line, loses replies in flight when stdin closes and ignores cancellation). 2026
  * requests go to the {@link StatelessServer}, others to the SDK's session ({@link
- * SdkSessionBridge}), each in {@link Requests} until answered or cancelled. At the end of stdin all
- * read is answered (within the drain limit); on a signal nothing more is read or written.
+ * SdkSessionBridge}); at the end of stdin all read is answered, within the drain limit.
  */
 public final class StdioTransport implements McpServerTransportProvider {
 
   public static final int MAX_LINE_BYTES = 8 * 1024 * 1024;
-
-  /** Running at once; more wait. A call holds up to ~0.3 MB writing its result: 64 fit 48 MB. */
+  // Running at once; more wait. A call holds up to ~0.3 MB writing its result: 64 fit 48 MB.
   public static final int MAX_RUNNING = 64;
-
   static final int MAX_WAITING = 1024;
   static final long MAX_WAITING_BYTES = 16L * 1024 * 1024;
 
@@ -50,17 +46,12 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final Duration drainLimit;
   private final Requests requests;
   private final SdkSessionBridge sdk;
-
   private final CompletableFuture<Void> firstWritten = new CompletableFuture<>();
-
   private volatile StatelessServer stateless;
   private volatile boolean drained;
   private volatile boolean stopped;
 
-  /**
-   * @param mapper may still be being made (~50 ms on Java 17): {@link #run} waits for it
-   * @param drainLimit the longest answers still owed are waited for at the end of stdin
-   */
+  /** {@code mapper} may still be being made (~50 ms on Java 17): {@link #run} waits for it. */
   public StdioTransport(
       CompletableFuture<ObjectMapper> mapper,
       McpJsonMapper mcpMapper,
@@ -81,7 +72,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   private synchronized void ready() {
     if (writer == null) {
       ObjectMapper m = mapperReady.join();
-      parser = new LineParser(m);
+      parser = new LineParser(m, in);
       writer = new JsonRpcWriter(m, out, firstWritten);
     }
   }
@@ -97,7 +88,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   public CompletableFuture<Void> sessionWanted() {
-    return CompletableFuture.anyOf(sdk.wanted(), firstWritten).thenApply(x -> null);
+    return CompletableFuture.anyOf(sdk.wanted, firstWritten).thenApply(x -> null);
   }
 
   public CompletableFuture<Void> firstWritten() {
@@ -111,10 +102,9 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   public void run() {
     ready();
-    LineReader lines = new LineReader(in, MAX_LINE_BYTES);
     try {
       byte[] line;
-      while ((line = lines.next()) != null) {
+      while ((line = parser.next()) != null) {
         accept(line);
       }
     } catch (IOException e) {
@@ -141,17 +131,14 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
     int dropped = writer.close(deadline);
     if (dropped > 0) {
-      log.warn(
-          "{} answer(s) could not be written (stdout was closed or not being read) and were"
-              + " dropped",
-          dropped);
+      log.warn("{} answer(s) dropped: stdout was closed or not being read", dropped);
     }
   }
 
   /**
    * A signal, first step: nothing more read, started or written. Requests go on until {@link
-   * #cancelAll}, so the backend stops all runs at once first (one by one, each run's clean-up held
-   * up the next). Stdin is left open: closing it waits for the thread reading it.
+   * #cancelAll}, so the backend stops all runs at once first (one by one, each clean-up held up the
+   * next). Stdin is left open: closing it waits for the thread reading it.
    */
   public void stopTaking() {
     stopped = true;
@@ -165,8 +152,8 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   /** A signal, second step: every request is cancelled; returns at once. */
   public void cancelAll() {
-    List<Request> cancelled = requests.stopAll();
-    log.debug("Stopped at once: {} request(s) cancelled", cancelled.size());
+    requests.stopStarting();
+    log.debug("Stopped at once: {} request(s) cancelled", requests.cancelAll(null).size());
   }
 
   public static void closeInput(InputStream in) {
@@ -195,10 +182,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   }
 
   private void acceptLine(byte[] line) {
-    if (isBlank(line)) {
-      return; // no message; skipping it is what clients expect
-    }
-    if (line == LineReader.TOO_LONG) {
+    if (line == LineParser.TOO_LONG) {
       writeError(
           null,
           JsonRpcWriter.INVALID_REQUEST,
@@ -206,6 +190,9 @@ public final class StdioTransport implements McpServerTransportProvider {
               + MAX_LINE_BYTES
               + " bytes; it was discarded.");
       return;
+    }
+    if (isBlank(line)) {
+      return; // no message; skipping it is what clients expect
     }
     LineParser.Message message = parser.parse(line);
     JsonNode node = message.node();
@@ -215,7 +202,7 @@ public final class StdioTransport implements McpServerTransportProvider {
       case CANCELLED -> cancel(node.path("params").path("requestId"));
       case REQUEST -> acceptRequest(message.id(), node, line.length);
       case NOTIFICATION -> {
-        if (Era.isModern(node.get("method").asText(), node.get("params"))) {
+        if (StatelessServer.isModern(node.get("method").asText(), node.get("params"))) {
           log.debug("A 2026-era notification was ignored: {}", node.get("method").asText());
         } else {
           sdk.forward(node);
@@ -229,22 +216,21 @@ public final class StdioTransport implements McpServerTransportProvider {
     String method = node.get("method").asText();
     JsonNode params = node.get("params");
     StatelessServer server = stateless;
-    if (Era.isModern(method, params) && server == null) {
+    boolean modern = StatelessServer.isModern(method, params);
+    String problem = modern ? null : ParamsCheck.problem(method, params);
+    if (modern && server == null) {
       writeError(
           id,
           JsonRpcWriter.METHOD_NOT_FOUND,
           "Method not found: " + method + " (2026-07-28 is not served).");
-    } else if (Era.isModern(method, params)) {
+    } else if (modern) {
       try {
         admit(id, requests.open(id, null, bytes, server.accept(method, params)));
       } catch (ProtocolError e) {
         writer.write(JsonRpcWriter.reply(id.echo(), e.error()));
       }
-    } else if (ParamsCheck.problem(method, params) != null) {
-      writeError(
-          id,
-          JsonRpcWriter.INVALID_PARAMS,
-          "Invalid params: " + ParamsCheck.problem(method, params));
+    } else if (problem != null) {
+      writeError(id, JsonRpcWriter.INVALID_PARAMS, "Invalid params: " + problem);
     } else if ("ping".equals(method)) {
       // the session holds requests until notifications/initialized; a ping must not wait
       writer.write(JsonRpcWriter.result(id.echo(), Map.of()));
@@ -273,21 +259,23 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  /** Runs it as work its cancellation disposes; a 2026 one's notifications only while it runs. */
+  /**
+   * Runs it as work its cancellation disposes, the request in the work's context (where the SDK
+   * session's answer finds it); a 2026 one's notifications are written only while it runs.
+   */
   private void start(Request request) {
-    if (request.modern() == null) {
-      sdk.start(request);
-      return;
-    }
-    Disposable work =
-        request
-            .modern()
-            .run(
+    StatelessServer.Call modern = request.modern();
+    Mono<?> handling =
+        modern == null
+            ? sdk.handle(request).contextWrite(Context.of(Request.class, request))
+            : modern.run(
                 notification -> {
                   if (request.state() == Request.State.RUNNING) {
                     writer.write(notification);
                   }
-                })
+                });
+    Disposable work =
+        handling
             .doFinally(signal -> requests.finished(request))
             .subscribe(
                 result ->
@@ -308,12 +296,9 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   private void cancel(JsonNode requestId) {
     Request request =
-        requestId.isTextual() || requestId.isNumber()
-            ? requests.find(
-                requestId.isTextual()
-                    ? RequestId.ofString(requestId.asText())
-                    : RequestId.ofNumber(requestId.asText()))
-            : null;
+        requestId.isTextual()
+            ? requests.find(RequestId.ofString(requestId.asText()))
+            : requestId.isNumber() ? requests.find(RequestId.ofNumber(requestId.asText())) : null;
     if (request != null && request.cancel()) {
       log.debug("Cancelled {}", request);
       requests.forget(request); // its id is free at once
@@ -326,7 +311,7 @@ public final class StdioTransport implements McpServerTransportProvider {
         return false;
       }
     }
-    return line != LineReader.TOO_LONG;
+    return true;
   }
 
   @Override

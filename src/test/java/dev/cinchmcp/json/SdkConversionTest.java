@@ -26,9 +26,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The hand-made conversions on the way in ({@link PlainValues}, {@link SdkParams}) and out ({@link
- * SdkResults}) give exactly what Jackson gives for the same message; what they do not know is left
- * to Jackson.
+ * The hand-made conversions on the way in ({@link SdkJsonMapper}) and out ({@link SdkResults}) give
+ * exactly what Jackson gives for the same message; what they do not know is left to Jackson.
  */
 class SdkConversionTest {
 
@@ -48,7 +47,7 @@ class SdkConversionTest {
   void plainValuesAreJacksonsUntypedValues(String json) throws Exception {
     JsonNode node = JSON.readTree(json);
     Object jackson = JSON.convertValue(node, Object.class);
-    Object plain = PlainValues.of(node);
+    Object plain = SdkJsonMapper.plain(node);
     assertEquals(jackson, plain);
     assertEquals(typesOf(jackson), typesOf(plain));
   }
@@ -65,7 +64,7 @@ class SdkConversionTest {
       })
   void initializeParamsAreBuiltAsJacksonBuildsThem(String json) throws Exception {
     assertBuiltAsJacksonBuilds(
-        PlainValues.of(JSON.readTree(json)), McpSchema.InitializeRequest.class);
+        SdkJsonMapper.plain(JSON.readTree(json)), McpSchema.InitializeRequest.class);
   }
 
   @ParameterizedTest
@@ -78,7 +77,7 @@ class SdkConversionTest {
         "{\"name\":\"execute_code\",\"arguments\":null}",
       })
   void callParamsAreBuiltAsJacksonBuildsThem(String json) throws Exception {
-    Object params = PlainValues.of(JSON.readTree(json));
+    Object params = SdkJsonMapper.plain(JSON.readTree(json));
     Object fast = assertBuiltAsJacksonBuilds(params, McpSchema.CallToolRequest.class);
     // The SDK's server converts them itself, through the mapper it was given.
     assertEquals(fast, SDK.convertValue(params, new TypeRef<McpSchema.CallToolRequest>() {}));
@@ -100,8 +99,8 @@ class SdkConversionTest {
         "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{}}",
       })
   void initializeParamsItDoesNotKnowAreLeftToJackson(String json) throws Exception {
-    Object params = PlainValues.of(JSON.readTree(json));
-    assertNull(SdkParams.read(params, McpSchema.InitializeRequest.class));
+    Object params = SdkJsonMapper.plain(JSON.readTree(json));
+    assertNull(SdkJsonMapper.read(params, McpSchema.InitializeRequest.class));
   }
 
   @Test
@@ -112,11 +111,12 @@ class SdkConversionTest {
             "{\"name\":\"execute_code\",\"arguments\":[1]}",
             "{\"name\":1}")) {
       assertNull(
-          SdkParams.read(PlainValues.of(JSON.readTree(json)), McpSchema.CallToolRequest.class),
+          SdkJsonMapper.read(
+              SdkJsonMapper.plain(JSON.readTree(json)), McpSchema.CallToolRequest.class),
           json);
     }
-    assertNull(SdkParams.read(List.of(), McpSchema.CallToolRequest.class));
-    assertNull(SdkParams.read(Map.of("name", "x"), McpSchema.ListToolsResult.class));
+    assertNull(SdkJsonMapper.read(List.of(), McpSchema.CallToolRequest.class));
+    assertNull(SdkJsonMapper.read(Map.of("name", "x"), McpSchema.ListToolsResult.class));
   }
 
   @Test
@@ -229,7 +229,7 @@ class SdkConversionTest {
 
   /** Reads params into a record of this type by hand, as Jackson would; returns the record. */
   private static Object assertBuiltAsJacksonBuilds(Object params, Class<?> type) {
-    Object fast = SdkParams.read(params, type);
+    Object fast = SdkJsonMapper.read(params, type);
     assertNotNull(fast, "built by hand");
     assertEquals(JSON.convertValue(params, type), fast);
     return fast;

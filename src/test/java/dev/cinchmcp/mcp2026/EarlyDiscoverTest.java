@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cinchmcp.config.Settings;
-import dev.cinchmcp.config.Version;
 import dev.cinchmcp.server.CinchMcpServer;
 import dev.cinchmcp.transport.EarlyInput;
 import dev.cinchmcp.transport.FirstLineHandOver;
@@ -55,7 +54,7 @@ class EarlyDiscoverTest {
   }
 
   private static EarlyDiscover early() {
-    return new EarlyDiscover(ServerInfo.NAME, Version.get(), ServerInfo.INSTRUCTIONS);
+    return ServerInfo.earlyDiscover();
   }
 
   /** Every line the whole server writes for {@code lines} (no backend call is made). */

@@ -35,6 +35,6 @@ class EraTest {
       })
   void decidedPerMessage(String method, String params, boolean modern) throws Exception {
     JsonNode p = params == null ? null : JSON.readTree(params);
-    assertEquals(modern, Era.isModern(method, p));
+    assertEquals(modern, StatelessServer.isModern(method, p));
   }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cinchmcp.config.Version;
 import dev.cinchmcp.mcp2026.EarlyDiscover;
 import dev.cinchmcp.mcp2026.ServerInfo;
 import java.io.ByteArrayInputStream;
@@ -28,8 +27,7 @@ class EarlyInputTest {
           + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
           + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
 
-  private static final EarlyDiscover EARLY =
-      new EarlyDiscover(ServerInfo.NAME, Version.get(), ServerInfo.INSTRUCTIONS);
+  private static final EarlyDiscover EARLY = ServerInfo.earlyDiscover();
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);

@@ -78,7 +78,8 @@ class RequestsTest {
     Request a = offer("a", 1);
     Request b = offer("b", 1);
     // The running one's work ends as it is cancelled, as a disposed call's does.
-    List<Request> cancelled = requests.stopAll();
+    requests.stopStarting();
+    List<Request> cancelled = requests.cancelAll(null);
     requests.finished(a);
     assertStarted("a"); // the waiting one must not start during a stop
     assertEquals(2, cancelled.size());
