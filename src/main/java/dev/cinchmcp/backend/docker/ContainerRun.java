@@ -95,7 +95,7 @@ final class ContainerRun {
       }
       attached = waiting == null ? engine.attachAndStart(id, parts.streams()) : waiting.attached;
       long started = System.nanoTime();
-      String token = waiting == null ? null : WaitingLaunchers.newToken();
+      String token = waiting == null ? null : ContainerSpec.newToken();
       if (waiting != null) {
         try {
           waiting.handOver(code, token);
@@ -104,7 +104,7 @@ final class ContainerRun {
         }
       }
       if (cancelled) {
-        engine.killQuietly(id, name); // its kill may have come before the start
+        engine.killQuietly(id, name, false); // its kill may have come before the start
       }
       OutputFrames output = new OutputFrames(program.out());
       // A waiting launcher's end mark gives the status tens of ms before the engine's does.
@@ -170,8 +170,7 @@ final class ContainerRun {
         .submit(
             () -> {
               taken =
-                  output.drainMarked(
-                      attached.attach().input(), WaitingLaunchers.endMarkPrefix(token));
+                  output.drainMarked(attached.attach().input(), ContainerSpec.endMarkPrefix(token));
               if (output.endStatus() >= 0) {
                 status.complete(output.endStatus());
               }
@@ -260,7 +259,7 @@ final class ContainerRun {
       closeStreams();
       return CompletableFuture.completedFuture(null);
     }
-    return CompletableFuture.runAsync(() -> engine.killQuietly(container, name), executor)
+    return CompletableFuture.runAsync(() -> engine.killQuietly(container, name, false), executor)
         .whenComplete((ignored, error) -> closeStreams());
   }
 
@@ -273,7 +272,7 @@ final class ContainerRun {
     cancelled = true;
     String container = id;
     if (container != null) { // else not created yet: its run sees the flags and never starts it
-      engine.sendRemoveQuietly(container, name);
+      engine.killQuietly(container, name, true);
     }
   }
 

@@ -57,6 +57,54 @@ final class Engine {
     this.versionInfo = versionInfo;
   }
 
+  /**
+   * An Engine API version such as 1.41. Debian's dockerd 20.10 and Podman 4 speak 1.41 at most;
+   * Docker Engine 29 (current Docker Desktop) refuses clients below 1.44.
+   */
+  record ApiVersion(int major, int minor) {
+
+    /** The oldest API this client can use: what Docker 20.10 and Podman 4 speak. */
+    static final ApiVersion OLDEST = new ApiVersion(1, 41);
+
+    /**
+     * The newest API this client asks for (Docker 27); every field it sends exists from 1.41 on.
+     */
+    static final ApiVersion NEWEST = new ApiVersion(1, 47);
+
+    /** "1.41" (a null or anything else: empty). */
+    static Optional<ApiVersion> parse(String text) {
+      try {
+        String[] parts = text.strip().split("\\.", 3);
+        return Optional.of(new ApiVersion(Integer.parseInt(parts[0]), Integer.parseInt(parts[1])));
+      } catch (RuntimeException e) {
+        return Optional.empty();
+      }
+    }
+
+    /**
+     * Docker's own negotiation: the lower of the two maxima, but never below the engine's minimum
+     * (null when it does not say); empty when the two ranges do not meet.
+     */
+    static Optional<ApiVersion> negotiate(ApiVersion engineMax, ApiVersion engineMin) {
+      ApiVersion chosen = engineMax.below(NEWEST) ? engineMax : NEWEST;
+      if (engineMin != null && chosen.below(engineMin)) {
+        chosen = engineMin; // newer than this client asks for, but the engine takes nothing older
+      }
+      return chosen.below(OLDEST) || engineMax.below(chosen)
+          ? Optional.empty()
+          : Optional.of(chosen);
+    }
+
+    private boolean below(ApiVersion other) {
+      return major != other.major ? major < other.major : minor < other.minor;
+    }
+
+    @Override
+    public String toString() {
+      return major + "." + minor;
+    }
+  }
+
   /** Whether something that speaks the Engine API answers at this address, quickly. */
   static boolean answers(EngineAddress address, ScheduledExecutorService timers) {
     try {
@@ -87,7 +135,7 @@ final class Engine {
                             + ", and this server needs "
                             + ApiVersion.OLDEST
                             + " or newer: update the engine"));
-    return new Engine(plain.withPrefix(chosen.prefix()), chosen, node);
+    return new Engine(plain.withPrefix("/v" + chosen), chosen, node);
   }
 
   ApiVersion version() {
@@ -118,7 +166,7 @@ final class Engine {
     }
   }
 
-  /** Starts a pull; the body is the engine's progress, one JSON object per line. */
+  /** The body is the pull's progress, one JSON object per line. */
   EngineHttp.Connection pull(String image) throws IOException {
     return http.stream("/images/create?fromImage=" + encode(image), false, CONTROL);
   }
@@ -143,7 +191,7 @@ final class Engine {
   }
 
   /**
-   * Attaches, asks for the next exit (read on {@code reader}) and starts; closes all if it fails.
+   * Attaches, asks for the next exit (read on {@code reader}) and starts; closes all on failure.
    */
   Attached attachAndStart(String id, Executor reader) throws IOException {
     String path = "/containers/" + id;
@@ -201,10 +249,7 @@ final class Engine {
     throw failed;
   }
 
-  /**
-   * Waits for a removal under way to end: whether the container is gone then. A removal that ended
-   * (failed) just before the wait began leaves nothing to wait for, hence the shorter bound.
-   */
+  /** Whether a removal under way ended with the container gone (bounded: it may have failed). */
   private boolean removedMeanwhile(String path, Duration limit) throws IOException {
     Duration bound = limit.compareTo(REMOVAL_WAIT) < 0 ? limit : REMOVAL_WAIT;
     EngineHttp.Response answer;
@@ -238,25 +283,13 @@ final class Engine {
   }
 
   /**
-   * SIGKILLs the container ({@code AutoRemove} then removes it), even from an interrupted thread;
-   * gone or stopped already is fine. The engine answers once it has ended (gVisor: 50-150 ms), but
-   * carries the kill out unread.
+   * Even from an interrupted thread, failures logged: with {@code sendRemove}, writes {@link
+   * #remove}'s request and returns, for a process that ends next (the engine carries it out unread,
+   * and removes a container not yet started); else SIGKILLs it ({@code AutoRemove} removes it; the
+   * engine answers once it has ended, gVisor 50-150 ms). Gone or stopped already is fine. No
+   * lambda, no {@code +} in the removal (linked on its first run): a stop on a signal runs it cold.
    */
-  void killQuietly(String id, String name) {
-    quietly(id, name, false);
-  }
-
-  /**
-   * Writes {@link #remove}'s request and returns, for a process that ends next: the engine carries
-   * it out unread, and unlike a kill it also removes a container not yet started. Even from an
-   * interrupted thread (a pool that stops); failures logged.
-   */
-  void sendRemoveQuietly(String id, String name) {
-    quietly(id, name, true);
-  }
-
-  /** No lambda, no {@code +} (linked on its first run): a stop on a signal runs this cold. */
-  private void quietly(String id, String name, boolean sendRemove) {
+  void killQuietly(String id, String name, boolean sendRemove) {
     boolean interrupted = Thread.interrupted(); // an interrupted thread's channel would not open
     try {
       if (sendRemove) {

@@ -44,7 +44,7 @@ class EngineStopRemovalTest {
     try {
       assertEquals(List.of("created"), states(engine));
 
-      engine.sendRemoveQuietly(id, "test"); // written only, as the stop does: the engine acts on it
+      engine.killQuietly(id, "test", true); // written only, as the stop does: the engine acts on it
 
       Await.until(
           () -> states(engine).isEmpty(),
