@@ -17,9 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One program in one container, fresh or started ahead ({@link WaitingContainer}): start it (or
- * hand the program over), send the code, drain the output, enforce the wall clock, and see the
- * container gone afterwards, whatever happens.
+ * One program in one container, fresh or started ahead; the container is gone after, whatever
+ * happens.
  */
 final class ContainerRun {
 
@@ -77,10 +76,7 @@ final class ContainerRun {
     return name;
   }
 
-  /**
-   * Runs the program to its end, its time-out or {@link #cancel()}; the container is gone after.
-   * Throws {@link HandOverFailed} when a waiting container was gone before it took the program.
-   */
+  /** Runs the program to its end, its time-out or {@link #cancel()}. */
   RunResult execute() {
     byte[] code = program.code().getBytes(StandardCharsets.UTF_8);
     DockerSettings settings = parts.settings();
@@ -246,9 +242,9 @@ final class ContainerRun {
   }
 
   /**
-   * Kills the container ({@code AutoRemove} removes it), for a closing runner: the engine carries a
-   * kill out even if the server exits once it is sent, where a forced removal of a gVisor container
-   * was not (measured: runsc containers stayed until their backstop). Settles once answered.
+   * For a closing runner: a kill (AutoRemove removes it) is carried out even if the server exits
+   * once it is sent; a forced removal of a gVisor container was not (runsc's stayed to the
+   * backstop).
    */
   CompletableFuture<Void> killWithin(ExecutorService executor) {
     closing = true;
@@ -264,8 +260,8 @@ final class ContainerRun {
   }
 
   /**
-   * For a stop on a signal: writes the forced removal without waiting (no thread, no lambda: runs
-   * cold). One the engine starts all the same reads an empty program and exits (runsc: 0.6-0.9 s).
+   * A stop on a signal: the forced removal written, cold (no thread, no lambda); one the engine
+   * starts all the same reads an empty program and exits (runsc: 0.6-0.9 s).
    */
   void sendRemoveNow() {
     closing = true;

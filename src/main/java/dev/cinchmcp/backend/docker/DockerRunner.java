@@ -43,12 +43,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DockerRunner.class);
 
   /**
-   * How long a close waits for its kills' answers: the engine carries out a kill it has received
-   * even with the server gone (none left in 48 stops), and answers 50-150 ms later with gVisor.
+   * How long a close waits for its kills' answers (gVisor: 50-150 ms); the engine carries out a
+   * kill it has received even with the server gone (none left in 48 stops).
    */
   static final long CLOSE_WAIT_MILLIS = 100;
 
-  private final DockerSettings settings;
   private final ScheduledExecutorService timers;
   private final ExecutorService containers;
   private final ExecutorService streams;
@@ -63,7 +62,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private final SandboxFacts sandboxFacts;
 
   private DockerRunner(DockerSettings settings, int poolSize) {
-    this.settings = settings;
     ScheduledThreadPoolExecutor timer =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinchmcp-engine-timer"));
     timer.setRemoveOnCancelPolicy(true);
@@ -99,13 +97,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
               + ") at "
               + connected.address();
       images = new Images(connected, streams);
-      String python = settings.pythonImage();
-      String node = settings.nodeImage();
       languages =
           "Python "
-              + images.versionIfPresent(python, "PYTHON_VERSION").orElse("(" + python + ")")
+              + images.version(settings.pythonImage(), "PYTHON_VERSION")
               + " and Node.js "
-              + images.versionIfPresent(node, "NODE_VERSION").orElse("(" + node + ")");
+              + images.version(settings.nodeImage(), "NODE_VERSION");
       why = chosen.problem();
     } catch (IOException e) {
       String at =
@@ -194,12 +190,10 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return problem == null;
   }
 
-  /** Why runs cannot happen, or null. */
   public String unavailableReason() {
     return problem;
   }
 
-  /** What the tool's description says of this backend. */
   public SandboxFacts sandboxFacts() {
     return sandboxFacts;
   }
@@ -240,7 +234,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
             streams.execute(cancel);
           }
         });
-    String image = settings.image(program.language());
+    String image = parts.settings().image(program.language());
     parts
         .images()
         .ensure(image, DockerSettings.imageSetting(program.language()), events)
@@ -264,7 +258,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return future;
   }
 
-  /** In a container started ahead of time when the pool has one, else (or if it was gone) fresh. */
+  /** In a container started ahead when the pool has one, else (or if it was gone) fresh. */
   private void execute(
       Program program,
       AtomicReference<ContainerRun> current,

@@ -42,9 +42,7 @@ final class Engine {
   /** How many times a removal is asked for before the container is given up on. */
   private static final int REMOVE_ATTEMPTS = 3;
 
-  /**
-   * How long a removal under way is waited for (measured, exit to removed: 10-140 ms, median 28).
-   */
+  /** How long a removal under way is waited for (exit to removed: 10-140 ms, median 28). */
   private static final Duration REMOVAL_WAIT = Duration.ofSeconds(3);
 
   private final EngineHttp http;
@@ -66,9 +64,7 @@ final class Engine {
     /** The oldest API this client can use: what Docker 20.10 and Podman 4 speak. */
     static final ApiVersion OLDEST = new ApiVersion(1, 41);
 
-    /**
-     * The newest API this client asks for (Docker 27); every field it sends exists from 1.41 on.
-     */
+    /** The newest API asked for (Docker 27); every field sent exists from 1.41 on. */
     static final ApiVersion NEWEST = new ApiVersion(1, 47);
 
     /** "1.41" (a null or anything else: empty). */
@@ -81,10 +77,7 @@ final class Engine {
       }
     }
 
-    /**
-     * Docker's own negotiation: the lower of the two maxima, but never below the engine's minimum
-     * (null when it does not say); empty when the two ranges do not meet.
-     */
+    /** Docker's negotiation: the lower maximum, not below the engine's minimum (null: none). */
     static Optional<ApiVersion> negotiate(ApiVersion engineMax, ApiVersion engineMin) {
       ApiVersion chosen = engineMax.below(NEWEST) ? engineMax : NEWEST;
       if (engineMin != null && chosen.below(engineMin)) {
@@ -176,10 +169,7 @@ final class Engine {
     return json("POST", path, JSON.writeValueAsString(spec)).path("Id").asText();
   }
 
-  /**
-   * A started container's attach stream, and its exit status once the engine's wait answers (a
-   * waiting launcher's end mark may complete it first). Closing ends the attach and the wait.
-   */
+  /** A started container's attach, and its exit status (the engine's wait, or an end mark). */
   record Attached(
       EngineHttp.Connection attach, EngineHttp.Connection exitWait, CompletableFuture<Integer> exit)
       implements AutoCloseable {
@@ -190,9 +180,7 @@ final class Engine {
     }
   }
 
-  /**
-   * Attaches, asks for the next exit (read on {@code reader}) and starts; closes all on failure.
-   */
+  /** Attaches, asks for the next exit (read on {@code reader}), starts; closes all on failure. */
   Attached attachAndStart(String id, Executor reader) throws IOException {
     String path = "/containers/" + id;
     EngineHttp.Connection attach =
@@ -228,9 +216,8 @@ final class Engine {
   }
 
   /**
-   * Kills and removes the container, and returns once it is gone (already gone is fine), within
-   * {@code limit}. A removal under way (409: {@code AutoRemove}, the usual case) is waited for, and
-   * one that failed is asked for again: a failed removal leaves the container there for good.
+   * Kills and removes the container within {@code limit} (gone already is fine). A removal under
+   * way (409: AutoRemove, the usual case) is waited for; one that failed is asked for again.
    */
   void remove(String id, Duration limit) throws IOException {
     long deadline = System.nanoTime() + limit.toNanos();

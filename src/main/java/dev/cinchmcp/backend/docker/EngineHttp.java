@@ -22,9 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The little HTTP/1.1 the Engine API needs (the JDK's {@code HttpClient} cannot reach a unix
- * socket): one request per connection (a unix socket costs microseconds to open), bodies by length,
- * chunked or until the end, and the {@code Upgrade} of attach. Every exchange but a stream's body
- * has a deadline ({@code timers} close its connection: a stuck VM).
+ * socket): one request per connection (a unix socket costs microseconds to open), and the {@code
+ * Upgrade} of attach. Every exchange but a stream's body has a deadline (a stuck VM).
  *
  * @param prefix put before every path ("/v1.41"), or "" for the unversioned calls
  */
@@ -64,9 +63,9 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   }
 
   /**
-   * POSTs and returns once the head of a 200 (or, with {@code upgrade}, a 101) is in; the
-   * connection then reads the body as it comes (a pull's progress, a wait), or the raw stream of an
-   * attach. Any other answer is an {@link EngineError}.
+   * POSTs and returns once the head of a 200 (or, with {@code upgrade}, a 101) is in, to read the
+   * body as it comes (a pull, a wait) or an attach's raw stream; any other answer: {@link
+   * EngineError}.
    */
   Connection stream(String path, boolean upgrade, Duration headLimit) throws IOException {
     Connection connection = Connection.open(address);
@@ -115,7 +114,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /** Sends the request, and reads the answer's head. */
   private Head send(Connection connection, String method, String path, String json, String upgrade)
       throws IOException {
     connection.output().write(request(method, path, json, upgrade));
@@ -150,12 +148,11 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     return body;
   }
 
-  /** A read or a write of {@code len} bytes at {@code off}; a read returns how many, or -1. */
+  /** A read (how many, or -1) or a write of {@code len} bytes at {@code off}. */
   private interface Io {
     int apply(byte[] b, int off, int len) throws IOException;
   }
 
-  /** An input stream of block reads: a one-byte read is a block read of one byte. */
   private static InputStream blocks(Io reader) {
     return new InputStream() {
       @Override
@@ -186,13 +183,11 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   }
 
   /**
-   * One connection, one exchange (or, after an upgrade, the raw stream of an attach). A read and a
-   * write may run on two threads at once; {@link #close()} from a third ends a blocked read.
-   *
-   * <p>Unix sockets and TCP: the JDK's {@link SocketChannel}, read and written directly (its {@code
-   * Channels} streams share one lock, so a blocked read would hold up a write). A Windows named
-   * pipe is a file to the JDK ({@link RandomAccessFile}) and serves one operation at a time, so on
-   * a pipe an attach writes all its input before it reads ({@link ContainerRun}).
+   * One exchange (or an attach's raw stream); a read and a write may run on two threads at once,
+   * and {@link #close()} from a third ends a blocked read. A {@link SocketChannel} is read and
+   * written directly (its {@code Channels} streams share one lock: a blocked read holds up a
+   * write). A Windows named pipe ({@link RandomAccessFile}) serves one operation at a time: an
+   * attach there writes all its input before it reads ({@link ContainerRun}).
    *
    * @param channel the socket, or null on a pipe
    */
@@ -258,7 +253,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
   record Head(int status, Map<String, String> headers) {
 
-    /** Reads up to the blank line, byte by byte: nothing of the body is taken. */
+    /** Reads up to the blank line, byte by byte (nothing of the body). */
     static Head read(InputStream in) throws IOException {
       String statusLine = line(in);
       if (statusLine == null || !statusLine.startsWith("HTTP/1.")) {
@@ -338,8 +333,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   /** A chunked body (RFC 9112, section 7.1), trailers ignored. */
   private static final class Chunked implements Io {
     private final InputStream in;
-    private long left;
-    private boolean done;
+    private long left; // of this chunk; -1 after the last
 
     Chunked(InputStream in) {
       this.in = in;
@@ -347,27 +341,20 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
     @Override
     public int apply(byte[] b, int off, int len) throws IOException {
-      if (!done && left == 0) {
-        String size = Head.line(in);
-        if (size == null) {
-          done = true;
-          return -1;
-        }
-        int semicolon = size.indexOf(';');
+      String line = left == 0 ? Head.line(in) : null;
+      if (left == 0 && line != null) {
+        int semicolon = line.indexOf(';');
         try {
-          left = Long.parseLong((semicolon >= 0 ? size.substring(0, semicolon) : size).strip(), 16);
+          left = Long.parseLong((semicolon >= 0 ? line.substring(0, semicolon) : line).strip(), 16);
         } catch (NumberFormatException e) {
-          throw new IOException("the engine sent a bad chunk size: " + Head.shorten(size));
+          throw new IOException("the engine sent a bad chunk size: " + Head.shorten(line));
         }
-        if (left == 0) {
-          done = true;
-          String trailer;
-          while ((trailer = Head.line(in)) != null && !trailer.isEmpty()) {
-            // trailers are not used
-          }
+        while (left == 0 && (line = Head.line(in)) != null && !line.isEmpty()) {
+          // trailers are not used
         }
       }
-      if (done) {
+      if (left <= 0) {
+        left = -1;
         return -1;
       }
       int n = in.read(b, off, (int) Math.min(len, left));

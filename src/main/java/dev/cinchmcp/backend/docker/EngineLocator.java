@@ -104,7 +104,8 @@ final class EngineLocator {
     }
     Optional<String> context = currentContext();
     if (context.isPresent() && !context.get().equals("default")) {
-      Optional<String> endpoint = contextEndpoint(context.get());
+      Optional<String> endpoint =
+          jsonText(contextMeta(context.get()), "Endpoints", "docker", "Host");
       if (endpoint.isEmpty()) {
         return new Located(
             List.of(),
@@ -134,16 +135,14 @@ final class EngineLocator {
               + host
               + "\", which is not an address this server can use (unix://, npipe:// or tcp://)");
     }
-    if (address.get().kind() == EngineAddress.Kind.TCP && tlsWanted()) {
+    String verify = env.getOrDefault("DOCKER_TLS_VERIFY", "").strip();
+    if (address.get().kind() == EngineAddress.Kind.TCP
+        && !verify.isEmpty()
+        && !verify.equals("0")) {
       String why = " with DOCKER_TLS_VERIFY set: an engine over TLS is not supported";
       return new Located(List.of(), is + why + "; use its local socket");
     }
     return new Located(List.of(address.get()), null);
-  }
-
-  private boolean tlsWanted() {
-    String verify = env.getOrDefault("DOCKER_TLS_VERIFY", "").strip();
-    return !verify.isEmpty() && !verify.equals("0");
   }
 
   /** {@code DOCKER_CONTEXT}, else {@code currentContext} of the CLI's config. */
@@ -152,10 +151,6 @@ final class EngineLocator {
     return named.isEmpty()
         ? jsonText(configDir().resolve("config.json"), "currentContext")
         : Optional.of(named);
-  }
-
-  private Optional<String> contextEndpoint(String name) {
-    return jsonText(contextMeta(name), "Endpoints", "docker", "Host");
   }
 
   /** The text at {@code names} in a JSON file, if the file is there and has it. */

@@ -123,9 +123,7 @@ final class WaitingContainer implements StartedSandbox {
     }
   }
 
-  /**
-   * Reads frames up to stdout's first byte, the mark; stderr before it is the failure's message.
-   */
+  /** Reads frames up to stdout's first byte, the mark; stderr before it says what failed. */
   private static void readMark(InputStream in) throws IOException {
     StringBuilder said = new StringBuilder();
     byte[] head = new byte[8];
