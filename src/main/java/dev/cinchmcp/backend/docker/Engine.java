@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Engine API calls this backend makes, on one engine at one negotiated version, each one
- * exchange on a fresh connection; {@link #JSON} is the package's one mapper.
+ * exchange on a fresh connection ({@code versionInfo}: its answer to {@code GET /version}); {@link
+ * #JSON} is the package's one mapper.
  */
-final class Engine {
+record Engine(EngineHttp http, ApiVersion version, JsonNode versionInfo) {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -39,21 +40,8 @@ final class Engine {
 
   private static final String FORCE_REMOVE = "?force=1&v=1";
 
-  /** How many times a removal is asked for before the container is given up on. */
-  private static final int REMOVE_ATTEMPTS = 3;
-
   /** How long a removal under way is waited for (exit to removed: 10-140 ms, median 28). */
   private static final Duration REMOVAL_WAIT = Duration.ofSeconds(3);
-
-  private final EngineHttp http;
-  private final ApiVersion version;
-  private final JsonNode versionInfo; // the answer to GET /version
-
-  private Engine(EngineHttp http, ApiVersion version, JsonNode versionInfo) {
-    this.http = http;
-    this.version = version;
-    this.versionInfo = versionInfo;
-  }
 
   /**
    * An Engine API version such as 1.41. Debian's dockerd 20.10 and Podman 4 speak 1.41 at most;
@@ -128,11 +116,7 @@ final class Engine {
                             + ", and this server needs "
                             + ApiVersion.OLDEST
                             + " or newer: update the engine"));
-    return new Engine(plain.withPrefix("/v" + chosen), chosen, node);
-  }
-
-  ApiVersion version() {
-    return version;
+    return new Engine(new EngineHttp(address, "/v" + chosen, timers), chosen, node);
   }
 
   EngineAddress address() {
@@ -141,10 +125,6 @@ final class Engine {
 
   JsonNode info() throws IOException {
     return json("GET", "/info", null);
-  }
-
-  JsonNode versionInfo() {
-    return versionInfo;
   }
 
   /** The image's inspection, or empty when the engine does not have it. */
@@ -223,7 +203,7 @@ final class Engine {
     long deadline = System.nanoTime() + limit.toNanos();
     String path = "/containers/" + id;
     EngineError failed = null;
-    for (int attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++) {
+    for (int attempt = 0; attempt < 3; attempt++) {
       EngineHttp.Response answer = http.call("DELETE", path + FORCE_REMOVE, null, left(deadline));
       if (answer.ok() || answer.status() == 404) {
         return;

@@ -32,10 +32,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   /** Bodies the client reads whole are small JSON; more means something is wrong. */
   private static final int MAX_BODY = 4 << 20;
 
-  EngineHttp withPrefix(String value) {
-    return new EngineHttp(address, value, timers);
-  }
-
   record Response(int status, byte[] body) {
     String text() {
       return new String(body, StandardCharsets.UTF_8);

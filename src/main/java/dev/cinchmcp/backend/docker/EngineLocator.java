@@ -21,27 +21,19 @@ import java.util.function.Predicate;
  * Finds the engine as the user's {@code docker} command would: {@code DOCKER_HOST}; else the
  * current Docker context's endpoint; else the usual sockets (or pipes) of Docker Desktop, OrbStack,
  * Colima, Rancher Desktop and Podman on this OS. Files are reached through {@code exists} and
- * {@code reader}, so tests give it any machine's layout.
+ * {@code reader} (a file's text, or empty), so tests give it any machine's layout.
  */
-final class EngineLocator {
+record EngineLocator(
+    Map<String, String> env,
+    String osName,
+    Predicate<Path> exists,
+    Function<Path, Optional<String>> reader) {
 
   /** Where to look, in order (the first that answers serves), or why the user's setting fails. */
   record Located(List<EngineAddress> candidates, String problem) {}
 
-  private final Map<String, String> env;
-  private final String osName;
-  private final Predicate<Path> exists;
-  private final Function<Path, Optional<String>> reader; // a file's text, or empty
-
-  EngineLocator(
-      Map<String, String> env,
-      String osName,
-      Predicate<Path> exists,
-      Function<Path, Optional<String>> reader) {
-    this.env = env;
-    this.osName = osName.toLowerCase(Locale.ROOT);
-    this.exists = exists;
-    this.reader = reader;
+  EngineLocator {
+    osName = osName.toLowerCase(Locale.ROOT);
   }
 
   static EngineLocator forThisMachine(Map<String, String> env, String osName) {
