@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs each program in a fresh container of a Docker-compatible engine ({@link EngineLocator}) with
  * the walls of {@link ContainerSpec}. {@link #start} reaches the engine at once, so the ready line
- * says which engine, runtime and limits hold; at most {@link ContainersAtOnce} run at once, and
- * containers started ahead ({@link WaitingContainer}) take the start off a call.
+ * says which engine, runtime and limits hold; at most {@link DockerSettings.ContainersAtOnce} run
+ * at once, and containers started ahead ({@link WaitingContainer}) take the start off a call.
  */
 public final class DockerRunner implements CodeRunner, AutoCloseable {
 
@@ -109,8 +109,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       why = at + e.getMessage();
     }
     this.problem = why;
-    ContainersAtOnce atOnce =
-        ContainersAtOnce.of(
+    DockerSettings.ContainersAtOnce atOnce =
+        DockerSettings.ContainersAtOnce.of(
             SandboxFacts.MAX_CONCURRENT,
             settings.cpuShare(),
             Runtime.getRuntime().availableProcessors(),

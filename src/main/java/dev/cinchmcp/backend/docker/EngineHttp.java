@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -180,10 +181,10 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
   /**
    * One exchange (or an attach's raw stream); a read and a write may run on two threads at once,
-   * and {@link #close()} from a third ends a blocked read. A {@link SocketChannel} is read and
-   * written directly (its {@code Channels} streams share one lock: a blocked read holds up a
-   * write). A Windows named pipe ({@link RandomAccessFile}) serves one operation at a time: an
-   * attach there writes all its input before it reads ({@link ContainerRun}).
+   * and {@link #close()} from a third ends a blocked read. A {@link SocketChannel} is read directly
+   * (a {@code Channels} input stream takes the lock its output stream writes under: a blocked read
+   * would hold up a write). A Windows named pipe ({@link RandomAccessFile}) serves one operation at
+   * a time: an attach there writes all its input before it reads ({@link ContainerRun}).
    *
    * @param channel the socket, or null on a pipe
    */
@@ -218,16 +219,8 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
         channel.close();
         throw e;
       }
-      Io write =
-          (b, off, len) -> {
-            ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
-            while (buffer.hasRemaining()) {
-              channel.write(buffer);
-            }
-            return len;
-          };
       Io read = (b, off, len) -> channel.read(ByteBuffer.wrap(b, off, len));
-      return new Connection(blocks(read), sink(write), channel, channel);
+      return new Connection(blocks(read), Channels.newOutputStream(channel), channel, channel);
     }
 
     /** Ends what this side sends (the program's stdin reads end-of-file); a no-op on a pipe. */
