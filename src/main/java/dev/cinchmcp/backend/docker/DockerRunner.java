@@ -27,6 +27,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,18 +136,15 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         problem != null
             ? "backend docker: UNAVAILABLE, " + problem
             : "backend docker: "
-                + engine
-                + "; isolation: "
-                + chosen.isolation()
-                + "; images "
-                + settings.pythonImage()
-                + " and "
-                + settings.nodeImage()
-                + "; limits held: "
-                + limits
-                + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe())
-                + "; "
-                + WaitingContainer.describePool(poolSize, gvisor);
+                + Stream.of(
+                        engine,
+                        "isolation: " + chosen.isolation(),
+                        "images " + settings.pythonImage() + " and " + settings.nodeImage(),
+                        "limits held: " + limits,
+                        atOnce.describe(),
+                        WaitingContainer.describePool(poolSize, gvisor))
+                    .filter(part -> !part.isEmpty())
+                    .collect(Collectors.joining("; "));
   }
 
   /** A runner either way ({@link #usable()}); sweeps, then fills the pool, after {@code after}. */

@@ -112,39 +112,33 @@ final class WaitingContainer implements StartedSandbox {
         + "=0 turns this off)";
   }
 
-  /** On a stream thread: waits for the ready mark. */
+  /** On a stream thread: reads frames up to stdout's first byte, the mark (stderr: what failed). */
   private void watch() {
+    InputStream in = attached.attach().input();
+    StringBuilder said = new StringBuilder();
+    byte[] head = new byte[8];
     try {
-      readMark(attached.attach().input());
-      ready.complete(null);
+      while (!ready.isDone()) {
+        if (in.readNBytes(head, 0, 8) < 8) {
+          throw new EOFException(
+              "the container ended before its interpreter was up"
+                  + (said.isEmpty() ? "" : ": " + said.toString().strip()));
+        }
+        int length = ByteBuffer.wrap(head, 4, 4).getInt();
+        byte[] payload = in.readNBytes(Math.min(length, 64 * 1024));
+        in.skipNBytes(length - payload.length);
+        if (head[0] == 1 && payload.length > 0) {
+          if ((payload[0] & 0xff) != ContainerSpec.MARK || payload.length > 1) {
+            throw new IOException("the launcher wrote something else than its ready mark");
+          }
+          ready.complete(null);
+        } else if (said.length() < 2000) {
+          said.append(new String(payload, StandardCharsets.UTF_8));
+        }
+      }
     } catch (IOException | RuntimeException e) {
       gone = true;
       ready.completeExceptionally(e);
-    }
-  }
-
-  /** Reads frames up to stdout's first byte, the mark; stderr before it says what failed. */
-  private static void readMark(InputStream in) throws IOException {
-    StringBuilder said = new StringBuilder();
-    byte[] head = new byte[8];
-    while (true) {
-      if (in.readNBytes(head, 0, 8) < 8) {
-        throw new EOFException(
-            "the container ended before its interpreter was up"
-                + (said.isEmpty() ? "" : ": " + said.toString().strip()));
-      }
-      int length = ByteBuffer.wrap(head, 4, 4).getInt();
-      byte[] payload = in.readNBytes(Math.min(length, 64 * 1024));
-      in.skipNBytes(length - payload.length);
-      if (head[0] == 1 && payload.length > 0) {
-        if ((payload[0] & 0xff) != ContainerSpec.MARK || payload.length > 1) {
-          throw new IOException("the launcher wrote something else than its ready mark");
-        }
-        return;
-      }
-      if (said.length() < 2000) {
-        said.append(new String(payload, StandardCharsets.UTF_8));
-      }
     }
   }
 
