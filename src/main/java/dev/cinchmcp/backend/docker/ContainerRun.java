@@ -16,10 +16,7 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * One program in one container, fresh or started ahead; the container is gone after, whatever
- * happens.
- */
+/** One program in one container, fresh or started ahead; it is gone after, whatever happens. */
 final class ContainerRun {
 
   private static final Logger log = LoggerFactory.getLogger(ContainerRun.class);
@@ -79,7 +76,6 @@ final class ContainerRun {
   /** Runs the program to its end, its time-out or {@link #cancel()}. */
   RunResult execute() {
     byte[] code = program.code().getBytes(StandardCharsets.UTF_8);
-    DockerSettings settings = parts.settings();
     boolean gone = false;
     try {
       id =
@@ -127,7 +123,7 @@ final class ContainerRun {
       }
       return result(ending, status, output, durationMs);
     } catch (EngineError e) {
-      String image = settings.image(program.language());
+      String image = parts.settings().image(program.language());
       if (e.imageGone()) {
         parts.images().forget(image); // removed since it was looked for: the next run looks again
       }

@@ -19,9 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Engine API calls this backend makes, on one engine at one negotiated version, each one
- * exchange on a fresh connection ({@code versionInfo}: its answer to {@code GET /version}); {@link
- * #JSON} is the package's one mapper.
+ * The Engine API calls of this backend, at one negotiated version, each on a fresh connection;
+ * {@code versionInfo} is the engine's {@code GET /version}, {@link #JSON} the package's mapper.
  */
 record Engine(EngineHttp http, ApiVersion version, JsonNode versionInfo) {
 

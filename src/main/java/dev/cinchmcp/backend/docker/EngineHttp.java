@@ -301,15 +301,14 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       int c;
       while ((c = in.read()) >= 0) {
         if (c == '\n') {
-          int end = line.length();
-          return end > 0 && line.charAt(end - 1) == '\r'
-              ? line.substring(0, end - 1)
-              : line.toString();
+          return line.toString();
         }
         if (line.length() > 16_384) {
           throw new IOException("the engine sent a header line over 16 KiB");
         }
-        line.append((char) c);
+        if (c != '\r') { // CRLF, or LF alone
+          line.append((char) c);
+        }
       }
       return line.length() == 0 ? null : line.toString();
     }

@@ -10,10 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Splits an attach stream ({@code Tty: false}) into stdout and stderr, on its own thread: each
- * frame is an 8-byte header {@code [stream, 0, 0, 0, length as 4 bytes big-endian]} and its payload
- * (1 stdout, 2 stderr; long output comes in 16 KiB frames), each stream into a {@link
- * StreamCapture}.
+ * Splits an attach stream ({@code Tty: false}) into two {@link StreamCapture}s, on its own thread:
+ * a frame is an 8-byte header {@code [stream, 0, 0, 0, big-endian length]} and its payload (1
+ * stdout, 2 stderr; long output comes in 16 KiB frames).
  */
 final class OutputFrames implements SandboxOutput {
 

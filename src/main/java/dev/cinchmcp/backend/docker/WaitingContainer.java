@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A container started ahead of time, its interpreter up and waiting ({@link ContainerSpec#MARK})
- * for one program, which goes down the open attach stream at hand-over. Unused, it ends when its
- * attach closes (here, or by the kernel when the server dies): the launcher reads end-of-file and
- * exits; where an engine keeps stdin open, {@code timeout} as PID 1 ends it after {@link #BUDGET}.
+ * A container started ahead, its interpreter waiting ({@link ContainerSpec#MARK}) for one program
+ * down its open attach. Unused, it ends when its attach closes (here, or by the kernel when the
+ * server dies); where an engine keeps stdin open, its PID 1 {@code timeout} ends it at {@link
+ * #BUDGET}.
  */
 final class WaitingContainer implements StartedSandbox {
 
