@@ -108,7 +108,7 @@ final class ContainerRun {
         ending = awaitEnd(status, started);
       } catch (RunFailure e) {
         if (waiting != null) {
-          awaitOutput(drained);
+          SandboxOutput.awaitReader(drained, log, "Output reader");
           if (!taken && !cancelled) {
             throw new HandOverFailed(e.getMessage());
           }
@@ -117,7 +117,7 @@ final class ContainerRun {
       }
       long durationMs = (System.nanoTime() - started) / 1_000_000;
       gone = removeIfUnfinished(ending);
-      awaitOutput(drained);
+      SandboxOutput.awaitReader(drained, log, "Output reader");
       if (waiting != null && !taken && ending == SandboxEnding.EXITED) {
         throw new HandOverFailed("container " + name + " ended before it took its program");
       }
@@ -288,9 +288,5 @@ final class ContainerRun {
     if (streams != null) {
       streams.close();
     }
-  }
-
-  private static void awaitOutput(Future<?> reader) {
-    SandboxOutput.awaitReader(reader, log, "Output reader");
   }
 }

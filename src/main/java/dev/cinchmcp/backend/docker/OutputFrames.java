@@ -64,9 +64,8 @@ final class OutputFrames implements SandboxOutput {
       while (in.readNBytes(header, 0, 8) == 8) {
         int length = ByteBuffer.wrap(header, 4, 4).getInt();
         StreamCapture target = header[0] == 2 ? stderr : header[0] == 1 ? stdout : null;
-        int left = length;
-        while (left > 0) {
-          int n = in.read(payload, 0, Math.min(left, payload.length));
+        while (length > 0) {
+          int n = in.read(payload, 0, Math.min(length, payload.length));
           if (n < 0) {
             return;
           }
@@ -85,7 +84,7 @@ final class OutputFrames implements SandboxOutput {
           } else if (target != null) {
             target.feed(payload, from, n - from);
           }
-          left -= n;
+          length -= n;
         }
       }
     } catch (IOException e) {
