@@ -267,8 +267,6 @@ final class ContainerSpec {
   private static ObjectNode spec(
       ContainerRun.Parts parts, Language language, List<String> backstop, List<String> program) {
     DockerSettings settings = parts.settings();
-    String runtime = parts.runtime().runtime();
-    boolean gvisor = parts.runtime().gvisor();
     ObjectNode spec = Engine.JSON.createObjectNode();
     spec.put("Image", settings.image(language));
     spec.put("User", "65534:65534");
@@ -311,7 +309,7 @@ final class ContainerSpec {
     host.putArray("Binds");
     ArrayNode ulimits = host.putArray("Ulimits");
     ulimits.addObject().put("Name", "nofile").put("Soft", 1024).put("Hard", 1024);
-    if (gvisor) {
+    if (parts.runtime().gvisor()) {
       // PidsLimit counts gVisor's own host threads (Sentry and gofer ~40, ptrace stubs per
       // process: 63 processes crash the sandbox at 512, are refused cleanly at 2176);
       // RLIMIT_NPROC, which gVisor enforces inside, holds the program's own.
@@ -326,8 +324,8 @@ final class ContainerSpec {
       // cgroup counts this container's alone.
       host.put("PidsLimit", SandboxFacts.MAX_PROCESSES);
     }
-    if (runtime != null) {
-      host.put("Runtime", runtime);
+    if (parts.runtime().runtime() != null) {
+      host.put("Runtime", parts.runtime().runtime());
     }
     return spec;
   }
