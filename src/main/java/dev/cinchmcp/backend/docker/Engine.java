@@ -227,8 +227,7 @@ record Engine(EngineHttp http, ApiVersion version, JsonNode versionInfo) {
     if (!answer.ok()) { // 404: gone; else an engine without this condition: the removal tells
       return answer.status() == 404;
     }
-    JsonNode error = JSON.readTree(answer.body()).path("Error");
-    return error.isMissingNode() || error.isNull() || error.path("Message").asText().isEmpty();
+    return JSON.readTree(answer.body()).path("Error").path("Message").asText().isEmpty();
   }
 
   void removeQuietly(String id, String name) {
@@ -303,7 +302,7 @@ record Engine(EngineHttp http, ApiVersion version, JsonNode versionInfo) {
     return JSON.readTree(answer.body());
   }
 
-  static String encode(String text) {
+  private static String encode(String text) {
     return URLEncoder.encode(text, StandardCharsets.UTF_8);
   }
 }

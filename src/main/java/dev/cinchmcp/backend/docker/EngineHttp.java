@@ -47,7 +47,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     try (Connection connection = Connection.open(address)) {
       Step<Response> exchange =
           () -> {
-            Head head = send(connection, method, path, json, null);
+            Head head = send(connection, method, path, json, false);
             return new Response(head.status(), readAll(head.body(connection.input())));
           };
       return within(connection, method, path, limit, exchange);
@@ -56,7 +56,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
   /** Writes a bodiless request and reads nothing, for a process about to end (that closes it). */
   void sendOnly(String method, String path) throws IOException {
-    Connection.open(address).output().write(request(method, path, null, null));
+    Connection.open(address).output().write(request(method, path, null, false));
   }
 
   /**
@@ -68,7 +68,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     Connection connection = Connection.open(address);
     Step<Head> exchange =
         () -> {
-          Head head = send(connection, "POST", path, null, upgrade ? "tcp" : null);
+          Head head = send(connection, "POST", path, null, upgrade);
           if (head.status() != 200 && !(upgrade && head.status() == 101)) {
             Response answer = new Response(head.status(), readAll(head.body(connection.input())));
             throw EngineError.of(answer, "POST " + path);
@@ -111,22 +111,18 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  private Head send(Connection connection, String method, String path, String json, String upgrade)
+  private Head send(Connection connection, String method, String path, String json, boolean upgrade)
       throws IOException {
     connection.output().write(request(method, path, json, upgrade));
     return Head.read(connection.input());
   }
 
-  private byte[] request(String method, String path, String json, String upgrade) {
+  private byte[] request(String method, String path, String json, boolean upgrade) {
     byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
     StringBuilder head = new StringBuilder(256);
     head.append(method).append(' ').append(prefix).append(path).append(" HTTP/1.1\r\n");
     head.append("Host: docker\r\nUser-Agent: cinch-mcp\r\n");
-    if (upgrade != null) {
-      head.append("Connection: Upgrade\r\nUpgrade: ").append(upgrade).append("\r\n");
-    } else {
-      head.append("Connection: close\r\n");
-    }
+    head.append(upgrade ? "Connection: Upgrade\r\nUpgrade: tcp\r\n" : "Connection: close\r\n");
     if (json != null) {
       head.append("Content-Type: application/json\r\n");
     }
