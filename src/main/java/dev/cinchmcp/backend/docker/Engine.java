@@ -8,8 +8,6 @@ import java.io.InputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -286,12 +284,10 @@ record Engine(EngineHttp http, ApiVersion version, JsonNode versionInfo) {
     return Duration.ofNanos(nanos);
   }
 
-  /** Every container (running or not) with this label key. */
-  List<JsonNode> containersLabelled(String label) throws IOException {
+  /** Every container (running or not) with this label key, as the JSON array. */
+  JsonNode containersLabelled(String label) throws IOException {
     String filters = "{\"label\":[\"" + label + "\"]}";
-    List<JsonNode> out = new ArrayList<>();
-    json("GET", "/containers/json?all=1&filters=" + encode(filters), null).forEach(out::add);
-    return out;
+    return json("GET", "/containers/json?all=1&filters=" + encode(filters), null);
   }
 
   private JsonNode json(String method, String path, String body) throws IOException {

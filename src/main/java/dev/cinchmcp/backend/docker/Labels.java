@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
  * removed when a server starts on the same machine; another live server's are never touched.
  *
  * @param machine this machine's id (/etc/machine-id, else its host name)
- * @param pid the server's process id
  * @param startMillis when the server's process started, so that a reused pid is not taken for it
  */
 record Labels(String machine, long pid, long startMillis) {
