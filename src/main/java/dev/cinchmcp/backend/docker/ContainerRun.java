@@ -16,11 +16,7 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * One program in one container, fresh or started ahead ({@link WaitingContainer}): start it (or
- * hand the program over), send the code, drain the output, enforce the wall clock, and see the
- * container gone afterwards, whatever happens.
- */
+/** One program in one container, fresh or started ahead; it is gone after, whatever happens. */
 final class ContainerRun {
 
   private static final Logger log = LoggerFactory.getLogger(ContainerRun.class);
@@ -77,13 +73,9 @@ final class ContainerRun {
     return name;
   }
 
-  /**
-   * Runs the program to its end, its time-out or {@link #cancel()}; the container is gone after.
-   * Throws {@link HandOverFailed} when a waiting container was gone before it took the program.
-   */
+  /** Runs the program to its end, its time-out or {@link #cancel()}. */
   RunResult execute() {
     byte[] code = program.code().getBytes(StandardCharsets.UTF_8);
-    DockerSettings settings = parts.settings();
     boolean gone = false;
     try {
       id =
@@ -95,7 +87,7 @@ final class ContainerRun {
       }
       attached = waiting == null ? engine.attachAndStart(id, parts.streams()) : waiting.attached;
       long started = System.nanoTime();
-      String token = waiting == null ? null : WaitingLaunchers.newToken();
+      String token = waiting == null ? null : ContainerSpec.newToken();
       if (waiting != null) {
         try {
           waiting.handOver(code, token);
@@ -104,7 +96,7 @@ final class ContainerRun {
         }
       }
       if (cancelled) {
-        engine.killQuietly(id, name); // its kill may have come before the start
+        engine.killQuietly(id, name, false); // its kill may have come before the start
       }
       OutputFrames output = new OutputFrames(program.out());
       // A waiting launcher's end mark gives the status tens of ms before the engine's does.
@@ -116,7 +108,7 @@ final class ContainerRun {
         ending = awaitEnd(status, started);
       } catch (RunFailure e) {
         if (waiting != null) {
-          awaitOutput(drained);
+          SandboxOutput.awaitReader(drained, log, "Output reader");
           if (!taken && !cancelled) {
             throw new HandOverFailed(e.getMessage());
           }
@@ -125,13 +117,13 @@ final class ContainerRun {
       }
       long durationMs = (System.nanoTime() - started) / 1_000_000;
       gone = removeIfUnfinished(ending);
-      awaitOutput(drained);
+      SandboxOutput.awaitReader(drained, log, "Output reader");
       if (waiting != null && !taken && ending == SandboxEnding.EXITED) {
         throw new HandOverFailed("container " + name + " ended before it took its program");
       }
       return result(ending, status, output, durationMs);
     } catch (EngineError e) {
-      String image = settings.image(program.language());
+      String image = parts.settings().image(program.language());
       if (e.imageGone()) {
         parts.images().forget(image); // removed since it was looked for: the next run looks again
       }
@@ -170,8 +162,7 @@ final class ContainerRun {
         .submit(
             () -> {
               taken =
-                  output.drainMarked(
-                      attached.attach().input(), WaitingLaunchers.endMarkPrefix(token));
+                  output.drainMarked(attached.attach().input(), ContainerSpec.endMarkPrefix(token));
               if (output.endStatus() >= 0) {
                 status.complete(output.endStatus());
               }
@@ -247,9 +238,9 @@ final class ContainerRun {
   }
 
   /**
-   * Kills the container ({@code AutoRemove} removes it), for a closing runner: the engine carries a
-   * kill out even if the server exits once it is sent, where a forced removal of a gVisor container
-   * was not (measured: runsc containers stayed until their backstop). Settles once answered.
+   * For a closing runner: a kill (AutoRemove removes it) is carried out even if the server exits
+   * once it is sent; a forced removal of a gVisor container was not (runsc's stayed to the
+   * backstop).
    */
   CompletableFuture<Void> killWithin(ExecutorService executor) {
     closing = true;
@@ -260,20 +251,20 @@ final class ContainerRun {
       closeStreams();
       return CompletableFuture.completedFuture(null);
     }
-    return CompletableFuture.runAsync(() -> engine.killQuietly(container, name), executor)
+    return CompletableFuture.runAsync(() -> engine.killQuietly(container, name, false), executor)
         .whenComplete((ignored, error) -> closeStreams());
   }
 
   /**
-   * For a stop on a signal: writes the forced removal without waiting (no thread, no lambda: runs
-   * cold). One the engine starts all the same reads an empty program and exits (runsc: 0.6-0.9 s).
+   * A stop on a signal: the forced removal written, cold (no thread, no lambda); one the engine
+   * starts all the same reads an empty program and exits (runsc: 0.6-0.9 s).
    */
   void sendRemoveNow() {
     closing = true;
     cancelled = true;
     String container = id;
     if (container != null) { // else not created yet: its run sees the flags and never starts it
-      engine.sendRemoveQuietly(container, name);
+      engine.killQuietly(container, name, true);
     }
   }
 
@@ -297,9 +288,5 @@ final class ContainerRun {
     if (streams != null) {
       streams.close();
     }
-  }
-
-  private static void awaitOutput(Future<?> reader) {
-    SandboxOutput.awaitReader(reader, log, "Output reader");
   }
 }

@@ -27,14 +27,16 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs each program in a fresh container of a Docker-compatible engine ({@link EngineLocator}) with
  * the walls of {@link ContainerSpec}. {@link #start} reaches the engine at once, so the ready line
- * says which engine, runtime and limits hold; at most {@link ContainersAtOnce} run at once, and
- * containers started ahead ({@link WaitingContainer}) take the start off a call.
+ * says which engine, runtime and limits hold; at most {@link DockerSettings.ContainersAtOnce} run
+ * at once, and containers started ahead ({@link WaitingContainer}) take the start off a call.
  */
 public final class DockerRunner implements CodeRunner, AutoCloseable {
 
@@ -43,12 +45,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DockerRunner.class);
 
   /**
-   * How long a close waits for its kills' answers: the engine carries out a kill it has received
-   * even with the server gone (none left in 48 stops), and answers 50-150 ms later with gVisor.
+   * How long a close waits for its kills' answers (gVisor: 50-150 ms); the engine carries out a
+   * kill it has received even with the server gone (none left in 48 stops).
    */
   static final long CLOSE_WAIT_MILLIS = 100;
 
-  private final DockerSettings settings;
   private final ScheduledExecutorService timers;
   private final ExecutorService containers;
   private final ExecutorService streams;
@@ -63,7 +64,6 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
   private final SandboxFacts sandboxFacts;
 
   private DockerRunner(DockerSettings settings, int poolSize) {
-    this.settings = settings;
     ScheduledThreadPoolExecutor timer =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("cinchmcp-engine-timer"));
     timer.setRemoveOnCancelPolicy(true);
@@ -99,13 +99,11 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
               + ") at "
               + connected.address();
       images = new Images(connected, streams);
-      String python = settings.pythonImage();
-      String node = settings.nodeImage();
       languages =
           "Python "
-              + images.versionIfPresent(python, "PYTHON_VERSION").orElse("(" + python + ")")
+              + images.version(settings.pythonImage(), "PYTHON_VERSION")
               + " and Node.js "
-              + images.versionIfPresent(node, "NODE_VERSION").orElse("(" + node + ")");
+              + images.version(settings.nodeImage(), "NODE_VERSION");
       why = chosen.problem();
     } catch (IOException e) {
       String at =
@@ -113,8 +111,8 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
       why = at + e.getMessage();
     }
     this.problem = why;
-    ContainersAtOnce atOnce =
-        ContainersAtOnce.of(
+    DockerSettings.ContainersAtOnce atOnce =
+        DockerSettings.ContainersAtOnce.of(
             SandboxFacts.MAX_CONCURRENT,
             settings.cpuShare(),
             Runtime.getRuntime().availableProcessors(),
@@ -138,18 +136,15 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
         problem != null
             ? "backend docker: UNAVAILABLE, " + problem
             : "backend docker: "
-                + engine
-                + "; isolation: "
-                + chosen.isolation()
-                + "; images "
-                + settings.pythonImage()
-                + " and "
-                + settings.nodeImage()
-                + "; limits held: "
-                + limits
-                + (atOnce.describe().isEmpty() ? "" : "; " + atOnce.describe())
-                + "; "
-                + WaitingContainer.describePool(poolSize, gvisor);
+                + Stream.of(
+                        engine,
+                        "isolation: " + chosen.isolation(),
+                        "images " + settings.pythonImage() + " and " + settings.nodeImage(),
+                        "limits held: " + limits,
+                        atOnce.describe(),
+                        WaitingContainer.describePool(poolSize, gvisor))
+                    .filter(part -> !part.isEmpty())
+                    .collect(Collectors.joining("; "));
   }
 
   /** A runner either way ({@link #usable()}); sweeps, then fills the pool, after {@code after}. */
@@ -194,12 +189,10 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return problem == null;
   }
 
-  /** Why runs cannot happen, or null. */
   public String unavailableReason() {
     return problem;
   }
 
-  /** What the tool's description says of this backend. */
   public SandboxFacts sandboxFacts() {
     return sandboxFacts;
   }
@@ -240,7 +233,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
             streams.execute(cancel);
           }
         });
-    String image = settings.image(program.language());
+    String image = parts.settings().image(program.language());
     parts
         .images()
         .ensure(image, DockerSettings.imageSetting(program.language()), events)
@@ -264,7 +257,7 @@ public final class DockerRunner implements CodeRunner, AutoCloseable {
     return future;
   }
 
-  /** In a container started ahead of time when the pool has one, else (or if it was gone) fresh. */
+  /** In a container started ahead when the pool has one, else (or if it was gone) fresh. */
   private void execute(
       Program program,
       AtomicReference<ContainerRun> current,

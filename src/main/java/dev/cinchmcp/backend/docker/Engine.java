@@ -8,8 +8,6 @@ import java.io.InputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -19,10 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Engine API calls this backend makes, on one engine at one negotiated version, each one
- * exchange on a fresh connection; {@link #JSON} is the package's one mapper.
+ * The Engine API calls of this backend, at one negotiated version, each on a fresh connection;
+ * {@code versionInfo} is the engine's {@code GET /version}, {@link #JSON} the package's mapper.
  */
-final class Engine {
+record Engine(EngineHttp http, ApiVersion version, JsonNode versionInfo) {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -39,22 +37,50 @@ final class Engine {
 
   private static final String FORCE_REMOVE = "?force=1&v=1";
 
-  /** How many times a removal is asked for before the container is given up on. */
-  private static final int REMOVE_ATTEMPTS = 3;
-
-  /**
-   * How long a removal under way is waited for (measured, exit to removed: 10-140 ms, median 28).
-   */
+  /** How long a removal under way is waited for (exit to removed: 10-140 ms, median 28). */
   private static final Duration REMOVAL_WAIT = Duration.ofSeconds(3);
 
-  private final EngineHttp http;
-  private final ApiVersion version;
-  private final JsonNode versionInfo; // the answer to GET /version
+  /**
+   * An Engine API version such as 1.41. Debian's dockerd 20.10 and Podman 4 speak 1.41 at most;
+   * Docker Engine 29 (current Docker Desktop) refuses clients below 1.44.
+   */
+  record ApiVersion(int major, int minor) {
 
-  private Engine(EngineHttp http, ApiVersion version, JsonNode versionInfo) {
-    this.http = http;
-    this.version = version;
-    this.versionInfo = versionInfo;
+    /** The oldest API this client can use: what Docker 20.10 and Podman 4 speak. */
+    static final ApiVersion OLDEST = new ApiVersion(1, 41);
+
+    /** The newest API asked for (Docker 27); every field sent exists from 1.41 on. */
+    static final ApiVersion NEWEST = new ApiVersion(1, 47);
+
+    /** "1.41" (a null or anything else: empty). */
+    static Optional<ApiVersion> parse(String text) {
+      try {
+        String[] parts = text.strip().split("\\.", 3);
+        return Optional.of(new ApiVersion(Integer.parseInt(parts[0]), Integer.parseInt(parts[1])));
+      } catch (RuntimeException e) {
+        return Optional.empty();
+      }
+    }
+
+    /** Docker's negotiation: the lower maximum, not below the engine's minimum (null: none). */
+    static Optional<ApiVersion> negotiate(ApiVersion engineMax, ApiVersion engineMin) {
+      ApiVersion chosen = engineMax.below(NEWEST) ? engineMax : NEWEST;
+      if (engineMin != null && chosen.below(engineMin)) {
+        chosen = engineMin; // newer than this client asks for, but the engine takes nothing older
+      }
+      return chosen.below(OLDEST) || engineMax.below(chosen)
+          ? Optional.empty()
+          : Optional.of(chosen);
+    }
+
+    private boolean below(ApiVersion other) {
+      return major != other.major ? major < other.major : minor < other.minor;
+    }
+
+    @Override
+    public String toString() {
+      return major + "." + minor;
+    }
   }
 
   /** Whether something that speaks the Engine API answers at this address, quickly. */
@@ -87,11 +113,7 @@ final class Engine {
                             + ", and this server needs "
                             + ApiVersion.OLDEST
                             + " or newer: update the engine"));
-    return new Engine(plain.withPrefix(chosen.prefix()), chosen, node);
-  }
-
-  ApiVersion version() {
-    return version;
+    return new Engine(new EngineHttp(address, "/v" + chosen, timers), chosen, node);
   }
 
   EngineAddress address() {
@@ -100,10 +122,6 @@ final class Engine {
 
   JsonNode info() throws IOException {
     return json("GET", "/info", null);
-  }
-
-  JsonNode versionInfo() {
-    return versionInfo;
   }
 
   /** The image's inspection, or empty when the engine does not have it. */
@@ -118,7 +136,7 @@ final class Engine {
     }
   }
 
-  /** Starts a pull; the body is the engine's progress, one JSON object per line. */
+  /** The body is the pull's progress, one JSON object per line. */
   EngineHttp.Connection pull(String image) throws IOException {
     return http.stream("/images/create?fromImage=" + encode(image), false, CONTROL);
   }
@@ -128,10 +146,7 @@ final class Engine {
     return json("POST", path, JSON.writeValueAsString(spec)).path("Id").asText();
   }
 
-  /**
-   * A started container's attach stream, and its exit status once the engine's wait answers (a
-   * waiting launcher's end mark may complete it first). Closing ends the attach and the wait.
-   */
+  /** A started container's attach, and its exit status (the engine's wait, or an end mark). */
   record Attached(
       EngineHttp.Connection attach, EngineHttp.Connection exitWait, CompletableFuture<Integer> exit)
       implements AutoCloseable {
@@ -142,9 +157,7 @@ final class Engine {
     }
   }
 
-  /**
-   * Attaches, asks for the next exit (read on {@code reader}) and starts; closes all if it fails.
-   */
+  /** Attaches, asks for the next exit (read on {@code reader}), starts; closes all on failure. */
   Attached attachAndStart(String id, Executor reader) throws IOException {
     String path = "/containers/" + id;
     EngineHttp.Connection attach =
@@ -180,15 +193,14 @@ final class Engine {
   }
 
   /**
-   * Kills and removes the container, and returns once it is gone (already gone is fine), within
-   * {@code limit}. A removal under way (409: {@code AutoRemove}, the usual case) is waited for, and
-   * one that failed is asked for again: a failed removal leaves the container there for good.
+   * Kills and removes the container within {@code limit} (gone already is fine). A removal under
+   * way (409: AutoRemove, the usual case) is waited for; one that failed is asked for again.
    */
   void remove(String id, Duration limit) throws IOException {
     long deadline = System.nanoTime() + limit.toNanos();
     String path = "/containers/" + id;
     EngineError failed = null;
-    for (int attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++) {
+    for (int attempt = 0; attempt < 3; attempt++) {
       EngineHttp.Response answer = http.call("DELETE", path + FORCE_REMOVE, null, left(deadline));
       if (answer.ok() || answer.status() == 404) {
         return;
@@ -201,10 +213,7 @@ final class Engine {
     throw failed;
   }
 
-  /**
-   * Waits for a removal under way to end: whether the container is gone then. A removal that ended
-   * (failed) just before the wait began leaves nothing to wait for, hence the shorter bound.
-   */
+  /** Whether a removal under way ended with the container gone (bounded: it may have failed). */
   private boolean removedMeanwhile(String path, Duration limit) throws IOException {
     Duration bound = limit.compareTo(REMOVAL_WAIT) < 0 ? limit : REMOVAL_WAIT;
     EngineHttp.Response answer;
@@ -216,8 +225,7 @@ final class Engine {
     if (!answer.ok()) { // 404: gone; else an engine without this condition: the removal tells
       return answer.status() == 404;
     }
-    JsonNode error = JSON.readTree(answer.body()).path("Error");
-    return error.isMissingNode() || error.isNull() || error.path("Message").asText().isEmpty();
+    return JSON.readTree(answer.body()).path("Error").path("Message").asText().isEmpty();
   }
 
   void removeQuietly(String id, String name) {
@@ -238,25 +246,13 @@ final class Engine {
   }
 
   /**
-   * SIGKILLs the container ({@code AutoRemove} then removes it), even from an interrupted thread;
-   * gone or stopped already is fine. The engine answers once it has ended (gVisor: 50-150 ms), but
-   * carries the kill out unread.
+   * Even from an interrupted thread, failures logged: with {@code sendRemove}, writes {@link
+   * #remove}'s request and returns, for a process that ends next (the engine carries it out unread,
+   * and removes a container not yet started); else SIGKILLs it ({@code AutoRemove} removes it; the
+   * engine answers once it has ended, gVisor 50-150 ms). Gone or stopped already is fine. No
+   * lambda, no {@code +} in the removal (linked on its first run): a stop on a signal runs it cold.
    */
-  void killQuietly(String id, String name) {
-    quietly(id, name, false);
-  }
-
-  /**
-   * Writes {@link #remove}'s request and returns, for a process that ends next: the engine carries
-   * it out unread, and unlike a kill it also removes a container not yet started. Even from an
-   * interrupted thread (a pool that stops); failures logged.
-   */
-  void sendRemoveQuietly(String id, String name) {
-    quietly(id, name, true);
-  }
-
-  /** No lambda, no {@code +} (linked on its first run): a stop on a signal runs this cold. */
-  private void quietly(String id, String name, boolean sendRemove) {
+  void killQuietly(String id, String name, boolean sendRemove) {
     boolean interrupted = Thread.interrupted(); // an interrupted thread's channel would not open
     try {
       if (sendRemove) {
@@ -288,12 +284,10 @@ final class Engine {
     return Duration.ofNanos(nanos);
   }
 
-  /** Every container (running or not) with this label key. */
-  List<JsonNode> containersLabelled(String label) throws IOException {
+  /** Every container (running or not) with this label key, as the JSON array. */
+  JsonNode containersLabelled(String label) throws IOException {
     String filters = "{\"label\":[\"" + label + "\"]}";
-    List<JsonNode> out = new ArrayList<>();
-    json("GET", "/containers/json?all=1&filters=" + encode(filters), null).forEach(out::add);
-    return out;
+    return json("GET", "/containers/json?all=1&filters=" + encode(filters), null);
   }
 
   private JsonNode json(String method, String path, String body) throws IOException {
@@ -304,7 +298,7 @@ final class Engine {
     return JSON.readTree(answer.body());
   }
 
-  static String encode(String text) {
+  private static String encode(String text) {
     return URLEncoder.encode(text, StandardCharsets.UTF_8);
   }
 }

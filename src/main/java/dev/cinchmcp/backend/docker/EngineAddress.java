@@ -34,11 +34,7 @@ record EngineAddress(Kind kind, String target, String source) {
           : Optional.of(new EngineAddress(unix ? Kind.UNIX : Kind.NPIPE, path, source));
     }
     if (lower.startsWith("tcp://")) {
-      String rest = text.substring("tcp://".length());
-      int slash = rest.indexOf('/');
-      if (slash >= 0) {
-        rest = rest.substring(0, slash);
-      }
+      String rest = text.substring("tcp://".length()).split("/", 2)[0];
       if (rest.isEmpty()) {
         return Optional.empty();
       }

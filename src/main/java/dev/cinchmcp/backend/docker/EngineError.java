@@ -1,6 +1,5 @@
 package dev.cinchmcp.backend.docker;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cinchmcp.backend.Language;
 import dev.cinchmcp.backend.RunFailure;
 import java.io.IOException;
@@ -23,13 +22,9 @@ final class EngineError extends IOException {
 
   /** The engine's answer to {@code request} (its query left out: it may be long). */
   static EngineError of(EngineHttp.Response answer, String request) {
-    int query = request.indexOf('?');
     String message = answer.text().strip();
     try {
-      JsonNode node = Engine.JSON.readTree(message);
-      if (node != null && node.hasNonNull("message")) {
-        message = node.get("message").asText();
-      }
+      message = Engine.JSON.readTree(message).path("message").asText(message);
     } catch (IOException notJson) {
       // the body as it is
     }
@@ -37,9 +32,7 @@ final class EngineError extends IOException {
       message = message.substring(0, 400) + "...";
     }
     return new EngineError(
-        answer.status(),
-        message.isEmpty() ? "(no message)" : message,
-        query < 0 ? request : request.substring(0, query));
+        answer.status(), message.isEmpty() ? "(no message)" : message, request.split("\\?", 2)[0]);
   }
 
   int status() {

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,9 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The little HTTP/1.1 the Engine API needs (the JDK's {@code HttpClient} cannot reach a unix
- * socket): one request per connection (a unix socket costs microseconds to open), bodies by length,
- * chunked or until the end, and the {@code Upgrade} of attach. Every exchange but a stream's body
- * has a deadline ({@code timers} close its connection: a stuck VM).
+ * socket): one request per connection (a unix socket costs microseconds to open), and the {@code
+ * Upgrade} of attach. Every exchange but a stream's body has a deadline (a stuck VM).
  *
  * @param prefix put before every path ("/v1.41"), or "" for the unversioned calls
  */
@@ -32,10 +32,6 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
   /** Bodies the client reads whole are small JSON; more means something is wrong. */
   private static final int MAX_BODY = 4 << 20;
-
-  EngineHttp withPrefix(String value) {
-    return new EngineHttp(address, value, timers);
-  }
 
   record Response(int status, byte[] body) {
     String text() {
@@ -51,7 +47,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     try (Connection connection = Connection.open(address)) {
       Step<Response> exchange =
           () -> {
-            Head head = send(connection, method, path, json, null);
+            Head head = send(connection, method, path, json, false);
             return new Response(head.status(), readAll(head.body(connection.input())));
           };
       return within(connection, method, path, limit, exchange);
@@ -60,19 +56,19 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
   /** Writes a bodiless request and reads nothing, for a process about to end (that closes it). */
   void sendOnly(String method, String path) throws IOException {
-    Connection.open(address).output().write(request(method, path, null, null));
+    Connection.open(address).output().write(request(method, path, null, false));
   }
 
   /**
-   * POSTs and returns once the head of a 200 (or, with {@code upgrade}, a 101) is in; the
-   * connection then reads the body as it comes (a pull's progress, a wait), or the raw stream of an
-   * attach. Any other answer is an {@link EngineError}.
+   * POSTs and returns once the head of a 200 (or, with {@code upgrade}, a 101) is in, to read the
+   * body as it comes (a pull, a wait) or an attach's raw stream; any other answer: {@link
+   * EngineError}.
    */
   Connection stream(String path, boolean upgrade, Duration headLimit) throws IOException {
     Connection connection = Connection.open(address);
     Step<Head> exchange =
         () -> {
-          Head head = send(connection, "POST", path, null, upgrade ? "tcp" : null);
+          Head head = send(connection, "POST", path, null, upgrade);
           if (head.status() != 200 && !(upgrade && head.status() == 101)) {
             Response answer = new Response(head.status(), readAll(head.body(connection.input())));
             throw EngineError.of(answer, "POST " + path);
@@ -115,23 +111,18 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     }
   }
 
-  /** Sends the request, and reads the answer's head. */
-  private Head send(Connection connection, String method, String path, String json, String upgrade)
+  private Head send(Connection connection, String method, String path, String json, boolean upgrade)
       throws IOException {
     connection.output().write(request(method, path, json, upgrade));
     return Head.read(connection.input());
   }
 
-  private byte[] request(String method, String path, String json, String upgrade) {
+  private byte[] request(String method, String path, String json, boolean upgrade) {
     byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
     StringBuilder head = new StringBuilder(256);
     head.append(method).append(' ').append(prefix).append(path).append(" HTTP/1.1\r\n");
     head.append("Host: docker\r\nUser-Agent: cinch-mcp\r\n");
-    if (upgrade != null) {
-      head.append("Connection: Upgrade\r\nUpgrade: ").append(upgrade).append("\r\n");
-    } else {
-      head.append("Connection: close\r\n");
-    }
+    head.append(upgrade ? "Connection: Upgrade\r\nUpgrade: tcp\r\n" : "Connection: close\r\n");
     if (json != null) {
       head.append("Content-Type: application/json\r\n");
     }
@@ -150,12 +141,11 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
     return body;
   }
 
-  /** A read or a write of {@code len} bytes at {@code off}; a read returns how many, or -1. */
+  /** A read (how many, or -1) or a write of {@code len} bytes at {@code off}. */
   private interface Io {
     int apply(byte[] b, int off, int len) throws IOException;
   }
 
-  /** An input stream of block reads: a one-byte read is a block read of one byte. */
   private static InputStream blocks(Io reader) {
     return new InputStream() {
       @Override
@@ -186,13 +176,11 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   }
 
   /**
-   * One connection, one exchange (or, after an upgrade, the raw stream of an attach). A read and a
-   * write may run on two threads at once; {@link #close()} from a third ends a blocked read.
-   *
-   * <p>Unix sockets and TCP: the JDK's {@link SocketChannel}, read and written directly (its {@code
-   * Channels} streams share one lock, so a blocked read would hold up a write). A Windows named
-   * pipe is a file to the JDK ({@link RandomAccessFile}) and serves one operation at a time, so on
-   * a pipe an attach writes all its input before it reads ({@link ContainerRun}).
+   * One exchange (or an attach's raw stream); a read and a write may run on two threads at once,
+   * and {@link #close()} from a third ends a blocked read. A {@link SocketChannel} is read directly
+   * (a {@code Channels} input stream takes the lock its output stream writes under: a blocked read
+   * would hold up a write). A Windows named pipe ({@link RandomAccessFile}) serves one operation at
+   * a time: an attach there writes all its input before it reads ({@link ContainerRun}).
    *
    * @param channel the socket, or null on a pipe
    */
@@ -227,16 +215,8 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
         channel.close();
         throw e;
       }
-      Io write =
-          (b, off, len) -> {
-            ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
-            while (buffer.hasRemaining()) {
-              channel.write(buffer);
-            }
-            return len;
-          };
       Io read = (b, off, len) -> channel.read(ByteBuffer.wrap(b, off, len));
-      return new Connection(blocks(read), sink(write), channel, channel);
+      return new Connection(blocks(read), Channels.newOutputStream(channel), channel, channel);
     }
 
     /** Ends what this side sends (the program's stdin reads end-of-file); a no-op on a pipe. */
@@ -258,7 +238,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
   record Head(int status, Map<String, String> headers) {
 
-    /** Reads up to the blank line, byte by byte: nothing of the body is taken. */
+    /** Reads up to the blank line, byte by byte (nothing of the body). */
     static Head read(InputStream in) throws IOException {
       String statusLine = line(in);
       if (statusLine == null || !statusLine.startsWith("HTTP/1.")) {
@@ -317,15 +297,14 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       int c;
       while ((c = in.read()) >= 0) {
         if (c == '\n') {
-          int end = line.length();
-          return end > 0 && line.charAt(end - 1) == '\r'
-              ? line.substring(0, end - 1)
-              : line.toString();
+          return line.toString();
         }
         if (line.length() > 16_384) {
           throw new IOException("the engine sent a header line over 16 KiB");
         }
-        line.append((char) c);
+        if (c != '\r') { // CRLF, or LF alone
+          line.append((char) c);
+        }
       }
       return line.length() == 0 ? null : line.toString();
     }
@@ -338,8 +317,7 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
   /** A chunked body (RFC 9112, section 7.1), trailers ignored. */
   private static final class Chunked implements Io {
     private final InputStream in;
-    private long left;
-    private boolean done;
+    private long left; // of this chunk; -1 after the last
 
     Chunked(InputStream in) {
       this.in = in;
@@ -347,27 +325,20 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
 
     @Override
     public int apply(byte[] b, int off, int len) throws IOException {
-      if (!done && left == 0) {
-        String size = Head.line(in);
-        if (size == null) {
-          done = true;
-          return -1;
-        }
-        int semicolon = size.indexOf(';');
+      String line = left == 0 ? Head.line(in) : null;
+      if (left == 0 && line != null) {
+        int semicolon = line.indexOf(';');
         try {
-          left = Long.parseLong((semicolon >= 0 ? size.substring(0, semicolon) : size).strip(), 16);
+          left = Long.parseLong((semicolon >= 0 ? line.substring(0, semicolon) : line).strip(), 16);
         } catch (NumberFormatException e) {
-          throw new IOException("the engine sent a bad chunk size: " + Head.shorten(size));
+          throw new IOException("the engine sent a bad chunk size: " + Head.shorten(line));
         }
-        if (left == 0) {
-          done = true;
-          String trailer;
-          while ((trailer = Head.line(in)) != null && !trailer.isEmpty()) {
-            // trailers are not used
-          }
+        while (left == 0 && (line = Head.line(in)) != null && !line.isEmpty()) {
+          // trailers are not used
         }
       }
-      if (done) {
+      if (left <= 0) {
+        left = -1;
         return -1;
       }
       int n = in.read(b, off, (int) Math.min(len, left));

@@ -21,27 +21,19 @@ import java.util.function.Predicate;
  * Finds the engine as the user's {@code docker} command would: {@code DOCKER_HOST}; else the
  * current Docker context's endpoint; else the usual sockets (or pipes) of Docker Desktop, OrbStack,
  * Colima, Rancher Desktop and Podman on this OS. Files are reached through {@code exists} and
- * {@code reader}, so tests give it any machine's layout.
+ * {@code reader} (a file's text, or empty), so tests give it any machine's layout.
  */
-final class EngineLocator {
+record EngineLocator(
+    Map<String, String> env,
+    String osName,
+    Predicate<Path> exists,
+    Function<Path, Optional<String>> reader) {
 
   /** Where to look, in order (the first that answers serves), or why the user's setting fails. */
   record Located(List<EngineAddress> candidates, String problem) {}
 
-  private final Map<String, String> env;
-  private final String osName;
-  private final Predicate<Path> exists;
-  private final Function<Path, Optional<String>> reader; // a file's text, or empty
-
-  EngineLocator(
-      Map<String, String> env,
-      String osName,
-      Predicate<Path> exists,
-      Function<Path, Optional<String>> reader) {
-    this.env = env;
-    this.osName = osName.toLowerCase(Locale.ROOT);
-    this.exists = exists;
-    this.reader = reader;
+  EngineLocator {
+    osName = osName.toLowerCase(Locale.ROOT);
   }
 
   static EngineLocator forThisMachine(Map<String, String> env, String osName) {
@@ -104,7 +96,8 @@ final class EngineLocator {
     }
     Optional<String> context = currentContext();
     if (context.isPresent() && !context.get().equals("default")) {
-      Optional<String> endpoint = contextEndpoint(context.get());
+      Optional<String> endpoint =
+          jsonText(contextMeta(context.get()), "Endpoints", "docker", "Host");
       if (endpoint.isEmpty()) {
         return new Located(
             List.of(),
@@ -134,16 +127,14 @@ final class EngineLocator {
               + host
               + "\", which is not an address this server can use (unix://, npipe:// or tcp://)");
     }
-    if (address.get().kind() == EngineAddress.Kind.TCP && tlsWanted()) {
+    String verify = env.getOrDefault("DOCKER_TLS_VERIFY", "").strip();
+    if (address.get().kind() == EngineAddress.Kind.TCP
+        && !verify.isEmpty()
+        && !verify.equals("0")) {
       String why = " with DOCKER_TLS_VERIFY set: an engine over TLS is not supported";
       return new Located(List.of(), is + why + "; use its local socket");
     }
     return new Located(List.of(address.get()), null);
-  }
-
-  private boolean tlsWanted() {
-    String verify = env.getOrDefault("DOCKER_TLS_VERIFY", "").strip();
-    return !verify.isEmpty() && !verify.equals("0");
   }
 
   /** {@code DOCKER_CONTEXT}, else {@code currentContext} of the CLI's config. */
@@ -152,10 +143,6 @@ final class EngineLocator {
     return named.isEmpty()
         ? jsonText(configDir().resolve("config.json"), "currentContext")
         : Optional.of(named);
-  }
-
-  private Optional<String> contextEndpoint(String name) {
-    return jsonText(contextMeta(name), "Endpoints", "docker", "Host");
   }
 
   /** The text at {@code names} in a JSON file, if the file is there and has it. */

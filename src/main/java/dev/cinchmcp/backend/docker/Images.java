@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -72,13 +71,19 @@ final class Images {
     ready.remove(image);
   }
 
-  /** The version named by an image that is already here, without pulling; for the ready line. */
-  Optional<String> versionIfPresent(String image, String variable) {
+  /** For the ready line: the image's {@code variable} (PYTHON_VERSION), if here, else its name. */
+  String version(String image, String variable) {
     try {
-      return engine.image(image).flatMap(found -> version(found, variable));
-    } catch (IOException e) {
-      return Optional.empty();
+      for (JsonNode entry :
+          engine.image(image).map(i -> i.path("Config").path("Env")).orElseThrow()) {
+        if (entry.asText().startsWith(variable + "=")) {
+          return entry.asText().substring(variable.length() + 1);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not here, or the engine failed: the ready line names the image
     }
+    return "(" + image + ")";
   }
 
   private void fetch(String image, String setting) {
@@ -155,16 +160,5 @@ final class Images {
       out.append(": ").append(current >> 20).append(" of ").append(total >> 20).append(" MB");
     }
     return out.toString();
-  }
-
-  /** A variable of the image's environment, e.g. {@code PYTHON_VERSION}. */
-  static Optional<String> version(JsonNode inspection, String variable) {
-    for (JsonNode entry : inspection.path("Config").path("Env")) {
-      String text = entry.asText();
-      if (text.startsWith(variable + "=")) {
-        return Optional.of(text.substring(variable.length() + 1));
-      }
-    }
-    return Optional.empty();
   }
 }

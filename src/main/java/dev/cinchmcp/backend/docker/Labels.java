@@ -10,12 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Marks every container with the server that made it ({@value #OWNER}), so that what a dead server
- * left behind is removed when a server starts on the same machine, and another live server's
- * containers are never touched.
+ * Marks every container with the server that made it ({@value #OWNER}): what a dead server left is
+ * removed when a server starts on the same machine; another live server's are never touched.
  *
  * @param machine this machine's id (/etc/machine-id, else its host name)
- * @param pid the server's process id
  * @param startMillis when the server's process started, so that a reused pid is not taken for it
  */
 record Labels(String machine, long pid, long startMillis) {

@@ -10,22 +10,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Splits an attach stream ({@code Tty: false}) into stdout and stderr: each frame is an 8-byte
- * header {@code [stream, 0, 0, 0, length as 4 bytes big-endian]} and its payload (1 stdout, 2
- * stderr; long output comes in 16 KiB frames). Each stream is decoded as UTF-8 across frame
- * boundaries (invalid bytes become U+FFFD) into a {@link StreamCapture}, so however much a program
- * prints, the server holds only the two ends.
- *
- * <p>Runs on its own thread ({@link #drain}); the results are read once it has ended.
+ * Splits an attach stream ({@code Tty: false}) into two {@link StreamCapture}s, on its own thread:
+ * a frame is an 8-byte header {@code [stream, 0, 0, 0, big-endian length]} and its payload (1
+ * stdout, 2 stderr; long output comes in 16 KiB frames).
  */
 final class OutputFrames implements SandboxOutput {
 
   private final StreamCapture stdout;
   private final StreamCapture stderr = new StreamCapture(null);
-
-  OutputFrames() {
-    this(null);
-  }
 
   /** With {@code out} not null, the launcher's frame is taken out of stdout ({@link #files}). */
   OutputFrames(OutFrame out) {
@@ -40,7 +32,7 @@ final class OutputFrames implements SandboxOutput {
 
   /**
    * {@link #drain}, for a container started ahead: stdout's first byte is the launcher's {@link
-   * WaitingLaunchers#MARK} ("it has its program"), and the last bytes of stdout and stderr its end
+   * ContainerSpec#MARK} ("it has its program"), and the last bytes of stdout and stderr its end
    * mark ({@code endPrefix}, the exit status): the drain returns once both are in, not when the
    * engine closes the stream after taking the container down.
    *
@@ -72,16 +64,15 @@ final class OutputFrames implements SandboxOutput {
       while (in.readNBytes(header, 0, 8) == 8) {
         int length = ByteBuffer.wrap(header, 4, 4).getInt();
         StreamCapture target = header[0] == 2 ? stderr : header[0] == 1 ? stdout : null;
-        int left = length;
-        while (left > 0) {
-          int n = in.read(payload, 0, Math.min(left, payload.length));
+        while (length > 0) {
+          int n = in.read(payload, 0, Math.min(length, payload.length));
           if (n < 0) {
             return;
           }
           int from = 0;
           if (awaitingMark && target == stdout && n > 0) {
             awaitingMark = false;
-            marked = (payload[0] & 0xff) == WaitingLaunchers.MARK;
+            marked = (payload[0] & 0xff) == ContainerSpec.MARK;
             from = marked ? 1 : 0;
           }
           EndMark end = target == stdout ? outEnd : target == stderr ? errEnd : null;
@@ -93,7 +84,7 @@ final class OutputFrames implements SandboxOutput {
           } else if (target != null) {
             target.feed(payload, from, n - from);
           }
-          left -= n;
+          length -= n;
         }
       }
     } catch (IOException e) {
@@ -111,13 +102,9 @@ final class OutputFrames implements SandboxOutput {
     return stderr;
   }
 
-  /**
-   * One stream's watch for the end mark (the prefix with its token, three digits, a newline), which
-   * comes as the stream's last bytes, maybe split across reads: the last bytes are held back until
-   * more comes, or the stream ends.
-   */
+  /** One stream's watch for the end mark, its last bytes: those are held back until more comes. */
   private static final class EndMark {
-    private static final int LENGTH = WaitingLaunchers.END_MARK_LENGTH;
+    private static final int LENGTH = ContainerSpec.END_MARK_LENGTH;
     private final byte[] prefix;
     private final byte[] held = new byte[LENGTH];
     private int heldLength;

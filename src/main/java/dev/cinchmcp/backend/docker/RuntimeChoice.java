@@ -19,24 +19,28 @@ record RuntimeChoice(String runtime, boolean gvisor, String isolation, String pr
 
   static RuntimeChoice of(
       String requested, Set<String> offered, String defaultRuntime, boolean ownVm) {
+    if (requested != null && !offered.contains(requested)) {
+      return refused(
+          "the engine has no runtime \""
+              + requested
+              + "\" (it has "
+              + String.join(", ", offered.stream().sorted().toList())
+              + "): set "
+              + SETTING
+              + " to one of those, or unset it");
+    }
+    if (requested == null ? offered.contains(GVISOR) : requested.equals(GVISOR)) {
+      return new RuntimeChoice(GVISOR, true, "gVisor (runsc) inside the engine's containers", null);
+    }
+    if (ownVm) {
+      String name =
+          requested != null
+              ? requested
+              : defaultRuntime == null || defaultRuntime.isBlank() ? "default" : defaultRuntime;
+      return new RuntimeChoice(
+          requested, false, "a container (" + name + ") in the engine's own Linux VM", null);
+    }
     if (requested != null) {
-      if (!offered.contains(requested)) {
-        return refused(
-            "the engine has no runtime \""
-                + requested
-                + "\" (it has "
-                + String.join(", ", offered.stream().sorted().toList())
-                + "): set "
-                + SETTING
-                + " to one of those, or unset it");
-      }
-      if (requested.equals(GVISOR)) {
-        return gvisorChoice();
-      }
-      if (ownVm) {
-        return new RuntimeChoice(
-            requested, false, "a container (" + requested + ") in the engine's own Linux VM", null);
-      }
       return new RuntimeChoice(
           requested,
           false,
@@ -46,14 +50,6 @@ record RuntimeChoice(String runtime, boolean gvisor, String isolation, String pr
               + SETTING
               + " asks; no gVisor",
           null);
-    }
-    if (offered.contains(GVISOR)) {
-      return gvisorChoice();
-    }
-    if (ownVm) {
-      String name = defaultRuntime == null || defaultRuntime.isBlank() ? "default" : defaultRuntime;
-      return new RuntimeChoice(
-          null, false, "a container (" + name + ") in the engine's own Linux VM", null);
     }
     return refused(
         "the engine offers no gVisor runtime (runsc), and on Linux a plain container shares this"
@@ -71,10 +67,6 @@ record RuntimeChoice(String runtime, boolean gvisor, String isolation, String pr
     return isolation != null && isolation.contains("own Linux VM")
         ? "a container in its own Linux VM"
         : "a plain container, no gVisor";
-  }
-
-  private static RuntimeChoice gvisorChoice() {
-    return new RuntimeChoice(GVISOR, true, "gVisor (runsc) inside the engine's containers", null);
   }
 
   private static RuntimeChoice refused(String problem) {

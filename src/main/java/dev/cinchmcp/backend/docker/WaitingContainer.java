@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A container started ahead of time, its interpreter up and waiting ({@link WaitingLaunchers}) for
- * one program, which goes down the open attach stream at hand-over. Unused, it ends when its attach
- * closes (here, or by the kernel when the server dies): the launcher reads end-of-file and exits;
- * where an engine keeps stdin open, {@code timeout} as PID 1 ends it after {@link #BUDGET}.
+ * A container started ahead, its interpreter waiting ({@link ContainerSpec#MARK}) for one program
+ * down its open attach. Unused, it ends when its attach closes (here, or by the kernel when the
+ * server dies); where an engine keeps stdin open, its PID 1 {@code timeout} ends it at {@link
+ * #BUDGET}.
  */
 final class WaitingContainer implements StartedSandbox {
 
@@ -80,7 +80,7 @@ final class WaitingContainer implements StartedSandbox {
         attached.close(); // its launcher reads end-of-file, and exits
       }
       if (id != null && Thread.currentThread().isInterrupted()) {
-        engine.sendRemoveQuietly(id, name); // the pool stops: the process is about to end
+        engine.killQuietly(id, name, true); // the pool stops: the process is about to end
       } else if (id != null) {
         engine.removeInBackground(id, name, parts.streams());
       }
@@ -112,41 +112,33 @@ final class WaitingContainer implements StartedSandbox {
         + "=0 turns this off)";
   }
 
-  /** On a stream thread: waits for the ready mark. */
+  /** On a stream thread: reads frames up to stdout's first byte, the mark (stderr: what failed). */
   private void watch() {
+    InputStream in = attached.attach().input();
+    StringBuilder said = new StringBuilder();
+    byte[] head = new byte[8];
     try {
-      readMark(attached.attach().input());
-      ready.complete(null);
+      while (!ready.isDone()) {
+        if (in.readNBytes(head, 0, 8) < 8) {
+          throw new EOFException(
+              "the container ended before its interpreter was up"
+                  + (said.isEmpty() ? "" : ": " + said.toString().strip()));
+        }
+        int length = ByteBuffer.wrap(head, 4, 4).getInt();
+        byte[] payload = in.readNBytes(Math.min(length, 64 * 1024));
+        in.skipNBytes(length - payload.length);
+        if (head[0] == 1 && payload.length > 0) {
+          if ((payload[0] & 0xff) != ContainerSpec.MARK || payload.length > 1) {
+            throw new IOException("the launcher wrote something else than its ready mark");
+          }
+          ready.complete(null);
+        } else if (said.length() < 2000) {
+          said.append(new String(payload, StandardCharsets.UTF_8));
+        }
+      }
     } catch (IOException | RuntimeException e) {
       gone = true;
       ready.completeExceptionally(e);
-    }
-  }
-
-  /**
-   * Reads frames up to stdout's first byte, the mark; stderr before it is the failure's message.
-   */
-  private static void readMark(InputStream in) throws IOException {
-    StringBuilder said = new StringBuilder();
-    byte[] head = new byte[8];
-    while (true) {
-      if (in.readNBytes(head, 0, 8) < 8) {
-        throw new EOFException(
-            "the container ended before its interpreter was up"
-                + (said.isEmpty() ? "" : ": " + said.toString().strip()));
-      }
-      int length = ByteBuffer.wrap(head, 4, 4).getInt();
-      byte[] payload = in.readNBytes(Math.min(length, 64 * 1024));
-      in.skipNBytes(length - payload.length);
-      if (head[0] == 1 && payload.length > 0) {
-        if ((payload[0] & 0xff) != WaitingLaunchers.MARK || payload.length > 1) {
-          throw new IOException("the launcher wrote something else than its ready mark");
-        }
-        return;
-      }
-      if (said.length() < 2000) {
-        said.append(new String(payload, StandardCharsets.UTF_8));
-      }
     }
   }
 
@@ -174,7 +166,7 @@ final class WaitingContainer implements StartedSandbox {
     if (gone || attached.exit().isDone()) {
       throw new IOException("container " + name + " ended while it waited");
     }
-    attached.attach().output().write(WaitingLaunchers.handOver(code, token));
+    attached.attach().output().write(ContainerSpec.handOver(code, token));
     attached.attach().shutdownOutput();
   }
 
@@ -183,7 +175,7 @@ final class WaitingContainer implements StartedSandbox {
   public void kill() {
     gone = true;
     attached.close();
-    parts.engine().sendRemoveQuietly(id, name);
+    parts.engine().killQuietly(id, name, true);
   }
 
   /** Closes its attach and removes it in the background (the engine may be why it is discarded). */

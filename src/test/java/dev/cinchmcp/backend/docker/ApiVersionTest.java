@@ -3,6 +3,7 @@ package dev.cinchmcp.backend.docker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cinchmcp.backend.docker.Engine.ApiVersion;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -36,8 +37,8 @@ class ApiVersionTest {
 
   @Test
   void versionsCompareAsNumbersNotText() {
-    assertTrue(v("1.9").compareTo(v("1.41")) < 0);
-    assertEquals("/v1.41", v("1.41").prefix());
+    assertEquals(Optional.of(v("1.47")), ApiVersion.negotiate(v("1.50"), v("1.9")));
+    assertEquals("1.41", v("1.41").toString());
     assertTrue(ApiVersion.parse("latest").isEmpty());
     assertTrue(ApiVersion.parse(null).isEmpty());
   }

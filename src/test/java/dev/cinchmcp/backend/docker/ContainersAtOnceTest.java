@@ -2,6 +2,7 @@ package dev.cinchmcp.backend.docker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cinchmcp.backend.docker.DockerSettings.ContainersAtOnce;
 import org.junit.jupiter.api.Test;
 
 /** How many containers run at once, by the cores and where the engine runs them. */

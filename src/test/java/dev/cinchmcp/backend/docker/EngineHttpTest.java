@@ -139,7 +139,7 @@ class EngineHttpTest {
         http.stream("/containers/x/attach", true, Duration.ofSeconds(5))) {
       attach.output().write("print(1)".getBytes(StandardCharsets.UTF_8));
       attach.shutdownOutput(); // the program's stdin ends
-      OutputFrames frames = new OutputFrames();
+      OutputFrames frames = new OutputFrames(null);
       frames.drain(attach.input());
       assertEquals("print(1)", frames.stdout().text());
     }

@@ -9,6 +9,7 @@ import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.Requires;
 import dev.cinchmcp.testkit.TestEngine;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -44,7 +45,7 @@ class EngineStopRemovalTest {
     try {
       assertEquals(List.of("created"), states(engine));
 
-      engine.sendRemoveQuietly(id, "test"); // written only, as the stop does: the engine acts on it
+      engine.killQuietly(id, "test", true); // written only, as the stop does: the engine acts on it
 
       Await.until(
           () -> states(engine).isEmpty(),
@@ -56,6 +57,8 @@ class EngineStopRemovalTest {
   }
 
   private static List<String> states(Engine engine) throws Exception {
-    return engine.containersLabelled(LABEL).stream().map(c -> c.path("State").asText()).toList();
+    List<String> states = new ArrayList<>();
+    engine.containersLabelled(LABEL).forEach(c -> states.add(c.path("State").asText()));
+    return states;
   }
 }

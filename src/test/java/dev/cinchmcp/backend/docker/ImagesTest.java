@@ -101,8 +101,7 @@ class ImagesTest {
           .ensure("python:3.12-slim", "CINCH_DOCKER_PYTHON_IMAGE", new Heard())
           .get(10, TimeUnit.SECONDS);
       assertEquals(before, engine.requests().size(), engine.requests().toString());
-      assertEquals(
-          "3.12.7", images.versionIfPresent("python:3.12-slim", "PYTHON_VERSION").orElseThrow());
+      assertEquals("3.12.7", images.version("python:3.12-slim", "PYTHON_VERSION"));
     }
   }
 

@@ -31,7 +31,7 @@ class OutputFramesTest {
 
   /** What OutputFrames makes of this attach stream, read to its end. */
   private static OutputFrames drained(byte[] stream) {
-    OutputFrames frames = new OutputFrames();
+    OutputFrames frames = new OutputFrames(null);
     frames.drain(new ByteArrayInputStream(stream));
     return frames;
   }
@@ -95,7 +95,7 @@ class OutputFramesTest {
     assertEquals("\n[sandbox] note\n", "\n" + frames.stderr("[sandbox] note").text());
   }
 
-  // A container started ahead of time (WaitingLaunchers): its first stdout byte says it has the
+  // A container started ahead of time (ContainerSpec#MARK): its first stdout byte says it has the
   // program, and its end marks, the last bytes of each stream, say how it ended.
 
   private static final String TOKEN = "0123456789abcdef0123456789abcdef";
@@ -105,9 +105,9 @@ class OutputFramesTest {
   }
 
   private static OutputFrames drainedMarked(byte[] stream, boolean[] taken) {
-    OutputFrames frames = new OutputFrames();
+    OutputFrames frames = new OutputFrames(null);
     taken[0] =
-        frames.drainMarked(new ByteArrayInputStream(stream), WaitingLaunchers.endMarkPrefix(TOKEN));
+        frames.drainMarked(new ByteArrayInputStream(stream), ContainerSpec.endMarkPrefix(TOKEN));
     return frames;
   }
 
