@@ -296,15 +296,16 @@ record EngineHttp(EngineAddress address, String prefix, ScheduledExecutorService
       StringBuilder line = new StringBuilder();
       int c;
       while ((c = in.read()) >= 0) {
-        if (c == '\n') {
-          return line.toString();
+        if (c == '\n') { // CRLF, or LF alone; a CR elsewhere stays and fails the parse
+          int end = line.length();
+          return end > 0 && line.charAt(end - 1) == '\r'
+              ? line.substring(0, end - 1)
+              : line.toString();
         }
-        if (line.length() > 16_384) {
+        if (line.length() > 16_384) { // every byte counts: a stream body has no deadline
           throw new IOException("the engine sent a header line over 16 KiB");
         }
-        if (c != '\r') { // CRLF, or LF alone
-          line.append((char) c);
-        }
+        line.append((char) c);
       }
       return line.length() == 0 ? null : line.toString();
     }

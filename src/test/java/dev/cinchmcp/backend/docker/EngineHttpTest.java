@@ -105,6 +105,27 @@ class EngineHttpTest {
   }
 
   @Test
+  void aCarriageReturnInsideALineIsNotDropped() throws Exception {
+    // "1\r0" read as "10" would take 16 bytes where the engine sent one: a CR ends a line only
+    // before LF
+    EngineHttp http =
+        serve(
+            head ->
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "1\r0\r\nabcdefghijklmnop\r\n0\r\n\r\n");
+    assertThrows(IOException.class, () -> http.call("POST", "/x", "{}", Duration.ofSeconds(5)));
+  }
+
+  @Test
+  void aLineOfCarriageReturnsIsCutAtTheLineLimit() throws Exception {
+    EngineHttp http =
+        serve(head -> "HTTP/1.1 200 OK\r\nX-Long: " + "\r".repeat(20_000) + "\n\r\n{}");
+    IOException e =
+        assertThrows(IOException.class, () -> http.call("GET", "/x", null, Duration.ofSeconds(5)));
+    assertTrue(e.getMessage().contains("over 16 KiB"), e.getMessage());
+  }
+
+  @Test
   void anAnswerWithoutLengthRunsToTheEnd() throws Exception {
     // dockerd 20.10's /logs: no Content-Type, no length, closed at the end.
     EngineHttp http = serve(head -> "HTTP/1.1 200 OK\r\n\r\nall of it");
