@@ -82,10 +82,15 @@ final class ContainerRun {
           waiting == null
               ? engine.create(name, ContainerSpec.of(parts, program.language(), code.length))
               : waiting.id;
+      if (waiting != null) {
+        attached = waiting.attached; // before a cancel: closeStreams() must close its connections
+      }
       if (cancelled) {
         throw new RunFailure(RunFailure.Reason.STOPPED_BEFORE_START, "The run was cancelled.");
       }
-      attached = waiting == null ? engine.attachAndStart(id, parts.streams()) : waiting.attached;
+      if (waiting == null) {
+        attached = engine.attachAndStart(id, parts.streams());
+      }
       long started = System.nanoTime();
       String token = waiting == null ? null : ContainerSpec.newToken();
       if (waiting != null) {
