@@ -315,8 +315,24 @@ final class ArgumentCheck {
                 : value instanceof List ? "an array" : "a " + value.getClass().getSimpleName();
   }
 
-  /** Lone surrogates are refused before: here every char has its UTF-8 form. */
+  /** Counted, not encoded: an input is measured before it is kept, and may be megabytes. */
   static long utf8Length(String s) {
-    return s.getBytes(StandardCharsets.UTF_8).length;
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n += 1;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
   }
 }
