@@ -62,7 +62,13 @@ public record Settings(
 
   /** The problems with the sandbox limits alone: they stop the local and docker backends too. */
   public List<String> limitProblems() {
-    return problems.stream().filter(p -> p.startsWith("CINCH_SANDBOX_")).toList();
+    return problems.stream()
+        .filter(
+            p ->
+                p.startsWith(SandboxLimits.TIME_LIMIT_S + " ")
+                    || p.startsWith(SandboxLimits.MEMORY_MB + " ")
+                    || p.startsWith(SandboxLimits.CPUS + " "))
+        .toList();
   }
 
   public boolean usable() {
