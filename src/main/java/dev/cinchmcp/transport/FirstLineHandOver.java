@@ -63,6 +63,12 @@ public record FirstLineHandOver(boolean isAnswered, byte[] unanswered) {
     }
   }
 
+  /** A copy: the bytes stay this value's own (NONE is shared). */
+  @Override
+  public byte[] unanswered() {
+    return unanswered.clone();
+  }
+
   public void putIn(Map<String, String> childEnv) {
     if (isAnswered) {
       childEnv.put(VARIABLE, ANSWERED);

@@ -107,12 +107,12 @@ final class SdkSessionBridge {
 
   /** The session's handling of the request; its answer goes by the work's context. */
   Mono<Void> handle(Request request) {
+    JsonNode node = request.takeMessage(); // before the wait: a cancel in it must not lose it
     try {
       McpServerSession s = session();
       if (s == null) {
         throw new IllegalStateException("no MCP session");
       }
-      JsonNode node = request.takeMessage();
       // its id is only for the session's log: the answer goes by the context
       return s.handle(
           new McpSchema.JSONRPCRequest(
