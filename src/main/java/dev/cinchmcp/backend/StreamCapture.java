@@ -89,6 +89,13 @@ public class StreamCapture implements TextSink {
     }
   }
 
+  @Override
+  public void append(char c) { // one JSON escape at a time: no array per character
+    rawLength++;
+    cleaner.accept(c);
+    last = c;
+  }
+
   public synchronized WrittenFiles files() {
     finish();
     return framed == null ? WrittenFiles.NOT_ASKED : framed.files();

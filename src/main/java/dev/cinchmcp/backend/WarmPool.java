@@ -43,6 +43,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   private Language startingLanguage;
   private final List<S> killed = new CopyOnWriteArrayList<>(); // by stopNow(), close() removes
 
+  private final boolean holdsNone; // every size 0: a call's end starts no pass and no timer
   private int callsRunning;
   private boolean fillQueued;
   private boolean closed;
@@ -52,6 +53,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
   public WarmPool(
       Map<Language, Integer> sizes, Duration idleLimit, Starter<S> starter, String threadName) {
     this.sizes = Map.copyOf(sizes);
+    this.holdsNone = this.sizes.values().stream().allMatch(n -> n <= 0);
     this.idleLimit = idleLimit;
     this.starter = starter;
     this.thread = new ScheduledThreadPoolExecutor(1, DaemonThreads.named(threadName));
@@ -63,7 +65,7 @@ public final class WarmPool<S extends StartedSandbox> implements AutoCloseable {
 
   /** Fills in the background unless a call runs, and empties {@code idleLimit} from now. */
   public synchronized void fill() {
-    if (closed || callsRunning > 0) {
+    if (closed || callsRunning > 0 || holdsNone) {
       return;
     }
     if (emptyWhenIdle == null) {
