@@ -85,7 +85,7 @@ public final class FastStart {
     command.addAll(LaunchOptions.fast(jar));
     command.add(archive.useOption());
     command.add("-D" + CHILD_MARKER + "=true");
-    command.add("-D" + LAUNCHER_PID + "=" + ProcessHandle.current().pid());
+    command.add("-D" + LAUNCHER_PID + "=" + pid());
     command.addAll(List.of("-jar", jar.toString()));
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     firstLine.putIn(builder.environment());
@@ -190,14 +190,28 @@ public final class FastStart {
         && Path.of(arguments[1]).toAbsolutePath().normalize().equals(jar.normalize());
   }
 
-  /** This JVM's arguments after the program name; Linux's /proc is read directly (it is faster). */
+  /**
+   * This JVM's arguments after the program name. Linux's /proc is read directly, by a stream whose
+   * classes the JVM has already loaded: ProcessHandle, or Files' channels, cost a cold JVM some ms.
+   */
   private static String[] arguments() {
-    try {
-      byte[] cmdline = Files.readAllBytes(Path.of("/proc/self/cmdline"));
-      String[] words = new String(cmdline, StandardCharsets.UTF_8).split("\0");
+    try (FileInputStream in = new FileInputStream("/proc/self/cmdline")) {
+      String[] words = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\0");
       return Arrays.copyOfRange(words, 1, words.length);
     } catch (IOException | RuntimeException noProc) {
       return ProcessHandle.current().info().arguments().orElse(null);
+    }
+  }
+
+  /**
+   * This JVM's pid, from Linux's /proc/self link where there is one: ProcessHandle's set-up (the
+   * warm-up thread is running it at this point) held the child's start up by 5-7 ms.
+   */
+  private static long pid() {
+    try {
+      return Long.parseLong(Files.readSymbolicLink(Path.of("/proc/self")).toString());
+    } catch (IOException | RuntimeException noProc) {
+      return ProcessHandle.current().pid();
     }
   }
 }
