@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.channels.Channels;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -27,6 +28,7 @@ public final class Main implements Thread.UncaughtExceptionHandler {
   private Main() {}
 
   public static void main(String[] args) {
+    numbersInAscii();
     commonPoolOfTwoAtLeast();
     // A class, not a lambda: this runs first at every start, and a first lambda costs tens of ms.
     Thread.setDefaultUncaughtExceptionHandler(new Main());
@@ -57,6 +59,15 @@ public final class Main implements Thread.UncaughtExceptionHandler {
     FileInputStream in = new FileInputStream(FileDescriptor.in);
     boolean windows = System.getProperty("os.name", "").startsWith("Windows");
     return windows ? in : Channels.newInputStream(in.getChannel());
+  }
+
+  /**
+   * Every number this server formats (the tool's description, its results, its log) is read by a
+   * model or parsed by a client, whatever the user's locale: an Arabic or Persian macOS gave "١٠
+   * seconds, ٢٥٦ MB", a German one "0,5 CPUs". Only formatting changes; messages stay as they are.
+   */
+  static void numbersInAscii() {
+    Locale.setDefault(Locale.Category.FORMAT, Locale.ROOT);
   }
 
   /**

@@ -440,6 +440,31 @@ class StdioIT {
     }
   }
 
+  /**
+   * A macOS user's JVM takes its locale from the system (here through JAVA_TOOL_OPTIONS, which
+   * reaches the fast launch's child too); the numbers a model reads stay ASCII.
+   */
+  @Test
+  void numbersStayAsciiUnderAnArabicLocale() throws Exception {
+    Map<String, String> env = new java.util.HashMap<>(JarProcess.envFor(api.baseUrl()));
+    env.put("JAVA_TOOL_OPTIONS", "-Duser.language=ar -Duser.country=EG");
+    try (JarProcess jar = JarProcess.start(env).initialized()) {
+      jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
+      String description =
+          jar.awaitReply("list", Duration.ofSeconds(10))
+              .path("result")
+              .path("tools")
+              .get(0)
+              .path("description")
+              .asText();
+      assertTrue(description.contains("256 MB"), description);
+      assertFalse(description.matches("(?s).*[\\u0660-\\u066c].*"), description);
+      jar.closeStdin();
+      assertEquals(0, jar.waitForExit(Duration.ofSeconds(10)));
+      assertFalse(jar.stderr().matches("(?s).*[\\u0660-\\u066c].*"), jar.stderr());
+    }
+  }
+
   /** The jar, started against this API and initialized. */
   private static JarProcess session(String baseUrl) throws Exception {
     return JarProcess.start(JarProcess.envFor(baseUrl)).initialized();
