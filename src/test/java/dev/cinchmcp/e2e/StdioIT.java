@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The stdio layer of the built jar: bad input, end of input, concurrency, cancellation, progress,
@@ -441,14 +443,24 @@ class StdioIT {
   }
 
   /**
-   * A macOS user's JVM takes its locale from the system (here through JAVA_TOOL_OPTIONS, which
-   * reaches the fast launch's child too); the numbers a model reads stay ASCII.
+   * A macOS user's JVM takes its locale from the system, in the launcher and in the fast launch's
+   * child alike; the numbers a model reads stay ASCII. Here the locale is given as options: through
+   * JAVA_TOOL_OPTIONS (which keeps the server in one JVM) and on the child's own command line.
    */
-  @Test
-  void numbersStayAsciiUnderAnArabicLocale() throws Exception {
+  @ParameterizedTest(name = "fast launch child: {0}")
+  @ValueSource(booleans = {false, true})
+  void numbersStayAsciiUnderAnArabicLocale(boolean fastChild) throws Exception {
     Map<String, String> env = new java.util.HashMap<>(JarProcess.envFor(api.baseUrl()));
-    env.put("JAVA_TOOL_OPTIONS", "-Duser.language=ar -Duser.country=EG");
-    try (JarProcess jar = JarProcess.start(env).initialized()) {
+    List<String> options = new ArrayList<>();
+    List<String> arabic = List.of("-Duser.language=ar", "-Duser.country=EG");
+    if (fastChild) {
+      options.addAll(dev.cinchmcp.launch.LaunchOptions.fast());
+      options.add("-Dcinch.faststart.child=true");
+      options.addAll(arabic);
+    } else {
+      env.put("JAVA_TOOL_OPTIONS", String.join(" ", arabic));
+    }
+    try (JarProcess jar = JarProcess.start(env, options).initialized()) {
       jar.send("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}");
       String description =
           jar.awaitReply("list", Duration.ofSeconds(10))
