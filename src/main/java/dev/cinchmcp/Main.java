@@ -62,9 +62,10 @@ public final class Main implements Thread.UncaughtExceptionHandler {
   }
 
   /**
-   * Every number this server formats (the tool's description, its results, its log) is read by a
-   * model or parsed by a client, whatever the user's locale: an Arabic or Persian macOS gave "١٠
-   * seconds, ٢٥٦ MB", a German one "0,5 CPUs". Only formatting changes; messages stay as they are.
+   * Every number this server formats (the tool's description, its error messages, its log) is read
+   * by a model or a client, whatever the user's locale. A JVM under an Arabic locale (macOS passes
+   * the system's on) wrote "١٠ seconds, ٢٥٦ MB", and a German one would write "4.194.304 bytes".
+   * Only numbers and dates change; the messages' language does not.
    */
   static void numbersInAscii() {
     Locale.setDefault(Locale.Category.FORMAT, Locale.ROOT);
