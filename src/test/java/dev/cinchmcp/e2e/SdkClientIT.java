@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cinchmcp.testkit.Await;
 import dev.cinchmcp.testkit.FakeCinchApi;
 import dev.cinchmcp.testkit.JarProcess;
 import io.modelcontextprotocol.client.McpClient;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,8 +116,19 @@ class SdkClientIT {
           failedText.contains("Exit code: 1") && failedText.contains("ValueError: no"), failedText);
     }
 
-    List<String> lines = Files.readAllLines(stdoutCopy);
-    assertTrue(lines.size() >= 4, "expected the replies on stdout, got " + lines);
+    // tee writes each reply to the client before the file: the last may reach the file only after
+    // the client has it and has closed (CI once read three of the four).
+    List<String> lines =
+        Await.untilPresent(
+            () -> {
+              String copy = Files.readString(stdoutCopy);
+              List<String> whole = copy.lines().toList();
+              return copy.endsWith("\n") && whole.size() >= 4
+                  ? Optional.of(whole)
+                  : Optional.empty();
+            },
+            Duration.ofSeconds(10),
+            () -> "the four replies in the copy of stdout: " + Files.readString(stdoutCopy));
     for (String line : lines) {
       JsonNode node = JarProcess.JSON.readTree(line);
       assertEquals("2.0", node.path("jsonrpc").asText(), "not JSON-RPC: " + line);
