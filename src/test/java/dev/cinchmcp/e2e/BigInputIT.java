@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -170,10 +169,9 @@ class BigInputIT {
 
   @Test
   void runningOutOfMemoryInTheFastLaunchExitsThreeAndSaysSo() throws Exception {
-    List<String> tooSmall = new ArrayList<>(dev.cinchmcp.launch.LaunchOptions.fast());
-    tooSmall.add("-Xmx64m"); // the last -Xmx wins
-    tooSmall.add("-Dcinch.faststart.child=true");
-    assertOutOfMemoryEndsTheServer(JarProcess.start(env(), tooSmall), "OutOfMemoryError");
+    // the last -Xmx wins
+    assertOutOfMemoryEndsTheServer(
+        JarProcess.startFast(env(), List.of("-Xmx64m")), "OutOfMemoryError");
   }
 
   @Test

@@ -125,7 +125,17 @@ public final class JarProcess implements AutoCloseable {
 
   /** Starts the jar with the fast launch's JVM options (jvm-options.txt) and no archive. */
   public static JarProcess startFast(Map<String, String> env) throws IOException {
+    return startFast(env, List.of());
+  }
+
+  /**
+   * As {@link #startFast(Map)}, with these JVM options after the fast launch's own (where the last
+   * of an option wins).
+   */
+  public static JarProcess startFast(Map<String, String> env, List<String> moreJvmArgs)
+      throws IOException {
     List<String> args = new ArrayList<>(dev.cinchmcp.launch.LaunchOptions.fast());
+    args.addAll(moreJvmArgs);
     args.add("-Dcinch.faststart.child=true");
     return start(env, args);
   }
